@@ -1,0 +1,257 @@
+#include "base/str.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_of_memory(size_t n)
+{
+    fprintf(stderr, "dlenv: out of memory (asked for %zu bytes)\n", n);
+    abort();
+}
+
+void *dl_xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory(n);
+    return p;
+}
+
+void *dl_xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(count * size);
+    return p;
+}
+
+void *dl_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        out_of_memory(n);
+    return q;
+}
+
+char *dl_strdup(const char *s)
+{
+    return s ? dl_strndup(s, strlen(s)) : NULL;
+}
+
+char *dl_strndup(const char *s, size_t n)
+{
+    char *p;
+    size_t len = 0;
+    if (!s)
+        return NULL;
+    while (len < n && s[len])
+        len++;
+    p = dl_xmalloc(len + 1);
+    memcpy(p, s, len);
+    p[len] = '\0';
+    return p;
+}
+
+char *dl_vfmt(const char *fmt, va_list ap)
+{
+    va_list copy;
+    int n;
+    char *p;
+    va_copy(copy, ap);
+    n = vsnprintf(NULL, 0, fmt, copy);
+    va_end(copy);
+    if (n < 0)
+        return dl_strdup("(format error)");
+    p = dl_xmalloc((size_t)n + 1);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    return p;
+}
+
+char *dl_fmt(const char *fmt, ...)
+{
+    va_list ap;
+    char *p;
+    va_start(ap, fmt);
+    p = dl_vfmt(fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+bool dl_starts_with(const char *s, const char *prefix)
+{
+    return s && prefix && strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool dl_ends_with(const char *s, const char *suffix)
+{
+    size_t ls, lx;
+    if (!s || !suffix)
+        return false;
+    ls = strlen(s);
+    lx = strlen(suffix);
+    return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+bool dl_contains_ci(const char *haystack, const char *needle)
+{
+    size_t n;
+    if (!haystack || !needle)
+        return false;
+    n = strlen(needle);
+    for (; *haystack; haystack++) {
+        size_t i = 0;
+        while (i < n && haystack[i] &&
+               tolower((unsigned char)haystack[i]) == tolower((unsigned char)needle[i]))
+            i++;
+        if (i == n)
+            return true;
+    }
+    return n == 0;
+}
+
+char *dl_trim(char *s)
+{
+    size_t len;
+    while (*s && isspace((unsigned char)*s))
+        s++;
+    len = strlen(s);
+    while (len && isspace((unsigned char)s[len - 1]))
+        s[--len] = '\0';
+    return s;
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when it is not one. Rejects
+ * overlong forms, surrogates and code points past U+10FFFF. */
+static size_t utf8_seq_len(const unsigned char *s, size_t avail)
+{
+    unsigned c = s[0];
+    size_t need, i;
+    unsigned cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 2;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 3;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 4;
+        cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    if (avail < need)
+        return 0;
+    for (i = 1; i < need; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    if ((need == 3 && cp < 0x800) || (need == 4 && cp < 0x10000) || cp > 0x10FFFF ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return need;
+}
+
+bool dl_utf8_valid(const char *s, size_t len)
+{
+    size_t i = 0;
+    while (i < len) {
+        size_t n = utf8_seq_len((const unsigned char *)s + i, len - i);
+        if (!n)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+char *dl_utf8_clean(const char *s, size_t len)
+{
+    dl_buf b = {0};
+    size_t i = 0;
+    if (!s)
+        return NULL;
+    while (i < len) {
+        const unsigned char *p = (const unsigned char *)s + i;
+        size_t n = utf8_seq_len(p, len - i);
+        if (n == 1 && (p[0] < 0x20 || p[0] == 0x7F) && p[0] != '\t')
+            n = 0;
+        if (n) {
+            dl_buf_add(&b, (const char *)p, n);
+            i += n;
+        } else {
+            dl_buf_printf(&b, "\\x%02X", p[0]);
+            i++;
+        }
+    }
+    return dl_buf_take(&b);
+}
+
+bool dl_parse_u64(const char *s, int base, unsigned long long *out)
+{
+    char *end;
+    unsigned long long v;
+    while (s && isspace((unsigned char)*s))
+        s++;
+    if (!s || !*s || *s == '-' || *s == '+')
+        return false;
+    errno = 0;
+    v = strtoull(s, &end, base);
+    if (errno || end == s)
+        return false;
+    while (isspace((unsigned char)*end))
+        end++;
+    if (*end)
+        return false;
+    *out = v;
+    return true;
+}
+
+void dl_buf_add(dl_buf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 64;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        b->data = dl_xrealloc(b->data, cap);
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, s, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+}
+
+void dl_buf_puts(dl_buf *b, const char *s)
+{
+    dl_buf_add(b, s, strlen(s));
+}
+
+void dl_buf_printf(dl_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+    va_start(ap, fmt);
+    s = dl_vfmt(fmt, ap);
+    va_end(ap);
+    dl_buf_puts(b, s);
+    free(s);
+}
+
+char *dl_buf_take(dl_buf *b)
+{
+    char *s = b->data ? b->data : dl_strdup("");
+    b->data = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void dl_buf_free(dl_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}

@@ -1,0 +1,53 @@
+/* Small string helpers shared by every layer: allocation that never returns NULL
+ * silently, formatting into fresh strings, UTF-8 cleaning, a growable buffer. */
+#ifndef DLENV_BASE_STR_H
+#define DLENV_BASE_STR_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Allocation failure is not recoverable for a short-lived CLI; these abort with a message
+ * instead of returning NULL so callers stay simple. */
+void *dl_xmalloc(size_t n);
+void *dl_xcalloc(size_t count, size_t size);
+void *dl_xrealloc(void *p, size_t n);
+char *dl_strdup(const char *s);              /* NULL stays NULL */
+char *dl_strndup(const char *s, size_t n);
+char *dl_fmt(const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+char *dl_vfmt(const char *fmt, va_list ap);
+
+bool dl_starts_with(const char *s, const char *prefix);
+bool dl_ends_with(const char *s, const char *suffix);
+bool dl_contains_ci(const char *haystack, const char *needle);
+char *dl_trim(char *s);                      /* in place; returns s advanced past spaces */
+
+/* Copy of s where invalid UTF-8 bytes and control characters become the text "\xNN", so
+ * names read from a broken file stay readable and every JSON we write is valid. */
+char *dl_utf8_clean(const char *s, size_t len);
+bool dl_utf8_valid(const char *s, size_t len);
+
+/* Parse an unsigned integer in the given base from the whole (trimmed) string. */
+bool dl_parse_u64(const char *s, int base, unsigned long long *out);
+
+typedef struct dl_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} dl_buf;
+
+void dl_buf_add(dl_buf *b, const char *s, size_t n);
+void dl_buf_puts(dl_buf *b, const char *s);
+void dl_buf_printf(dl_buf *b, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+char *dl_buf_take(dl_buf *b);                /* returns the NUL-terminated text, resets b */
+void dl_buf_free(dl_buf *b);
+
+#endif

@@ -1,0 +1,14 @@
+/* The exit codes of every command: scripts and CI depend on them, so they never change. */
+#ifndef DLENV_CLI_EXIT_CODES_H
+#define DLENV_CLI_EXIT_CODES_H
+
+enum {
+    DL_EXIT_OK = 0,        /* done; no failure found */
+    DL_EXIT_FINDINGS = 1,  /* a failure was found (doctor, diff: different) */
+    DL_EXIT_USAGE = 2,     /* unknown command or option, missing or bad option value */
+    DL_EXIT_TOOL = 3,      /* dlenv itself failed (cannot write output, internal error) */
+    DL_EXIT_BAD_INPUT = 4  /* the input is unusable: --root missing or not a directory, a
+                              malformed file given to read */
+};
+
+#endif

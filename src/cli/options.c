@@ -1,0 +1,204 @@
+#include "cli/options.h"
+
+#include "base/str.h"
+
+#include <string.h>
+
+typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_COLOR,
+                      OPT_NO_COLOR } opt_id;
+
+typedef struct option_spec {
+    opt_id id;
+    const char *name;      /* long name without "--" */
+    char short_name;       /* 0: none */
+    const char *arg;       /* NULL: a flag */
+    const char *commands;  /* space-separated command names; NULL: every command */
+    const char *help;
+} option_spec;
+
+static const dl_command commands[] = {
+    {"report", "gather the facts about this machine and print them", dl_cmd_report},
+};
+
+static const option_spec options[] = {
+    {OPT_HELP, "help", 'h', NULL, NULL, "show this help and exit"},
+    {OPT_VERSION, "version", 'V', NULL, NULL, "show the version and exit"},
+    {OPT_ROOT, "root", 0, "DIR", "report",
+     "read the machine's files under DIR (a container image, a mounted disk)"},
+    {OPT_JSON, "json", 0, NULL, "report", "print JSON (\"schema\": \"dlenv.report/1\")"},
+    {OPT_ASCII, "ascii", 0, NULL, NULL, "plain ASCII output, no symbols"},
+    {OPT_COLOR, "color", 0, "WHEN", NULL, "colour: auto (a terminal, no NO_COLOR), always, never"},
+    {OPT_NO_COLOR, "no-color", 0, NULL, NULL, "same as --color never"},
+};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+const dl_command *dl_cli_find_command(const char *name)
+{
+    size_t i;
+    for (i = 0; name && i < COUNT(commands); i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return &commands[i];
+    return NULL;
+}
+
+static bool applies_to(const option_spec *o, const char *command)
+{
+    const char *p;
+    size_t n;
+    if (!o->commands || !command)
+        return true;
+    n = strlen(command);
+    for (p = strstr(o->commands, command); p; p = strstr(p + 1, command))
+        if ((p == o->commands || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+            return true;
+    return false;
+}
+
+static const option_spec *find_long(const char *name, size_t len)
+{
+    size_t i;
+    for (i = 0; i < COUNT(options); i++)
+        if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
+            return &options[i];
+    return NULL;
+}
+
+static const option_spec *find_short(char c)
+{
+    size_t i;
+    for (i = 0; i < COUNT(options); i++)
+        if (options[i].short_name && options[i].short_name == c)
+            return &options[i];
+    return NULL;
+}
+
+static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **error)
+{
+    switch (o->id) {
+    case OPT_HELP: cli->help = true; break;
+    case OPT_VERSION: cli->version = true; break;
+    case OPT_ROOT: cli->root = value; break;
+    case OPT_JSON: cli->json = true; break;
+    case OPT_ASCII: cli->ascii = true; break;
+    case OPT_NO_COLOR: cli->color = DL_COLOR_NEVER; break;
+    case OPT_COLOR:
+        if (strcmp(value, "auto") == 0)
+            cli->color = DL_COLOR_AUTO;
+        else if (strcmp(value, "always") == 0)
+            cli->color = DL_COLOR_ALWAYS;
+        else if (strcmp(value, "never") == 0)
+            cli->color = DL_COLOR_NEVER;
+        else {
+            *error = dl_fmt("--color takes auto, always or never, not '%s'", value);
+            return false;
+        }
+        break;
+    }
+    return true;
+}
+
+/* One "--name[=value]" or "-x" at argv[*i]; may consume the next argument as its value. */
+static const option_spec *parse_one(int argc, char **argv, int *i, const char **value,
+                                    char **error)
+{
+    const char *a = argv[*i];
+    const option_spec *o;
+    const char *eq = NULL;
+    if (a[1] == '-') {
+        eq = strchr(a + 2, '=');
+        o = find_long(a + 2, eq ? (size_t)(eq - a - 2) : strlen(a + 2));
+    } else {
+        o = a[2] == '\0' ? find_short(a[1]) : NULL;
+    }
+    if (!o) {
+        *error = dl_fmt("unknown option '%s' (see 'dlenv --help')", a);
+        return NULL;
+    }
+    *value = NULL;
+    if (o->arg) {
+        if (eq)
+            *value = eq + 1;
+        else if (*i + 1 < argc)
+            *value = argv[++*i];
+        else {
+            *error = dl_fmt("--%s needs a value (%s)", o->name, o->arg);
+            return NULL;
+        }
+    } else if (eq) {
+        *error = dl_fmt("--%s takes no value", o->name);
+        return NULL;
+    }
+    return o;
+}
+
+bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
+{
+    const option_spec *seen[64];
+    size_t nseen = 0, k;
+    int i;
+    memset(cli, 0, sizeof *cli);
+    *error = NULL;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i], *value;
+        const option_spec *o;
+        if (a[0] != '-' || a[1] == '\0') {
+            if (cli->command) {
+                *error = dl_fmt("unexpected argument '%s'", a);
+                return false;
+            }
+            if (!dl_cli_find_command(a)) {
+                *error = dl_fmt("unknown command '%s' (see 'dlenv --help')", a);
+                return false;
+            }
+            cli->command = a;
+            continue;
+        }
+        o = parse_one(argc, argv, &i, &value, error);
+        if (!o || !apply(o, value, cli, error))
+            return false;
+        if (nseen < COUNT(seen))
+            seen[nseen++] = o;
+    }
+    /* Checked after the loop so that options may come before the command. */
+    for (k = 0; k < nseen && !cli->help; k++)
+        if (!applies_to(seen[k], cli->command)) {
+            *error = dl_fmt("--%s does not apply to '%s'", seen[k]->name,
+                            cli->command ? cli->command : "dlenv");
+            return false;
+        }
+    return true;
+}
+
+static void option_help(FILE *out, const option_spec *o)
+{
+    char left[48];
+    if (o->short_name)
+        snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+    else
+        snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "",
+                 o->arg ? o->arg : "");
+    fprintf(out, "  %-22s %s\n", left, o->help);
+}
+
+void dl_cli_help(FILE *out, const char *command)
+{
+    size_t i;
+    const dl_command *c = dl_cli_find_command(command);
+    if (c) {
+        fprintf(out, "Usage: dlenv %s [options]\n\n%s.\n\nOptions:\n", c->name, c->summary);
+    } else {
+        fprintf(out, "dlenv %s: makes a PyTorch environment work on the first try\n\n"
+                     "Usage: dlenv <command> [options]\n\nCommands:\n",
+                DLENV_VERSION);
+        for (i = 0; i < COUNT(commands); i++)
+            fprintf(out, "  %-22s %s\n", commands[i].name, commands[i].summary);
+        fprintf(out, "\nOptions:\n");
+    }
+    for (i = 0; i < COUNT(options); i++)
+        if (!c || applies_to(&options[i], c->name))
+            option_help(out, &options[i]);
+    fprintf(out, "\nExit codes: 0 ok, 1 a failure was found, 2 usage error, 3 dlenv failed, "
+                 "4 unusable input.\n");
+}

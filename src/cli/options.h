@@ -1,0 +1,38 @@
+/* The command line: one table of commands and options, which both the parser and
+ * --help read. */
+#ifndef DLENV_CLI_OPTIONS_H
+#define DLENV_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+typedef enum dl_color_mode { DL_COLOR_AUTO, DL_COLOR_ALWAYS, DL_COLOR_NEVER } dl_color_mode;
+
+typedef struct dl_cli {
+    const char *command;   /* NULL: none given */
+    bool help;
+    bool version;
+    const char *root;      /* --root DIR; NULL means "/" */
+    bool json;
+    bool ascii;
+    dl_color_mode color;
+} dl_cli;
+
+typedef int (*dl_command_fn)(const dl_cli *cli);
+
+typedef struct dl_command {
+    const char *name;
+    const char *summary;
+    dl_command_fn run;
+} dl_command;
+
+/* Parses argv into cli. On a usage error returns false with a one-line message. */
+bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error);
+const dl_command *dl_cli_find_command(const char *name);
+/* Writes the help for one command, or the general help when command is NULL. */
+void dl_cli_help(FILE *out, const char *command);
+
+/* Commands (src/cli/<name>.c). */
+int dl_cmd_report(const dl_cli *cli);
+
+#endif

@@ -1,0 +1,251 @@
+#include "facts/facts_json.h"
+
+#include "base/str.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *unknown_json(const char *why)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "unknown", why);
+    return o;
+}
+
+static cJSON *int_json(const dl_field *fd, long long v)
+{
+    char buf[32];
+    if (fd->flags & DL_FMT_HEX4) {
+        snprintf(buf, sizeof buf, "0x%04llx", v);
+        return cJSON_CreateString(buf);
+    }
+    if (fd->flags & DL_FMT_HEX6) {
+        snprintf(buf, sizeof buf, "0x%06llx", v);
+        return cJSON_CreateString(buf);
+    }
+    return cJSON_CreateNumber((double)v);
+}
+
+static cJSON *list_json(const dl_field *fd, const dl_list *l)
+{
+    cJSON *out;
+    size_t i;
+    if (!l->known)
+        return l->why ? unknown_json(l->why) : NULL;
+    out = fd->kind == DL_F_DICT ? cJSON_CreateObject() : cJSON_CreateArray();
+    for (i = 0; i < l->count; i++) {
+        if (fd->kind == DL_F_LIST)
+            cJSON_AddItemToArray(out,
+                                 dl_schema_to_json(fd->sub, (char *)l->items + i * fd->sub->size));
+        else if (fd->kind == DL_F_TEXTLIST)
+            cJSON_AddItemToArray(out, cJSON_CreateString(DL_LIST_AT(*l, char *, i)));
+        else
+            cJSON_AddStringToObject(out, DL_LIST_AT(*l, dl_pair, i).name,
+                                    DL_LIST_AT(*l, dl_pair, i).value);
+    }
+    return out;
+}
+
+static cJSON *field_json(const dl_field *fd, const void *p)
+{
+    switch (fd->kind) {
+    case DL_F_TEXT: {
+        const dl_text *t = p;
+        return t->value ? cJSON_CreateString(t->value) : t->why ? unknown_json(t->why) : NULL;
+    }
+    case DL_F_INT: {
+        const dl_int *v = p;
+        return v->known ? int_json(fd, v->value) : v->why ? unknown_json(v->why) : NULL;
+    }
+    case DL_F_FLAG: {
+        const dl_flag *v = p;
+        return v->known ? cJSON_CreateBool(v->value) : v->why ? unknown_json(v->why) : NULL;
+    }
+    case DL_F_NUM: {
+        const dl_num *v = p;
+        return v->known ? cJSON_CreateNumber(v->value) : v->why ? unknown_json(v->why) : NULL;
+    }
+    case DL_F_OBJECT:
+        return dl_schema_to_json(fd->sub, p);
+    default:
+        return list_json(fd, p);
+    }
+}
+
+cJSON *dl_schema_to_json(const dl_schema *s, const void *obj)
+{
+    cJSON *o = cJSON_CreateObject();
+    size_t i;
+    for (i = 0; i < s->count; i++) {
+        cJSON *v = field_json(&s->fields[i], (const char *)obj + s->fields[i].offset);
+        if (v)
+            cJSON_AddItemToObject(o, s->fields[i].key, v);
+    }
+    return o;
+}
+
+char *dl_facts_to_json_text(const dl_facts *f, bool pretty)
+{
+    cJSON *j = dl_schema_to_json(&dl_facts_schema, f);
+    char *cj = pretty ? cJSON_Print(j) : cJSON_PrintUnformatted(j);
+    char *out = dl_strdup(cj);
+    cJSON_free(cj);
+    cJSON_Delete(j);
+    return out;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+typedef struct reader {
+    char **error;
+} reader;
+
+static bool fail(reader *r, const char *path, const char *what)
+{
+    if (!*r->error)
+        *r->error = dl_fmt("%s: %s", path, what);
+    return false;
+}
+
+/* {"unknown": "..."} gives the reason; anything else is not an unknown marker. */
+static const char *unknown_reason(const cJSON *j)
+{
+    const cJSON *u;
+    if (!cJSON_IsObject(j))
+        return NULL;
+    u = cJSON_GetObjectItemCaseSensitive(j, "unknown");
+    return cJSON_IsString(u) && cJSON_GetArraySize(j) == 1 ? u->valuestring : NULL;
+}
+
+static bool read_int(reader *r, const dl_field *fd, const cJSON *j, dl_int *v, const char *path)
+{
+    if (cJSON_IsString(j) && (fd->flags & (DL_FMT_HEX4 | DL_FMT_HEX6))) {
+        unsigned long long x;
+        if (!dl_starts_with(j->valuestring, "0x") || !dl_parse_u64(j->valuestring + 2, 16, &x))
+            return fail(r, path, "expected a hexadecimal id like \"0x10de\"");
+        dl_int_set(v, (long long)x);
+        return true;
+    }
+    if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) ||
+        fabs(j->valuedouble) > 9007199254740992.0)
+        return fail(r, path, "expected an integer");
+    dl_int_set(v, (long long)j->valuedouble);
+    return true;
+}
+
+static bool read_list(reader *r, const dl_field *fd, const cJSON *j, dl_list *l,
+                      const char *path)
+{
+    const cJSON *item;
+    size_t i = 0;
+    bool ok = true;
+    if (fd->kind == DL_F_DICT ? !cJSON_IsObject(j) : !cJSON_IsArray(j))
+        return fail(r, path, fd->kind == DL_F_DICT ? "expected an object" : "expected an array");
+    dl_list_known(l);
+    cJSON_ArrayForEach(item, j)
+    {
+        char *ipath = dl_fmt("%s[%zu]", path, i++);
+        if (fd->kind == DL_F_LIST) {
+            void *slot = dl_list_push(l, fd->sub->size);
+            ok = dl_schema_from_json(fd->sub, item, slot, ipath, r->error);
+        } else if (!cJSON_IsString(item)) {
+            ok = fail(r, ipath, "expected a string");
+        } else if (fd->kind == DL_F_TEXTLIST) {
+            dl_textlist_add(l, item->valuestring);
+        } else {
+            dl_dict_add(l, item->string, item->valuestring);
+        }
+        free(ipath);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static bool read_field(reader *r, const dl_field *fd, const cJSON *j, void *p, const char *path)
+{
+    const char *why = fd->kind == DL_F_OBJECT ? NULL : unknown_reason(j);
+    if (why) {
+        switch (fd->kind) {
+        case DL_F_TEXT: dl_text_unknown(p, "%s", why); break;
+        case DL_F_INT: dl_int_unknown(p, "%s", why); break;
+        case DL_F_FLAG: dl_flag_unknown(p, "%s", why); break;
+        case DL_F_NUM: dl_num_unknown(p, "%s", why); break;
+        default: dl_list_unknown(p, "%s", why); break;
+        }
+        return true;
+    }
+    switch (fd->kind) {
+    case DL_F_TEXT:
+        if (!cJSON_IsString(j))
+            return fail(r, path, "expected a string");
+        dl_text_set(p, j->valuestring);
+        return true;
+    case DL_F_INT:
+        return read_int(r, fd, j, p, path);
+    case DL_F_FLAG:
+        if (!cJSON_IsBool(j))
+            return fail(r, path, "expected true or false");
+        dl_flag_set(p, cJSON_IsTrue(j));
+        return true;
+    case DL_F_NUM:
+        if (!cJSON_IsNumber(j))
+            return fail(r, path, "expected a number");
+        dl_num_set(p, j->valuedouble);
+        return true;
+    case DL_F_OBJECT:
+        return dl_schema_from_json(fd->sub, j, p, path, r->error);
+    default:
+        return read_list(r, fd, j, p, path);
+    }
+}
+
+bool dl_schema_from_json(const dl_schema *s, const cJSON *json, void *obj, const char *path,
+                         char **error)
+{
+    reader r = {error};
+    size_t i;
+    if (!cJSON_IsObject(json))
+        return fail(&r, path, "expected an object");
+    for (i = 0; i < s->count; i++) {
+        const dl_field *fd = &s->fields[i];
+        const cJSON *j = cJSON_GetObjectItemCaseSensitive(json, fd->key);
+        char *fpath;
+        bool ok;
+        if (!j)
+            continue; /* absent; newer writers may add keys older readers skip */
+        fpath = dl_fmt("%s.%s", path, fd->key);
+        ok = read_field(&r, fd, j, (char *)obj + fd->offset, fpath);
+        free(fpath);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+bool dl_facts_from_json_text(const char *text, size_t len, dl_facts *f, char **error)
+{
+    cJSON *j = cJSON_ParseWithLength(text, len);
+    const cJSON *schema;
+    bool ok;
+    memset(f, 0, sizeof *f);
+    *error = NULL;
+    if (!j) {
+        *error = dl_strdup("not valid JSON");
+        return false;
+    }
+    schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
+    if (!cJSON_IsString(schema) || !dl_starts_with(schema->valuestring, "dlenv.report/")) {
+        *error = dl_strdup("not a dlenv report (no \"schema\": \"dlenv.report/N\")");
+        cJSON_Delete(j);
+        return false;
+    }
+    ok = dl_schema_from_json(&dl_facts_schema, j, f, "$", error);
+    cJSON_Delete(j);
+    if (!ok)
+        dl_facts_free(f);
+    return ok;
+}

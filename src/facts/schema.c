@@ -1,0 +1,167 @@
+#include "facts/schema.h"
+
+#include "facts/facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+#define F(type, key, label, kind, member, sub, flags) \
+    { key, label, kind, offsetof(type, member), sub, flags }
+
+static const dl_field probe_run_fields[] = {
+    F(dl_probe_run, "name", "probe", DL_F_TEXT, name, NULL, 0),
+    F(dl_probe_run, "status", "status", DL_F_TEXT, status, NULL, 0),
+    F(dl_probe_run, "detail", "detail", DL_F_TEXT, detail, NULL, DL_OPTIONAL),
+    F(dl_probe_run, "duration_ms", "time", DL_F_NUM, duration_ms, NULL, DL_VOLATILE),
+};
+const dl_schema dl_probe_run_schema = {"probe", sizeof(dl_probe_run), probe_run_fields,
+                                       N(probe_run_fields)};
+
+static const dl_field tool_fields[] = {
+    F(dl_tool_facts, "name", NULL, DL_F_TEXT, name, NULL, 0),
+    F(dl_tool_facts, "version", "Version", DL_F_TEXT, version, NULL, DL_VOLATILE),
+    F(dl_tool_facts, "root", "Root", DL_F_TEXT, root, NULL, DL_VOLATILE),
+    F(dl_tool_facts, "probes", "Probes", DL_F_LIST, probes, &dl_probe_run_schema, 0),
+};
+static const dl_schema tool_schema = {"tool", sizeof(dl_tool_facts), tool_fields,
+                                      N(tool_fields)};
+
+static const dl_field wsl_fields[] = {
+    F(dl_wsl_facts, "detected", "WSL", DL_F_FLAG, detected, NULL, 0),
+    F(dl_wsl_facts, "version", "WSL version", DL_F_INT, version, NULL, DL_OPTIONAL),
+    F(dl_wsl_facts, "dev_dxg", "/dev/dxg", DL_F_FLAG, dev_dxg, NULL, 0),
+    F(dl_wsl_facts, "lib_dir", "/usr/lib/wsl/lib", DL_F_FLAG, lib_dir, NULL, 0),
+    F(dl_wsl_facts, "evidence", "WSL evidence", DL_F_TEXTLIST, evidence, NULL, 0),
+};
+static const dl_schema wsl_schema = {"wsl", sizeof(dl_wsl_facts), wsl_fields, N(wsl_fields)};
+
+static const dl_field container_fields[] = {
+    F(dl_container_facts, "detected", "Container", DL_F_FLAG, detected, NULL, 0),
+    F(dl_container_facts, "runtime", "Runtime", DL_F_TEXT, runtime, NULL, DL_OPTIONAL),
+    F(dl_container_facts, "evidence", "Evidence", DL_F_TEXTLIST, evidence, NULL, 0),
+};
+static const dl_schema container_schema = {"container", sizeof(dl_container_facts),
+                                           container_fields, N(container_fields)};
+
+static const dl_field os_fields[] = {
+    F(dl_os_facts, "family", "Family", DL_F_TEXT, family, NULL, 0),
+    F(dl_os_facts, "distro_id", NULL, DL_F_TEXT, distro_id, NULL, 0),
+    F(dl_os_facts, "distro_name", NULL, DL_F_TEXT, distro_name, NULL, 0),
+    F(dl_os_facts, "distro_version", NULL, DL_F_TEXT, distro_version, NULL, 0),
+    F(dl_os_facts, "pretty_name", "Distribution", DL_F_TEXT, pretty_name, NULL, 0),
+    F(dl_os_facts, "kernel_release", "Kernel", DL_F_TEXT, kernel_release, NULL, 0),
+    F(dl_os_facts, "kernel_version", NULL, DL_F_TEXT, kernel_version, NULL, 0),
+    F(dl_os_facts, "arch", "Architecture", DL_F_TEXT, arch, NULL, 0),
+    F(dl_os_facts, "libc_name", "C library", DL_F_TEXT, libc_name, NULL, 0),
+    F(dl_os_facts, "libc_version", "C library version", DL_F_TEXT, libc_version, NULL, 0),
+    F(dl_os_facts, "wsl", NULL, DL_F_OBJECT, wsl, &wsl_schema, 0),
+    F(dl_os_facts, "container", NULL, DL_F_OBJECT, container, &container_schema, 0),
+};
+static const dl_schema os_schema = {"os", sizeof(dl_os_facts), os_fields, N(os_fields)};
+
+static const dl_field cpu_fields[] = {
+    F(dl_cpu_facts, "vendor", "Vendor", DL_F_TEXT, vendor, NULL, 0),
+    F(dl_cpu_facts, "model", "Model", DL_F_TEXT, model, NULL, 0),
+    F(dl_cpu_facts, "sockets", "Sockets", DL_F_INT, sockets, NULL, 0),
+    F(dl_cpu_facts, "physical_cores", "Cores", DL_F_INT, physical_cores, NULL, 0),
+    F(dl_cpu_facts, "logical_threads", "Threads", DL_F_INT, logical_threads, NULL, 0),
+    F(dl_cpu_facts, "isa", "Vector ISA", DL_F_TEXTLIST, isa, NULL, 0),
+    F(dl_cpu_facts, "isa_source", "ISA read from", DL_F_TEXT, isa_source, NULL, DL_OPTIONAL),
+};
+static const dl_schema cpu_schema = {"cpu", sizeof(dl_cpu_facts), cpu_fields, N(cpu_fields)};
+
+static const dl_field memory_fields[] = {
+    F(dl_memory_facts, "total_bytes", "Total", DL_F_INT, total_bytes, NULL, DL_FMT_BYTES),
+    F(dl_memory_facts, "available_bytes", "Available", DL_F_INT, available_bytes, NULL,
+      DL_FMT_BYTES),
+    F(dl_memory_facts, "swap_total_bytes", "Swap", DL_F_INT, swap_total_bytes, NULL,
+      DL_FMT_BYTES),
+    F(dl_memory_facts, "swap_free_bytes", "Swap free", DL_F_INT, swap_free_bytes, NULL,
+      DL_FMT_BYTES),
+};
+static const dl_schema memory_schema = {"memory", sizeof(dl_memory_facts), memory_fields,
+                                        N(memory_fields)};
+
+static const dl_field pci_gpu_fields[] = {
+    F(dl_pci_gpu, "address", "PCI address", DL_F_TEXT, address, NULL, 0),
+    F(dl_pci_gpu, "class_code", "Class", DL_F_INT, class_code, NULL, DL_FMT_HEX6),
+    F(dl_pci_gpu, "class_name", NULL, DL_F_TEXT, class_name, NULL, 0),
+    F(dl_pci_gpu, "vendor_id", "Vendor id", DL_F_INT, vendor_id, NULL, DL_FMT_HEX4),
+    F(dl_pci_gpu, "device_id", "Device id", DL_F_INT, device_id, NULL, DL_FMT_HEX4),
+    F(dl_pci_gpu, "subsystem_vendor_id", "Subsystem vendor", DL_F_INT, subsystem_vendor_id,
+      NULL, DL_FMT_HEX4),
+    F(dl_pci_gpu, "subsystem_device_id", "Subsystem device", DL_F_INT, subsystem_device_id,
+      NULL, DL_FMT_HEX4),
+    F(dl_pci_gpu, "vendor_name", "Vendor", DL_F_TEXT, vendor_name, NULL, 0),
+    F(dl_pci_gpu, "device_name", "Device", DL_F_TEXT, device_name, NULL, 0),
+    F(dl_pci_gpu, "subsystem_name", "Subsystem", DL_F_TEXT, subsystem_name, NULL, 0),
+    F(dl_pci_gpu, "driver", "Kernel driver", DL_F_TEXT, driver, NULL, 0),
+    F(dl_pci_gpu, "boot_vga", "Primary display", DL_F_FLAG, boot_vga, NULL, DL_OPTIONAL),
+};
+const dl_schema dl_pci_gpu_schema = {"gpu", sizeof(dl_pci_gpu), pci_gpu_fields,
+                                     N(pci_gpu_fields)};
+
+static const dl_field facts_fields[] = {
+    F(dl_facts, "schema", NULL, DL_F_TEXT, schema, NULL, 0),
+    F(dl_facts, "os", "Operating system", DL_F_OBJECT, os, &os_schema, 0),
+    F(dl_facts, "cpu", "CPU", DL_F_OBJECT, cpu, &cpu_schema, 0),
+    F(dl_facts, "memory", "Memory", DL_F_OBJECT, memory, &memory_schema, 0),
+    F(dl_facts, "gpus", "GPUs (PCI)", DL_F_LIST, gpus, &dl_pci_gpu_schema, 0),
+    F(dl_facts, "pci_ids", "PCI names from", DL_F_TEXT, pci_ids, NULL, 0),
+    F(dl_facts, "environment", "Environment", DL_F_DICT, environment, NULL, 0),
+    F(dl_facts, "tool", "dlenv", DL_F_OBJECT, tool, &tool_schema, 0),
+};
+const dl_schema dl_facts_schema = {"facts", sizeof(dl_facts), facts_fields,
+                                   N(facts_fields)};
+
+static void free_list(const dl_field *fd, dl_list *l)
+{
+    size_t i;
+    for (i = 0; i < l->count; i++) {
+        if (fd->kind == DL_F_LIST) {
+            dl_schema_free(fd->sub, (char *)l->items + i * fd->sub->size);
+        } else if (fd->kind == DL_F_TEXTLIST) {
+            free(DL_LIST_AT(*l, char *, i));
+        } else {
+            free(DL_LIST_AT(*l, dl_pair, i).name);
+            free(DL_LIST_AT(*l, dl_pair, i).value);
+        }
+    }
+    free(l->items);
+    free(l->why);
+    memset(l, 0, sizeof *l);
+}
+
+void dl_schema_free(const dl_schema *s, void *obj)
+{
+    size_t i;
+    for (i = 0; i < s->count; i++) {
+        const dl_field *fd = &s->fields[i];
+        void *p = (char *)obj + fd->offset;
+        switch (fd->kind) {
+        case DL_F_TEXT:
+            free(((dl_text *)p)->value);
+            free(((dl_text *)p)->why);
+            break;
+        case DL_F_INT:
+            free(((dl_int *)p)->why);
+            break;
+        case DL_F_FLAG:
+            free(((dl_flag *)p)->why);
+            break;
+        case DL_F_NUM:
+            free(((dl_num *)p)->why);
+            break;
+        case DL_F_OBJECT:
+            dl_schema_free(fd->sub, p);
+            break;
+        case DL_F_LIST:
+        case DL_F_TEXTLIST:
+        case DL_F_DICT:
+            free_list(fd, p);
+            break;
+        }
+    }
+    memset(obj, 0, s->size);
+}

@@ -1,0 +1,53 @@
+/* A description of the facts' shape: for each struct, its fields with their JSON key,
+ * human label, kind and offset. JSON writing and reading, freeing and the text view all
+ * walk this one description. */
+#ifndef DLENV_FACTS_SCHEMA_H
+#define DLENV_FACTS_SCHEMA_H
+
+#include <stddef.h>
+
+typedef enum dl_field_kind {
+    DL_F_TEXT,
+    DL_F_INT,
+    DL_F_FLAG,
+    DL_F_NUM,
+    DL_F_OBJECT,   /* nested struct, always present */
+    DL_F_LIST,     /* dl_list of structs described by sub */
+    DL_F_TEXTLIST, /* dl_list of char* */
+    DL_F_DICT      /* dl_list of dl_pair, a JSON object */
+} dl_field_kind;
+
+enum {
+    DL_FMT_HEX4 = 1 << 0,   /* integer shown and stored as "0x10de" */
+    DL_FMT_HEX6 = 1 << 1,   /* "0x030000" */
+    DL_FMT_BYTES = 1 << 2,  /* text view in KiB/MiB/GiB */
+    DL_OPTIONAL = 1 << 3,   /* may be absent: neither known nor unknown */
+    DL_VOLATILE = 1 << 4    /* differs run to run (timings): fixtures ignore it */
+};
+
+typedef struct dl_schema dl_schema;
+
+typedef struct dl_field {
+    const char *key;
+    const char *label;      /* NULL: not shown in the text view */
+    dl_field_kind kind;
+    size_t offset;
+    const dl_schema *sub;
+    unsigned flags;
+} dl_field;
+
+struct dl_schema {
+    const char *name;
+    size_t size;
+    const dl_field *fields;
+    size_t count;
+};
+
+extern const dl_schema dl_facts_schema;
+extern const dl_schema dl_pci_gpu_schema;
+extern const dl_schema dl_probe_run_schema;
+
+/* Frees every value of a struct described by s (not the struct itself). */
+void dl_schema_free(const dl_schema *s, void *obj);
+
+#endif

@@ -1,0 +1,327 @@
+/* Files under a root prefix (POSIX). */
+#include "os/os.h"
+
+#include "base/str.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void dl_io_error_clear(dl_io_error *e)
+{
+    if (!e)
+        return;
+    free(e->message);
+    e->message = NULL;
+    e->status = DL_IO_OK;
+}
+
+static void set_error(dl_io_error *e, int code, const char *what, const char *path)
+{
+    if (!e)
+        return;
+    free(e->message);
+    e->status = (code == ENOENT || code == ENOTDIR) ? DL_IO_NOT_FOUND
+                : (code == EACCES || code == EPERM) ? DL_IO_NO_PERMISSION
+                                                    : DL_IO_FAILED;
+    e->message = dl_fmt("cannot %s %s: %s", what, path, strerror(code));
+}
+
+bool dl_machine_open(dl_machine *m, const char *root, char **error)
+{
+    struct stat st;
+    char *real;
+    memset(m, 0, sizeof *m);
+    if (!root || !*root)
+        root = "/";
+    if (stat(root, &st) != 0) {
+        *error = dl_fmt("--root %s: %s", root, strerror(errno));
+        return false;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        *error = dl_fmt("--root %s: not a directory", root);
+        return false;
+    }
+    real = realpath(root, NULL);
+    m->root = dl_strdup(real ? real : root);
+    free(real);
+    m->live = strcmp(m->root, "/") == 0;
+    return true;
+}
+
+void dl_machine_close(dl_machine *m)
+{
+    free(m->root);
+    m->root = NULL;
+}
+
+/* Resolves path inside the root the way the inspected system would: an absolute symbolic
+ * link (/etc/alternatives/..., a container image's /lib -> /usr/lib) restarts at the root
+ * instead of escaping to this machine, and ".." stops at the root. follow_last says
+ * whether a link in the last component is followed. */
+static char *resolve_in_root(const char *root, const char *path, bool follow_last)
+{
+    dl_buf done = {0};
+    char *todo = dl_strdup(path);
+    int links = 0;
+    size_t pos = 0;
+    for (;;) {
+        char *comp, *host, target[4096];
+        size_t n;
+        ssize_t tl;
+        struct stat st;
+        while (todo[pos] == '/')
+            pos++;
+        if (!todo[pos])
+            break;
+        n = strcspn(todo + pos, "/");
+        comp = dl_strndup(todo + pos, n);
+        pos += n;
+        if (strcmp(comp, ".") == 0) {
+            free(comp);
+            continue;
+        }
+        if (strcmp(comp, "..") == 0) {
+            char *slash = done.data ? strrchr(done.data, '/') : NULL;
+            if (slash) {
+                done.len = (size_t)(slash - done.data);
+                done.data[done.len] = '\0';
+            }
+            free(comp);
+            continue;
+        }
+        dl_buf_printf(&done, "/%s", comp);
+        free(comp);
+        host = dl_fmt("%s%s", root, done.data);
+        tl = -1;
+        if ((todo[pos] || follow_last) && lstat(host, &st) == 0 && S_ISLNK(st.st_mode) &&
+            links < 40)
+            tl = readlink(host, target, sizeof target - 1);
+        free(host);
+        if (tl >= 0) {
+            char *rest;
+            target[tl] = '\0';
+            links++;
+            if (target[0] == '/') {
+                done.len = 0;
+                if (done.data)
+                    done.data[0] = '\0';
+            } else {
+                char *slash = strrchr(done.data, '/');
+                done.len = (size_t)(slash - done.data);
+                done.data[done.len] = '\0';
+            }
+            rest = dl_fmt("%s/%s", target, todo + pos);
+            free(todo);
+            todo = rest;
+            pos = 0;
+        }
+    }
+    free(todo);
+    {
+        char *out = dl_fmt("%s%s", root, done.len ? done.data : "/");
+        dl_buf_free(&done);
+        return out;
+    }
+}
+
+static char *host_path(const dl_machine *m, const char *path, bool follow_last)
+{
+    if (!m->root || strcmp(m->root, "/") == 0)
+        return dl_strdup(path);
+    return resolve_in_root(m->root, path, follow_last);
+}
+
+char *dl_machine_path(const dl_machine *m, const char *path)
+{
+    return host_path(m, path, true);
+}
+
+bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, size_t *len,
+                bool *truncated, dl_io_error *err)
+{
+    char *host = dl_machine_path(m, path);
+    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    dl_buf b = {0};
+    char chunk[8192];
+    bool more = false;
+    free(host);
+    if (fd < 0) {
+        set_error(err, errno, "read", path);
+        return false;
+    }
+    for (;;) {
+        size_t want = sizeof chunk;
+        ssize_t n;
+        if (b.len >= max) {
+            /* One more byte tells "exactly max" from "longer than max". */
+            char probe;
+            ssize_t extra = read(fd, &probe, 1);
+            more = extra > 0;
+            break;
+        }
+        if (want > max - b.len)
+            want = max - b.len;
+        n = read(fd, chunk, want);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            set_error(err, errno, "read", path);
+            close(fd);
+            dl_buf_free(&b);
+            return false;
+        }
+        if (n == 0)
+            break;
+        dl_buf_add(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    if (len)
+        *len = b.len;
+    if (truncated)
+        *truncated = more;
+    *data = dl_buf_take(&b);
+    return true;
+}
+
+struct dl_lines {
+    FILE *f;
+    char *line;
+    size_t cap;
+};
+
+dl_lines *dl_lines_open(const dl_machine *m, const char *path, dl_io_error *err)
+{
+    char *host = dl_machine_path(m, path);
+    FILE *f = fopen(host, "rb");
+    dl_lines *l;
+    free(host);
+    if (!f) {
+        set_error(err, errno, "read", path);
+        return NULL;
+    }
+    l = dl_xcalloc(1, sizeof *l);
+    l->f = f;
+    return l;
+}
+
+const char *dl_lines_next(dl_lines *l, size_t *len)
+{
+    size_t n = 0;
+    int c;
+    if (!l || !l->f)
+        return NULL;
+    while ((c = getc(l->f)) != EOF) {
+        if (n + 2 > l->cap) {
+            l->cap = l->cap ? l->cap * 2 : 256;
+            l->line = dl_xrealloc(l->line, l->cap);
+        }
+        if (c == '\n')
+            break;
+        l->line[n++] = (char)c;
+    }
+    if (c == EOF && n == 0)
+        return NULL;
+    if (n && l->line[n - 1] == '\r')
+        n--;
+    if (!l->line) {
+        l->cap = 256;
+        l->line = dl_xmalloc(l->cap);
+    }
+    l->line[n] = '\0';
+    if (len)
+        *len = n;
+    return l->line;
+}
+
+void dl_lines_close(dl_lines *l)
+{
+    if (!l)
+        return;
+    if (l->f)
+        fclose(l->f);
+    free(l->line);
+    free(l);
+}
+
+dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err)
+{
+    char *host = dl_machine_path(m, path);
+    struct stat st;
+    int rc = stat(host, &st);
+    free(host);
+    if (rc != 0) {
+        set_error(err, errno, "inspect", path);
+        return DL_FS_NONE;
+    }
+    if (S_ISREG(st.st_mode))
+        return DL_FS_FILE;
+    if (S_ISDIR(st.st_mode))
+        return DL_FS_DIR;
+    return DL_FS_OTHER;
+}
+
+bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_error *err)
+{
+    char *host = host_path(m, path, false);
+    char buf[4096];
+    ssize_t n = readlink(host, buf, sizeof buf - 1);
+    free(host);
+    if (n < 0) {
+        set_error(err, errno, "read link", path);
+        return false;
+    }
+    buf[n] = '\0';
+    *target = dl_strdup(buf);
+    return true;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+bool dl_fs_list(const dl_machine *m, const char *dir, char ***names, size_t *count,
+                dl_io_error *err)
+{
+    char *host = dl_machine_path(m, dir);
+    DIR *d = opendir(host);
+    struct dirent *e;
+    size_t n = 0, cap = 0;
+    char **out = NULL;
+    free(host);
+    *names = NULL;
+    *count = 0;
+    if (!d) {
+        set_error(err, errno, "list", dir);
+        return false;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            out = dl_xrealloc(out, cap * sizeof *out);
+        }
+        out[n++] = dl_strdup(e->d_name);
+    }
+    closedir(d);
+    if (n)
+        qsort(out, n, sizeof *out, compare_names);
+    *names = out;
+    *count = n;
+    return true;
+}
+
+void dl_fs_list_free(char **names, size_t count)
+{
+    size_t i;
+    for (i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}

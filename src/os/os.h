@@ -1,0 +1,120 @@
+/* The platform seam. Everything that touches the operating system goes through these
+ * functions; *_posix.c implement them today and *_win.c will on Windows. Probes call only
+ * this API, which is what lets tests redirect a whole machine with --root. */
+#ifndef DLENV_OS_OS_H
+#define DLENV_OS_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- the machine being inspected ------------------------------------------------------ */
+
+/* root is the prefix every absolute path is read under ("/" for this machine). live is
+ * true when the inspected machine is the one we run on, so values that cannot come from
+ * files (cpuid, uname, the C library we are linked against) may be asked for. */
+typedef struct dl_machine {
+    char *root;
+    bool live;
+} dl_machine;
+
+/* How a read went, in the categories a probe reports. */
+typedef enum dl_io_status {
+    DL_IO_OK = 0,
+    DL_IO_NOT_FOUND,
+    DL_IO_NO_PERMISSION,
+    DL_IO_FAILED
+} dl_io_status;
+
+typedef struct dl_io_error {
+    dl_io_status status;
+    char *message;          /* "cannot read /etc/os-release: No such file or directory" */
+} dl_io_error;
+
+void dl_io_error_clear(dl_io_error *e);
+
+/* Checks that root exists and is a directory; on failure returns false and a message. */
+bool dl_machine_open(dl_machine *m, const char *root, char **error);
+void dl_machine_close(dl_machine *m);
+/* The host path for a machine path: root + path. Caller frees. */
+char *dl_machine_path(const dl_machine *m, const char *path);
+
+/* Reads at most max bytes of a file; *truncated says whether there was more. The text is
+ * NUL-terminated (binary files may hold NULs before len). */
+bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, size_t *len,
+                bool *truncated, dl_io_error *err);
+/* Line-by-line reading for large files (pci.ids) without loading them whole. */
+typedef struct dl_lines dl_lines;
+dl_lines *dl_lines_open(const dl_machine *m, const char *path, dl_io_error *err);
+const char *dl_lines_next(dl_lines *l, size_t *len);   /* without the newline; NULL at end */
+void dl_lines_close(dl_lines *l);
+
+typedef enum dl_fs_kind { DL_FS_NONE, DL_FS_FILE, DL_FS_DIR, DL_FS_OTHER } dl_fs_kind;
+/* Follows symbolic links. */
+dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err);
+/* The target text of a symbolic link, unresolved. */
+bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_error *err);
+/* Names in a directory, without "." and "..", sorted bytewise so output is stable. */
+bool dl_fs_list(const dl_machine *m, const char *dir, char ***names, size_t *count,
+                dl_io_error *err);
+void dl_fs_list_free(char **names, size_t count);
+
+/* ---- this process ----------------------------------------------------------------------- */
+
+const char *dl_env_get(const char *name);     /* NULL when unset */
+double dl_clock_ms(void);                     /* monotonic milliseconds */
+bool dl_term_is_tty(int fd);                  /* fd 1 or 2 */
+bool dl_term_utf8(void);                      /* can the terminal show UTF-8 text */
+char dl_path_list_separator(void);            /* ':' or ';' */
+
+/* ---- facts only the live machine can give ------------------------------------------------- */
+
+typedef struct dl_uname {
+    char *sysname, *release, *version, *machine, *nodename;
+} dl_uname;
+bool dl_os_uname(dl_uname *u, char **error);
+void dl_uname_free(dl_uname *u);
+/* The C library this binary runs on: name ("glibc") and version, or false with why. */
+bool dl_os_libc(char **name, char **version, char **error);
+
+/* cpuid; false when the instruction does not exist on this architecture/compiler. */
+bool dl_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+/* XGETBV(0): which register states the OS saves; false when unavailable. */
+bool dl_xgetbv0(uint64_t *xcr0);
+
+/* ---- child processes ------------------------------------------------------------------------ */
+
+typedef struct dl_proc_result {
+    bool started;          /* false: could not start (see error) */
+    bool timed_out;        /* killed at the deadline */
+    int exit_code;         /* valid when exited */
+    bool exited;
+    int term_signal;       /* nonzero when killed by a signal */
+    char *out, *err;       /* captured output, NUL-terminated */
+    size_t out_len, err_len;
+    bool out_truncated, err_truncated;
+    char *error;           /* why it could not start or be waited for */
+    double duration_ms;
+} dl_proc_result;
+
+typedef struct dl_proc_opts {
+    int timeout_ms;        /* hard limit; the child and its process group are killed */
+    size_t max_output;     /* per stream; the rest is read and dropped */
+    const char *const *env;/* NULL: inherit */
+    const char *cwd;       /* NULL: inherit */
+} dl_proc_opts;
+
+/* Runs argv[0] (looked up on PATH when it has no slash) directly, never through a shell. */
+void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_result *r);
+void dl_proc_result_free(dl_proc_result *r);
+
+/* ---- dynamic libraries ---------------------------------------------------------------------- */
+
+typedef struct dl_lib dl_lib;
+dl_lib *dl_lib_open(const char *name, char **error);
+void *dl_lib_sym(dl_lib *lib, const char *symbol);
+/* The real path of the file that was loaded, or NULL when the system cannot say. */
+char *dl_lib_path(dl_lib *lib);
+void dl_lib_close(dl_lib *lib);
+
+#endif

@@ -1,0 +1,126 @@
+/* json_match EXPECTED ACTUAL: exits 0 when the two JSON documents are equal once the
+ * volatile values (timings, the tool's version and root) are dropped from both; prints
+ * each difference with its path otherwise. --print ACTUAL prints the normalised form,
+ * which is how a new fixture's expected.json is started (then checked by hand). */
+#include "base/str.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const volatile_keys[] = {"duration_ms", "version", "root"};
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    dl_buf b = {0};
+    char chunk[4096];
+    size_t n;
+    if (!f) {
+        fprintf(stderr, "json_match: cannot open %s\n", path);
+        return NULL;
+    }
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        dl_buf_add(&b, chunk, n);
+    fclose(f);
+    return dl_buf_take(&b);
+}
+
+/* Drops volatile keys inside "tool" only: elsewhere "version" is a real fact. */
+static void normalise(cJSON *doc)
+{
+    cJSON *tool = cJSON_GetObjectItemCaseSensitive(doc, "tool");
+    cJSON *probes = cJSON_GetObjectItemCaseSensitive(tool, "probes");
+    cJSON *p;
+    size_t i;
+    for (i = 0; i < sizeof volatile_keys / sizeof volatile_keys[0]; i++)
+        cJSON_DeleteItemFromObjectCaseSensitive(tool, volatile_keys[i]);
+    cJSON_ArrayForEach(p, probes) cJSON_DeleteItemFromObjectCaseSensitive(p, "duration_ms");
+}
+
+static int diff(const cJSON *a, const cJSON *b, const char *path)
+{
+    int n = 0;
+    const cJSON *x;
+    if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
+        cJSON_ArrayForEach(x, a)
+        {
+            char *sub = dl_fmt("%s.%s", path, x->string);
+            const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, x->string);
+            if (!y) {
+                printf("missing in actual: %s\n", sub);
+                n++;
+            } else {
+                n += diff(x, y, sub);
+            }
+            free(sub);
+        }
+        cJSON_ArrayForEach(x, b) if (!cJSON_GetObjectItemCaseSensitive(a, x->string))
+        {
+            printf("unexpected in actual: %s.%s\n", path, x->string);
+            n++;
+        }
+        return n;
+    }
+    if (cJSON_IsArray(a) && cJSON_IsArray(b) && cJSON_GetArraySize(a) == cJSON_GetArraySize(b)) {
+        int i;
+        for (i = 0; i < cJSON_GetArraySize(a); i++) {
+            char *sub = dl_fmt("%s[%d]", path, i);
+            n += diff(cJSON_GetArrayItem(a, i), cJSON_GetArrayItem(b, i), sub);
+            free(sub);
+        }
+        return n;
+    }
+    if (!cJSON_Compare(a, b, 1)) {
+        char *ea = cJSON_PrintUnformatted(a), *eb = cJSON_PrintUnformatted(b);
+        printf("%s: expected %s, got %s\n", path, ea, eb);
+        cJSON_free(ea);
+        cJSON_free(eb);
+        return 1;
+    }
+    return 0;
+}
+
+static cJSON *load(const char *path)
+{
+    char *text = slurp(path);
+    cJSON *j = text ? cJSON_Parse(text) : NULL;
+    if (text && !j)
+        fprintf(stderr, "json_match: %s is not valid JSON\n", path);
+    free(text);
+    if (j)
+        normalise(j);
+    return j;
+}
+
+int main(int argc, char **argv)
+{
+    cJSON *a, *b;
+    int n;
+    if (argc == 3 && strcmp(argv[1], "--print") == 0) {
+        char *out;
+        if (!(a = load(argv[2])))
+            return 2;
+        out = cJSON_Print(a);
+        printf("%s\n", out);
+        cJSON_free(out);
+        cJSON_Delete(a);
+        return 0;
+    }
+    if (argc != 3) {
+        fprintf(stderr, "usage: json_match EXPECTED ACTUAL | --print ACTUAL\n");
+        return 2;
+    }
+    a = load(argv[1]);
+    b = load(argv[2]);
+    if (!a || !b) {
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+        return 2;
+    }
+    n = diff(a, b, "$");
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return n ? 1 : 0;
+}

@@ -1,0 +1,89 @@
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "base/str.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void utf8_clean_keeps_valid_text(void **state)
+{
+    const char *s = "GeForce RTX 4090 \xE2\x80\x93 \xE4\xB8\xAD\xE6\x96\x87";
+    char *c = dl_utf8_clean(s, strlen(s));
+    (void)state;
+    assert_string_equal(c, s);
+    free(c);
+}
+
+static void utf8_clean_escapes_invalid_bytes_and_controls(void **state)
+{
+    const char s[] = "Caf\xE9 \x1B[31m\xC0\xAF\xED\xA0\x80 ok";
+    char *c = dl_utf8_clean(s, sizeof s - 1);
+    (void)state;
+    assert_string_equal(c, "Caf\\xE9 \\x1B[31m\\xC0\\xAF\\xED\\xA0\\x80 ok");
+    assert_true(dl_utf8_valid(c, strlen(c)));
+    free(c);
+}
+
+static void utf8_valid_rejects_truncated_sequence(void **state)
+{
+    (void)state;
+    assert_false(dl_utf8_valid("\xE4\xB8", 2));
+    assert_true(dl_utf8_valid("\xE4\xB8\xAD", 3));
+    assert_false(dl_utf8_valid("\xF5\x80\x80\x80", 4));
+}
+
+static void parse_u64_needs_the_whole_string(void **state)
+{
+    unsigned long long v;
+    (void)state;
+    assert_true(dl_parse_u64(" 10de\n", 16, &v));
+    assert_int_equal(v, 0x10de);
+    assert_false(dl_parse_u64("10dz", 16, &v));
+    assert_false(dl_parse_u64("", 10, &v));
+    assert_false(dl_parse_u64("-1", 10, &v));
+    assert_false(dl_parse_u64("99999999999999999999999", 10, &v));
+}
+
+static void text_helpers(void **state)
+{
+    char s[] = "  padded \t\n";
+    (void)state;
+    assert_string_equal(dl_trim(s), "padded");
+    assert_true(dl_starts_with("nvidia_uvm", "nvidia"));
+    assert_false(dl_starts_with("nv", "nvidia"));
+    assert_true(dl_ends_with("libcuda.so.1", ".so.1"));
+    assert_true(dl_contains_ci("5.15.153.1-microsoft-standard-WSL2", "wsl2"));
+    assert_false(dl_contains_ci("6.1.0-18-amd64", "microsoft"));
+}
+
+static void buffer_grows(void **state)
+{
+    dl_buf b = {0};
+    char *s;
+    int i;
+    (void)state;
+    for (i = 0; i < 1000; i++)
+        dl_buf_printf(&b, "%d,", i);
+    s = dl_buf_take(&b);
+    assert_int_equal(strlen(s), 3890);
+    assert_true(dl_starts_with(s, "0,1,2,"));
+    assert_null(b.data);
+    free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(utf8_clean_keeps_valid_text),
+        cmocka_unit_test(utf8_clean_escapes_invalid_bytes_and_controls),
+        cmocka_unit_test(utf8_valid_rejects_truncated_sequence),
+        cmocka_unit_test(parse_u64_needs_the_whole_string),
+        cmocka_unit_test(text_helpers),
+        cmocka_unit_test(buffer_grows),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

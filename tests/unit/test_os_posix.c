@@ -1,0 +1,254 @@
+/* The POSIX side of src/os: files under a root (links must not escape it) and child
+ * processes with timeouts. Real files, real processes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "base/str.h"
+#include "os/os.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char root[256];
+
+static void put(const char *rel, const char *text)
+{
+    char *p = dl_fmt("%s%s", root, rel);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+static void dir(const char *rel)
+{
+    char *p = dl_fmt("%s%s", root, rel);
+    mkdir(p, 0755);
+    free(p);
+}
+
+static void link_(const char *target, const char *rel)
+{
+    char *p = dl_fmt("%s%s", root, rel);
+    assert_int_equal(symlink(target, p), 0);
+    free(p);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(root, sizeof root, "/tmp/dlenv-os-XXXXXX");
+    if (!mkdtemp(root))
+        return -1;
+    dir("/etc");
+    dir("/usr");
+    dir("/usr/lib");
+    put("/usr/lib/os-release", "ID=inside\n");
+    link_("/usr/lib/os-release", "/etc/os-release");   /* absolute: must stay inside */
+    link_("../../../../../../etc/hostname", "/etc/up"); /* .. must stop at the root */
+    put("/etc/hostname", "inside-host\n");
+    link_("loop", "/etc/loop");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    const char *argv[] = {"rm", "-rf", root, NULL};
+    dl_proc_opts o = {5000, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    dl_proc_result_free(&r);
+    return 0;
+}
+
+static void absolute_links_resolve_inside_the_root(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *data;
+    dl_io_error e = {0};
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    assert_false(m.live);
+    assert_true(dl_fs_read(&m, "/etc/os-release", 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "ID=inside\n");
+    free(data);
+    assert_true(dl_fs_read(&m, "/etc/up", 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "inside-host\n");
+    free(data);
+    dl_machine_close(&m);
+}
+
+static void errors_say_what_and_why(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *data, *target;
+    dl_io_error e = {0};
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    assert_false(dl_fs_read(&m, "/proc/cpuinfo", 1024, &data, NULL, NULL, &e));
+    assert_int_equal(e.status, DL_IO_NOT_FOUND);
+    assert_string_equal(e.message, "cannot read /proc/cpuinfo: No such file or directory");
+    dl_io_error_clear(&e);
+    assert_false(dl_fs_read(&m, "/etc/loop", 1024, &data, NULL, NULL, &e));
+    assert_int_equal(e.status, DL_IO_FAILED);
+    dl_io_error_clear(&e);
+    assert_true(dl_fs_readlink(&m, "/etc/os-release", &target, &e));
+    assert_string_equal(target, "/usr/lib/os-release");
+    free(target);
+    dl_machine_close(&m);
+}
+
+static void read_limit_reports_truncation(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *data;
+    size_t len;
+    bool truncated;
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    assert_true(dl_fs_read(&m, "/etc/hostname", 6, &data, &len, &truncated, NULL));
+    assert_int_equal(len, 6);
+    assert_true(truncated);
+    free(data);
+    assert_true(dl_fs_read(&m, "/etc/hostname", 12, &data, &len, &truncated, NULL));
+    assert_false(truncated);
+    free(data);
+    dl_machine_close(&m);
+}
+
+static void bad_roots_are_refused(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *file = dl_fmt("%s/etc/hostname", root);
+    (void)state;
+    assert_false(dl_machine_open(&m, "/nonexistent/dlenv-root", &err));
+    assert_string_equal(err, "--root /nonexistent/dlenv-root: No such file or directory");
+    free(err);
+    err = NULL;
+    assert_false(dl_machine_open(&m, file, &err));
+    assert_non_null(strstr(err, "not a directory"));
+    free(err);
+    free(file);
+}
+
+static void listing_is_sorted(void **state)
+{
+    dl_machine m;
+    char *err = NULL, **names;
+    size_t n;
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    assert_true(dl_fs_list(&m, "/etc", &names, &n, NULL));
+    assert_int_equal(n, 4);
+    assert_string_equal(names[0], "hostname");
+    assert_string_equal(names[3], "up");
+    dl_fs_list_free(names, n);
+    dl_machine_close(&m);
+}
+
+static void process_output_and_exit_code(void **state)
+{
+    const char *argv[] = {"sh", "-c", "printf 'out'; printf 'err' >&2; exit 3", NULL};
+    dl_proc_opts o = {5000, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    assert_true(r.started);
+    assert_true(r.exited);
+    assert_int_equal(r.exit_code, 3);
+    assert_string_equal(r.out, "out");
+    assert_string_equal(r.err, "err");
+    dl_proc_result_free(&r);
+}
+
+static void process_timeout_kills_the_group(void **state)
+{
+    /* The grandchild holds stdout open: only killing the whole group ends the read. */
+    const char *argv[] = {"sh", "-c", "sleep 30 & sleep 30", NULL};
+    dl_proc_opts o = {300, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    assert_true(r.started);
+    assert_true(r.timed_out);
+    assert_false(r.exited);
+    assert_int_equal(r.term_signal, 9);
+    assert_true(r.duration_ms < 5000);
+    dl_proc_result_free(&r);
+}
+
+static void process_output_is_bounded(void **state)
+{
+    const char *argv[] = {"sh", "-c", "yes | head -c 1000000", NULL};
+    dl_proc_opts o = {10000, 1000, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    assert_true(r.exited);
+    assert_int_equal(r.exit_code, 0);
+    assert_int_equal(r.out_len, 1000);
+    assert_true(r.out_truncated);
+    dl_proc_result_free(&r);
+}
+
+static void process_missing_program_and_env(void **state)
+{
+    const char *missing[] = {"dlenv-no-such-program", NULL};
+    const char *env_argv[] = {"/bin/sh", "-c", "printf '%s' \"$ONLY\"", NULL};
+    const char *env[] = {"ONLY=this", NULL};
+    dl_proc_opts o = {5000, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(missing, &o, &r);
+    assert_false(r.started);
+    assert_string_equal(r.error, "dlenv-no-such-program: not found on PATH");
+    dl_proc_result_free(&r);
+    o.env = env;
+    dl_proc_run(env_argv, &o, &r);
+    assert_string_equal(r.out, "this");
+    dl_proc_result_free(&r);
+}
+
+static void dynamic_library_reports_its_path(void **state)
+{
+    char *err = NULL, *path;
+    dl_lib *lib = dl_lib_open("libm.so.6", &err);
+    dl_lib *none;
+    (void)state;
+    assert_non_null(lib);
+    assert_non_null(dl_lib_sym(lib, "cos"));
+    path = dl_lib_path(lib);
+    assert_non_null(path);
+    assert_true(path[0] == '/');
+    free(path);
+    dl_lib_close(lib);
+    none = dl_lib_open("libdlenv-missing.so.1", &err);
+    assert_null(none);
+    assert_non_null(strstr(err, "libdlenv-missing.so.1"));
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(absolute_links_resolve_inside_the_root),
+        cmocka_unit_test(errors_say_what_and_why),
+        cmocka_unit_test(read_limit_reports_truncation),
+        cmocka_unit_test(bad_roots_are_refused),
+        cmocka_unit_test(listing_is_sorted),
+        cmocka_unit_test(process_output_and_exit_code),
+        cmocka_unit_test(process_timeout_kills_the_group),
+        cmocka_unit_test(process_output_is_bounded),
+        cmocka_unit_test(process_missing_program_and_env),
+        cmocka_unit_test(dynamic_library_reports_its_path),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
