@@ -19,7 +19,11 @@ char *dl_fmt(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
-char *dl_vfmt(const char *fmt, va_list ap);
+char *dl_vfmt(const char *fmt, va_list ap)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 1, 0)))
+#endif
+    ;
 
 bool dl_starts_with(const char *s, const char *prefix);
 bool dl_ends_with(const char *s, const char *suffix);

@@ -8,7 +8,8 @@
 
 static bool exists(const dl_machine *m, const char *path, dl_fs_kind kind)
 {
-    return dl_fs_kind_of(m, path, NULL) == kind;
+    dl_fs_kind k = dl_fs_kind_of(m, path, NULL);
+    return kind == DL_FS_OTHER ? k != DL_FS_NONE : k == kind;
 }
 
 /* 1 or 2 from the kernel release, 0 when the kernel is not a WSL kernel. */
@@ -26,7 +27,7 @@ void dl_probe_wsl(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
     dl_wsl_facts *w = &f->os.wsl;
     const char *release = f->os.kernel_release.value;
     int gen = release ? wsl_kernel_generation(release) : 0;
-    bool dxg = exists(m, "/dev/dxg", DL_FS_OTHER);
+    bool dxg = exists(m, "/dev/dxg", DL_FS_OTHER); /* any node: a character device */
     bool lib = exists(m, "/usr/lib/wsl/lib", DL_FS_DIR);
     (void)out;
     dl_list_known(&w->evidence);

@@ -104,10 +104,13 @@ static void put_wrapped(view *v, const char *text, size_t col, dl_tone tone)
             while (cut < len && ((unsigned char)text[cut] & 0xC0) == 0x80)
                 cut++; /* never split a UTF-8 sequence */
         }
+        size_t shown = cut;
+        while (shown && text[shown - 1] == ' ')
+            shown--; /* no trailing blanks at a break */
         if (!first)
             dl_buf_printf(&v->out, "\n%*s", (int)col, "");
         dl_buf_printf(&v->out, "%s", dl_style_on(v->style, tone));
-        dl_buf_add(&v->out, text, cut);
+        dl_buf_add(&v->out, text, shown);
         dl_buf_printf(&v->out, "%s", dl_style_off(v->style, tone));
         text += cut;
         while (*text == ' ')
@@ -122,6 +125,10 @@ static void put_line(view *v, size_t indent, const char *label, const char *valu
     size_t used = indent + display_width(label);
     size_t col = LABEL_COL + indent - 2;
     dl_buf_printf(&v->out, "%*s%s", (int)indent, "", label);
+    if (!*value) {
+        dl_buf_puts(&v->out, "\n");
+        return;
+    }
     if (used + 1 > col) {
         dl_buf_printf(&v->out, "\n%*s", (int)col, "");
     } else {

@@ -1,7 +1,9 @@
 /* json_match EXPECTED ACTUAL: exits 0 when the two JSON documents are equal once the
  * volatile values (timings, the tool's version and root) are dropped from both; prints
  * each difference with its path otherwise. --print ACTUAL prints the normalised form,
- * which is how a new fixture's expected.json is started (then checked by hand). */
+ * which is how a new fixture's expected.json is started (then checked by hand).
+ * --get FILE PATH prints one value (PATH like os.wsl.detected or gpus.0.driver): a string
+ * as it is, anything else as JSON; exits 1 when the path is absent. */
 #include "base/str.h"
 
 #include <cjson/cJSON.h>
@@ -94,10 +96,32 @@ static cJSON *load(const char *path)
     return j;
 }
 
+static int get(const char *file, const char *path)
+{
+    char *text = slurp(file), *copy = dl_strdup(path), *save = NULL, *key;
+    cJSON *doc = text ? cJSON_Parse(text) : NULL, *at = doc;
+    int rc = 1;
+    for (key = strtok_r(copy, ".", &save); key && at; key = strtok_r(NULL, ".", &save))
+        at = cJSON_IsArray(at) ? cJSON_GetArrayItem(at, atoi(key))
+                               : cJSON_GetObjectItemCaseSensitive(at, key);
+    if (at) {
+        char *out = cJSON_IsString(at) ? NULL : cJSON_PrintUnformatted(at);
+        printf("%s\n", out ? out : at->valuestring);
+        cJSON_free(out);
+        rc = 0;
+    }
+    cJSON_Delete(doc);
+    free(text);
+    free(copy);
+    return doc ? rc : 2;
+}
+
 int main(int argc, char **argv)
 {
     cJSON *a, *b;
     int n;
+    if (argc == 4 && strcmp(argv[1], "--get") == 0)
+        return get(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "--print") == 0) {
         char *out;
         if (!(a = load(argv[2])))

@@ -154,6 +154,37 @@ static void listing_is_sorted(void **state)
     dl_machine_close(&m);
 }
 
+static void lines_handle_crlf_long_lines_and_no_final_newline(void **state)
+{
+    dl_machine m;
+    dl_lines *l;
+    char *err = NULL, *longline = dl_xmalloc(5001);
+    const char *line;
+    size_t len;
+    (void)state;
+    memset(longline, 'x', 5000);
+    longline[5000] = '\0';
+    {
+        char *text = dl_fmt("a\nbb\r\n%s\nlast", longline);
+        put("/etc/lines", text);
+        free(text);
+    }
+    assert_true(dl_machine_open(&m, root, &err));
+    l = dl_lines_open(&m, "/etc/lines", NULL);
+    assert_non_null(l);
+    assert_string_equal(dl_lines_next(l, &len), "a");
+    assert_string_equal(dl_lines_next(l, &len), "bb");
+    assert_int_equal(len, 2);
+    line = dl_lines_next(l, &len);
+    assert_int_equal(len, 5000);
+    assert_string_equal(line, longline);
+    assert_string_equal(dl_lines_next(l, &len), "last");
+    assert_null(dl_lines_next(l, &len));
+    dl_lines_close(l);
+    free(longline);
+    dl_machine_close(&m);
+}
+
 static void process_output_and_exit_code(void **state)
 {
     const char *argv[] = {"sh", "-c", "printf 'out'; printf 'err' >&2; exit 3", NULL};
@@ -244,6 +275,7 @@ int main(void)
         cmocka_unit_test(read_limit_reports_truncation),
         cmocka_unit_test(bad_roots_are_refused),
         cmocka_unit_test(listing_is_sorted),
+        cmocka_unit_test(lines_handle_crlf_long_lines_and_no_final_newline),
         cmocka_unit_test(process_output_and_exit_code),
         cmocka_unit_test(process_timeout_kills_the_group),
         cmocka_unit_test(process_output_is_bounded),

@@ -1,0 +1,38 @@
+#!/bin/sh
+# bench/run.sh [BUILD_DIR]: speed and memory of dlenv on this machine, against the targets
+# in the issues. Run by hand (not in CI: timings on shared machines are not tests).
+#   dlenv report          under 20 ms wall, under 8 MB peak RSS
+#   dlenv report --json   the same
+# Needs hyperfine (Debian package `hyperfine`); peak RSS is read with getrusage through
+# python3 when GNU time is absent.
+set -eu
+build=${1:-build}
+dlenv="$build/dlenv"
+[ -x "$dlenv" ] || { echo "bench: build first (./dev.sh build)"; exit 1; }
+
+peak_rss_kib() {
+    if [ -x /usr/bin/time ]; then
+        /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n 1
+    else
+        python3 -c 'import resource,subprocess,sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=False)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
+    fi
+}
+
+mean_ms() { # mean_ms COMMAND...: hyperfine's mean in milliseconds
+    out=$(mktemp)
+    hyperfine -N --warmup 5 --runs 50 --export-json "$out" "$*" >/dev/null 2>&1
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]
+print("%.2f ms (min %.2f, max %.2f)" % (r["mean"]*1e3, r["min"]*1e3, r["max"]*1e3))' "$out"
+    rm -f "$out"
+}
+
+command -v hyperfine >/dev/null || { echo "bench: install hyperfine"; exit 1; }
+printf '%-34s %-36s %s\n' "what" "wall (mean of 50)" "peak RSS"
+for args in "report" "report --json"; do
+    # shellcheck disable=SC2086
+    printf '%-34s %-36s %s KiB\n' "dlenv $args" "$(mean_ms "$dlenv" $args)" \
+        "$(peak_rss_kib "$dlenv" $args)"
+done
+echo "targets: report under 20 ms and under 8192 KiB"

@@ -1,0 +1,75 @@
+#!/bin/sh
+# dev.sh: set up, build and run dlenv on a fresh Debian machine.
+#   ./dev.sh doctor   install the build dependencies, build, run `dlenv doctor`
+#   ./dev.sh test     install the build dependencies, build (warnings are errors) and run
+#                     every test, then again under AddressSanitizer + UBSan
+#   ./dev.sh build    install the build dependencies and build only
+set -eu
+cd "$(dirname "$0")"
+
+# Debian packages; the same libraries are cjson/cmocka in Fedora, Arch, MSYS2 and vcpkg
+# (see README.md).
+DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-linux"
+
+missing_packages() {
+    command -v dpkg-query >/dev/null 2>&1 || return 0
+    for p in $DEPS; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            printf '%s ' "$p"
+    done
+}
+
+setup() {
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        echo "dev.sh: not a Debian system: install the packages listed in README.md yourself" >&2
+        return 0
+    fi
+    missing=$(missing_packages)
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" = 0 ]; then
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+    elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo apt-get update -qq
+        sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
+    else
+        echo "dev.sh: missing build dependencies; install them with:" >&2
+        echo "  sudo apt-get install -y $missing" >&2
+        exit 1
+    fi
+}
+
+build() { # build DIR [cmake options...]
+    dir=$1
+    shift
+    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)"
+}
+
+case "${1:-}" in
+doctor)
+    setup
+    build build
+    # `doctor` arrives with the rules (issue 5); until then the report is what there is.
+    if ./build/dlenv doctor --help >/dev/null 2>&1; then
+        exec ./build/dlenv doctor
+    fi
+    exec ./build/dlenv report
+    ;;
+test)
+    setup
+    build build -DDLENV_WERROR=ON
+    (cd build && ctest --output-on-failure -j 2)
+    build build-asan -DDLENV_WERROR=ON -DDLENV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --output-on-failure -j 2)
+    ;;
+build)
+    setup
+    build build
+    ;;
+*)
+    echo "usage: ./dev.sh doctor | test | build" >&2
+    exit 2
+    ;;
+esac
