@@ -1,6 +1,7 @@
 #!/bin/sh
-# run.sh DLENV JSON_MATCH FIXTURE: runs `dlenv report --json --root` on a fixture machine
-# and compares it with the fixture's expected.json.
+# run.sh DLENV JSON_MATCH FIXTURE: runs `dlenv report --root` on a fixture machine, compares
+# the JSON with the fixture's expected.json, and checks that the text view comes out in 80
+# columns.
 #
 # A fixture is a directory with
 #   root/          the machine's files (absent: an empty root)
@@ -8,7 +9,6 @@
 #   env            optional: the environment, one NAME=value a line (else PATH only)
 #   unreadable     optional: machine paths to make unreadable (chmod 000) before the run;
 #                  as root, the run then drops to the nobody user, or permissions mean nothing
-#   args           optional: extra arguments
 # DLENV_UPDATE=1 writes the normalised output to expected.json instead (review it by hand).
 set -eu
 dlenv=$1 match=$2 fixture=$3
@@ -21,32 +21,40 @@ fi
 cp "$dlenv" "$work/dlenv"
 chmod 755 "$work" "$work/dlenv"
 
-set -- "$work/dlenv" report --json --root "$work/root"
-if [ -f "$fixture/args" ]; then
-    # shellcheck disable=SC2046
-    set -- "$@" $(cat "$fixture/args")
-fi
-
+drop=""
 if [ -f "$fixture/unreadable" ]; then
+    if [ "$(id -u)" = 0 ]; then
+        command -v setpriv >/dev/null || { echo "SKIP: setpriv needed to drop root"; exit 77; }
+        chmod -R a+rX "$work/root"
+        drop="setpriv --reuid=65534 --regid=65534 --clear-groups"
+    fi
     while IFS= read -r path; do
         [ -n "$path" ] && chmod 000 "$work/root$path"
     done < "$fixture/unreadable"
-    if [ "$(id -u)" = 0 ]; then
-        command -v setpriv >/dev/null || { echo "SKIP: setpriv needed to drop root"; exit 77; }
-        chmod -R a+rX "$work/root" 2>/dev/null || true
-        while IFS= read -r path; do
-            [ -n "$path" ] && chmod 000 "$work/root$path"
-        done < "$fixture/unreadable"
-        set -- setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-    fi
 fi
 
 envfile="$fixture/env"
 [ -f "$envfile" ] || envfile=/dev/null
-# env -i: nothing of the caller's environment leaks into the report.
-# shellcheck disable=SC2046
-( IFS='
-'; exec env -i PATH=/usr/bin:/bin $(cat "$envfile") "$@" ) > "$work/actual.json"
+
+# run_dlenv OUT ARGS...: env -i, so nothing of the caller's environment leaks into the
+# report; the fixture's variables one a line (values may hold spaces).
+run_dlenv() {
+    out=$1
+    shift
+    # shellcheck disable=SC2046,SC2086
+    ( IFS='
+'; exec env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 $(cat "$envfile") $(echo $drop | tr ' ' '\n') \
+        "$work/dlenv" report --root "$work/root" "$@" ) > "$out"
+}
+
+run_dlenv "$work/actual.json" --json
+run_dlenv "$work/text.txt"
+long=$(awk 'length($0) > 80' "$work/text.txt" | head -n 3)
+if [ -n "$long" ]; then
+    echo "text view has lines over 80 columns:"
+    echo "$long"
+    exit 1
+fi
 
 if [ "${DLENV_UPDATE:-}" = 1 ]; then
     "$match" --print "$work/actual.json" > "$fixture/expected.json"
