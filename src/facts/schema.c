@@ -1,5 +1,6 @@
 #include "facts/schema.h"
 
+#include "base/str.h"
 #include "facts/facts.h"
 
 #include <stdlib.h>
@@ -164,4 +165,44 @@ void dl_schema_free(const dl_schema *s, void *obj)
         }
     }
     memset(obj, 0, s->size);
+}
+
+static bool scalar_is_silent(const dl_field *fd, const void *p)
+{
+    switch (fd->kind) {
+    case DL_F_TEXT: return !((const dl_text *)p)->value && !((const dl_text *)p)->why;
+    case DL_F_INT: return !((const dl_int *)p)->known && !((const dl_int *)p)->why;
+    case DL_F_FLAG: return !((const dl_flag *)p)->known && !((const dl_flag *)p)->why;
+    case DL_F_NUM: return !((const dl_num *)p)->known && !((const dl_num *)p)->why;
+    default: return !((const dl_list *)p)->known && !((const dl_list *)p)->why;
+    }
+}
+
+size_t dl_schema_find_silent(const dl_schema *s, const void *obj, const char *path,
+                             dl_buf *out)
+{
+    size_t i, j, n = 0;
+    for (i = 0; i < s->count; i++) {
+        const dl_field *fd = &s->fields[i];
+        const void *p = (const char *)obj + fd->offset;
+        char *sub = dl_fmt("%s.%s", path, fd->key);
+        if (fd->kind == DL_F_OBJECT) {
+            n += dl_schema_find_silent(fd->sub, p, sub, out);
+        } else if (scalar_is_silent(fd, p)) {
+            if (!(fd->flags & DL_OPTIONAL)) {
+                dl_buf_printf(out, "%s\n", sub);
+                n++;
+            }
+        } else if (fd->kind == DL_F_LIST) {
+            const dl_list *l = p;
+            for (j = 0; j < l->count; j++) {
+                char *item = dl_fmt("%s[%zu]", sub, j);
+                n += dl_schema_find_silent(fd->sub, (const char *)l->items + j * fd->sub->size,
+                                           item, out);
+                free(item);
+            }
+        }
+        free(sub);
+    }
+    return n;
 }

@@ -47,6 +47,13 @@ extern const dl_schema dl_facts_schema;
 extern const dl_schema dl_pci_gpu_schema;
 extern const dl_schema dl_probe_run_schema;
 
+/* Appends to out ("$.os.arch\n" ...) every value that is neither known nor unknown with a
+ * reason, unless the schema marks it optional: a probe that went silent. Returns how
+ * many. Tests run it on every report; "unknown" must always say why. */
+struct dl_buf;
+size_t dl_schema_find_silent(const dl_schema *s, const void *obj, const char *path,
+                             struct dl_buf *out);
+
 /* Frees every value of a struct described by s (not the struct itself). */
 void dl_schema_free(const dl_schema *s, void *obj);
 

@@ -19,6 +19,8 @@ kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 expect_eq "memory" "$((kib * 1024))" "$(get memory.total_bytes)"
 expect_eq "threads" "$(grep -c '^processor' /proc/cpuinfo)" "$(get cpu.logical_threads)"
 
+"$match" --complete "$work/out" || fail "a value is unknown without a reason"
+
 # GPUs: exactly the display controllers on this machine's PCI bus.
 want=0
 for d in /sys/bus/pci/devices/*; do

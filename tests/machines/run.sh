@@ -56,6 +56,8 @@ if [ -n "$long" ]; then
     exit 1
 fi
 
+"$match" --complete "$work/actual.json"
+
 if [ "${DLENV_UPDATE:-}" = 1 ]; then
     "$match" --print "$work/actual.json" > "$fixture/expected.json"
     echo "updated $fixture/expected.json"

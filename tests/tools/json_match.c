@@ -2,9 +2,12 @@
  * volatile values (timings, the tool's version and root) are dropped from both; prints
  * each difference with its path otherwise. --print ACTUAL prints the normalised form,
  * which is how a new fixture's expected.json is started (then checked by hand).
+ * --complete FILE reads a report as facts and lists every value that is neither known nor
+ * unknown with a reason (exit 1 when there is one).
  * --get FILE PATH prints one value (PATH like os.wsl.detected or gpus.0.driver): a string
  * as it is, anything else as JSON; exits 1 when the path is absent. */
 #include "base/str.h"
+#include "facts/facts_json.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -116,8 +119,33 @@ static int get(const char *file, const char *path)
     return doc ? rc : 2;
 }
 
+static int complete(const char *file)
+{
+    char *text = slurp(file), *error = NULL;
+    dl_facts f;
+    dl_buf silent = {0};
+    size_t n;
+    if (!text)
+        return 2;
+    if (!dl_facts_from_json_text(text, strlen(text), &f, &error)) {
+        printf("%s: %s\n", file, error);
+        free(error);
+        free(text);
+        return 2;
+    }
+    n = dl_schema_find_silent(&dl_facts_schema, &f, "$", &silent);
+    if (n)
+        printf("values neither known nor unknown with a reason:\n%s", silent.data);
+    dl_buf_free(&silent);
+    dl_facts_free(&f);
+    free(text);
+    return n ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 3 && strcmp(argv[1], "--complete") == 0)
+        return complete(argv[2]);
     cJSON *a, *b;
     int n;
     if (argc == 4 && strcmp(argv[1], "--get") == 0)
