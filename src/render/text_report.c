@@ -261,6 +261,24 @@ static void heading(view *v, const char *title)
                   dl_style_off(v->style, DL_TONE_HEAD));
 }
 
+/* Where the terminal cannot show UTF-8, names read from the machine (a distribution's
+ * localised name, a GPU's (TM)) must not arrive as mojibake: each character outside ASCII
+ * becomes '?', in place (the text only gets shorter). */
+static void ascii_only(char *s)
+{
+    char *w = s;
+    if (!s)
+        return;
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c < 0x80)
+            *w++ = *s;
+        else if ((c & 0xC0) != 0x80)
+            *w++ = '?';
+    }
+    *w = '\0';
+}
+
 /* Objects, lists and dictionaries open a section; a labelled scalar at the top level
  * belongs to the section before it (pci_ids to the GPUs). */
 char *dl_render_report_text(const dl_facts *f, const dl_style *style)
@@ -289,5 +307,7 @@ char *dl_render_report_text(const dl_facts *f, const dl_style *style)
         else
             render_list(&v, 2, fd, p);
     }
+    if (!style->unicode)
+        ascii_only(v.out.data);
     return dl_buf_take(&v.out);
 }

@@ -49,7 +49,7 @@ expect_eq "schema" "dlenv.report/1" "$(get schema)"
 
 # Text output: no colour when piped or with NO_COLOR, colour only when asked.
 mkdir -p "$work/m/etc"
-printf 'PRETTY_NAME="Test Linux"\n' > "$work/m/etc/os-release"
+printf 'PRETTY_NAME="Test Linux \344\270\255\346\226\207"\n' > "$work/m/etc/os-release"
 run report --root "$work/m"
 case "$out" in *"$(printf '\033')"*) fail "colour escape in piped output" ;; esac
 case "$out" in *"Test Linux"*) ;; *) fail "text report misses the distribution" ;; esac
@@ -63,6 +63,9 @@ LC_ALL=C run report --root "$work/m"
 if printf '%s' "$out" | LC_ALL=C grep -q '[^ -~	]'; then fail "C locale output has non-ASCII bytes"; fi
 LC_ALL=C.UTF-8 run report --root "$work/m"
 case "$out" in *"$(printf '\342\234\223')"*) ;; *) fail "UTF-8 locale shows no check marks" ;; esac
+case "$out" in *"Test Linux $(printf '\344\270\255\346\226\207')"*) ;; *) fail "UTF-8 name not shown" ;; esac
+LC_ALL=C run report --root "$work/m"
+case "$out" in *"Test Linux ??"*) ;; *) fail "ASCII view does not replace a UTF-8 name" ;; esac
 
 # 80 columns.
 long=$(printf '%s\n' "$out" | awk 'length($0) > 80' | head -n 3)
