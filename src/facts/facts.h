@@ -84,6 +84,51 @@ typedef struct dl_pci_gpu {
     dl_flag boot_vga;     /* the firmware's primary display */
 } dl_pci_gpu;
 
+/* ---- the NVIDIA layer below Python (issue 3) ---------------------------------------- */
+
+typedef struct dl_device_node {
+    dl_text path;         /* /dev/nvidia0, /dev/nvidiactl, /dev/nvidia-uvm ... */
+    dl_flag accessible;   /* this user can open it read-write */
+} dl_device_node;
+
+typedef struct dl_nvidia_kernel_facts {
+    dl_text proc_version;     /* first line of /proc/driver/nvidia/version */
+    dl_text driver_version;   /* the version in it, or /sys/module/nvidia/version */
+    dl_list loaded_modules;   /* text: nvidia, nvidia_uvm, nvidia_drm, nvidia_modeset, nouveau */
+    dl_list device_nodes;     /* dl_device_node */
+    dl_flag module_file;      /* an nvidia module exists for the running kernel */
+    dl_text module_path;      /* where it was found */
+    dl_flag secure_boot;      /* from the SecureBoot EFI variable */
+    dl_flag persistenced;     /* nvidia-persistenced is running */
+    dl_flag fabricmanager;    /* nv-fabricmanager is installed */
+} dl_nvidia_kernel_facts;
+
+typedef struct dl_cuda_toolkit {
+    dl_text path;             /* the toolkit's root directory, real path */
+    dl_text found_by;         /* CUDA_HOME, CUDA_PATH, nvcc on PATH, /usr/local/cuda, ... */
+    dl_text link_target;      /* for a symbolic link such as /usr/local/cuda: its target */
+    dl_text version;          /* 13.0.88 */
+    dl_text version_source;   /* version.json, version.txt, cuda.h, nvcc */
+    dl_text cudnn_version;    /* from cudnn_version.h */
+    dl_list cudnn_libraries;  /* text: file names */
+    dl_text nccl_version;     /* from nccl.h */
+} dl_cuda_toolkit;
+
+typedef struct dl_library_copy {
+    dl_text path;             /* the file (link path as found) */
+    dl_text real_path;        /* what it resolves to */
+    dl_text version;          /* from the file name (libcudart.so.12.4.127) */
+    dl_text directory_kind;   /* LD_LIBRARY_PATH, ld.so.cache, default, wsl, stubs ... */
+    dl_flag chosen;           /* the copy the dynamic loader would load */
+    dl_flag stub;             /* lives in a stubs/ directory */
+} dl_library_copy;
+
+typedef struct dl_library_lookup {
+    dl_text name;             /* libcuda.so.1 */
+    dl_text chosen;           /* the path the loader would pick, or unknown: not found */
+    dl_list copies;           /* dl_library_copy, in search order */
+} dl_library_lookup;
+
 typedef struct dl_facts {
     dl_text schema;
     dl_tool_facts tool;
@@ -93,6 +138,9 @@ typedef struct dl_facts {
     dl_list gpus;         /* dl_pci_gpu */
     dl_text pci_ids;      /* which name database was used */
     dl_list environment;  /* dl_pair, the allowlisted variables that are set */
+    dl_nvidia_kernel_facts nvidia_kernel;
+    dl_list cuda_toolkits;    /* dl_cuda_toolkit */
+    dl_list libraries;        /* dl_library_lookup */
 } dl_facts;
 
 void dl_facts_init(dl_facts *f);

@@ -103,6 +103,69 @@ static const dl_field pci_gpu_fields[] = {
 const dl_schema dl_pci_gpu_schema = {"gpu", sizeof(dl_pci_gpu), pci_gpu_fields,
                                      N(pci_gpu_fields)};
 
+static const dl_field device_node_fields[] = {
+    F(dl_device_node, "path", "Device", DL_F_TEXT, path, NULL, 0),
+    F(dl_device_node, "accessible", "Accessible", DL_F_FLAG, accessible, NULL, 0),
+};
+static const dl_schema device_node_schema = {"node", sizeof(dl_device_node),
+                                             device_node_fields, N(device_node_fields)};
+
+static const dl_field nvidia_kernel_fields[] = {
+    F(dl_nvidia_kernel_facts, "proc_version", NULL, DL_F_TEXT, proc_version, NULL, 0),
+    F(dl_nvidia_kernel_facts, "driver_version", "Driver version", DL_F_TEXT, driver_version,
+      NULL, 0),
+    F(dl_nvidia_kernel_facts, "loaded_modules", "Loaded modules", DL_F_TEXTLIST,
+      loaded_modules, NULL, 0),
+    F(dl_nvidia_kernel_facts, "device_nodes", "Device nodes", DL_F_LIST, device_nodes,
+      &device_node_schema, 0),
+    F(dl_nvidia_kernel_facts, "module_file", "Module for kernel", DL_F_FLAG, module_file, NULL,
+      0),
+    F(dl_nvidia_kernel_facts, "module_path", "Module file", DL_F_TEXT, module_path, NULL,
+      DL_OPTIONAL),
+    F(dl_nvidia_kernel_facts, "secure_boot", "Secure Boot", DL_F_FLAG, secure_boot, NULL, 0),
+    F(dl_nvidia_kernel_facts, "persistenced", "Persistence daemon", DL_F_FLAG, persistenced,
+      NULL, 0),
+    F(dl_nvidia_kernel_facts, "fabricmanager", "Fabric manager", DL_F_FLAG, fabricmanager,
+      NULL, 0),
+};
+static const dl_schema nvidia_kernel_schema = {"nvidia_kernel", sizeof(dl_nvidia_kernel_facts),
+                                               nvidia_kernel_fields, N(nvidia_kernel_fields)};
+
+static const dl_field cuda_toolkit_fields[] = {
+    F(dl_cuda_toolkit, "path", "Path", DL_F_TEXT, path, NULL, 0),
+    F(dl_cuda_toolkit, "found_by", "Found by", DL_F_TEXT, found_by, NULL, 0),
+    F(dl_cuda_toolkit, "link_target", "Link to", DL_F_TEXT, link_target, NULL, DL_OPTIONAL),
+    F(dl_cuda_toolkit, "version", "Version", DL_F_TEXT, version, NULL, 0),
+    F(dl_cuda_toolkit, "version_source", "Version from", DL_F_TEXT, version_source, NULL,
+      DL_OPTIONAL),
+    F(dl_cuda_toolkit, "cudnn_version", "cuDNN", DL_F_TEXT, cudnn_version, NULL, 0),
+    F(dl_cuda_toolkit, "cudnn_libraries", "cuDNN libraries", DL_F_TEXTLIST, cudnn_libraries,
+      NULL, 0),
+    F(dl_cuda_toolkit, "nccl_version", "NCCL", DL_F_TEXT, nccl_version, NULL, 0),
+};
+static const dl_schema cuda_toolkit_schema = {"toolkit", sizeof(dl_cuda_toolkit),
+                                              cuda_toolkit_fields, N(cuda_toolkit_fields)};
+
+static const dl_field library_copy_fields[] = {
+    F(dl_library_copy, "path", "File", DL_F_TEXT, path, NULL, 0),
+    F(dl_library_copy, "real_path", "Resolves to", DL_F_TEXT, real_path, NULL, 0),
+    F(dl_library_copy, "version", "Version", DL_F_TEXT, version, NULL, 0),
+    F(dl_library_copy, "directory_kind", "Found via", DL_F_TEXT, directory_kind, NULL, 0),
+    F(dl_library_copy, "chosen", "Loaded first", DL_F_FLAG, chosen, NULL, 0),
+    F(dl_library_copy, "stub", "Stub", DL_F_FLAG, stub, NULL, 0),
+};
+static const dl_schema library_copy_schema = {"copy", sizeof(dl_library_copy),
+                                              library_copy_fields, N(library_copy_fields)};
+
+static const dl_field library_lookup_fields[] = {
+    F(dl_library_lookup, "name", "Library", DL_F_TEXT, name, NULL, 0),
+    F(dl_library_lookup, "chosen", "Loader picks", DL_F_TEXT, chosen, NULL, 0),
+    F(dl_library_lookup, "copies", "Copies", DL_F_LIST, copies, &library_copy_schema, 0),
+};
+static const dl_schema library_lookup_schema = {"library", sizeof(dl_library_lookup),
+                                                library_lookup_fields,
+                                                N(library_lookup_fields)};
+
 static const dl_field facts_fields[] = {
     F(dl_facts, "schema", NULL, DL_F_TEXT, schema, NULL, 0),
     F(dl_facts, "os", "Operating system", DL_F_OBJECT, os, &os_schema, 0),
@@ -111,6 +174,12 @@ static const dl_field facts_fields[] = {
     F(dl_facts, "gpus", "GPUs (PCI)", DL_F_LIST, gpus, &dl_pci_gpu_schema, 0),
     F(dl_facts, "pci_ids", "PCI names from", DL_F_TEXT, pci_ids, NULL, 0),
     F(dl_facts, "environment", "Environment", DL_F_DICT, environment, NULL, 0),
+    F(dl_facts, "nvidia_kernel", "NVIDIA kernel driver", DL_F_OBJECT, nvidia_kernel,
+      &nvidia_kernel_schema, 0),
+    F(dl_facts, "cuda_toolkits", "CUDA toolkits", DL_F_LIST, cuda_toolkits,
+      &cuda_toolkit_schema, 0),
+    F(dl_facts, "libraries", "Library search", DL_F_LIST, libraries, &library_lookup_schema,
+      0),
     F(dl_facts, "tool", "dlenv", DL_F_OBJECT, tool, &tool_schema, 0),
 };
 const dl_schema dl_facts_schema = {"facts", sizeof(dl_facts), facts_fields,

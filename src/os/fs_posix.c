@@ -271,6 +271,19 @@ dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err
     return DL_FS_OTHER;
 }
 
+bool dl_fs_can_read_write(const dl_machine *m, const char *path, dl_io_error *err)
+{
+    char *host = dl_machine_path(m, path);
+    int rc = access(host, R_OK | W_OK);
+    int code = errno;
+    free(host);
+    if (rc != 0) {
+        set_error(err, code, "open", path);
+        return false;
+    }
+    return true;
+}
+
 bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_error *err)
 {
     char *host = host_path(m, path, false);

@@ -52,6 +52,9 @@ void dl_lines_close(dl_lines *l);
 typedef enum dl_fs_kind { DL_FS_NONE, DL_FS_FILE, DL_FS_DIR, DL_FS_OTHER } dl_fs_kind;
 /* Follows symbolic links. */
 dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err);
+/* Whether this user may open the file for reading and writing (permissions only: the file
+ * is not opened, since opening a device node can wake its driver). */
+bool dl_fs_can_read_write(const dl_machine *m, const char *path, dl_io_error *err);
 /* The target text of a symbolic link, unresolved. */
 bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_error *err);
 /* Names in a directory, without "." and "..", sorted bytewise so output is stable. */

@@ -12,6 +12,9 @@ static const dl_probe probes[] = {
     {"memory", dl_probe_memory},
     {"pci", dl_probe_pci},
     {"environment", dl_probe_environment},
+    {"nvidia_kernel", dl_probe_nvidia_kernel},
+    {"cuda_toolkits", dl_probe_cuda_toolkits},
+    {"libraries", dl_probe_libraries},
 };
 
 const char *dl_probe_status_name(dl_probe_status s)

@@ -42,6 +42,9 @@ void dl_probe_cpu(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_memory(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_pci(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_environment(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_nvidia_kernel(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 
 /* Runs every probe and records each one's status and duration in f->tool.probes. */
 void dl_probe_all(const dl_machine *m, dl_facts *f);

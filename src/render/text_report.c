@@ -197,7 +197,10 @@ static void render_probes(view *v, size_t indent, const dl_list *l)
     }
 }
 
-static void render_list(view *v, size_t indent, const dl_field *fd, const dl_list *l)
+/* titled: the list has a section heading of its own (top level), so an empty one needs
+ * no label. */
+static void render_list(view *v, size_t indent, const dl_field *fd, const dl_list *l,
+                        bool titled)
 {
     size_t i;
     if (!l->known) {
@@ -210,8 +213,12 @@ static void render_list(view *v, size_t indent, const dl_field *fd, const dl_lis
         render_probes(v, indent, l);
         return;
     }
-    if (!l->count)
-        put_line(v, indent, "(none found)", "", DL_TONE_DIM);
+    if (!l->count) {
+        if (titled)
+            put_line(v, indent, "(none found)", "", DL_TONE_DIM);
+        else
+            put_line(v, indent, fd->label, "none", DL_TONE_PLAIN);
+    }
     for (i = 0; i < l->count; i++) {
         dl_buf_printf(&v->out, "%*s%s%s %zu%s\n", (int)indent, "", dl_style_on(v->style, DL_TONE_HEAD),
                       fd->sub->name, i + 1, dl_style_off(v->style, DL_TONE_HEAD));
@@ -232,7 +239,7 @@ static void render_field(view *v, const dl_field *fd, const void *p, size_t inde
             render_textlist(v, indent, fd, p);
         return;
     case DL_F_LIST:
-        render_list(v, indent, fd, p);
+        render_list(v, indent, fd, p, false);
         return;
     case DL_F_DICT:
         render_dict(v, indent, p);
@@ -305,7 +312,7 @@ char *dl_render_report_text(const dl_facts *f, const dl_style *style)
         else if (fd->kind == DL_F_DICT)
             render_dict(&v, 2, p);
         else
-            render_list(&v, 2, fd, p);
+            render_list(&v, 2, fd, p, true);
     }
     if (!style->unicode)
         ascii_only(v.out.data);

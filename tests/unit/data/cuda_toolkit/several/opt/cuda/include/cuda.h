@@ -1,0 +1,2 @@
+/* fixture: the top of cuda.h */
+#  define CUDA_VERSION 12080

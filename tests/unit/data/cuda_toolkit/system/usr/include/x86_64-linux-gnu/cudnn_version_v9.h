@@ -1,0 +1,3 @@
+#define CUDNN_MAJOR 9
+#define CUDNN_MINOR 1
+#define CUDNN_PATCHLEVEL 2
