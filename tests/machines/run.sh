@@ -25,7 +25,7 @@ drop=""
 if [ -f "$fixture/unreadable" ]; then
     if [ "$(id -u)" = 0 ]; then
         command -v setpriv >/dev/null || { echo "SKIP: setpriv needed to drop root"; exit 77; }
-        chmod -R a+rX "$work/root"
+        chmod -R a+rwX "$work/root" # git keeps no modes: everything open, then the list shut
         drop="setpriv --reuid=65534 --regid=65534 --clear-groups"
     fi
     while IFS= read -r path; do
