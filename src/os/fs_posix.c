@@ -62,79 +62,98 @@ void dl_machine_close(dl_machine *m)
 
 /* Resolves path inside the root the way the inspected system would: an absolute symbolic
  * link (/etc/alternatives/..., a container image's /lib -> /usr/lib) restarts at the root
- * instead of escaping to this machine, and ".." stops at the root. follow_last says
- * whether a link in the last component is followed. */
-static char *resolve_in_root(const char *root, const char *path, bool follow_last)
+ * instead of escaping to this machine, and ".." stops at the root. Returns the machine
+ * path ("/usr/lib/os-release"), or NULL with err set when strict and a component is
+ * missing, or when links loop. follow_last says whether a link in the last component is
+ * followed. */
+static char *resolve_in_root(const char *root, const char *path, bool follow_last,
+                             bool strict, dl_io_error *err)
 {
     dl_buf done = {0};
     char *todo = dl_strdup(path);
     int links = 0;
     size_t pos = 0;
+    dl_buf_puts(&done, "");
     for (;;) {
-        char *comp, *host, target[4096];
+        char *host, target[4096];
         size_t n;
-        ssize_t tl;
+        ssize_t tl = -1;
         struct stat st;
+        int rc;
         while (todo[pos] == '/')
             pos++;
         if (!todo[pos])
             break;
         n = strcspn(todo + pos, "/");
-        comp = dl_strndup(todo + pos, n);
+        if (n == 1 && todo[pos] == '.') {
+            pos += n;
+            continue;
+        }
+        if (n == 2 && strncmp(todo + pos, "..", 2) == 0) {
+            char *slash = strrchr(done.data, '/');
+            done.len = slash ? (size_t)(slash - done.data) : 0;
+            done.data[done.len] = '\0';
+            pos += n;
+            continue;
+        }
+        dl_buf_printf(&done, "/%.*s", (int)n, todo + pos);
         pos += n;
-        if (strcmp(comp, ".") == 0) {
-            free(comp);
-            continue;
+        host = dl_fmt("%s%s", strcmp(root, "/") == 0 ? "" : root, done.data);
+        rc = lstat(host, &st);
+        if (rc != 0 && strict) {
+            set_error(err, errno, "resolve", done.data); /* names the missing piece */
+            free(host);
+            free(todo);
+            dl_buf_free(&done);
+            return NULL;
         }
-        if (strcmp(comp, "..") == 0) {
-            char *slash = done.data ? strrchr(done.data, '/') : NULL;
-            if (slash) {
-                done.len = (size_t)(slash - done.data);
-                done.data[done.len] = '\0';
-            }
-            free(comp);
-            continue;
-        }
-        dl_buf_printf(&done, "/%s", comp);
-        free(comp);
-        host = dl_fmt("%s%s", root, done.data);
-        tl = -1;
-        if ((todo[pos] || follow_last) && lstat(host, &st) == 0 && S_ISLNK(st.st_mode) &&
-            links < 40)
+        if (rc == 0 && S_ISLNK(st.st_mode) && (todo[pos] || follow_last))
             tl = readlink(host, target, sizeof target - 1);
         free(host);
-        if (tl >= 0) {
-            char *rest;
-            target[tl] = '\0';
-            links++;
-            if (target[0] == '/') {
-                done.len = 0;
-                if (done.data)
-                    done.data[0] = '\0';
-            } else {
-                char *slash = strrchr(done.data, '/');
-                done.len = (size_t)(slash - done.data);
-                done.data[done.len] = '\0';
-            }
-            rest = dl_fmt("%s/%s", target, todo + pos);
+        if (tl < 0)
+            continue;
+        if (++links > 40) {
+            set_error(err, ELOOP, "resolve", path);
+            free(todo);
+            dl_buf_free(&done);
+            return NULL;
+        }
+        target[tl] = '\0';
+        if (target[0] == '/') {
+            done.len = 0;
+        } else {
+            char *slash = strrchr(done.data, '/');
+            done.len = (size_t)(slash - done.data);
+        }
+        done.data[done.len] = '\0';
+        {
+            char *rest = dl_fmt("%s/%s", target, todo + pos);
             free(todo);
             todo = rest;
             pos = 0;
         }
     }
     free(todo);
-    {
-        char *out = dl_fmt("%s%s", root, done.len ? done.data : "/");
-        dl_buf_free(&done);
-        return out;
-    }
+    if (!done.len)
+        dl_buf_puts(&done, "/");
+    return dl_buf_take(&done);
+}
+
+char *dl_fs_realpath(const dl_machine *m, const char *path, dl_io_error *err)
+{
+    return resolve_in_root(m->root ? m->root : "/", path, true, true, err);
 }
 
 static char *host_path(const dl_machine *m, const char *path, bool follow_last)
 {
+    char *inside, *host;
     if (!m->root || strcmp(m->root, "/") == 0)
         return dl_strdup(path);
-    return resolve_in_root(m->root, path, follow_last);
+    /* not strict: a missing file is reported by the read that follows, with its errno */
+    inside = resolve_in_root(m->root, path, follow_last, false, NULL);
+    host = inside ? dl_fmt("%s%s", m->root, inside) : dl_fmt("%s%s", m->root, path);
+    free(inside);
+    return host;
 }
 
 char *dl_machine_path(const dl_machine *m, const char *path)

@@ -55,6 +55,9 @@ dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err
 /* Whether this user may open the file for reading and writing (permissions only: the file
  * is not opened, since opening a device node can wake its driver). */
 bool dl_fs_can_read_write(const dl_machine *m, const char *path, dl_io_error *err);
+/* The machine path of a file with every symbolic link resolved inside the root (absolute
+ * links restart at the root); NULL with err when a component is missing or links loop. */
+char *dl_fs_realpath(const dl_machine *m, const char *path, dl_io_error *err);
 /* The target text of a symbolic link, unresolved. */
 bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_error *err);
 /* Names in a directory, without "." and "..", sorted bytewise so output is stable. */

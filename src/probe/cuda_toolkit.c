@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LINKS 10               /* a chain longer than this is a loop */
 #define SMALL_FILE_MAX (64 * 1024) /* version.json, version.txt, cudnn_version.h, nccl.h */
 #define CUDA_H_MAX (256 * 1024)    /* cuda.h is ~1 MiB; CUDA_VERSION sits near its top */
 #define CUDNN_PREFIX "libcudnn"
@@ -112,77 +111,11 @@ static char *join(const char *dir, const char *name)
     return dl_fmt("%s%s%s", dir, dl_ends_with(dir, "/") ? "" : "/", name);
 }
 
-/* Drops the last component of the resolved path in b ("/a/b" -> "/a", "/a" -> ""). */
-static void pop_component(dl_buf *b)
-{
-    char *slash = b->data ? strrchr(b->data, '/') : NULL;
-    if (!slash)
-        return;
-    b->len = (size_t)(slash - b->data);
-    b->data[b->len] = '\0';
-}
-
-/* Restarts resolution at a link's target: absolute targets from the root, relative ones
- * from the link's own directory. Returns the new text still to resolve. */
-static char *follow(dl_buf *done, const char *target, const char *rest)
-{
-    if (target[0] == '/') {
-        done->len = 0;
-        if (done->data)
-            done->data[0] = '\0';
-    } else {
-        pop_component(done);
-    }
-    return dl_fmt("%s/%s", target, rest);
-}
-
-/* The machine path with every symbolic link resolved, one component at a time the way
- * the kernel does, through the root-prefixed API so --root trees resolve inside
- * themselves. Two names of one toolkit resolve to the same text. NULL on a link loop. */
+/* The machine path with every symbolic link resolved inside the root, so two names of
+ * one toolkit compare equal. NULL when it does not exist or its links loop. */
 static char *real_path(const dl_machine *m, const char *path)
 {
-    dl_buf done = {0};
-    char *todo = dl_strdup(path), *target;
-    size_t pos = 0, n;
-    int links = 0;
-    for (;;) {
-        pos += strspn(todo + pos, "/");
-        if (!todo[pos])
-            break;
-        n = strcspn(todo + pos, "/");
-        if (n == 1 && todo[pos] == '.') {
-            pos += n;
-            continue;
-        }
-        if (n == 2 && strncmp(todo + pos, "..", 2) == 0) {
-            pop_component(&done);
-            pos += n;
-            continue;
-        }
-        dl_buf_printf(&done, "/%.*s", (int)n, todo + pos);
-        pos += n;
-        if (!dl_fs_readlink(m, done.data, &target, NULL))
-            continue;
-        if (++links > MAX_LINKS) {
-            free(target);
-            free(todo);
-            dl_buf_free(&done);
-            return NULL;
-        }
-        {
-            char *next = follow(&done, target, todo + pos);
-            free(target);
-            free(todo);
-            todo = next;
-            pos = 0;
-        }
-    }
-    free(todo);
-    if (!done.len) {
-        dl_buf_free(&done);
-        return dl_strdup("/");
-    }
-    return dl_buf_take(&done);
+    return dl_fs_realpath(m, path, NULL);
 }
 
 static char *parent_of(const char *path)

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LINK_HOPS_MAX 40        /* the kernel's own limit on links in one lookup */
 #define CONF_BYTES_MAX (1u << 20)
 #define CONF_DEPTH_MAX 8        /* ld.so.conf includes nest; a loop must end */
 #define NOT_FOUND_WHY "not found in LD_LIBRARY_PATH, ld.so.cache or the default directories"
@@ -86,72 +85,16 @@ static bool is_stub_name(const lib_target *t, const char *name, const char *dir)
 
 /* ---- real paths, resolved inside the root ------------------------------------------- */
 
-/* Appends one component to the resolved path, or follows it when it is a link: the rest
- * of the work becomes the link's target followed by what was left. */
-static bool step(const dl_machine *m, dl_buf *done, char **todo, size_t *pos, int *hops,
-                 char **why)
-{
-    dl_io_error err = {DL_IO_OK, NULL};
-    size_t n = strcspn(*todo + *pos, "/"), keep = done->len;
-    char *target = NULL, *rest;
-    dl_buf_printf(done, "/%.*s", (int)n, *todo + *pos);
-    *pos += n;
-    if (!dl_fs_readlink(m, done->data, &target, &err)) {
-        bool ok = err.status != DL_IO_NOT_FOUND;   /* EINVAL: not a link, keep it */
-        if (!ok)
-            *why = dl_strdup(err.message);
-        dl_io_error_clear(&err);
-        return ok;
-    }
-    if (++*hops > LINK_HOPS_MAX) {
-        *why = dl_fmt("too many symbolic links under %s", done->data);
-        free(target);
-        return false;
-    }
-    done->len = target[0] == '/' ? 0 : keep;   /* absolute links restart at the root */
-    done->data[done->len] = '\0';
-    rest = dl_fmt("%s/%s", target, *todo + *pos);
-    free(target);
-    free(*todo);
-    *todo = rest;
-    *pos = 0;
-    return true;
-}
-
 /* The canonical path of a file, following every link the way the inspected machine
  * would; NULL with *why when a link dangles or loops. */
 static char *real_path_of(const dl_machine *m, const char *path, char **why)
 {
-    dl_buf done = {0};
-    char *todo = dl_strdup(path);
-    size_t pos = 0;
-    int hops = 0;
-    bool ok = true;
-    dl_buf_puts(&done, "");
-    while (ok) {
-        while (todo[pos] == '/')
-            pos++;
-        if (!todo[pos])
-            break;
-        if (strncmp(todo + pos, "./", 2) == 0 || strcmp(todo + pos, ".") == 0) {
-            pos++;
-        } else if (strncmp(todo + pos, "../", 3) == 0 || strcmp(todo + pos, "..") == 0) {
-            char *slash = strrchr(done.data, '/');
-            done.len = slash ? (size_t)(slash - done.data) : 0;   /* stops at the root */
-            done.data[done.len] = '\0';
-            pos += 2;
-        } else {
-            ok = step(m, &done, &todo, &pos, &hops, why);
-        }
-    }
-    free(todo);
-    if (!ok) {
-        dl_buf_free(&done);
-        return NULL;
-    }
-    if (!done.len)
-        dl_buf_puts(&done, "/");
-    return dl_buf_take(&done);
+    dl_io_error err = {DL_IO_OK, NULL};
+    char *real = dl_fs_realpath(m, path, &err);
+    if (!real)
+        *why = dl_strdup(err.message);
+    dl_io_error_clear(&err);
+    return real;
 }
 
 /* "libcudart.so.12.4.127" -> "12.4.127": what follows ".so." in the real file's name.
