@@ -1,15 +1,19 @@
 /* dlenv: argument table -> command -> exit code. Nothing below main exits. */
 #include "cli/exit_codes.h"
 #include "cli/options.h"
+#include "cli/probe_child.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
     dl_cli cli;
     char *error = NULL;
     const dl_command *command;
+    if (argc >= 2 && strcmp(argv[1], "__probe") == 0) /* dlenv's own isolated child */
+        return dl_probe_child_main(argc >= 3 ? argv[2] : NULL);
     if (!dl_cli_parse(argc, argv, &cli, &error)) {
         fprintf(stderr, "dlenv: %s\n", error);
         free(error);

@@ -2,10 +2,11 @@
 
 #include "base/str.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_COLOR,
-                      OPT_NO_COLOR } opt_id;
+                      OPT_NO_COLOR, OPT_PROBE_TIMEOUT } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -26,6 +27,8 @@ static const option_spec options[] = {
     {OPT_ROOT, "root", 0, "DIR", "report",
      "read the machine's files under DIR (a container image, a mounted disk)"},
     {OPT_JSON, "json", 0, NULL, "report", "print JSON (\"schema\": \"dlenv.report/1\")"},
+    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report",
+     "how long NVML or the CUDA driver may take to answer (default 15)"},
     {OPT_ASCII, "ascii", 0, NULL, NULL, "plain ASCII output, no symbols"},
     {OPT_COLOR, "color", 0, "WHEN", NULL, "colour: auto (a terminal, no NO_COLOR), always, never"},
     {OPT_NO_COLOR, "no-color", 0, NULL, NULL, "same as --color never"},
@@ -82,6 +85,16 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
     case OPT_JSON: cli->json = true; break;
     case OPT_ASCII: cli->ascii = true; break;
     case OPT_NO_COLOR: cli->color = DL_COLOR_NEVER; break;
+    case OPT_PROBE_TIMEOUT: {
+        char *end;
+        double v = strtod(value, &end);
+        if (end == value || *end || !(v > 0 && v <= 3600)) {
+            *error = dl_fmt("--probe-timeout takes seconds between 0 and 3600, not '%s'", value);
+            return false;
+        }
+        cli->probe_timeout_s = v;
+        break;
+    }
     case OPT_COLOR:
         if (strcmp(value, "auto") == 0)
             cli->color = DL_COLOR_AUTO;
@@ -138,6 +151,7 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
     size_t nseen = 0, k;
     int i;
     memset(cli, 0, sizeof *cli);
+    cli->argv0 = argc > 0 ? argv[0] : NULL;
     *error = NULL;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *value;

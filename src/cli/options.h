@@ -16,6 +16,8 @@ typedef struct dl_cli {
     bool json;
     bool ascii;
     dl_color_mode color;
+    double probe_timeout_s;  /* --probe-timeout; 0: the default */
+    const char *argv0;
 } dl_cli;
 
 typedef int (*dl_command_fn)(const dl_cli *cli);

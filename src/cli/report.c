@@ -21,6 +21,11 @@ int dl_cmd_report(const dl_cli *cli)
         free(error);
         return DL_EXIT_BAD_INPUT;
     }
+    {
+        char *self = dl_self_path(cli->argv0);
+        dl_probe_configure_children(self, (int)(cli->probe_timeout_s * 1000));
+        free(self);
+    }
     dl_facts_init(&f);
     dl_text_set(&f.tool.name, "dlenv");
     dl_text_set(&f.tool.version, DLENV_VERSION);

@@ -129,6 +129,80 @@ typedef struct dl_library_lookup {
     dl_list copies;           /* dl_library_copy, in search order */
 } dl_library_lookup;
 
+typedef struct dl_gpu_process {
+    dl_int pid;
+    dl_int used_memory_bytes;
+} dl_gpu_process;
+
+typedef struct dl_nvml_gpu {
+    dl_int index;
+    dl_text name;
+    dl_text uuid;
+    dl_text pci_bus_id;
+    dl_text compute_capability;   /* "8.9" */
+    dl_int memory_total_bytes;
+    dl_int memory_used_bytes;
+    dl_int pcie_generation;
+    dl_int pcie_generation_max;
+    dl_int pcie_width;
+    dl_int pcie_width_max;
+    dl_int sm_clock_mhz;
+    dl_int sm_clock_max_mhz;
+    dl_int memory_clock_mhz;
+    dl_int memory_clock_max_mhz;
+    dl_num power_draw_watts;
+    dl_num power_limit_watts;
+    dl_int performance_state;     /* P0 .. P15 */
+    dl_list throttle_reasons;     /* text: sw_power_cap, hw_slowdown, sw_thermal ... */
+    dl_flag persistence_mode;
+    dl_flag mig_enabled;
+    dl_flag ecc_enabled;
+    dl_text compute_mode;         /* default, exclusive_process, prohibited */
+    dl_list processes;            /* dl_gpu_process */
+} dl_nvml_gpu;
+
+typedef struct dl_gpu_link {
+    dl_int gpu_a;
+    dl_int gpu_b;
+    dl_text path;                 /* nvlink, same_board, pcie_switch, pcie_switches,
+                                     host_bridge, numa_node, system */
+    dl_int nvlinks;               /* active NVLinks between the two */
+} dl_gpu_link;
+
+typedef struct dl_nvml_facts {
+    dl_text library;              /* the real path of the libnvidia-ml that loaded */
+    dl_text init_result;          /* nvmlErrorString of the init call */
+    dl_text driver_version;
+    dl_int cuda_driver_version;   /* 12040: the newest CUDA this driver runs */
+    dl_text nvml_version;
+    dl_list missing_symbols;      /* optional functions this (old) library lacks */
+    dl_list gpus;                 /* dl_nvml_gpu */
+    dl_list topology;             /* dl_gpu_link, for every pair when there are several */
+} dl_nvml_facts;
+
+typedef struct dl_cuda_device {
+    dl_int index;
+    dl_text name;
+    dl_text compute_capability;
+    dl_int sm_count;
+    dl_int memory_bytes;
+    dl_int clock_khz;
+    dl_int memory_clock_khz;
+    dl_int memory_bus_width_bits;
+    dl_flag ecc_enabled;
+    dl_flag tcc_driver;           /* Windows: TCC rather than WDDM */
+    dl_text pci_bus_id;
+} dl_cuda_device;
+
+typedef struct dl_cuda_driver_facts {
+    dl_text library;              /* the real path of the libcuda that loaded */
+    dl_int init_code;             /* cuInit's result */
+    dl_text init_result;          /* its name: CUDA_SUCCESS, CUDA_ERROR_STUB_LIBRARY ... */
+    dl_int driver_version;        /* cuDriverGetVersion: 12040 */
+    dl_int device_count;
+    dl_list devices;              /* dl_cuda_device */
+} dl_cuda_driver_facts;
+
 typedef struct dl_facts {
     dl_text schema;
     dl_tool_facts tool;
@@ -139,6 +213,8 @@ typedef struct dl_facts {
     dl_text pci_ids;      /* which name database was used */
     dl_list environment;  /* dl_pair, the allowlisted variables that are set */
     dl_nvidia_kernel_facts nvidia_kernel;
+    dl_nvml_facts nvml;
+    dl_cuda_driver_facts cuda_driver;
     dl_list cuda_toolkits;    /* dl_cuda_toolkit */
     dl_list libraries;        /* dl_library_lookup */
 } dl_facts;

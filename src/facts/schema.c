@@ -131,6 +131,106 @@ static const dl_field nvidia_kernel_fields[] = {
 static const dl_schema nvidia_kernel_schema = {"nvidia_kernel", sizeof(dl_nvidia_kernel_facts),
                                                nvidia_kernel_fields, N(nvidia_kernel_fields)};
 
+static const dl_field gpu_process_fields[] = {
+    F(dl_gpu_process, "pid", "PID", DL_F_INT, pid, NULL, 0),
+    F(dl_gpu_process, "used_memory_bytes", "Memory", DL_F_INT, used_memory_bytes, NULL,
+      DL_FMT_BYTES),
+};
+static const dl_schema gpu_process_schema = {"process", sizeof(dl_gpu_process),
+                                             gpu_process_fields, N(gpu_process_fields)};
+
+static const dl_field nvml_gpu_fields[] = {
+    F(dl_nvml_gpu, "index", "Index", DL_F_INT, index, NULL, 0),
+    F(dl_nvml_gpu, "name", "Name", DL_F_TEXT, name, NULL, 0),
+    F(dl_nvml_gpu, "uuid", "UUID", DL_F_TEXT, uuid, NULL, 0),
+    F(dl_nvml_gpu, "pci_bus_id", "PCI bus id", DL_F_TEXT, pci_bus_id, NULL, 0),
+    F(dl_nvml_gpu, "compute_capability", "Compute capability", DL_F_TEXT, compute_capability,
+      NULL, 0),
+    F(dl_nvml_gpu, "memory_total_bytes", "Memory", DL_F_INT, memory_total_bytes, NULL,
+      DL_FMT_BYTES),
+    F(dl_nvml_gpu, "memory_used_bytes", "Memory used", DL_F_INT, memory_used_bytes, NULL,
+      DL_FMT_BYTES),
+    F(dl_nvml_gpu, "pcie_generation", "PCIe generation", DL_F_INT, pcie_generation, NULL, 0),
+    F(dl_nvml_gpu, "pcie_generation_max", "PCIe gen. max", DL_F_INT, pcie_generation_max,
+      NULL, 0),
+    F(dl_nvml_gpu, "pcie_width", "PCIe width", DL_F_INT, pcie_width, NULL, 0),
+    F(dl_nvml_gpu, "pcie_width_max", "PCIe width max", DL_F_INT, pcie_width_max, NULL, 0),
+    F(dl_nvml_gpu, "sm_clock_mhz", "SM clock MHz", DL_F_INT, sm_clock_mhz, NULL, 0),
+    F(dl_nvml_gpu, "sm_clock_max_mhz", "SM clock max MHz", DL_F_INT, sm_clock_max_mhz, NULL,
+      0),
+    F(dl_nvml_gpu, "memory_clock_mhz", "Mem. clock MHz", DL_F_INT, memory_clock_mhz, NULL, 0),
+    F(dl_nvml_gpu, "memory_clock_max_mhz", "Mem. clock max MHz", DL_F_INT,
+      memory_clock_max_mhz, NULL, 0),
+    F(dl_nvml_gpu, "power_draw_watts", "Power W", DL_F_NUM, power_draw_watts, NULL, 0),
+    F(dl_nvml_gpu, "power_limit_watts", "Power limit W", DL_F_NUM, power_limit_watts, NULL,
+      0),
+    F(dl_nvml_gpu, "performance_state", "P-state", DL_F_INT, performance_state, NULL, 0),
+    F(dl_nvml_gpu, "throttle_reasons", "Clocks held by", DL_F_TEXTLIST, throttle_reasons,
+      NULL, 0),
+    F(dl_nvml_gpu, "persistence_mode", "Persistence mode", DL_F_FLAG, persistence_mode, NULL,
+      0),
+    F(dl_nvml_gpu, "mig_enabled", "MIG", DL_F_FLAG, mig_enabled, NULL, 0),
+    F(dl_nvml_gpu, "ecc_enabled", "ECC", DL_F_FLAG, ecc_enabled, NULL, 0),
+    F(dl_nvml_gpu, "compute_mode", "Compute mode", DL_F_TEXT, compute_mode, NULL, 0),
+    F(dl_nvml_gpu, "processes", "Processes", DL_F_LIST, processes, &gpu_process_schema, 0),
+};
+const dl_schema dl_nvml_gpu_schema = {"gpu", sizeof(dl_nvml_gpu), nvml_gpu_fields,
+                                      N(nvml_gpu_fields)};
+
+static const dl_field gpu_link_fields[] = {
+    F(dl_gpu_link, "gpu_a", "GPU", DL_F_INT, gpu_a, NULL, 0),
+    F(dl_gpu_link, "gpu_b", "and GPU", DL_F_INT, gpu_b, NULL, 0),
+    F(dl_gpu_link, "path", "Path", DL_F_TEXT, path, NULL, 0),
+    F(dl_gpu_link, "nvlinks", "NVLinks", DL_F_INT, nvlinks, NULL, 0),
+};
+static const dl_schema gpu_link_schema = {"link", sizeof(dl_gpu_link), gpu_link_fields,
+                                          N(gpu_link_fields)};
+
+static const dl_field nvml_fields[] = {
+    F(dl_nvml_facts, "library", "Library", DL_F_TEXT, library, NULL, 0),
+    F(dl_nvml_facts, "init_result", "Init", DL_F_TEXT, init_result, NULL, 0),
+    F(dl_nvml_facts, "driver_version", "Driver", DL_F_TEXT, driver_version, NULL, 0),
+    F(dl_nvml_facts, "cuda_driver_version", "Driver's CUDA", DL_F_INT, cuda_driver_version,
+      NULL, 0),
+    F(dl_nvml_facts, "nvml_version", "NVML", DL_F_TEXT, nvml_version, NULL, 0),
+    F(dl_nvml_facts, "missing_symbols", "Missing functions", DL_F_TEXTLIST, missing_symbols,
+      NULL, 0),
+    F(dl_nvml_facts, "gpus", "GPUs", DL_F_LIST, gpus, &dl_nvml_gpu_schema, 0),
+    F(dl_nvml_facts, "topology", "Topology", DL_F_LIST, topology, &gpu_link_schema, 0),
+};
+const dl_schema dl_nvml_schema = {"nvml", sizeof(dl_nvml_facts), nvml_fields, N(nvml_fields)};
+
+static const dl_field cuda_device_fields[] = {
+    F(dl_cuda_device, "index", "Index", DL_F_INT, index, NULL, 0),
+    F(dl_cuda_device, "name", "Name", DL_F_TEXT, name, NULL, 0),
+    F(dl_cuda_device, "compute_capability", "Compute capability", DL_F_TEXT,
+      compute_capability, NULL, 0),
+    F(dl_cuda_device, "sm_count", "SMs", DL_F_INT, sm_count, NULL, 0),
+    F(dl_cuda_device, "memory_bytes", "Memory", DL_F_INT, memory_bytes, NULL, DL_FMT_BYTES),
+    F(dl_cuda_device, "clock_khz", "Clock kHz", DL_F_INT, clock_khz, NULL, 0),
+    F(dl_cuda_device, "memory_clock_khz", "Mem. clock kHz", DL_F_INT, memory_clock_khz, NULL,
+      0),
+    F(dl_cuda_device, "memory_bus_width_bits", "Bus width bits", DL_F_INT,
+      memory_bus_width_bits, NULL, 0),
+    F(dl_cuda_device, "ecc_enabled", "ECC", DL_F_FLAG, ecc_enabled, NULL, 0),
+    F(dl_cuda_device, "tcc_driver", "TCC", DL_F_FLAG, tcc_driver, NULL, 0),
+    F(dl_cuda_device, "pci_bus_id", "PCI bus id", DL_F_TEXT, pci_bus_id, NULL, 0),
+};
+const dl_schema dl_cuda_device_schema = {"device", sizeof(dl_cuda_device),
+                                             cuda_device_fields, N(cuda_device_fields)};
+
+static const dl_field cuda_driver_fields[] = {
+    F(dl_cuda_driver_facts, "library", "Library", DL_F_TEXT, library, NULL, 0),
+    F(dl_cuda_driver_facts, "init_code", "cuInit", DL_F_INT, init_code, NULL, 0),
+    F(dl_cuda_driver_facts, "init_result", "cuInit result", DL_F_TEXT, init_result, NULL, 0),
+    F(dl_cuda_driver_facts, "driver_version", "Driver's CUDA", DL_F_INT, driver_version, NULL,
+      0),
+    F(dl_cuda_driver_facts, "device_count", "Device count", DL_F_INT, device_count, NULL, 0),
+    F(dl_cuda_driver_facts, "devices", "Devices", DL_F_LIST, devices, &dl_cuda_device_schema, 0),
+};
+const dl_schema dl_cuda_driver_schema = {"cuda_driver", sizeof(dl_cuda_driver_facts),
+                                         cuda_driver_fields, N(cuda_driver_fields)};
+
 static const dl_field cuda_toolkit_fields[] = {
     F(dl_cuda_toolkit, "path", "Path", DL_F_TEXT, path, NULL, 0),
     F(dl_cuda_toolkit, "found_by", "Found by", DL_F_TEXT, found_by, NULL, 0),
@@ -176,6 +276,9 @@ static const dl_field facts_fields[] = {
     F(dl_facts, "environment", "Environment", DL_F_DICT, environment, NULL, 0),
     F(dl_facts, "nvidia_kernel", "NVIDIA kernel driver", DL_F_OBJECT, nvidia_kernel,
       &nvidia_kernel_schema, 0),
+    F(dl_facts, "nvml", "NVML", DL_F_OBJECT, nvml, &dl_nvml_schema, 0),
+    F(dl_facts, "cuda_driver", "CUDA driver API", DL_F_OBJECT, cuda_driver,
+      &dl_cuda_driver_schema, 0),
     F(dl_facts, "cuda_toolkits", "CUDA toolkits", DL_F_LIST, cuda_toolkits,
       &cuda_toolkit_schema, 0),
     F(dl_facts, "libraries", "Library search", DL_F_LIST, libraries, &library_lookup_schema,
@@ -274,4 +377,26 @@ size_t dl_schema_find_silent(const dl_schema *s, const void *obj, const char *pa
         free(sub);
     }
     return n;
+}
+
+void dl_schema_fill_unknown(const dl_schema *s, void *obj, const char *why)
+{
+    size_t i;
+    for (i = 0; i < s->count; i++) {
+        const dl_field *fd = &s->fields[i];
+        void *p = (char *)obj + fd->offset;
+        if (fd->kind == DL_F_OBJECT) {
+            dl_schema_fill_unknown(fd->sub, p, why);
+            continue;
+        }
+        if (!scalar_is_silent(fd, p) || (fd->flags & DL_OPTIONAL))
+            continue;
+        switch (fd->kind) {
+        case DL_F_TEXT: dl_text_unknown(p, "%s", why); break;
+        case DL_F_INT: dl_int_unknown(p, "%s", why); break;
+        case DL_F_FLAG: dl_flag_unknown(p, "%s", why); break;
+        case DL_F_NUM: dl_num_unknown(p, "%s", why); break;
+        default: dl_list_unknown(p, "%s", why); break;
+        }
+    }
 }

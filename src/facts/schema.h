@@ -46,6 +46,10 @@ struct dl_schema {
 extern const dl_schema dl_facts_schema;
 extern const dl_schema dl_pci_gpu_schema;
 extern const dl_schema dl_probe_run_schema;
+extern const dl_schema dl_nvml_gpu_schema;
+extern const dl_schema dl_nvml_schema;
+extern const dl_schema dl_cuda_driver_schema;
+extern const dl_schema dl_cuda_device_schema;
 
 /* Appends to out ("$.os.arch\n" ...) every value that is neither known nor unknown with a
  * reason, unless the schema marks it optional: a probe that went silent. Returns how
@@ -53,6 +57,10 @@ extern const dl_schema dl_probe_run_schema;
 struct dl_buf;
 size_t dl_schema_find_silent(const dl_schema *s, const void *obj, const char *path,
                              struct dl_buf *out);
+
+/* Marks every value of obj that is still neither known nor unknown as unknown with why
+ * (optional ones too): when a probe stops early, the rest says so. */
+void dl_schema_fill_unknown(const dl_schema *s, void *obj, const char *why);
 
 /* Frees every value of a struct described by s (not the struct itself). */
 void dl_schema_free(const dl_schema *s, void *obj);

@@ -60,3 +60,13 @@ void dl_lib_close(dl_lib *lib)
     dlclose(lib->handle);
     free(lib);
 }
+
+const char *dl_lib_name_nvml(void)
+{
+    return "libnvidia-ml.so.1";
+}
+
+const char *dl_lib_name_cuda(void)
+{
+    return "libcuda.so.1";
+}

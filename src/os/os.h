@@ -122,5 +122,16 @@ void *dl_lib_sym(dl_lib *lib, const char *symbol);
 /* The real path of the file that was loaded, or NULL when the system cannot say. */
 char *dl_lib_path(dl_lib *lib);
 void dl_lib_close(dl_lib *lib);
+/* The driver libraries' names on this system: libnvidia-ml.so.1 / nvml.dll,
+ * libcuda.so.1 / nvcuda.dll. */
+const char *dl_lib_name_nvml(void);
+const char *dl_lib_name_cuda(void);
+
+/* ---- this program --------------------------------------------------------------------------- */
+
+/* The path of the running executable, to start it again as an isolated child probe. */
+char *dl_self_path(const char *argv0);
+/* The name of a signal that ended a child ("SIGSEGV"), or NULL. */
+const char *dl_signal_name(int sig);
 
 #endif

@@ -233,3 +233,30 @@ void dl_proc_result_free(dl_proc_result *r)
     free(r->error);
     memset(r, 0, sizeof *r);
 }
+
+char *dl_self_path(const char *argv0)
+{
+    char *real = realpath("/proc/self/exe", NULL);
+    char *out;
+    if (!real && argv0 && strchr(argv0, '/'))
+        real = realpath(argv0, NULL);
+    if (!real)
+        return argv0 ? find_program(argv0) : NULL;
+    out = dl_strdup(real);
+    free(real);
+    return out;
+}
+
+const char *dl_signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGILL: return "SIGILL";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    default: return NULL;
+    }
+}

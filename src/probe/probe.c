@@ -3,6 +3,7 @@
 #include "base/str.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static const dl_probe probes[] = {
     {"os", dl_probe_os},
@@ -13,6 +14,8 @@ static const dl_probe probes[] = {
     {"pci", dl_probe_pci},
     {"environment", dl_probe_environment},
     {"nvidia_kernel", dl_probe_nvidia_kernel},
+    {"nvml", dl_probe_nvml},
+    {"cuda_driver", dl_probe_cuda_driver},
     {"cuda_toolkits", dl_probe_cuda_toolkits},
     {"libraries", dl_probe_libraries},
 };
@@ -28,6 +31,15 @@ const char *dl_probe_status_name(dl_probe_status s)
     case DL_PROBE_SKIPPED: return "skipped";
     }
     return "failed";
+}
+
+dl_probe_status dl_probe_status_from_name(const char *name)
+{
+    int s;
+    for (s = DL_PROBE_OK; s <= DL_PROBE_SKIPPED; s++)
+        if (name && strcmp(name, dl_probe_status_name((dl_probe_status)s)) == 0)
+            return (dl_probe_status)s;
+    return DL_PROBE_FAILED;
 }
 
 void dl_probe_note(dl_probe_outcome *out, dl_probe_status s, const char *detail)

@@ -29,6 +29,9 @@ typedef struct dl_probe {
 } dl_probe;
 
 const char *dl_probe_status_name(dl_probe_status s);
+dl_probe_status dl_probe_status_from_name(const char *name);   /* unknown names: failed */
+/* The isolated driver probes start this executable again under this timeout. */
+void dl_probe_configure_children(const char *self_path, int timeout_ms);
 /* Sets the outcome once: the first problem a probe meets is the one reported. */
 void dl_probe_note(dl_probe_outcome *out, dl_probe_status s, const char *detail);
 /* Maps a file error to the probe status it means. */
@@ -43,6 +46,8 @@ void dl_probe_memory(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_pci(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_environment(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_nvidia_kernel(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_nvml(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_cuda_driver(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 

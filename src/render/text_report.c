@@ -14,6 +14,7 @@
 typedef struct view {
     dl_buf out;
     const dl_style *style;
+    char *last_why;   /* the reason on the line before: repeats say "as above" */
 } view;
 
 static size_t display_width(const char *s)
@@ -146,8 +147,10 @@ static void render_textlist(view *v, size_t indent, const dl_field *fd, const dl
     if (!l->known) {
         if (l->why) {
             char *t = dl_fmt("unknown: %s", l->why);
-            put_line(v, indent, fd->label, t, DL_TONE_WARN);
-            free(t);
+            bool repeat = v->last_why && strcmp(v->last_why, t) == 0;
+            put_line(v, indent, fd->label, repeat ? "unknown (as above)" : t, DL_TONE_WARN);
+            free(v->last_why);
+            v->last_why = t;
         }
         return;
     }
@@ -205,8 +208,10 @@ static void render_list(view *v, size_t indent, const dl_field *fd, const dl_lis
     size_t i;
     if (!l->known) {
         char *t = dl_fmt("unknown: %s", l->why ? l->why : "not gathered");
-        put_line(v, indent, fd->label, t, DL_TONE_WARN);
-        free(t);
+        bool repeat = v->last_why && strcmp(v->last_why, t) == 0;
+        put_line(v, indent, fd->label, repeat ? "unknown (as above)" : t, DL_TONE_WARN);
+        free(v->last_why);
+        v->last_why = t;
         return;
     }
     if (fd->sub == &dl_probe_run_schema) {
@@ -250,6 +255,18 @@ static void render_field(view *v, const dl_field *fd, const void *p, size_t inde
     if (!fd->label)
         return;
     text = scalar_text(fd, p, &tone);
+    if (text && tone == DL_TONE_WARN) {
+        if (v->last_why && strcmp(v->last_why, text) == 0) {
+            put_line(v, indent, fd->label, "unknown (as above)", tone);
+            free(text);
+            return;
+        }
+        free(v->last_why);
+        v->last_why = dl_strdup(text);
+    } else if (text) {
+        free(v->last_why);
+        v->last_why = NULL;
+    }
     if (text)
         put_line(v, indent, fd->label, text, tone);
     free(text);
@@ -290,7 +307,7 @@ static void ascii_only(char *s)
  * belongs to the section before it (pci_ids to the GPUs). */
 char *dl_render_report_text(const dl_facts *f, const dl_style *style)
 {
-    view v = {{0}, style};
+    view v = {{0}, style, NULL};
     size_t i;
     bool first = true;
     for (i = 0; i < dl_facts_schema.count; i++) {
@@ -314,6 +331,7 @@ char *dl_render_report_text(const dl_facts *f, const dl_style *style)
         else
             render_list(&v, 2, fd, p, true);
     }
+    free(v.last_why);
     if (!style->unicode)
         ascii_only(v.out.data);
     return dl_buf_take(&v.out);

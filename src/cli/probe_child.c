@@ -1,0 +1,55 @@
+/* `dlenv __probe nvml|cuda`: the child side of the isolated driver probes (see
+ * src/probe/gpu_child.c). Not a user command: it is absent from --help. It gathers, then
+ * answers {"status", "detail", "facts"} as JSON on stdout. */
+#include "cli/exit_codes.h"
+#include "cli/probe_child.h"
+
+#include "base/str.h"
+#include "facts/facts_json.h"
+#include "probe/gpu_gather.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int answer(const dl_schema *s, const void *facts, const dl_probe_outcome *out)
+{
+    cJSON *j = cJSON_CreateObject();
+    char *text;
+    int rc = DL_EXIT_OK;
+    cJSON_AddStringToObject(j, "status", dl_probe_status_name(out->status));
+    if (out->detail)
+        cJSON_AddStringToObject(j, "detail", out->detail);
+    cJSON_AddItemToObject(j, "facts", dl_schema_to_json(s, facts));
+    text = cJSON_PrintUnformatted(j);
+    if (fputs(text, stdout) == EOF || fflush(stdout) != 0)
+        rc = DL_EXIT_TOOL;
+    cJSON_free(text);
+    cJSON_Delete(j);
+    return rc;
+}
+
+int dl_probe_child_main(const char *which)
+{
+    dl_probe_outcome out = {DL_PROBE_OK, NULL};
+    int rc;
+    if (which && strcmp(which, "nvml") == 0) {
+        dl_nvml_facts f;
+        memset(&f, 0, sizeof f);
+        dl_gather_nvml(&f, &out);
+        rc = answer(&dl_nvml_schema, &f, &out);
+        dl_schema_free(&dl_nvml_schema, &f);
+    } else if (which && strcmp(which, "cuda") == 0) {
+        dl_cuda_driver_facts f;
+        memset(&f, 0, sizeof f);
+        dl_gather_cuda(&f, &out);
+        rc = answer(&dl_cuda_driver_schema, &f, &out);
+        dl_schema_free(&dl_cuda_driver_schema, &f);
+    } else {
+        fprintf(stderr, "dlenv: __probe takes nvml or cuda\n");
+        return DL_EXIT_USAGE;
+    }
+    free(out.detail);
+    return rc;
+}

@@ -1,0 +1,7 @@
+#ifndef DLENV_CLI_PROBE_CHILD_H
+#define DLENV_CLI_PROBE_CHILD_H
+
+/* The hidden `__probe` command: one driver probe, answered as JSON. */
+int dl_probe_child_main(const char *which);
+
+#endif
