@@ -2,6 +2,8 @@
  * volatile values (timings, the tool's version and root) are dropped from both; prints
  * each difference with its path otherwise. --print ACTUAL prints the normalised form,
  * which is how a new fixture's expected.json is started (then checked by hand).
+ * --partial EXPECTED ACTUAL compares only the top-level keys EXPECTED has; its key
+ * "probe_status" ({"nvml": "failed", ...}) is checked against ACTUAL's tool.probes.
  * --complete FILE reads a report as facts and lists every value that is neither known nor
  * unknown with a reason (exit 1 when there is one).
  * --get FILE PATH prints one value (PATH like os.wsl.detected or gpus.0.driver): a string
@@ -119,6 +121,62 @@ static int get(const char *file, const char *path)
     return doc ? rc : 2;
 }
 
+static int probe_status(const cJSON *want, const cJSON *actual)
+{
+    const cJSON *probes = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(actual, "tool"), "probes");
+    const cJSON *w, *p;
+    int n = 0;
+    cJSON_ArrayForEach(w, want)
+    {
+        const char *got = NULL;
+        cJSON_ArrayForEach(p, probes)
+        {
+            const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name");
+            if (cJSON_IsString(name) && strcmp(name->valuestring, w->string) == 0)
+                got = cJSON_GetObjectItemCaseSensitive(p, "status")->valuestring;
+        }
+        if (!got || !cJSON_IsString(w) || strcmp(got, w->valuestring) != 0) {
+            printf("probe %s: expected status %s, got %s\n", w->string,
+                   cJSON_IsString(w) ? w->valuestring : "?", got ? got : "(no such probe)");
+            n++;
+        }
+    }
+    return n;
+}
+
+static int partial(const char *expected, const char *actual)
+{
+    char *ta = slurp(expected), *tb = slurp(actual);
+    cJSON *a = ta ? cJSON_Parse(ta) : NULL, *b = tb ? cJSON_Parse(tb) : NULL;
+    const cJSON *x;
+    int n = 0;
+    free(ta);
+    free(tb);
+    if (!a || !b) {
+        fprintf(stderr, "json_match: cannot read both documents as JSON\n");
+        cJSON_Delete(a);
+        cJSON_Delete(b);
+        return 2;
+    }
+    cJSON_ArrayForEach(x, a)
+    {
+        char *path = dl_fmt("$.%s", x->string);
+        const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, x->string);
+        if (strcmp(x->string, "probe_status") == 0)
+            n += probe_status(x, b);
+        else if (!y) {
+            printf("missing in actual: %s\n", path);
+            n++;
+        } else
+            n += diff(x, y, path);
+        free(path);
+    }
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return n ? 1 : 0;
+}
+
 static int complete(const char *file)
 {
     char *text = slurp(file), *error = NULL;
@@ -144,6 +202,8 @@ static int complete(const char *file)
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--partial") == 0)
+        return partial(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "--complete") == 0)
         return complete(argv[2]);
     cJSON *a, *b;

@@ -1,0 +1,48 @@
+#!/bin/sh
+# run.sh DLENV JSON_MATCH FAKES_DIR SCENARIO_DIR: runs `dlenv report --json` on this machine
+# with the fake driver libraries first on the loader path, answering as SCENARIO_DIR/scenario
+# says, and compares the sections SCENARIO_DIR/expected.json names (json_match --partial).
+#   scenario       the fakes' answers (see tests/fakes/fake_scenario.h)
+#   expected.json  {"nvml": ..., "cuda_driver": ..., "probe_status": {"nvml": "ok", ...}}
+#   nvml           optional: "old" to load the NVML fake without the newer functions
+#   args           optional: extra dlenv arguments (e.g. --probe-timeout 1)
+# DLENV_UPDATE=1 writes the current sections to expected.json instead (review by hand).
+set -eu
+dlenv=$1 match=$2 fakes=$3 dir=$4
+work=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-gpu.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+
+nvml_dir="$fakes/nvml"
+[ "$(cat "$dir/nvml" 2>/dev/null)" = old ] && nvml_dir="$fakes/nvml-old"
+args=$(cat "$dir/args" 2>/dev/null || true)
+
+# shellcheck disable=SC2086
+LD_LIBRARY_PATH="$nvml_dir:$fakes/cuda" DLENV_FAKE_SCENARIO="$dir/scenario" \
+    "$dlenv" report --json $args > "$work/raw.json"
+# The fakes' own paths depend on the build directory: name them FAKES.
+fakes_real=$(cd "$fakes" && pwd -P)
+sed -e "s|$fakes_real|FAKES|g" -e "s|$fakes|FAKES|g" "$work/raw.json" > "$work/actual.json"
+"$match" --complete "$work/actual.json"
+
+if [ "${DLENV_UPDATE:-}" = 1 ]; then
+    {
+        printf '{\n"nvml": '
+        "$match" --get "$work/actual.json" nvml
+        printf ',\n"cuda_driver": '
+        "$match" --get "$work/actual.json" cuda_driver
+        i=0 nvml_status=? cuda_status=?
+        while name=$("$match" --get "$work/actual.json" "tool.probes.$i.name"); do
+            status=$("$match" --get "$work/actual.json" "tool.probes.$i.status")
+            [ "$name" = nvml ] && nvml_status=$status
+            [ "$name" = cuda_driver ] && cuda_status=$status
+            i=$((i + 1))
+        done
+        printf ',\n"probe_status": {"nvml": "%s", "cuda_driver": "%s"}\n}\n' \
+            "$nvml_status" "$cuda_status"
+    } > "$work/new.json"
+    python3 -m json.tool "$work/new.json" > "$dir/expected.json" 2>/dev/null ||
+        cp "$work/new.json" "$dir/expected.json"
+    echo "updated $dir/expected.json"
+    exit 0
+fi
+"$match" --partial "$dir/expected.json" "$work/actual.json"
