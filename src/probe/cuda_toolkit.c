@@ -257,6 +257,51 @@ static char *from_txt(scan *s, const char *root, dl_buf *problems)
     return version;
 }
 
+char *dl_cuda_version_nvcc(const char *text)
+{
+    const char *p = text ? strstr(text, "Cuda compilation tools, release ") : NULL;
+    const char *v;
+    size_t n;
+    if (!p || !(v = strstr(p, ", V")))
+        return NULL;
+    v += 3;
+    n = strspn(v, "0123456789.");
+    while (n && v[n - 1] == '.')
+        n--;
+    return n ? dl_strndup(v, n) : NULL;
+}
+
+/* Toolkits assembled from pip wheels have neither version.json nor version.txt, and
+ * cuda.h only says major.minor: nvcc itself knows the full version. It is run only on the
+ * live machine (a --root image may be another architecture), never through a shell, under
+ * a timeout. */
+static char *from_nvcc(scan *s, const char *root, dl_buf *problems)
+{
+    char *nvcc = join(root, "bin/nvcc"), *version = NULL;
+    const char *argv[3];
+    dl_proc_opts opts;
+    dl_proc_result r;
+    if (!s->m->live || dl_fs_kind_of(s->m, nvcc, NULL) != DL_FS_FILE) {
+        free(nvcc);
+        return NULL;
+    }
+    argv[0] = nvcc;
+    argv[1] = "--version";
+    argv[2] = NULL;
+    memset(&opts, 0, sizeof opts);
+    opts.timeout_ms = 10000;
+    opts.max_output = 64 * 1024;
+    dl_proc_run(argv, &opts, &r);
+    if (r.started && r.exited && r.exit_code == 0)
+        version = dl_cuda_version_nvcc(r.out);
+    if (!version)
+        dl_buf_printf(problems, "%s%s --version gave no version%s", problems->len ? "; " : "",
+                      nvcc, r.timed_out ? " (timed out)" : "");
+    dl_proc_result_free(&r);
+    free(nvcc);
+    return version;
+}
+
 /* cuda.h is looked for where nvcc would find it: include/, then each target's include/. */
 static char *from_header(scan *s, const char *root, dl_buf *problems)
 {
@@ -282,8 +327,8 @@ static char *from_header(scan *s, const char *root, dl_buf *problems)
 static void read_version(scan *s, const char *root, dl_cuda_toolkit *t)
 {
     typedef char *(*reader)(scan *, const char *, dl_buf *);
-    static const reader readers[] = {from_json, from_txt, from_header};
-    static const char *const sources[] = {"version.json", "version.txt", "cuda.h"};
+    static const reader readers[] = {from_json, from_txt, from_nvcc, from_header};
+    static const char *const sources[] = {"version.json", "version.txt", "nvcc", "cuda.h"};
     dl_buf problems = {0};
     size_t i;
     for (i = 0; i < sizeof readers / sizeof readers[0]; i++) {

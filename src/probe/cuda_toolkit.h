@@ -15,6 +15,9 @@ char *dl_cuda_version_json(const char *text, const char **why);
 
 /* version.txt's "CUDA Version 11.8.89". Returns the version (caller frees) or NULL. */
 char *dl_cuda_version_txt(const char *text);
+/* "Cuda compilation tools, release 13.0, V13.0.88" (nvcc --version) -> "13.0.88"; NULL when
+ * the text has no such line. */
+char *dl_cuda_version_nvcc(const char *text);
 
 /* cuda.h's CUDA_VERSION (13000) as "13.0". Returns the version (caller frees) or NULL. */
 char *dl_cuda_version_header(const char *text);

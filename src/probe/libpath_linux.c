@@ -35,6 +35,7 @@ static const char *const DEFAULT_DIRS[] = {
     "/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
 };
 #define WSL_DIR "/usr/lib/wsl/lib"
+#define WSL_KIND "wsl, not on the loader's path"
 
 typedef struct search {
     const dl_machine *m;
@@ -152,8 +153,11 @@ static void add_copy(search *s, dl_library_lookup *l, const char *path, const ch
     set_version(&c->version, l->name.value, real, why);
     dl_text_set(&c->directory_kind, kind);
     dl_flag_set(&c->stub, in_stubs(path) || (real && in_stubs(real)));
-    /* A dangling link is skipped by the loader, which goes on searching. */
-    dl_flag_set(&c->chosen, loadable && real && !l->chosen.value);
+    /* A dangling link is skipped by the loader, which goes on searching. WSL's folder is
+     * listed so a missing entry shows, but the loader reaches it only through the cache
+     * (/etc/ld.so.conf.d/ld.wsl.conf) or LD_LIBRARY_PATH, never by default. */
+    dl_flag_set(&c->chosen,
+                loadable && real && !l->chosen.value && strcmp(kind, WSL_KIND) != 0);
     if (c->chosen.value)
         dl_text_set(&l->chosen, path);
     free(real);
@@ -350,7 +354,7 @@ void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
     search_cache_or_conf(&s, out);
     for (i = 0; i < sizeof DEFAULT_DIRS / sizeof DEFAULT_DIRS[0]; i++)
         search_dir(&s, DEFAULT_DIRS[i], "default");
-    search_dir(&s, WSL_DIR, "wsl");
+    search_dir(&s, WSL_DIR, WSL_KIND);
     for (i = 0; i < N_TARGETS; i++)
         if (!s.lookups[i].chosen.value)
             dl_text_unknown(&s.lookups[i].chosen, NOT_FOUND_WHY);

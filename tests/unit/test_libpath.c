@@ -420,7 +420,8 @@ static void check_machine(const run *r)
                 "/usr/local/cuda-12.4/lib64/stubs/libcuda.so", NULL, "ld.so.cache", true, true);
     assert_unknown(&copy_at(l, 0)->version, "the file name libcuda.so carries no version");
     assert_copy(copy_at(l, 1), "/usr/lib/wsl/lib/libcuda.so.1",
-                "/usr/lib/wsl/lib/libcuda.so.1", NULL, "wsl", false, false);
+                "/usr/lib/wsl/lib/libcuda.so.1", NULL, "wsl, not on the loader's path", false,
+                false);
     assert_unknown(&copy_at(l, 1)->version, "the file name libcuda.so.1 is the soname");
 
     l = lookup(r, "libnvidia-ml.so.1");
