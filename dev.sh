@@ -9,22 +9,24 @@ cd "$(dirname "$0")"
 
 # Debian packages; the same libraries are cjson/cmocka in Fedora, Arch, MSYS2 and vcpkg
 # (see README.md).
-DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-linux"
+BUILD_DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-linux"
+# The tests also use real components: Debian's CPU build of torch, venv and pip.
+TEST_DEPS="python3 python3-torch python3-venv python3-pip python3-setuptools"
 
-missing_packages() {
+missing_packages() { # missing_packages PACKAGES...
     command -v dpkg-query >/dev/null 2>&1 || return 0
-    for p in $DEPS; do
+    for p in "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
             printf '%s ' "$p"
     done
 }
 
-setup() {
+setup() { # setup PACKAGES...
     if ! command -v dpkg-query >/dev/null 2>&1; then
         echo "dev.sh: not a Debian system: install the packages listed in README.md yourself" >&2
         return 0
     fi
-    missing=$(missing_packages)
+    missing=$(missing_packages "$@")
     [ -z "$missing" ] && return 0
     if [ "$(id -u)" = 0 ]; then
         apt-get update -qq
@@ -48,7 +50,7 @@ build() { # build DIR [cmake options...]
 
 case "${1:-}" in
 doctor)
-    setup
+    setup $BUILD_DEPS
     build build
     # `doctor` arrives with the rules (issue 5); until then the report is what there is.
     if ./build/dlenv doctor --help >/dev/null 2>&1; then
@@ -57,7 +59,7 @@ doctor)
     exec ./build/dlenv report
     ;;
 test)
-    setup
+    setup $BUILD_DEPS $TEST_DEPS
     build build -DDLENV_WERROR=ON
     (cd build && ctest --output-on-failure -j 2)
     build build-asan -DDLENV_WERROR=ON -DDLENV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
@@ -65,7 +67,7 @@ test)
         ctest --output-on-failure -j 2)
     ;;
 build)
-    setup
+    setup $BUILD_DEPS
     build build
     ;;
 *)

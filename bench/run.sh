@@ -46,3 +46,19 @@ if [ -f "$fakes/nvml/libnvidia-ml.so.1" ]; then
     unset LD_LIBRARY_PATH DLENV_FAKE_SCENARIO
 fi
 echo "targets: report under 20 ms (40 ms with the fake driver) and under 8192 KiB"
+
+# The Python layer: static facts for every interpreter (the python probe's own time, from
+# the report), and the runtime probe against a bare `import torch` in Debian's python3.
+static_ms=$("$dlenv" report --json --no-runtime | python3 -c 'import json,sys
+print("%.1f" % [p["duration_ms"] for p in json.load(sys.stdin)["tool"]["probes"] if p["name"] == "python"][0])')
+echo "python probe, static facts, all interpreters: $static_ms ms (target 30 ms)"
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+    probe_py="$(cd "$(dirname "$0")/.." && pwd)/src/probe/scripts/torch_probe.py"
+    out=$(mktemp)
+    hyperfine -N --warmup 3 --runs 15 --export-json "$out" \
+        "/usr/bin/python3 -c 'import torch'" "/usr/bin/python3 $probe_py" >/dev/null 2>&1
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]
+print("import torch %.0f ms, runtime probe %.0f ms: %+.1f%% (target at most +10%%)" % (
+    r[0]["mean"]*1e3, r[1]["mean"]*1e3, (r[1]["mean"]/r[0]["mean"]-1)*100))' "$out"
+    rm -f "$out"
+fi

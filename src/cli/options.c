@@ -6,7 +6,8 @@
 #include <string.h>
 
 typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_COLOR,
-                      OPT_NO_COLOR, OPT_PROBE_TIMEOUT } opt_id;
+                      OPT_NO_COLOR, OPT_PROBE_TIMEOUT, OPT_IMPORT_TIMEOUT, OPT_PYTHON,
+                      OPT_NO_RUNTIME } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -29,6 +30,10 @@ static const option_spec options[] = {
     {OPT_JSON, "json", 0, NULL, "report", "print JSON (\"schema\": \"dlenv.report/1\")"},
     {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report",
      "how long NVML or the CUDA driver may take to answer (default 15)"},
+    {OPT_PYTHON, "python", 0, "PATH", "report", "also inspect this interpreter, first"},
+    {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report", "do not run `import torch`"},
+    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report",
+     "how long `import torch` may take in one interpreter (default 60)"},
     {OPT_ASCII, "ascii", 0, NULL, NULL, "plain ASCII output, no symbols"},
     {OPT_COLOR, "color", 0, "WHEN", NULL, "colour: auto (a terminal, no NO_COLOR), always, never"},
     {OPT_NO_COLOR, "no-color", 0, NULL, NULL, "same as --color never"},
@@ -76,6 +81,18 @@ static const option_spec *find_short(char c)
     return NULL;
 }
 
+static bool parse_seconds(const option_spec *o, const char *value, double *out, char **error)
+{
+    char *end;
+    double v = strtod(value, &end);
+    if (end == value || *end || !(v > 0 && v <= 3600)) {
+        *error = dl_fmt("--%s takes seconds between 0 and 3600, not '%s'", o->name, value);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **error)
 {
     switch (o->id) {
@@ -85,16 +102,12 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
     case OPT_JSON: cli->json = true; break;
     case OPT_ASCII: cli->ascii = true; break;
     case OPT_NO_COLOR: cli->color = DL_COLOR_NEVER; break;
-    case OPT_PROBE_TIMEOUT: {
-        char *end;
-        double v = strtod(value, &end);
-        if (end == value || *end || !(v > 0 && v <= 3600)) {
-            *error = dl_fmt("--probe-timeout takes seconds between 0 and 3600, not '%s'", value);
-            return false;
-        }
-        cli->probe_timeout_s = v;
-        break;
-    }
+    case OPT_PROBE_TIMEOUT:
+        return parse_seconds(o, value, &cli->probe_timeout_s, error);
+    case OPT_IMPORT_TIMEOUT:
+        return parse_seconds(o, value, &cli->import_timeout_s, error);
+    case OPT_PYTHON: cli->python = value; break;
+    case OPT_NO_RUNTIME: cli->no_runtime = true; break;
     case OPT_COLOR:
         if (strcmp(value, "auto") == 0)
             cli->color = DL_COLOR_AUTO;

@@ -17,6 +17,9 @@ typedef struct dl_cli {
     bool ascii;
     dl_color_mode color;
     double probe_timeout_s;  /* --probe-timeout; 0: the default */
+    double import_timeout_s; /* --import-timeout; 0: the default */
+    const char *python;      /* --python PATH */
+    bool no_runtime;
     const char *argv0;
 } dl_cli;
 

@@ -10,6 +10,25 @@
 
 #include <stdlib.h>
 
+/* The options that reach into the probes: child timeouts, the chosen interpreter. */
+static void configure_probes(const dl_cli *cli)
+{
+    char *self = dl_self_path(cli->argv0);
+    dl_probe_configure_children(self, (int)(cli->probe_timeout_s * 1000));
+    dl_probe_configure_python(cli->python, !cli->no_runtime, (int)(cli->import_timeout_s * 1000));
+    free(self);
+}
+
+/* An interpreter asked for by name must exist: a typo is an error, not a silent unknown. */
+static bool python_exists(const dl_cli *cli, const dl_machine *m)
+{
+    if (!cli->python || dl_fs_kind_of(m, cli->python, NULL) == DL_FS_FILE)
+        return true;
+    fprintf(stderr, "dlenv: --python %s: no such interpreter%s\n", cli->python,
+            m->live ? "" : " under --root");
+    return false;
+}
+
 int dl_cmd_report(const dl_cli *cli)
 {
     dl_machine m;
@@ -21,11 +40,11 @@ int dl_cmd_report(const dl_cli *cli)
         free(error);
         return DL_EXIT_BAD_INPUT;
     }
-    {
-        char *self = dl_self_path(cli->argv0);
-        dl_probe_configure_children(self, (int)(cli->probe_timeout_s * 1000));
-        free(self);
+    if (!python_exists(cli, &m)) {
+        dl_machine_close(&m);
+        return DL_EXIT_BAD_INPUT;
     }
+    configure_probes(cli);
     dl_facts_init(&f);
     dl_text_set(&f.tool.name, "dlenv");
     dl_text_set(&f.tool.version, DLENV_VERSION);

@@ -203,6 +203,80 @@ typedef struct dl_cuda_driver_facts {
     dl_list devices;              /* dl_cuda_device */
 } dl_cuda_driver_facts;
 
+/* ---- the Python layer (issue 4) -------------------------------------------------------- */
+
+typedef struct dl_py_package {
+    dl_text name;                 /* as its metadata spells it: torch, nvidia-cudnn-cu12 */
+    dl_text version;              /* 2.3.1+cu121 */
+    dl_text installer;            /* pip, uv, conda (INSTALLER file / conda-meta) */
+    dl_text source;               /* where the metadata was read: a dist-info or conda-meta */
+    dl_text direct_url;           /* direct_url.json: a local wheel file or URL, when any */
+    dl_text requires_torch;       /* the torch requirement it declares ("torch==2.3.1") */
+} dl_py_package;
+
+typedef struct dl_torch_install {
+    dl_text location;             /* the torch/ package directory */
+    dl_text version;              /* torch/version.py __version__: 2.3.1+cu121 */
+    dl_text local_tag;            /* cu121, cpu, rocm6.0, xpu, or none */
+    dl_text cuda;                 /* torch.version.cuda as built: 12.1 */
+    dl_text hip;
+    dl_text git_version;
+    dl_list bundled_libraries;    /* text: torch/lib/libcudnn.so.9, cudnn64_9.dll ... */
+} dl_torch_install;
+
+typedef struct dl_site_packages {
+    dl_text path;
+    dl_text scope;                /* prefix, user, system, path (PYTHONPATH) */
+    dl_list packages;             /* dl_py_package: torch and what goes with it */
+    dl_list torches;              /* dl_torch_install found in this directory */
+} dl_site_packages;
+
+typedef struct dl_torch_device {
+    dl_int index;
+    dl_text name;
+    dl_text capability;           /* "8.9" */
+    dl_int memory_bytes;
+} dl_torch_device;
+
+typedef struct dl_torch_runtime {
+    dl_text status;               /* imported, import_failed, timed_out, crashed, skipped */
+    dl_text error;                /* the exception (type: message) when import failed */
+    dl_text version;
+    dl_text file;                 /* torch.__file__: which torch was imported */
+    dl_text cuda;                 /* torch.version.cuda */
+    dl_text hip;
+    dl_flag cuda_available;
+    dl_text cuda_warning;         /* what is_available() warned, when it did */
+    dl_int device_count;
+    dl_list devices;              /* dl_torch_device */
+    dl_list arch_list;            /* text: sm_50 ... compute_90 */
+    dl_int cudnn_version;
+    dl_flag mkl;
+    dl_flag mkldnn;
+    dl_flag openmp;
+    dl_text blas;                 /* BLAS_INFO from the build configuration */
+    dl_int threads;
+    dl_int interop_threads;
+    dl_flag mps_available;
+    dl_flag xpu_available;
+    dl_list loaded_libraries;     /* text: the CUDA, cuDNN, BLAS, OpenMP files the process mapped */
+    dl_num import_ms;
+} dl_torch_runtime;
+
+typedef struct dl_python {
+    dl_text path;                 /* as found */
+    dl_text real_path;
+    dl_list found_by;             /* text: "python3 on PATH (1st)", VIRTUAL_ENV, --python ... */
+    dl_text version;              /* 3.11.2 */
+    dl_text implementation;       /* cpython, pypy */
+    dl_int bits;                  /* 64 or 32 */
+    dl_text kind;                 /* system, venv, conda, pyenv, uv */
+    dl_text prefix;
+    dl_text pip;                  /* the pip on PATH that belongs to this interpreter */
+    dl_list site_packages;        /* dl_site_packages, in import order */
+    dl_torch_runtime runtime;
+} dl_python;
+
 typedef struct dl_facts {
     dl_text schema;
     dl_tool_facts tool;
@@ -217,6 +291,7 @@ typedef struct dl_facts {
     dl_cuda_driver_facts cuda_driver;
     dl_list cuda_toolkits;    /* dl_cuda_toolkit */
     dl_list libraries;        /* dl_library_lookup */
+    dl_list pythons;          /* dl_python: every interpreter a user might run */
 } dl_facts;
 
 void dl_facts_init(dl_facts *f);

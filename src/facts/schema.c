@@ -266,6 +266,97 @@ static const dl_schema library_lookup_schema = {"library", sizeof(dl_library_loo
                                                 library_lookup_fields,
                                                 N(library_lookup_fields)};
 
+static const dl_field py_package_fields[] = {
+    F(dl_py_package, "name", "Package", DL_F_TEXT, name, NULL, 0),
+    F(dl_py_package, "version", "Version", DL_F_TEXT, version, NULL, 0),
+    F(dl_py_package, "installer", "Installed by", DL_F_TEXT, installer, NULL, 0),
+    F(dl_py_package, "source", NULL, DL_F_TEXT, source, NULL, 0),
+    F(dl_py_package, "direct_url", "From", DL_F_TEXT, direct_url, NULL, DL_OPTIONAL),
+    F(dl_py_package, "requires_torch", "Requires", DL_F_TEXT, requires_torch, NULL,
+      DL_OPTIONAL),
+};
+static const dl_schema py_package_schema = {"package", sizeof(dl_py_package),
+                                             py_package_fields, N(py_package_fields)};
+
+static const dl_field torch_install_fields[] = {
+    F(dl_torch_install, "location", "torch at", DL_F_TEXT, location, NULL, 0),
+    F(dl_torch_install, "version", "Version", DL_F_TEXT, version, NULL, 0),
+    F(dl_torch_install, "local_tag", "Variant", DL_F_TEXT, local_tag, NULL, 0),
+    F(dl_torch_install, "cuda", "Built for CUDA", DL_F_TEXT, cuda, NULL, 0),
+    F(dl_torch_install, "hip", "Built for HIP", DL_F_TEXT, hip, NULL, 0),
+    F(dl_torch_install, "git_version", NULL, DL_F_TEXT, git_version, NULL, 0),
+    F(dl_torch_install, "bundled_libraries", "Bundled libraries", DL_F_TEXTLIST,
+      bundled_libraries, NULL, 0),
+};
+static const dl_schema torch_install_schema = {"torch", sizeof(dl_torch_install),
+                                               torch_install_fields, N(torch_install_fields)};
+
+static const dl_field site_packages_fields[] = {
+    F(dl_site_packages, "path", "Directory", DL_F_TEXT, path, NULL, 0),
+    F(dl_site_packages, "scope", "Scope", DL_F_TEXT, scope, NULL, 0),
+    F(dl_site_packages, "packages", "Packages", DL_F_LIST, packages, &py_package_schema, 0),
+    F(dl_site_packages, "torches", "torch", DL_F_LIST, torches, &torch_install_schema, 0),
+};
+const dl_schema dl_site_packages_schema = {"site", sizeof(dl_site_packages),
+                                           site_packages_fields, N(site_packages_fields)};
+
+static const dl_field torch_device_fields[] = {
+    F(dl_torch_device, "index", "Index", DL_F_INT, index, NULL, 0),
+    F(dl_torch_device, "name", "Name", DL_F_TEXT, name, NULL, 0),
+    F(dl_torch_device, "capability", "Capability", DL_F_TEXT, capability, NULL, 0),
+    F(dl_torch_device, "memory_bytes", "Memory", DL_F_INT, memory_bytes, NULL, DL_FMT_BYTES),
+};
+static const dl_schema torch_device_schema = {"device", sizeof(dl_torch_device),
+                                              torch_device_fields, N(torch_device_fields)};
+
+static const dl_field torch_runtime_fields[] = {
+    F(dl_torch_runtime, "status", "import torch", DL_F_TEXT, status, NULL, 0),
+    F(dl_torch_runtime, "error", "Error", DL_F_TEXT, error, NULL, DL_OPTIONAL),
+    F(dl_torch_runtime, "version", "torch", DL_F_TEXT, version, NULL, 0),
+    F(dl_torch_runtime, "file", "Imported from", DL_F_TEXT, file, NULL, 0),
+    F(dl_torch_runtime, "cuda", "torch.version.cuda", DL_F_TEXT, cuda, NULL, 0),
+    F(dl_torch_runtime, "hip", "torch.version.hip", DL_F_TEXT, hip, NULL, 0),
+    F(dl_torch_runtime, "cuda_available", "CUDA available", DL_F_FLAG, cuda_available, NULL,
+      0),
+    F(dl_torch_runtime, "cuda_warning", "CUDA warning", DL_F_TEXT, cuda_warning, NULL,
+      DL_OPTIONAL),
+    F(dl_torch_runtime, "device_count", "CUDA devices", DL_F_INT, device_count, NULL, 0),
+    F(dl_torch_runtime, "devices", "Devices", DL_F_LIST, devices, &torch_device_schema, 0),
+    F(dl_torch_runtime, "arch_list", "Compiled for", DL_F_TEXTLIST, arch_list, NULL, 0),
+    F(dl_torch_runtime, "cudnn_version", "cuDNN", DL_F_INT, cudnn_version, NULL, 0),
+    F(dl_torch_runtime, "mkl", "MKL", DL_F_FLAG, mkl, NULL, 0),
+    F(dl_torch_runtime, "mkldnn", "oneDNN", DL_F_FLAG, mkldnn, NULL, 0),
+    F(dl_torch_runtime, "openmp", "OpenMP", DL_F_FLAG, openmp, NULL, 0),
+    F(dl_torch_runtime, "blas", "BLAS", DL_F_TEXT, blas, NULL, 0),
+    F(dl_torch_runtime, "threads", "Threads", DL_F_INT, threads, NULL, 0),
+    F(dl_torch_runtime, "interop_threads", "Interop threads", DL_F_INT, interop_threads, NULL,
+      0),
+    F(dl_torch_runtime, "mps_available", "MPS", DL_F_FLAG, mps_available, NULL, 0),
+    F(dl_torch_runtime, "xpu_available", "XPU", DL_F_FLAG, xpu_available, NULL, 0),
+    F(dl_torch_runtime, "loaded_libraries", "Loaded libraries", DL_F_TEXTLIST,
+      loaded_libraries, NULL, 0),
+    F(dl_torch_runtime, "import_ms", "Import ms", DL_F_NUM, import_ms, NULL, DL_VOLATILE),
+};
+const dl_schema dl_torch_runtime_schema = {"runtime", sizeof(dl_torch_runtime),
+                                           torch_runtime_fields, N(torch_runtime_fields)};
+
+static const dl_field python_fields[] = {
+    F(dl_python, "path", "Python", DL_F_TEXT, path, NULL, 0),
+    F(dl_python, "real_path", "Real path", DL_F_TEXT, real_path, NULL, 0),
+    F(dl_python, "found_by", "Found by", DL_F_TEXTLIST, found_by, NULL, 0),
+    F(dl_python, "version", "Version", DL_F_TEXT, version, NULL, 0),
+    F(dl_python, "implementation", "Implementation", DL_F_TEXT, implementation, NULL, 0),
+    F(dl_python, "bits", "Bits", DL_F_INT, bits, NULL, 0),
+    F(dl_python, "kind", "Kind", DL_F_TEXT, kind, NULL, 0),
+    F(dl_python, "prefix", "Prefix", DL_F_TEXT, prefix, NULL, 0),
+    F(dl_python, "pip", "Its pip on PATH", DL_F_TEXT, pip, NULL, 0),
+    F(dl_python, "site_packages", "Site packages", DL_F_LIST, site_packages,
+      &dl_site_packages_schema, 0),
+    F(dl_python, "runtime", NULL, DL_F_OBJECT, runtime, &dl_torch_runtime_schema, 0),
+};
+const dl_schema dl_python_schema = {"python", sizeof(dl_python), python_fields,
+                                    N(python_fields)};
+
 static const dl_field facts_fields[] = {
     F(dl_facts, "schema", NULL, DL_F_TEXT, schema, NULL, 0),
     F(dl_facts, "os", "Operating system", DL_F_OBJECT, os, &os_schema, 0),
@@ -283,6 +374,7 @@ static const dl_field facts_fields[] = {
       &cuda_toolkit_schema, 0),
     F(dl_facts, "libraries", "Library search", DL_F_LIST, libraries, &library_lookup_schema,
       0),
+    F(dl_facts, "pythons", "Python interpreters", DL_F_LIST, pythons, &dl_python_schema, 0),
     F(dl_facts, "tool", "dlenv", DL_F_OBJECT, tool, &tool_schema, 0),
 };
 const dl_schema dl_facts_schema = {"facts", sizeof(dl_facts), facts_fields,

@@ -50,6 +50,9 @@ extern const dl_schema dl_nvml_gpu_schema;
 extern const dl_schema dl_nvml_schema;
 extern const dl_schema dl_cuda_driver_schema;
 extern const dl_schema dl_cuda_device_schema;
+extern const dl_schema dl_site_packages_schema;
+extern const dl_schema dl_torch_runtime_schema;
+extern const dl_schema dl_python_schema;
 
 /* Appends to out ("$.os.arch\n" ...) every value that is neither known nor unknown with a
  * reason, unless the schema marks it optional: a probe that went silent. Returns how

@@ -18,6 +18,7 @@ static const dl_probe probes[] = {
     {"cuda_driver", dl_probe_cuda_driver},
     {"cuda_toolkits", dl_probe_cuda_toolkits},
     {"libraries", dl_probe_libraries},
+    {"python", dl_probe_python},
 };
 
 const char *dl_probe_status_name(dl_probe_status s)

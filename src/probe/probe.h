@@ -32,6 +32,8 @@ const char *dl_probe_status_name(dl_probe_status s);
 dl_probe_status dl_probe_status_from_name(const char *name);   /* unknown names: failed */
 /* The isolated driver probes start this executable again under this timeout. */
 void dl_probe_configure_children(const char *self_path, int timeout_ms);
+/* --python, --no-runtime and --import-timeout for the Python probe. */
+void dl_probe_configure_python(const char *chosen, bool runtime, int timeout_ms);
 /* Sets the outcome once: the first problem a probe meets is the one reported. */
 void dl_probe_note(dl_probe_outcome *out, dl_probe_status s, const char *detail);
 /* Maps a file error to the probe status it means. */
@@ -50,6 +52,7 @@ void dl_probe_nvml(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cuda_driver(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 
 /* Runs every probe and records each one's status and duration in f->tool.probes. */
 void dl_probe_all(const dl_machine *m, dl_facts *f);

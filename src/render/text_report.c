@@ -14,7 +14,8 @@
 typedef struct view {
     dl_buf out;
     const dl_style *style;
-    char *last_why;   /* the reason on the line before: repeats say "as above" */
+    char *last_why;   /* the reason on the line before */
+    size_t repeats;   /* lines since then with the same reason, not shown one by one */
 } view;
 
 static size_t display_width(const char *s)
@@ -99,7 +100,8 @@ static void put_wrapped(view *v, const char *text, size_t col, dl_tone tone)
         if (display_width(text) > avail) {
             size_t i, best = 0;
             for (i = 0; i < len && i < avail; i++)
-                if (text[i] == ' ' || text[i] == ',' || text[i] == ':' || text[i] == ';')
+                if (text[i] == ' ' || text[i] == ',' || text[i] == ':' || text[i] == ';' ||
+                    (text[i] == '/' && i > 0))
                     best = i + 1;
             cut = best ? best : avail;
             while (cut < len && ((unsigned char)text[cut] & 0xC0) == 0x80)
@@ -147,8 +149,12 @@ static void render_textlist(view *v, size_t indent, const dl_field *fd, const dl
     if (!l->known) {
         if (l->why) {
             char *t = dl_fmt("unknown: %s", l->why);
-            bool repeat = v->last_why && strcmp(v->last_why, t) == 0;
-            put_line(v, indent, fd->label, repeat ? "unknown (as above)" : t, DL_TONE_WARN);
+            if (v->last_why && strcmp(v->last_why, t) == 0) {
+                v->repeats++;
+                free(t);
+                return;
+            }
+            put_line(v, indent, fd->label, t, DL_TONE_WARN);
             free(v->last_why);
             v->last_why = t;
         }
@@ -208,8 +214,12 @@ static void render_list(view *v, size_t indent, const dl_field *fd, const dl_lis
     size_t i;
     if (!l->known) {
         char *t = dl_fmt("unknown: %s", l->why ? l->why : "not gathered");
-        bool repeat = v->last_why && strcmp(v->last_why, t) == 0;
-        put_line(v, indent, fd->label, repeat ? "unknown (as above)" : t, DL_TONE_WARN);
+        if (v->last_why && strcmp(v->last_why, t) == 0) {
+            v->repeats++;
+            free(t);
+            return;
+        }
+        put_line(v, indent, fd->label, t, DL_TONE_WARN);
         free(v->last_why);
         v->last_why = t;
         return;
@@ -257,7 +267,7 @@ static void render_field(view *v, const dl_field *fd, const void *p, size_t inde
     text = scalar_text(fd, p, &tone);
     if (text && tone == DL_TONE_WARN) {
         if (v->last_why && strcmp(v->last_why, text) == 0) {
-            put_line(v, indent, fd->label, "unknown (as above)", tone);
+            v->repeats++; /* summed up in one line by render_object */
             free(text);
             return;
         }
@@ -272,11 +282,36 @@ static void render_field(view *v, const dl_field *fd, const void *p, size_t inde
     free(text);
 }
 
+/* Facts that are unknown for the reason just shown are counted, not repeated. */
+static void flush_repeats(view *v, size_t indent)
+{
+    char *line;
+    if (!v->repeats)
+        return;
+    line = dl_fmt("%zu more unknown for the same reason", v->repeats);
+    v->repeats = 0;
+    dl_buf_printf(&v->out, "%*s%s%s%s\n", (int)indent, "", dl_style_on(v->style, DL_TONE_DIM),
+                  line, dl_style_off(v->style, DL_TONE_DIM));
+    free(line);
+}
+
 static void render_object(view *v, const dl_schema *s, const void *obj, size_t indent)
 {
-    size_t i;
-    for (i = 0; i < s->count; i++)
+    size_t i, before;
+    for (i = 0; i < s->count; i++) {
+        before = v->out.len;
         render_field(v, &s->fields[i], (const char *)obj + s->fields[i].offset, indent);
+        if (v->out.len != before && v->repeats) {
+            /* the field just drawn came after a run: put the count before it */
+            char *drawn = dl_strdup(v->out.data + before);
+            v->out.len = before;
+            v->out.data[before] = '\0';
+            flush_repeats(v, indent);
+            dl_buf_puts(&v->out, drawn);
+            free(drawn);
+        }
+    }
+    flush_repeats(v, indent);
 }
 
 static void heading(view *v, const char *title)
@@ -307,7 +342,7 @@ static void ascii_only(char *s)
  * belongs to the section before it (pci_ids to the GPUs). */
 char *dl_render_report_text(const dl_facts *f, const dl_style *style)
 {
-    view v = {{0}, style, NULL};
+    view v = {{0}, style, NULL, 0};
     size_t i;
     bool first = true;
     for (i = 0; i < dl_facts_schema.count; i++) {

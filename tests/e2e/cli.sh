@@ -30,6 +30,13 @@ run report --root "$work/file"
 expect_eq "root is a file exit code" 4 "$rc"
 case "$err" in *"not a directory"*) ;; *) fail "root is a file message: $err" ;; esac
 
+run report --python /nonexistent/python3
+expect_eq "missing --python exit code" 4 "$rc"
+expect_eq "missing --python message" "dlenv: --python /nonexistent/python3: no such interpreter" "$err"
+
+run report --import-timeout 0
+expect_eq "bad --import-timeout exit code" 2 "$rc"
+
 run --help
 expect_eq "help exit code" 0 "$rc"
 for word in report --root --json --ascii --color --version "Exit codes"; do

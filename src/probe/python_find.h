@@ -1,0 +1,18 @@
+/* Discovery of the Python interpreters a user might run, read from files alone: no
+ * interpreter is ever started, so a broken one, one for another architecture, or one in a
+ * --root image is described just the same. */
+#ifndef DLENV_PROBE_PYTHON_FIND_H
+#define DLENV_PROBE_PYTHON_FIND_H
+
+#include "facts/facts.h"
+#include "os/os.h"
+#include "probe/probe.h"
+
+/* Finds the Python interpreters a user might run and fills, for each, path, real_path,
+ * found_by, version, implementation, bits, kind, prefix, pip, and site_packages (path and
+ * scope only, in import order). Never runs an interpreter: everything is read from files.
+ * chosen: an interpreter named with --python (NULL when none); it comes first. */
+void dl_python_discover(const dl_machine *m, const char *chosen, dl_list *pythons,
+                        dl_probe_outcome *out);
+
+#endif

@@ -1,0 +1,101 @@
+# dlenv's runtime probe: imported torch in the user's interpreter, as dlenv describes it.
+# Runs as `python -c <this text>` in a child process under a timeout. Catches everything:
+# the failure itself is the fact. Prints one line, "@@DLENV@@" + JSON in the shape of
+# dlenv's facts (an unknown value is {"unknown": "reason"}), after whatever torch printed.
+# Written for any Python from 2.7 on, so an old interpreter still answers.
+import json, sys, time
+
+out = {}
+
+
+def unknown(why):
+    return {"unknown": why}
+
+
+def attempt(key, fn):
+    try:
+        out[key] = fn()
+    except Exception as e:  # noqa: BLE001 - the failure is the fact
+        out[key] = unknown("%s: %s" % (type(e).__name__, e))
+
+
+def loaded_libraries():
+    wanted = ("cudnn", "cublas", "cudart", "libcuda.so", "nvrtc", "nccl", "nvJitLink", "iomp",
+              "gomp", "openblas", "blas", "mkl", "amdhip", "MIOpen", "libtorch_cuda", "c10_cuda")
+    seen = []
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            parts = line.split()
+            path = parts[-1] if len(parts) >= 6 else ""
+            if path.startswith("/") and path not in seen and any(w in path for w in wanted):
+                seen.append(path)
+    return seen
+
+
+def config_value(text, key):
+    # "  - Build settings: BLAS_INFO=generic, BUILD_TYPE=..., ..."
+    for item in text.replace("\n", ",").split(","):
+        name, _, value = item.rpartition(" ")[2].partition("=")
+        if name == key and value:
+            return value
+    return unknown("the build configuration has no %s" % key)
+
+
+def describe(torch):
+    import warnings
+    out["version"] = str(torch.__version__)
+    out["file"] = str(getattr(torch, "__file__", None) or "")
+    out["cuda"] = torch.version.cuda if torch.version.cuda else "none"
+    hip = getattr(torch.version, "hip", None)
+    out["hip"] = hip if hip else "none"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        attempt("cuda_available", torch.cuda.is_available)
+    if caught:
+        out["cuda_warning"] = " ".join(str(w.message).strip() for w in caught)
+    attempt("device_count", torch.cuda.device_count)
+    devices = []
+    if out.get("cuda_available") is True:
+        for i in range(torch.cuda.device_count()):
+            p = torch.cuda.get_device_properties(i)
+            devices.append({"index": i, "name": p.name, "capability": "%d.%d" % (p.major, p.minor),
+                            "memory_bytes": int(p.total_memory)})
+        attempt("arch_list", torch.cuda.get_arch_list)
+    else:
+        out["arch_list"] = unknown("torch.cuda.get_arch_list needs CUDA to be available")
+    out["devices"] = devices
+    attempt("cudnn_version", lambda: torch.backends.cudnn.version() or unknown("cuDNN is not available"))
+    attempt("mkl", torch.backends.mkl.is_available)
+    attempt("mkldnn", torch.backends.mkldnn.is_available)
+    attempt("openmp", torch.backends.openmp.is_available)
+    attempt("blas", lambda: config_value(torch.__config__.show(), "BLAS_INFO"))
+    attempt("threads", torch.get_num_threads)
+    attempt("interop_threads", torch.get_num_interop_threads)
+    mps = getattr(torch.backends, "mps", None)
+    out["mps_available"] = bool(mps and mps.is_available())
+    xpu = getattr(torch, "xpu", None)
+    out["xpu_available"] = bool(xpu and xpu.is_available())
+
+
+def main():
+    out["python_version"] = "%d.%d.%d" % tuple(sys.version_info[:3])
+    out["python_bits"] = 64 if sys.maxsize > 2 ** 32 else 32
+    start = time.time()
+    try:
+        import torch
+    except BaseException as e:  # noqa: BLE001 - SystemExit and KeyboardInterrupt too
+        out["status"] = "import_failed"
+        out["error"] = "%s: %s" % (type(e).__name__, e)
+    else:
+        out["status"] = "imported"
+        out["import_ms"] = (time.time() - start) * 1000.0
+        try:
+            describe(torch)
+        except BaseException as e:  # noqa: BLE001
+            out["error"] = "%s: %s" % (type(e).__name__, e)
+    attempt("loaded_libraries", loaded_libraries)
+    sys.stdout.write("\n@@DLENV@@" + json.dumps(out) + "\n")
+    sys.stdout.flush()
+
+
+main()
