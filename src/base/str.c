@@ -255,3 +255,19 @@ void dl_buf_free(dl_buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
 }
+
+void dl_strv_add(dl_strv *s, char *owned)
+{
+    s->v = dl_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
+    s->v[s->n++] = owned;
+}
+
+void dl_strv_free(dl_strv *s)
+{
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        free(s->v[i]);
+    free(s->v);
+    s->v = NULL;
+    s->n = 0;
+}

@@ -38,6 +38,15 @@ bool dl_utf8_valid(const char *s, size_t len);
 /* Parse an unsigned integer in the given base from the whole (trimmed) string. */
 bool dl_parse_u64(const char *s, int base, unsigned long long *out);
 
+/* A growable array of owned strings. */
+typedef struct dl_strv {
+    char **v;
+    size_t n;
+} dl_strv;
+
+void dl_strv_add(dl_strv *s, char *owned);   /* takes ownership */
+void dl_strv_free(dl_strv *s);
+
 typedef struct dl_buf {
     char *data;
     size_t len;

@@ -169,13 +169,7 @@ static bool read_field(reader *r, const dl_field *fd, const cJSON *j, void *p, c
 {
     const char *why = fd->kind == DL_F_OBJECT ? NULL : unknown_reason(j);
     if (why) {
-        switch (fd->kind) {
-        case DL_F_TEXT: dl_text_unknown(p, "%s", why); break;
-        case DL_F_INT: dl_int_unknown(p, "%s", why); break;
-        case DL_F_FLAG: dl_flag_unknown(p, "%s", why); break;
-        case DL_F_NUM: dl_num_unknown(p, "%s", why); break;
-        default: dl_list_unknown(p, "%s", why); break;
-        }
+        dl_value_set_unknown(fd->kind, p, why);
         return true;
     }
     switch (fd->kind) {

@@ -481,14 +481,19 @@ void dl_schema_fill_unknown(const dl_schema *s, void *obj, const char *why)
             dl_schema_fill_unknown(fd->sub, p, why);
             continue;
         }
-        if (!scalar_is_silent(fd, p) || (fd->flags & DL_OPTIONAL))
-            continue;
-        switch (fd->kind) {
-        case DL_F_TEXT: dl_text_unknown(p, "%s", why); break;
-        case DL_F_INT: dl_int_unknown(p, "%s", why); break;
-        case DL_F_FLAG: dl_flag_unknown(p, "%s", why); break;
-        case DL_F_NUM: dl_num_unknown(p, "%s", why); break;
-        default: dl_list_unknown(p, "%s", why); break;
-        }
+        if (scalar_is_silent(fd, p) && !(fd->flags & DL_OPTIONAL))
+            dl_value_set_unknown(fd->kind, p, why);
+    }
+}
+
+void dl_value_set_unknown(dl_field_kind kind, void *p, const char *why)
+{
+    switch (kind) {
+    case DL_F_TEXT: dl_text_unknown(p, "%s", why); break;
+    case DL_F_INT: dl_int_unknown(p, "%s", why); break;
+    case DL_F_FLAG: dl_flag_unknown(p, "%s", why); break;
+    case DL_F_NUM: dl_num_unknown(p, "%s", why); break;
+    case DL_F_OBJECT: break; /* objects are never unknown as a whole */
+    default: dl_list_unknown(p, "%s", why); break;
     }
 }

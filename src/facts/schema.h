@@ -65,6 +65,9 @@ size_t dl_schema_find_silent(const dl_schema *s, const void *obj, const char *pa
  * (optional ones too): when a probe stops early, the rest says so. */
 void dl_schema_fill_unknown(const dl_schema *s, void *obj, const char *why);
 
+/* Marks one value of the given kind unknown with why. */
+void dl_value_set_unknown(dl_field_kind kind, void *p, const char *why);
+
 /* Frees every value of a struct described by s (not the struct itself). */
 void dl_schema_free(const dl_schema *s, void *obj);
 

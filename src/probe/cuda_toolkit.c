@@ -126,35 +126,16 @@ static char *parent_of(const char *path)
     return dl_strndup(path, (size_t)(slash - path));
 }
 
-/* ---- a growable list of strings ----------------------------------------------------------- */
-
-typedef struct strv {
-    char **v;
-    size_t n;
-} strv;
-
-static void strv_add(strv *s, char *owned)
-{
-    s->v = dl_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-    s->v[s->n++] = owned;
-}
-
-static void strv_free(strv *s)
-{
-    dl_fs_list_free(s->v, s->n);
-    s->v = NULL;
-    s->n = 0;
-}
 
 /* dir/<name>/leaf for each directory under root/targets: the per-architecture trees
  * (targets/x86_64-linux, targets/sbsa-linux) where headers and libraries really live. */
-static void add_target_dirs(const dl_machine *m, const char *root, const char *leaf, strv *s)
+static void add_target_dirs(const dl_machine *m, const char *root, const char *leaf, dl_strv *s)
 {
     char *targets = join(root, "targets"), **names = NULL;
     size_t count = 0, i;
     if (dl_fs_list(m, targets, &names, &count, NULL)) {
         for (i = 0; i < count; i++)
-            strv_add(s, dl_fmt("%s/%s/%s", targets, names[i], leaf));
+            dl_strv_add(s, dl_fmt("%s/%s/%s", targets, names[i], leaf));
         dl_fs_list_free(names, count);
     }
     free(targets);
@@ -305,10 +286,10 @@ static char *from_nvcc(scan *s, const char *root, dl_buf *problems)
 /* cuda.h is looked for where nvcc would find it: include/, then each target's include/. */
 static char *from_header(scan *s, const char *root, dl_buf *problems)
 {
-    strv dirs = {NULL, 0};
+    dl_strv dirs = {NULL, 0};
     char *version = NULL;
     size_t i;
-    strv_add(&dirs, join(root, "include"));
+    dl_strv_add(&dirs, join(root, "include"));
     add_target_dirs(s->m, root, "include", &dirs);
     for (i = 0; i < dirs.n && !version; i++) {
         char *path = join(dirs.v[i], "cuda.h"), *text = read_text(s, path, CUDA_H_MAX,
@@ -320,7 +301,7 @@ static char *from_header(scan *s, const char *root, dl_buf *problems)
         free(text);
         free(path);
     }
-    strv_free(&dirs);
+    dl_strv_free(&dirs);
     return version;
 }
 
@@ -357,17 +338,17 @@ static const char *const system_include_dirs[] = {
     "/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu",
     "/usr/local/include", NULL};
 
-static void header_dirs(scan *s, const char *root, strv *dirs)
+static void header_dirs(scan *s, const char *root, dl_strv *dirs)
 {
     size_t i;
-    strv_add(dirs, join(root, "include"));
+    dl_strv_add(dirs, join(root, "include"));
     add_target_dirs(s->m, root, "include", dirs);
     for (i = 0; system_include_dirs[i]; i++)
-        strv_add(dirs, dl_strdup(system_include_dirs[i]));
+        dl_strv_add(dirs, dl_strdup(system_include_dirs[i]));
 }
 
 /* The first of names found in dirs, read; *found is its path. NULL when none exists. */
-static char *find_header(scan *s, const strv *dirs, const char *const *names, char **found,
+static char *find_header(scan *s, const dl_strv *dirs, const char *const *names, char **found,
                          dl_buf *problems)
 {
     size_t i, j;
@@ -407,7 +388,7 @@ static void set_triple(dl_text *t, const char *text, const char *path,
 static void read_header_version(scan *s, const char *root, const char *const *names,
                                 const char *const keys[3], dl_text *t)
 {
-    strv dirs = {NULL, 0};
+    dl_strv dirs = {NULL, 0};
     dl_buf problems = {0};
     char *found = NULL, *text;
     header_dirs(s, root, &dirs);
@@ -422,7 +403,7 @@ static void read_header_version(scan *s, const char *root, const char *const *na
     free(text);
     free(found);
     dl_buf_free(&problems);
-    strv_free(&dirs);
+    dl_strv_free(&dirs);
 }
 
 static void read_cudnn_version(scan *s, const char *root, dl_cuda_toolkit *t)
@@ -449,7 +430,7 @@ static int compare_names(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void collect_cudnn(scan *s, const char *dir, strv *found)
+static void collect_cudnn(scan *s, const char *dir, dl_strv *found)
 {
     char **names = NULL;
     size_t count = 0, i;
@@ -458,7 +439,7 @@ static void collect_cudnn(scan *s, const char *dir, strv *found)
         note_io(s, &err);
     for (i = 0; i < count; i++) {
         if (dl_starts_with(names[i], CUDNN_PREFIX)) {
-            strv_add(found, names[i]);
+            dl_strv_add(found, names[i]);
             names[i] = NULL;
         }
     }
@@ -469,10 +450,10 @@ static void collect_cudnn(scan *s, const char *dir, strv *found)
 /* lib64 and lib are often one directory under two names, so the list is made unique. */
 static void read_cudnn_libraries(scan *s, const char *root, dl_cuda_toolkit *t)
 {
-    strv dirs = {NULL, 0}, found = {NULL, 0};
+    dl_strv dirs = {NULL, 0}, found = {NULL, 0};
     size_t i;
-    strv_add(&dirs, join(root, "lib64"));
-    strv_add(&dirs, join(root, "lib"));
+    dl_strv_add(&dirs, join(root, "lib64"));
+    dl_strv_add(&dirs, join(root, "lib"));
     add_target_dirs(s->m, root, "lib", &dirs);
     for (i = 0; i < dirs.n; i++)
         collect_cudnn(s, dirs.v[i], &found);
@@ -482,8 +463,8 @@ static void read_cudnn_libraries(scan *s, const char *root, dl_cuda_toolkit *t)
     for (i = 0; i < found.n; i++)
         if (i == 0 || strcmp(found.v[i], found.v[i - 1]) != 0)
             dl_textlist_add(&t->cudnn_libraries, found.v[i]);
-    strv_free(&found);
-    strv_free(&dirs);
+    dl_strv_free(&found);
+    dl_strv_free(&dirs);
 }
 
 /* ---- candidates ----------------------------------------------------------------------------------- */

@@ -48,13 +48,7 @@ static bool check(nvml *n, void *fn, const char *name, nvmlReturn_t rc, void *un
     } else {
         why = dl_fmt("%s: %s", name, errstr(n, rc));
     }
-    switch (kind) {
-    case DL_F_TEXT: dl_text_unknown(unknown_target, "%s", why); break;
-    case DL_F_INT: dl_int_unknown(unknown_target, "%s", why); break;
-    case DL_F_FLAG: dl_flag_unknown(unknown_target, "%s", why); break;
-    case DL_F_NUM: dl_num_unknown(unknown_target, "%s", why); break;
-    default: dl_list_unknown(unknown_target, "%s", why); break;
-    }
+    dl_value_set_unknown(kind, unknown_target, why);
     free(why);
     return false;
 }

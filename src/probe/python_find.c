@@ -78,23 +78,6 @@ static char *major_minor(const char *version)
     return n ? dl_strndup(version, n) : NULL;
 }
 
-typedef struct strv {
-    char **v;
-    size_t n;
-} strv;
-
-static void strv_add(strv *s, char *owned)
-{
-    s->v = dl_xrealloc(s->v, (s->n + 1) * sizeof *s->v);
-    s->v[s->n++] = owned;
-}
-
-static void strv_free(strv *s)
-{
-    dl_fs_list_free(s->v, s->n);
-    s->v = NULL;
-    s->n = 0;
-}
 
 /* ---- the search ---------------------------------------------------------------------- */
 
@@ -102,10 +85,10 @@ typedef struct finder {
     const dl_machine *m;
     dl_list *pythons;
     dl_probe_outcome *out;
-    strv homes;          /* $HOME live; /root and every /home/NAME under --root */
-    strv pyenv_versions; /* real paths of pyenv versions/ directories */
-    strv uv_dirs;        /* real paths of uv's managed-Python directories */
-    strv pips;           /* live: the first pip, then the first pip3, on PATH */
+    dl_strv homes;          /* $HOME live; /root and every /home/NAME under --root */
+    dl_strv pyenv_versions; /* real paths of pyenv versions/ directories */
+    dl_strv uv_dirs;        /* real paths of uv's managed-Python directories */
+    dl_strv pips;           /* live: the first pip, then the first pip3, on PATH */
 } finder;
 
 /* What an interpreter is: its binary and the installation whose packages it imports. */
@@ -188,7 +171,7 @@ static void each_entry(finder *f, const char *list, entry_fn fn, void *ctx)
 
 /* The directory under one of dirs that path lies in ("3.11.7" of
  * /root/.pyenv/versions/3.11.7/bin/python3.11), or NULL. */
-static char *install_under(const strv *dirs, const char *path)
+static char *install_under(const dl_strv *dirs, const char *path)
 {
     size_t i;
     for (i = 0; i < dirs->n; i++) {
@@ -628,9 +611,9 @@ static void find_pips(finder *f)
 {
     char *pip = which_live(f, "pip"), *pip3 = which_live(f, "pip3");
     if (pip)
-        strv_add(&f->pips, pip);
+        dl_strv_add(&f->pips, pip);
     if (pip3)
-        strv_add(&f->pips, pip3);
+        dl_strv_add(&f->pips, pip3);
 }
 
 static bool same_dir(finder *f, const char *file, const char *dir)
@@ -943,7 +926,7 @@ static void consider_conda_bases(finder *f)
     consider_conda_base(f, "/opt/conda");
 }
 
-static void consider_installs(finder *f, const strv *dirs, const char *exe, const char *found_by)
+static void consider_installs(finder *f, const dl_strv *dirs, const char *exe, const char *found_by)
 {
     size_t i;
     for (i = 0; i < dirs->n; i++) {
@@ -962,7 +945,7 @@ static void consider_installs(finder *f, const strv *dirs, const char *exe, cons
 
 /* ---- setup --------------------------------------------------------------------------- */
 
-static void add_real_dir(finder *f, strv *s, const char *dir)
+static void add_real_dir(finder *f, dl_strv *s, const char *dir)
 {
     char *real = dl_fs_realpath(f->m, dir, NULL);
     size_t i;
@@ -972,7 +955,7 @@ static void add_real_dir(finder *f, strv *s, const char *dir)
             return;
         }
     if (real && is_dir(f, real))
-        strv_add(s, real);
+        dl_strv_add(s, real);
     else
         free(real);
 }
@@ -986,13 +969,13 @@ static void find_homes(finder *f)
     size_t count = 0, i;
     if (f->m->live) {
         if (home && home[0] == '/')
-            strv_add(&f->homes, dl_strdup(home));
+            dl_strv_add(&f->homes, dl_strdup(home));
         return;
     }
-    strv_add(&f->homes, dl_strdup("/root"));
+    dl_strv_add(&f->homes, dl_strdup("/root"));
     if (dl_fs_list(f->m, "/home", &names, &count, NULL)) {
         for (i = 0; i < count; i++)
-            strv_add(&f->homes, join("/home", names[i]));
+            dl_strv_add(&f->homes, join("/home", names[i]));
         dl_fs_list_free(names, count);
     }
 }
@@ -1018,10 +1001,10 @@ static void find_install_dirs(finder *f)
 
 static void finder_free(finder *f)
 {
-    strv_free(&f->homes);
-    strv_free(&f->pyenv_versions);
-    strv_free(&f->uv_dirs);
-    strv_free(&f->pips);
+    dl_strv_free(&f->homes);
+    dl_strv_free(&f->pyenv_versions);
+    dl_strv_free(&f->uv_dirs);
+    dl_strv_free(&f->pips);
 }
 
 static void consider_all(finder *f, const char *chosen)
