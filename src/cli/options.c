@@ -7,7 +7,8 @@
 
 typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_COLOR,
                       OPT_NO_COLOR, OPT_PROBE_TIMEOUT, OPT_IMPORT_TIMEOUT, OPT_PYTHON,
-                      OPT_NO_RUNTIME } opt_id;
+                      OPT_NO_RUNTIME, OPT_DATA, OPT_MARKDOWN, OPT_REDACT, OPT_VERBOSE,
+                      OPT_LIST_CHECKS, OPT_CHECK, OPT_STRICT } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -20,20 +21,33 @@ typedef struct option_spec {
 
 static const dl_command commands[] = {
     {"report", "gather the facts about this machine and print them", dl_cmd_report},
+    {"doctor", "say which layer is broken, with the evidence and the exact fix",
+     dl_cmd_doctor},
+    {"data", "list the knowledge tables, where each came from and the sources they cite",
+     dl_cmd_data},
 };
 
 static const option_spec options[] = {
     {OPT_HELP, "help", 'h', NULL, NULL, "show this help and exit"},
     {OPT_VERSION, "version", 'V', NULL, NULL, "show the version and exit"},
-    {OPT_ROOT, "root", 0, "DIR", "report",
+    {OPT_ROOT, "root", 0, "DIR", "report doctor",
      "read the machine's files under DIR (a container image, a mounted disk)"},
-    {OPT_JSON, "json", 0, NULL, "report", "print JSON (\"schema\": \"dlenv.report/1\")"},
-    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report",
+    {OPT_JSON, "json", 0, NULL, "report doctor data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
+    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor",
      "how long NVML or the CUDA driver may take to answer (default 15)"},
-    {OPT_PYTHON, "python", 0, "PATH", "report", "also inspect this interpreter, first"},
-    {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report", "do not run `import torch`"},
-    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report",
+    {OPT_PYTHON, "python", 0, "PATH", "report doctor", "also inspect this interpreter, first"},
+    {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report doctor", "do not run `import torch`"},
+    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report doctor",
      "how long `import torch` may take in one interpreter (default 60)"},
+    {OPT_DATA, "data", 0, "DIR", NULL,
+     "use DIR/<table>.csv in place of the built-in tables"},
+    {OPT_MARKDOWN, "markdown", 0, NULL, "doctor", "print Markdown, ready to paste into a bug report"},
+    {OPT_REDACT, "redact", 0, NULL, "report doctor",
+     "replace the user name, home directory and host name in the output"},
+    {OPT_VERBOSE, "verbose", 'v', NULL, "doctor", "show every check and every probe's time"},
+    {OPT_LIST_CHECKS, "list-checks", 0, NULL, "doctor", "list the checks and exit"},
+    {OPT_CHECK, "check", 0, "ID", "doctor", "run only this check (an id from --list-checks)"},
+    {OPT_STRICT, "strict", 0, NULL, "doctor", "warnings fail too (exit code 1)"},
     {OPT_ASCII, "ascii", 0, NULL, NULL, "plain ASCII output, no symbols"},
     {OPT_COLOR, "color", 0, "WHEN", NULL, "colour: auto (a terminal, no NO_COLOR), always, never"},
     {OPT_NO_COLOR, "no-color", 0, NULL, NULL, "same as --color never"},
@@ -108,6 +122,13 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
         return parse_seconds(o, value, &cli->import_timeout_s, error);
     case OPT_PYTHON: cli->python = value; break;
     case OPT_NO_RUNTIME: cli->no_runtime = true; break;
+    case OPT_MARKDOWN: cli->markdown = true; break;
+    case OPT_REDACT: cli->redact = true; break;
+    case OPT_VERBOSE: cli->verbose = true; break;
+    case OPT_LIST_CHECKS: cli->list_checks = true; break;
+    case OPT_CHECK: cli->check = value; break;
+    case OPT_STRICT: cli->strict = true; break;
+    case OPT_DATA: cli->data_dir = value; break;
     case OPT_COLOR:
         if (strcmp(value, "auto") == 0)
             cli->color = DL_COLOR_AUTO;

@@ -20,6 +20,13 @@ typedef struct dl_cli {
     double import_timeout_s; /* --import-timeout; 0: the default */
     const char *python;      /* --python PATH */
     bool no_runtime;
+    bool markdown;
+    bool redact;
+    bool verbose;
+    bool list_checks;
+    const char *check;       /* --check ID */
+    bool strict;
+    const char *data_dir;    /* --data DIR: knowledge tables that replace the built-in ones */
     const char *argv0;
 } dl_cli;
 
@@ -39,5 +46,7 @@ void dl_cli_help(FILE *out, const char *command);
 
 /* Commands (src/cli/<name>.c). */
 int dl_cmd_report(const dl_cli *cli);
+int dl_cmd_doctor(const dl_cli *cli);
+int dl_cmd_data(const dl_cli *cli);
 
 #endif

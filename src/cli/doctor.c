@@ -1,0 +1,109 @@
+/* dlenv doctor: gather the facts, run the rules, name the lowest broken layer with its
+ * evidence and the exact fix. Exit 0 without a failure (warnings allowed, unless
+ * --strict), 1 with one. */
+#include "cli/exit_codes.h"
+#include "cli/gather.h"
+#include "cli/options.h"
+#include "cli/output.h"
+
+#include "base/str.h"
+#include "know/tables.h"
+#include "render/text_doctor.h"
+#include "rules/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int list_checks(void)
+{
+    dl_buf b = {0};
+    size_t i, n;
+    const dl_rule *rules = dl_rule_table(&n);
+    char *text;
+    int rc;
+    for (i = 0; i < n; i++)
+        dl_buf_printf(&b, "%-27s %-13s %s\n", rules[i].id, dl_layer_name(rules[i].layer),
+                      rules[i].checks);
+    text = dl_buf_take(&b);
+    rc = dl_cli_write(text, false);
+    free(text);
+    return rc;
+}
+
+static char *render(const dl_cli *cli, const dl_doctor_input *in)
+{
+    dl_style style;
+    if (cli->json)
+        return dl_render_doctor_json(in);
+    if (cli->markdown)
+        return dl_render_doctor_markdown(in);
+    style = dl_cli_style(cli);
+    return dl_render_doctor_text(in, &style);
+}
+
+static int verdict_code(const dl_cli *cli, dl_severity verdict)
+{
+    if (verdict == DL_SEV_FAILURE || (cli->strict && verdict == DL_SEV_WARNING))
+        return DL_EXIT_FINDINGS;
+    return DL_EXIT_OK;
+}
+
+static int diagnose(const dl_cli *cli, const dl_knowledge *know)
+{
+    dl_facts f;
+    dl_findings fs;
+    dl_doctor_view view;
+    dl_doctor_input in;
+    dl_rule_input rin;
+    char *text;
+    int rc = dl_cli_gather(cli, &f);
+    if (rc != DL_EXIT_OK) {
+        dl_facts_free(&f);
+        return rc;
+    }
+    memset(&fs, 0, sizeof fs);
+    rin.facts = &f;
+    rin.know = know;
+    dl_rules_run(&rin, cli->check, &fs);
+    dl_doctor_view_build(&view, &f, &fs);
+    in.facts = &f;
+    in.findings = &fs;
+    in.view = &view;
+    in.verbose = cli->verbose;
+    text = dl_cli_redact(cli, render(cli, &in));
+    rc = dl_cli_write(text, cli->json);
+    if (rc == DL_EXIT_OK)
+        rc = verdict_code(cli, view.verdict);
+    free(text);
+    dl_doctor_view_free(&view);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+    return rc;
+}
+
+int dl_cmd_doctor(const dl_cli *cli)
+{
+    dl_knowledge know;
+    char *error = NULL;
+    int rc;
+    if (cli->list_checks)
+        return list_checks();
+    if (cli->check && !dl_rule_find(cli->check)) {
+        fprintf(stderr, "dlenv: --check %s: no such check (see dlenv doctor --list-checks)\n",
+                cli->check);
+        return DL_EXIT_USAGE;
+    }
+    if (cli->json && cli->markdown) {
+        fprintf(stderr, "dlenv: --json and --markdown exclude each other\n");
+        return DL_EXIT_USAGE;
+    }
+    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
+        fprintf(stderr, "dlenv: %s\n", error);
+        free(error);
+        return DL_EXIT_BAD_INPUT;
+    }
+    rc = diagnose(cli, &know);
+    dl_knowledge_free(&know);
+    return rc;
+}

@@ -1,0 +1,60 @@
+/* Containers and WSL: the GPU has to be passed in, and WSL's driver lives in a folder of
+ * its own that the loader must know. */
+#include "rules/query.h"
+#include "rules/rules.h"
+
+#include <string.h>
+
+void dl_rule_docker_no_gpu_passthrough(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_nvidia_kernel_facts *k = &f->nvidia_kernel;
+    dl_finding *x;
+    if (!dl_q_in_container(f) || dl_q_is_wsl(f) || !dl_q_pci_gpus(f, DL_PCI_NVIDIA) ||
+        !k->device_nodes.known || k->device_nodes.count > 0)
+        return;
+    x = dl_finding_add(out, "docker_no_gpu_passthrough", DL_LAYER_CONTAINER, DL_SEV_FAILURE,
+                       "This container was started without access to the host's GPU");
+    dl_finding_evidence(x, "os.container.runtime", "%s",
+                        f->os.container.runtime.value ? f->os.container.runtime.value : "?");
+    dl_finding_evidence(x, "nvidia_kernel.device_nodes", "no /dev/nvidia* nodes");
+    dl_finding_fix(x, "# on the host: install the NVIDIA Container Toolkit, then start the "
+                      "container with: docker run --gpus all ...");
+}
+
+static const dl_library_copy *wsl_copy(const dl_library_lookup *l)
+{
+    size_t i;
+    for (i = 0; l && l->copies.known && i < l->copies.count; i++) {
+        const dl_library_copy *c = &DL_LIST_AT(l->copies, dl_library_copy, i);
+        if (c->path.value && strncmp(c->path.value, "/usr/lib/wsl/lib/", 17) == 0)
+            return c;
+    }
+    return NULL;
+}
+
+void dl_rule_wsl_libcuda_path(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_library_lookup *l = dl_q_library(f, "libcuda.so.1");
+    const dl_library_copy *w = wsl_copy(l);
+    bool unreachable = l && !l->chosen.value && w;
+    bool linux_driver = l && l->chosen.value && w &&
+                        strncmp(l->chosen.value, "/usr/lib/wsl/lib/", 17) != 0;
+    dl_finding *x;
+    if (!dl_q_is_wsl(f) || (!unreachable && !linux_driver))
+        return;
+    x = dl_finding_add(out, "wsl_libcuda_path", DL_LAYER_CONTAINER, DL_SEV_FAILURE,
+                       unreachable ? "WSL's libcuda is in /usr/lib/wsl/lib but the loader "
+                                     "does not look there"
+                                   : "A Linux libcuda is found before WSL's own");
+    dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s",
+                        l->chosen.value ? l->chosen.value : "not found");
+    dl_finding_evidence(x, "libraries[libcuda.so.1].copies", "%s", w->path.value);
+    if (unreachable)
+        dl_finding_fix(x, "echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && "
+                          "sudo ldconfig");
+    else
+        dl_finding_fix(x, "# remove the Linux NVIDIA driver packages installed inside WSL (the "
+                          "Windows driver provides libcuda); never install a Linux driver in WSL");
+}

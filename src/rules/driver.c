@@ -1,0 +1,234 @@
+/* The NVIDIA driver: installed, loaded, matching, and answering. Which of the "not
+ * loaded" causes it is decides the fix, so the specific rules come first and the general
+ * driver_not_loaded stays quiet when one of them fired. */
+#include "base/str.h"
+#include "rules/fixes.h"
+#include "rules/query.h"
+#include "rules/rules.h"
+
+#include <string.h>
+
+static bool nvidia_on_pci(const dl_facts *f)
+{
+    return dl_q_pci_gpus(f, DL_PCI_NVIDIA) > 0 && !dl_q_is_wsl(f);
+}
+
+static bool nvidia_module_loaded(const dl_facts *f)
+{
+    return dl_q_module_loaded(f, "nvidia") || f->nvidia_kernel.driver_version.value;
+}
+
+static bool nouveau_holds_gpu(const dl_facts *f)
+{
+    const dl_pci_gpu *g = dl_q_first_pci_gpu(f, DL_PCI_NVIDIA);
+    return dl_q_module_loaded(f, "nouveau") || (g && dl_q_text_is(&g->driver, "nouveau"));
+}
+
+static void evidence_gpu(dl_finding *x, const dl_facts *f)
+{
+    const dl_pci_gpu *g = dl_q_first_pci_gpu(f, DL_PCI_NVIDIA);
+    if (g)
+        dl_finding_evidence(x, "gpus[].driver", "%s %s bound to %s",
+                            g->address.value ? g->address.value : "?",
+                            g->device_name.value ? g->device_name.value : "NVIDIA GPU",
+                            g->driver.value ? g->driver.value : "?");
+}
+
+static void fix_install_driver(dl_finding *x, const dl_facts *f)
+{
+    const char *d = dl_fix_distro(f);
+    if (strcmp(d, "ubuntu") == 0)
+        dl_finding_fix(x, "sudo ubuntu-drivers install && sudo reboot");
+    else if (strcmp(d, "debian") == 0)
+        dl_finding_fix(x, "sudo apt install nvidia-driver firmware-misc-nonfree && sudo reboot   "
+                          "(enable the non-free component first)");
+    else if (strcmp(d, "fedora") == 0)
+        dl_finding_fix(x, "sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda && sudo reboot   "
+                          "(from RPM Fusion)");
+    else if (strcmp(d, "arch") == 0)
+        dl_finding_fix(x, "sudo pacman -S nvidia && sudo reboot");
+    else
+        dl_finding_fix(x, "# install NVIDIA's driver for this GPU "
+                          "(https://www.nvidia.com/Download/index.aspx), then reboot");
+}
+
+void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    dl_finding *x;
+    if (!nvidia_on_pci(f) || !nouveau_holds_gpu(f))
+        return;
+    x = dl_finding_add(out, "nouveau_loaded", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "The open-source nouveau driver holds the GPU; CUDA needs NVIDIA's driver");
+    evidence_gpu(x, f);
+    if (dl_q_module_loaded(f, "nouveau"))
+        dl_finding_evidence(x, "nvidia_kernel.loaded_modules", "nouveau");
+    dl_finding_fix(x, "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee "
+                      "/etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u");
+    fix_install_driver(x, f);
+}
+
+void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    dl_finding *x;
+    if (!nvidia_on_pci(f) || nvidia_module_loaded(f) || nouveau_holds_gpu(f) ||
+        dl_q_driver_libraries_present(f) ||
+        (f->nvidia_kernel.module_file.known && f->nvidia_kernel.module_file.value))
+        return;
+    x = dl_finding_add(out, "no_driver_installed", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "An NVIDIA GPU is present but no NVIDIA driver is installed");
+    evidence_gpu(x, f);
+    dl_finding_evidence(x, "nvml.library", "%s", f->nvml.library.value ? f->nvml.library.value
+                                                  : f->nvml.library.why ? f->nvml.library.why
+                                                                        : "not loaded");
+    fix_install_driver(x, f);
+}
+
+void dl_rule_secure_boot_blocks_module(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_nvidia_kernel_facts *k = &f->nvidia_kernel;
+    dl_finding *x;
+    if (!nvidia_on_pci(f) || nvidia_module_loaded(f) || !k->module_file.known ||
+        !k->module_file.value || !k->secure_boot.known || !k->secure_boot.value)
+        return;
+    x = dl_finding_add(out, "secure_boot_blocks_module", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "Secure Boot refuses the NVIDIA kernel module, so it is not loaded");
+    dl_finding_evidence(x, "nvidia_kernel.secure_boot", "on");
+    dl_finding_evidence(x, "nvidia_kernel.module_path", "%s",
+                        k->module_path.value ? k->module_path.value : "present");
+    dl_finding_evidence(x, "nvidia_kernel.loaded_modules", "no nvidia");
+    dl_finding_fix(x, "sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   (then reboot "
+                      "and choose \"Enroll MOK\"), or turn Secure Boot off in the firmware");
+}
+
+void dl_rule_kernel_module_not_built(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_nvidia_kernel_facts *k = &f->nvidia_kernel;
+    dl_finding *x;
+    if (!nvidia_on_pci(f) || nvidia_module_loaded(f) || !dl_q_driver_libraries_present(f) ||
+        !k->module_file.known || k->module_file.value)
+        return;
+    x = dl_finding_add(out, "kernel_module_not_built", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "The NVIDIA driver has no kernel module for the running kernel %s",
+                       f->os.kernel_release.value ? f->os.kernel_release.value : "");
+    dl_finding_evidence(x, "os.kernel_release", "%s",
+                        f->os.kernel_release.value ? f->os.kernel_release.value : "?");
+    dl_finding_evidence(x, "nvidia_kernel.module_file", "no nvidia.ko under /lib/modules/%s",
+                        f->os.kernel_release.value ? f->os.kernel_release.value : "?");
+    dl_finding_fix(x, "sudo apt install linux-headers-$(uname -r) && sudo dkms autoinstall && "
+                      "sudo reboot   (on Fedora: sudo akmods --force)");
+}
+
+void dl_rule_driver_not_loaded(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_nvidia_kernel_facts *k = &f->nvidia_kernel;
+    bool no_nodes = k->device_nodes.known && k->device_nodes.count == 0;
+    dl_finding *x;
+    if (!nvidia_on_pci(f) || !dl_q_driver_libraries_present(f) || nouveau_holds_gpu(f) ||
+        (nvidia_module_loaded(f) && !no_nodes) || dl_q_in_container(f) ||
+        dl_findings_has(out, "secure_boot_blocks_module") ||
+        dl_findings_has(out, "kernel_module_not_built"))
+        return;
+    x = dl_finding_add(out, "driver_not_loaded", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "The NVIDIA driver is installed but its kernel part is not running");
+    dl_finding_evidence(x, "nvidia_kernel.driver_version", "%s",
+                        k->driver_version.value ? k->driver_version.value : "no module loaded");
+    if (no_nodes)
+        dl_finding_evidence(x, "nvidia_kernel.device_nodes", "no /dev/nvidia* nodes");
+    dl_finding_fix(x, "sudo modprobe nvidia && sudo modprobe nvidia_uvm   (or reboot)");
+}
+
+void dl_rule_driver_library_mismatch(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const char *nvml = f->nvml.driver_version.value, *kern = f->nvidia_kernel.driver_version.value;
+    bool said = f->nvml.init_result.value && dl_contains_ci(f->nvml.init_result.value, "mismatch");
+    bool differ = nvml && kern && strcmp(nvml, kern) != 0;
+    bool cuda803 = f->cuda_driver.init_code.known && f->cuda_driver.init_code.value == 803;
+    dl_finding *x;
+    if (!said && !differ && !cuda803)
+        return;
+    x = dl_finding_add(out, "driver_library_mismatch", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "The driver's libraries and its loaded kernel module are different "
+                       "versions (an update without a reboot)");
+    if (said)
+        dl_finding_evidence(x, "nvml.init_result", "%s", f->nvml.init_result.value);
+    if (differ)
+        dl_finding_evidence(x, "nvml.driver_version", "%s, kernel module %s", nvml, kern);
+    if (cuda803)
+        dl_finding_evidence(x, "cuda_driver.init_result", "%s",
+                            f->cuda_driver.init_result.value ? f->cuda_driver.init_result.value
+                                                             : "803");
+    dl_finding_fix(x, "sudo reboot   (or: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia "
+                      "&& sudo modprobe nvidia)");
+}
+
+static dl_finding *cuinit_finding(const dl_facts *f, dl_findings *out, long long code,
+                                  const char *id, const char *title)
+{
+    dl_finding *x;
+    if (!f->cuda_driver.init_code.known || f->cuda_driver.init_code.value != code)
+        return NULL;
+    x = dl_finding_add(out, id, DL_LAYER_DRIVER, DL_SEV_FAILURE, "%s", title);
+    dl_finding_evidence(x, "cuda_driver.init_result", "%lld %s", code,
+                        f->cuda_driver.init_result.value ? f->cuda_driver.init_result.value : "");
+    if (f->cuda_driver.library.value)
+        dl_finding_evidence(x, "cuda_driver.library", "%s", f->cuda_driver.library.value);
+    return x;
+}
+
+void dl_rule_forward_compat_unsupported(const dl_rule_input *in, dl_findings *out)
+{
+    dl_finding *x = cuinit_finding(in->facts, out, 804, "forward_compat_unsupported",
+                                   "CUDA forward-compatibility libraries are loaded on a GPU "
+                                   "that does not support them");
+    if (x)
+        dl_finding_fix(x, "# take the cuda-compat directory (/usr/local/cuda/compat) out of "
+                          "LD_LIBRARY_PATH, or remove the cuda-compat package; then use a torch "
+                          "wheel whose CUDA this driver supports");
+}
+
+void dl_rule_fabricmanager_missing(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    dl_finding *x = cuinit_finding(f, out, 802, "fabricmanager_missing",
+                                   "The NVSwitch fabric manager is not running (cuInit: system "
+                                   "not yet initialized)");
+    if (!x)
+        return;
+    dl_finding_fix(x, "sudo apt install nvidia-fabricmanager-%s && sudo systemctl enable --now "
+                      "nvidia-fabricmanager   (the same version as the driver)",
+                   f->nvml.driver_version.value ? f->nvml.driver_version.value : "<driver>");
+}
+
+void dl_rule_suspend_resume_uvm(const dl_rule_input *in, dl_findings *out)
+{
+    dl_finding *x = cuinit_finding(in->facts, out, 999, "suspend_resume_uvm",
+                                   "The driver is wedged (cuInit: unknown error), typically "
+                                   "after suspend and resume");
+    if (x)
+        dl_finding_fix(x, "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm   (or reboot)");
+}
+
+void dl_rule_device_permission_denied(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_nvidia_kernel_facts *k = &in->facts->nvidia_kernel;
+    dl_finding *x = NULL;
+    size_t i;
+    for (i = 0; k->device_nodes.known && i < k->device_nodes.count; i++) {
+        const dl_device_node *n = &DL_LIST_AT(k->device_nodes, dl_device_node, i);
+        if (!n->accessible.known || n->accessible.value)
+            continue;
+        if (!x)
+            x = dl_finding_add(out, "device_permission_denied", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                               "This user may not open the NVIDIA device nodes");
+        dl_finding_evidence(x, n->path.value, "not readable and writable by this user");
+    }
+    if (x)
+        dl_finding_fix(x, "sudo usermod -aG video,render $USER   (log out and in again), or fix "
+                          "the udev rule that sets the nodes' mode");
+}

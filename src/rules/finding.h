@@ -1,0 +1,71 @@
+/* Findings: what the rules conclude from the facts. Each has a stable id from
+ * DIAGNOSES.md, a layer, a severity, a title in plain words, the evidence it rests on
+ * (facts with their values) and the fix as exact commands. Rules only add findings;
+ * renderers only read them. */
+#ifndef DLENV_RULES_FINDING_H
+#define DLENV_RULES_FINDING_H
+
+#include "facts/facts.h"
+#include "facts/schema.h"
+
+/* Layers from the bottom up: the lowest failing one is the root cause. */
+typedef enum dl_layer {
+    DL_LAYER_HARDWARE,
+    DL_LAYER_DRIVER,
+    DL_LAYER_CONTAINER,
+    DL_LAYER_LIBRARIES,
+    DL_LAYER_PYTHON,
+    DL_LAYER_TORCH_BUILD,
+    DL_LAYER_TORCH_RUNTIME,
+    DL_LAYER_PERFORMANCE,
+    DL_LAYER_COUNT
+} dl_layer;
+
+typedef enum dl_severity { DL_SEV_OK, DL_SEV_INFO, DL_SEV_WARNING, DL_SEV_FAILURE } dl_severity;
+
+typedef struct dl_finding {
+    dl_text id;
+    dl_text layer;
+    dl_text severity;
+    dl_text title;
+    dl_list evidence;     /* dl_pair: fact path -> value as text */
+    dl_list fix;          /* text: commands or steps, in order */
+    dl_flag consequence;  /* follows from the root cause below it */
+} dl_finding;
+
+typedef struct dl_findings {
+    dl_list items;        /* dl_finding */
+    dl_text root_cause;   /* the id, or absent when nothing fails */
+} dl_findings;
+
+extern const dl_schema dl_finding_schema;
+extern const dl_schema dl_findings_schema;
+
+const char *dl_layer_name(dl_layer l);
+const char *dl_layer_title(dl_layer l);
+const char *dl_severity_name(dl_severity s);
+int dl_layer_of_name(const char *name);       /* -1 when unknown */
+int dl_severity_of_name(const char *name);    /* -1 when unknown */
+
+/* Adds a finding and returns it for evidence and fixes. */
+dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_layer layer, dl_severity sev,
+                           const char *title_fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void dl_finding_evidence(dl_finding *f, const char *fact, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void dl_finding_fix(dl_finding *f, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+bool dl_findings_has(const dl_findings *f, const char *id);
+bool dl_q_failure(const dl_finding *x);
+void dl_findings_free(dl_findings *f);
+
+#endif

@@ -1,0 +1,56 @@
+#include "rules/know_query.h"
+
+#include "know/version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+long dl_kq_find(const dl_table *t, const char *column, const char *value)
+{
+    size_t r;
+    for (r = 0; t && value && r < t->rows; r++) {
+        const char *v = dl_table_get(t, r, column);
+        if (v && strcmp(v, value) == 0)
+            return (long)r;
+    }
+    return -1;
+}
+
+long dl_kq_newest_torch(const dl_knowledge *k)
+{
+    const dl_table *t = k ? dl_knowledge_table(k, "torch_releases") : NULL;
+    dl_torch_version best, v;
+    long row = -1;
+    size_t r;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *status = dl_table_get(t, r, "status");
+        if (!status || strcmp(status, "released") != 0 ||
+            !dl_torch_version_parse(dl_table_get(t, r, "torch_version"), &v))
+            continue;
+        if (row < 0 || dl_torch_version_cmp(&v, &best) > 0) {
+            best = v;
+            row = (long)r;
+        }
+    }
+    return row;
+}
+
+long dl_kq_wheel_arches(const dl_knowledge *k, const char *torch_version, const char *variant,
+                        const char *os)
+{
+    const dl_table *t = k ? dl_knowledge_table(k, "wheel_arches") : NULL;
+    dl_torch_version v;
+    char minor[32];
+    size_t r;
+    if (!t || !dl_torch_version_parse(torch_version, &v))
+        return -1;
+    snprintf(minor, sizeof minor, "%lu.%lu", v.release.part[0], v.release.part[1]);
+    for (r = 0; r < t->rows; r++) {
+        const char *m = dl_table_get(t, r, "torch_minor"), *c = dl_table_get(t, r, "cuda_variant"),
+                   *o = dl_table_get(t, r, "os");
+        if (m && c && o && strcmp(m, minor) == 0 && strcmp(c, variant) == 0 &&
+            strcmp(o, os) == 0)
+            return (long)r;
+    }
+    return -1;
+}

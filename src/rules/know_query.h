@@ -1,0 +1,15 @@
+/* Questions rules ask of the knowledge tables. */
+#ifndef DLENV_RULES_KNOW_QUERY_H
+#define DLENV_RULES_KNOW_QUERY_H
+
+#include "know/tables.h"
+
+/* The first row whose column equals value, or -1. */
+long dl_kq_find(const dl_table *t, const char *column, const char *value);
+/* The newest released torch (status "released"): its row, or -1. */
+long dl_kq_newest_torch(const dl_knowledge *k);
+/* The row of the wheel_arches table for torch X.Y, a CUDA variant and an OS, or -1. */
+long dl_kq_wheel_arches(const dl_knowledge *k, const char *torch_version, const char *variant,
+                        const char *os);
+
+#endif

@@ -1,0 +1,113 @@
+#include "rules/query.h"
+
+#include "base/str.h"
+
+#include <string.h>
+
+size_t dl_q_pci_gpus(const dl_facts *f, long long vendor)
+{
+    size_t i, n = 0;
+    for (i = 0; f->gpus.known && i < f->gpus.count; i++) {
+        const dl_pci_gpu *g = &DL_LIST_AT(f->gpus, dl_pci_gpu, i);
+        if (!vendor || (g->vendor_id.known && g->vendor_id.value == vendor))
+            n++;
+    }
+    return n;
+}
+
+const dl_pci_gpu *dl_q_first_pci_gpu(const dl_facts *f, long long vendor)
+{
+    size_t i;
+    for (i = 0; f->gpus.known && i < f->gpus.count; i++) {
+        const dl_pci_gpu *g = &DL_LIST_AT(f->gpus, dl_pci_gpu, i);
+        if (!vendor || (g->vendor_id.known && g->vendor_id.value == vendor))
+            return g;
+    }
+    return NULL;
+}
+
+bool dl_q_is_wsl(const dl_facts *f)
+{
+    return f->os.wsl.detected.known && f->os.wsl.detected.value;
+}
+
+bool dl_q_in_container(const dl_facts *f)
+{
+    return f->os.container.detected.known && f->os.container.detected.value;
+}
+
+bool dl_q_module_loaded(const dl_facts *f, const char *name)
+{
+    return dl_textlist_has(&f->nvidia_kernel.loaded_modules, name);
+}
+
+bool dl_q_has_nvidia_gpu(const dl_facts *f)
+{
+    return dl_q_pci_gpus(f, DL_PCI_NVIDIA) > 0 ||
+           (f->nvml.gpus.known && f->nvml.gpus.count > 0);
+}
+
+const dl_library_lookup *dl_q_library(const dl_facts *f, const char *name)
+{
+    size_t i;
+    for (i = 0; f->libraries.known && i < f->libraries.count; i++) {
+        const dl_library_lookup *l = &DL_LIST_AT(f->libraries, dl_library_lookup, i);
+        if (dl_q_text_is(&l->name, name))
+            return l;
+    }
+    return NULL;
+}
+
+bool dl_q_driver_libraries_present(const dl_facts *f)
+{
+    const dl_library_lookup *cuda = dl_q_library(f, "libcuda.so.1");
+    const dl_library_lookup *nvml = dl_q_library(f, "libnvidia-ml.so.1");
+    return f->nvml.library.value != NULL || (cuda && cuda->chosen.value) ||
+           (nvml && nvml->chosen.value);
+}
+
+const dl_python *dl_q_main_python(const dl_facts *f)
+{
+    return f->pythons.known && f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+}
+
+const dl_torch_install *dl_q_static_torch(const dl_python *py)
+{
+    size_t i;
+    for (i = 0; py && i < py->site_packages.count; i++) {
+        const dl_site_packages *s = &DL_LIST_AT(py->site_packages, dl_site_packages, i);
+        if (s->torches.known && s->torches.count)
+            return &DL_LIST_AT(s->torches, dl_torch_install, 0);
+    }
+    return NULL;
+}
+
+const dl_py_package *dl_q_package(const dl_python *py, const char *name)
+{
+    size_t i, j;
+    for (i = 0; py && i < py->site_packages.count; i++) {
+        const dl_site_packages *s = &DL_LIST_AT(py->site_packages, dl_site_packages, i);
+        for (j = 0; s->packages.known && j < s->packages.count; j++) {
+            const dl_py_package *p = &DL_LIST_AT(s->packages, dl_py_package, j);
+            if (p->name.value && dl_contains_ci(p->name.value, name) &&
+                strlen(p->name.value) == strlen(name))
+                return p;
+        }
+    }
+    return NULL;
+}
+
+bool dl_q_torch_imported(const dl_python *py)
+{
+    return py && dl_q_text_is(&py->runtime.status, "imported");
+}
+
+const char *dl_q_python_cmd(const dl_python *py)
+{
+    return py && py->path.value ? py->path.value : "python3";
+}
+
+bool dl_q_text_is(const dl_text *t, const char *value)
+{
+    return t->value && strcmp(t->value, value) == 0;
+}

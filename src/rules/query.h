@@ -1,0 +1,33 @@
+/* Questions rules ask of the facts, answered in one place so every rule asks them the
+ * same way. Pure functions. */
+#ifndef DLENV_RULES_QUERY_H
+#define DLENV_RULES_QUERY_H
+
+#include "facts/facts.h"
+
+#define DL_PCI_NVIDIA 0x10de
+#define DL_PCI_AMD 0x1002
+#define DL_PCI_INTEL 0x8086
+
+/* GPUs on the PCI bus from this vendor (0: any vendor). */
+size_t dl_q_pci_gpus(const dl_facts *f, long long vendor);
+const dl_pci_gpu *dl_q_first_pci_gpu(const dl_facts *f, long long vendor);
+bool dl_q_is_wsl(const dl_facts *f);
+bool dl_q_in_container(const dl_facts *f);
+bool dl_q_module_loaded(const dl_facts *f, const char *name);
+/* An NVIDIA GPU is there: on the PCI bus, or (WSL) through /dev/dxg with NVML seeing one. */
+bool dl_q_has_nvidia_gpu(const dl_facts *f);
+/* Driver user-space libraries are installed (NVML loads, or libcuda is on the path). */
+bool dl_q_driver_libraries_present(const dl_facts *f);
+const dl_library_lookup *dl_q_library(const dl_facts *f, const char *name);
+/* The interpreter `python` means: the first one found. */
+const dl_python *dl_q_main_python(const dl_facts *f);
+/* The first torch visible to an interpreter (in import order), or NULL. */
+const dl_torch_install *dl_q_static_torch(const dl_python *py);
+const dl_py_package *dl_q_package(const dl_python *py, const char *name);
+bool dl_q_torch_imported(const dl_python *py);
+/* "python3 -m pip": the interpreter's own pip, which cannot install into another one. */
+const char *dl_q_python_cmd(const dl_python *py);
+bool dl_q_text_is(const dl_text *t, const char *value);
+
+#endif

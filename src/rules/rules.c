@@ -1,0 +1,114 @@
+/* The one table of rules, the engine that runs it, and the root cause. */
+#include "rules/rules.h"
+
+#include "rules/query.h"
+
+#include <string.h>
+
+/* Within a layer, the specific causes come before the general ones that defer to them. */
+static const dl_rule rules[] = {
+    {"no_gpu", DL_LAYER_HARDWARE, "PCI display controllers, WSL's /dev/dxg", dl_rule_no_gpu},
+    {"non_nvidia_gpu", DL_LAYER_HARDWARE, "PCI vendor ids", dl_rule_non_nvidia_gpu},
+    {"nouveau_loaded", DL_LAYER_DRIVER, "loaded modules, the GPU's bound driver",
+     dl_rule_nouveau_loaded},
+    {"no_driver_installed", DL_LAYER_DRIVER, "NVIDIA GPU without module, module file or NVML",
+     dl_rule_no_driver_installed},
+    {"secure_boot_blocks_module", DL_LAYER_DRIVER, "Secure Boot on, module built, not loaded",
+     dl_rule_secure_boot_blocks_module},
+    {"kernel_module_not_built", DL_LAYER_DRIVER, "no nvidia.ko for the running kernel",
+     dl_rule_kernel_module_not_built},
+    {"driver_not_loaded", DL_LAYER_DRIVER, "driver libraries present, module or nodes absent",
+     dl_rule_driver_not_loaded},
+    {"driver_library_mismatch", DL_LAYER_DRIVER, "NVML init, NVML vs kernel version, cuInit 803",
+     dl_rule_driver_library_mismatch},
+    {"forward_compat_unsupported", DL_LAYER_DRIVER, "cuInit = 804",
+     dl_rule_forward_compat_unsupported},
+    {"fabricmanager_missing", DL_LAYER_DRIVER, "cuInit = 802", dl_rule_fabricmanager_missing},
+    {"suspend_resume_uvm", DL_LAYER_DRIVER, "cuInit = 999", dl_rule_suspend_resume_uvm},
+    {"driver_too_old", DL_LAYER_DRIVER, "the driver's CUDA vs torch's, minor-version compat.",
+     dl_rule_driver_too_old},
+    {"device_permission_denied", DL_LAYER_DRIVER, "access to /dev/nvidia*",
+     dl_rule_device_permission_denied},
+    {"docker_no_gpu_passthrough", DL_LAYER_CONTAINER, "container without /dev/nvidia*",
+     dl_rule_docker_no_gpu_passthrough},
+    {"wsl_libcuda_path", DL_LAYER_CONTAINER, "WSL and where libcuda.so.1 resolves",
+     dl_rule_wsl_libcuda_path},
+    {"cuda_visible_devices", DL_LAYER_LIBRARIES, "CUDA_VISIBLE_DEVICES vs the GPUs",
+     dl_rule_cuda_visible_devices},
+    {"libcuda_stub_on_path", DL_LAYER_LIBRARIES, "the loaded libcuda, cuInit = 34",
+     dl_rule_libcuda_stub_on_path},
+    {"libcuda_not_found", DL_LAYER_LIBRARIES, "libcuda.so.1 on the loader path",
+     dl_rule_libcuda_not_found},
+    {"python_32bit", DL_LAYER_PYTHON, "the interpreter's bits", dl_rule_python_32bit},
+    {"python_unsupported", DL_LAYER_PYTHON, "Python version vs torch_releases",
+     dl_rule_python_unsupported},
+    {"pip_python_mismatch", DL_LAYER_PYTHON, "torch in another interpreter than `python`",
+     dl_rule_pip_python_mismatch},
+    {"torch_not_installed", DL_LAYER_PYTHON, "torch in `python`'s site-packages, import",
+     dl_rule_torch_not_installed},
+    {"cpu_only_build", DL_LAYER_TORCH_BUILD, "torch.version.cuda on a machine with a GPU",
+     dl_rule_cpu_only_build},
+    {"arch_not_in_wheel", DL_LAYER_TORCH_BUILD, "GPU compute capability vs the wheel's targets",
+     dl_rule_arch_not_in_wheel},
+    {"gpu_arch_dropped", DL_LAYER_TORCH_BUILD, "GPU compute capability vs the wheel's targets",
+     dl_rule_gpu_arch_dropped},
+    {"conda_cpu_build_selected", DL_LAYER_TORCH_BUILD, "cpuonly / pytorch-mutex in conda-meta",
+     dl_rule_conda_cpu_build_selected},
+    {"torchvision_mismatch", DL_LAYER_TORCH_BUILD, "torchvision's torch pin and local tag",
+     dl_rule_torchvision_mismatch},
+    {"no_gpu_visible", DL_LAYER_TORCH_RUNTIME, "torch.cuda.is_available() on a CUDA build",
+     dl_rule_no_gpu_visible},
+    {"gpu_throttled", DL_LAYER_PERFORMANCE, "NVML clock-event reasons",
+     dl_rule_gpu_throttled},
+    {"pcie_link_degraded", DL_LAYER_PERFORMANCE, "PCIe generation and width vs maximum",
+     dl_rule_pcie_link_degraded},
+    {"cpu_matmul_slow", DL_LAYER_PERFORMANCE, "torch's BLAS", dl_rule_cpu_matmul_slow},
+};
+
+const dl_rule *dl_rule_table(size_t *count)
+{
+    *count = sizeof rules / sizeof rules[0];
+    return rules;
+}
+
+const dl_rule *dl_rule_find(const char *id)
+{
+    size_t i;
+    for (i = 0; id && i < sizeof rules / sizeof rules[0]; i++)
+        if (strcmp(rules[i].id, id) == 0)
+            return &rules[i];
+    return NULL;
+}
+
+void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out)
+{
+    size_t i;
+    dl_list_known(&out->items);
+    for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
+        if (!only || strcmp(rules[i].id, only) == 0)
+            rules[i].run(in, out);
+    dl_findings_mark_root(out);
+}
+
+void dl_findings_mark_root(dl_findings *f)
+{
+    const dl_finding *root = NULL;
+    int root_layer = DL_LAYER_COUNT;
+    size_t i;
+    for (i = 0; i < f->items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(f->items, dl_finding, i);
+        int layer = dl_layer_of_name(x->layer.value);
+        if (dl_q_failure(x) && layer < root_layer) {
+            root = x;
+            root_layer = layer;
+        }
+    }
+    if (!root)
+        return;
+    dl_text_set(&f->root_cause, root->id.value);
+    for (i = 0; i < f->items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(f->items, dl_finding, i);
+        if (x != root && dl_q_failure(x) && dl_layer_of_name(x->layer.value) >= root_layer)
+            dl_flag_set(&x->consequence, true);
+    }
+}

@@ -1,0 +1,64 @@
+/* The rules: pure functions from facts (and the knowledge tables) to findings, listed in
+ * one table (rules.c) with the stable ids of DIAGNOSES.md. Rules never touch the OS. */
+#ifndef DLENV_RULES_RULES_H
+#define DLENV_RULES_RULES_H
+
+#include "rules/finding.h"
+
+struct dl_knowledge;
+
+typedef struct dl_rule_input {
+    const dl_facts *facts;
+    const struct dl_knowledge *know;   /* may be NULL: rules that need it then stay quiet */
+} dl_rule_input;
+
+typedef void (*dl_rule_fn)(const dl_rule_input *in, dl_findings *out);
+
+typedef struct dl_rule {
+    const char *id;
+    dl_layer layer;
+    const char *checks;     /* one line: what it looks at */
+    dl_rule_fn run;
+} dl_rule;
+
+const dl_rule *dl_rule_table(size_t *count);
+const dl_rule *dl_rule_find(const char *id);
+/* Runs every rule (or only the one named), then marks the root cause: the first failure
+ * in the lowest failing layer; failures above it become consequences. */
+void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out);
+void dl_findings_mark_root(dl_findings *f);
+
+/* One function per id, one file per layer (rules/<layer>.c). */
+void dl_rule_no_gpu(const dl_rule_input *in, dl_findings *out);
+void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out);
+void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out);
+void dl_rule_secure_boot_blocks_module(const dl_rule_input *in, dl_findings *out);
+void dl_rule_kernel_module_not_built(const dl_rule_input *in, dl_findings *out);
+void dl_rule_driver_not_loaded(const dl_rule_input *in, dl_findings *out);
+void dl_rule_driver_library_mismatch(const dl_rule_input *in, dl_findings *out);
+void dl_rule_forward_compat_unsupported(const dl_rule_input *in, dl_findings *out);
+void dl_rule_fabricmanager_missing(const dl_rule_input *in, dl_findings *out);
+void dl_rule_suspend_resume_uvm(const dl_rule_input *in, dl_findings *out);
+void dl_rule_device_permission_denied(const dl_rule_input *in, dl_findings *out);
+void dl_rule_docker_no_gpu_passthrough(const dl_rule_input *in, dl_findings *out);
+void dl_rule_wsl_libcuda_path(const dl_rule_input *in, dl_findings *out);
+void dl_rule_cuda_visible_devices(const dl_rule_input *in, dl_findings *out);
+void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out);
+void dl_rule_libcuda_not_found(const dl_rule_input *in, dl_findings *out);
+void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_pip_python_mismatch(const dl_rule_input *in, dl_findings *out);
+void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out);
+void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out);
+void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out);
+void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out);
+void dl_rule_no_gpu_visible(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_throttled(const dl_rule_input *in, dl_findings *out);
+void dl_rule_pcie_link_degraded(const dl_rule_input *in, dl_findings *out);
+void dl_rule_cpu_matmul_slow(const dl_rule_input *in, dl_findings *out);
+void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out);
+void dl_rule_arch_not_in_wheel(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_arch_dropped(const dl_rule_input *in, dl_findings *out);
+void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out);
+
+#endif

@@ -1,0 +1,120 @@
+/* The torch build: is it a CUDA build, and do its companions match it. */
+#include "base/str.h"
+#include "rules/fixes.h"
+#include "rules/query.h"
+#include "rules/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A GPU CUDA could use, with a driver that answers. */
+static bool usable_nvidia(const dl_facts *f)
+{
+    return dl_q_has_nvidia_gpu(f) &&
+           (f->nvidia_kernel.driver_version.value || f->nvml.driver_version.value);
+}
+
+static bool cpu_build(const dl_python *py, const char **how)
+{
+    const dl_torch_install *t = dl_q_static_torch(py);
+    if (dl_q_torch_imported(py) && dl_q_text_is(&py->runtime.cuda, "none") &&
+        dl_q_text_is(&py->runtime.hip, "none")) {
+        *how = "torch.version.cuda is None";
+        return true;
+    }
+    if (!dl_q_torch_imported(py) && t && dl_q_text_is(&t->cuda, "none") &&
+        dl_q_text_is(&t->hip, "none")) {
+        *how = "torch/version.py says cuda = None";
+        return true;
+    }
+    return false;
+}
+
+void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_python *py = dl_q_main_python(f);
+    const char *how = NULL;
+    dl_finding *x;
+    if (!py || !usable_nvidia(f) || !cpu_build(py, &how))
+        return;
+    x = dl_finding_add(out, "cpu_only_build", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+                       "torch %s is a CPU-only build on a machine with an NVIDIA GPU",
+                       py->runtime.version.value ? py->runtime.version.value
+                       : dl_q_static_torch(py) ? dl_q_static_torch(py)->version.value : "");
+    dl_finding_evidence(x, "pythons[0].torch", "%s", how);
+    dl_fix_install_torch(x, in, py, NULL);
+}
+
+void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_py_package *cpuonly = dl_q_package(py, "cpuonly");
+    const dl_py_package *mutex = dl_q_package(py, "pytorch-mutex");
+    bool mutex_cpu = mutex && mutex->version.value && strstr(mutex->version.value, "cpu");
+    dl_finding *x;
+    if (!cpuonly && !mutex_cpu)
+        return;
+    x = dl_finding_add(out, "conda_cpu_build_selected", DL_LAYER_TORCH_BUILD,
+                       usable_nvidia(in->facts) ? DL_SEV_FAILURE : DL_SEV_INFO,
+                       "conda installed the CPU variant of pytorch in this environment");
+    if (cpuonly)
+        dl_finding_evidence(x, "conda-meta", "cpuonly %s", cpuonly->version.value);
+    if (mutex_cpu)
+        dl_finding_evidence(x, "conda-meta", "pytorch-mutex %s", mutex->version.value);
+    dl_finding_fix(x, "conda remove cpuonly pytorch-mutex   # then the CUDA build with pip, "
+                      "inside the environment (PyTorch no longer publishes conda packages):");
+    dl_fix_install_torch(x, in, py, NULL);
+}
+
+/* "torch (==2.3.1)", "torch==2.3.1", "torch (==2.3.1) ; extra" -> "2.3.1". Caller frees. */
+static char *pinned_version(const char *req)
+{
+    const char *eq = req ? strstr(req, "==") : NULL;
+    size_t n;
+    if (!eq)
+        return NULL;
+    eq += 2;
+    n = strspn(eq, "0123456789.+abcdefghijklmnopqrstuvwxyz");
+    return n ? dl_strndup(eq, n) : NULL;
+}
+
+/* "2.3.1+cu121" and "2.3.1" name the same release. */
+static bool same_release(const char *a, const char *b)
+{
+    size_t la = strcspn(a, "+"), lb = strcspn(b, "+");
+    return la == lb && strncmp(a, b, la) == 0;
+}
+
+static const char *local_tag(const char *v)
+{
+    const char *plus = v ? strchr(v, '+') : NULL;
+    return plus ? plus + 1 : "";
+}
+
+void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_py_package *torch = dl_q_package(py, "torch"), *tv = dl_q_package(py, "torchvision");
+    char *pin;
+    bool release_differs, tag_differs;
+    dl_finding *x;
+    if (!torch || !tv || !torch->version.value || !tv->version.value)
+        return;
+    pin = pinned_version(tv->requires_torch.value);
+    release_differs = pin && !same_release(pin, torch->version.value);
+    tag_differs = *local_tag(tv->version.value) && *local_tag(torch->version.value) &&
+                  strcmp(local_tag(tv->version.value), local_tag(torch->version.value)) != 0;
+    if (release_differs || tag_differs) {
+        x = dl_finding_add(out, "torchvision_mismatch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+                           "torchvision %s does not match torch %s", tv->version.value,
+                           torch->version.value);
+        if (release_differs)
+            dl_finding_evidence(x, "torchvision.requires", "%s", tv->requires_torch.value);
+        if (tag_differs)
+            dl_finding_evidence(x, "local tags", "torch +%s, torchvision +%s",
+                                local_tag(torch->version.value), local_tag(tv->version.value));
+        dl_fix_install_torch(x, in, py, NULL);
+    }
+    free(pin);
+}

@@ -1,0 +1,198 @@
+#define _XOPEN_SOURCE 700 /* mkdtemp */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "base/str.h"
+#include "know/tables.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char *path = dl_fmt("%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+    assert_int_equal(fclose(f), 0);
+    free(path);
+}
+
+static void remove_file(const char *dir, const char *name)
+{
+    char *path = dl_fmt("%s/%s", dir, name);
+    unlink(path);
+    free(path);
+}
+
+static void builtin_tables_load_with_their_columns(void **state)
+{
+    dl_knowledge k;
+    char *error = NULL;
+    size_t i, j, r;
+    (void)state;
+    assert_true(dl_knowledge_load(&k, NULL, &error));
+    assert_null(error);
+    for (i = 0; i < DL_TABLE_COUNT; i++) {
+        const char *name = dl_table_name(i);
+        const dl_table *t = dl_knowledge_table(&k, name);
+        const char *const *required = dl_table_required(name);
+        assert_non_null(t);
+        assert_string_equal(t->origin, "built-in");
+        assert_true(t->rows > 0);
+        for (j = 0; required[j]; j++)
+            assert_non_null(dl_table_get(t, 0, required[j]));
+        for (r = 0; r < t->rows; r++)
+            assert_true(dl_table_get(t, r, "source")[0] != '\0');
+    }
+    assert_null(dl_table_name(DL_TABLE_COUNT));
+    assert_null(dl_knowledge_table(&k, "nope"));
+    dl_knowledge_free(&k);
+}
+
+/* The six tables the rules will rely on, and a few values the shared data says. */
+static void builtin_values(void **state)
+{
+    dl_knowledge k;
+    char *error = NULL;
+    const dl_table *t;
+    (void)state;
+    assert_true(dl_knowledge_load(&k, NULL, &error));
+    t = dl_knowledge_table(&k, "cuda_driver");
+    assert_non_null(t);
+    assert_string_equal(dl_table_get(t, 0, "cuda_version"), "10.2");
+    assert_string_equal(dl_table_get(t, 0, "min_driver_linux"), ">=440.33");
+    assert_null(dl_table_get(t, 0, "no_such_column"));
+    assert_null(dl_table_get(t, t->rows, "cuda_version"));
+    t = dl_knowledge_table(&k, "torch_releases");
+    assert_string_equal(dl_table_get(t, 0, "torch_version"), "1.12.0");
+    assert_non_null(dl_knowledge_table(&k, "wheel_arches"));
+    assert_non_null(dl_knowledge_table(&k, "gpu_compute_capability"));
+    assert_non_null(dl_knowledge_table(&k, "cudnn"));
+    assert_non_null(dl_knowledge_table(&k, "cudnn_libraries"));
+    dl_knowledge_free(&k);
+}
+
+static void sources_are_split_and_deduplicated(void **state)
+{
+    dl_knowledge k;
+    dl_strv sources = {0};
+    char *error = NULL;
+    size_t i, j;
+    (void)state;
+    assert_true(dl_knowledge_load(&k, NULL, &error));
+    dl_table_sources(dl_knowledge_table(&k, "torch_releases"), &sources);
+    assert_true(sources.n > 1);
+    assert_string_equal(sources.v[0],
+                        "https://github.com/pytorch/pytorch/blob/main/RELEASE.md"
+                        "#release-compatibility-matrix");
+    for (i = 0; i < sources.n; i++) {
+        assert_null(strstr(sources.v[i], " ; "));
+        for (j = 0; j < i; j++)
+            assert_string_not_equal(sources.v[i], sources.v[j]);
+    }
+    dl_strv_free(&sources);
+    dl_knowledge_free(&k);
+}
+
+static const char *const driver_csv =
+    "cuda_version,min_driver_linux,min_driver_windows,mvc_min_driver_linux,"
+    "mvc_min_driver_windows,source\r\n"
+    "99.1,>=999.1,>=999.2,,,\"test ; other, \"\"quoted\"\"\"\r\n";
+
+static void override_replaces_one_table(void **state)
+{
+    char dir[] = "/tmp/dlenv-know-XXXXXX";
+    char *error = NULL, *expected;
+    dl_knowledge k;
+    const dl_table *t;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    write_file(dir, "cuda_driver.csv", driver_csv);
+    write_file(dir, "unrelated.csv", "not,a,table\n\"");
+    assert_true(dl_knowledge_load(&k, dir, &error));
+    assert_null(error);
+    t = dl_knowledge_table(&k, "cuda_driver");
+    expected = dl_fmt("%s/cuda_driver.csv", dir);
+    assert_string_equal(t->origin, expected);
+    assert_int_equal(t->rows, 1);
+    assert_string_equal(dl_table_get(t, 0, "min_driver_windows"), ">=999.2");
+    assert_string_equal(dl_knowledge_table(&k, "torch_releases")->origin, "built-in");
+    assert_string_equal(dl_knowledge_table(&k, "cudnn")->origin, "built-in");
+    dl_knowledge_free(&k);
+    free(expected);
+    remove_file(dir, "cuda_driver.csv");
+    remove_file(dir, "unrelated.csv");
+    rmdir(dir);
+}
+
+/* Loads dir with one broken file and checks the one-line error names it. */
+static void expect_broken(const char *dir, const char *name, const char *text,
+                          const char *where_what)
+{
+    dl_knowledge k;
+    char *error = NULL, *expected = dl_fmt("%s/%s%s", dir, name, where_what);
+    write_file(dir, name, text);
+    assert_false(dl_knowledge_load(&k, dir, &error));
+    assert_non_null(error);
+    assert_string_equal(error, expected);
+    assert_null(dl_knowledge_table(&k, "cuda_driver")); /* nothing half-loaded */
+    free(error);
+    free(expected);
+    remove_file(dir, name);
+}
+
+static void broken_override_names_the_file(void **state)
+{
+    char dir[] = "/tmp/dlenv-know-XXXXXX";
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    expect_broken(dir, "cuda_driver.csv",
+                  "cuda_version,min_driver_linux,min_driver_windows,mvc_min_driver_linux,"
+                  "mvc_min_driver_windows,source\n1,2,3,4,5,\"x\n",
+                  ":2:11: unterminated quoted field");
+    expect_broken(dir, "cuda_driver.csv", "cuda_version,source\n12.0,x\n",
+                  ":1: missing required column 'min_driver_linux'");
+    expect_broken(dir, "cudnn_libraries.csv",
+                  "cudnn_major,os,main_library,sublibraries,version_encoding,source\n"
+                  "9,linux,libcudnn.so.9,,x,somewhere\n"
+                  "9,windows,cudnn64_9.dll,,x, \n",
+                  ":3: row has no source");
+    expect_broken(dir, "gpu_compute_capability.csv",
+                  "gpu_name,compute_capability,sm,architecture,source\nA,8.0,sm_80,Ampere\n",
+                  ":2: row has 4 fields, the header has 5");
+    rmdir(dir);
+}
+
+static void data_dir_must_be_a_directory(void **state)
+{
+    dl_knowledge k;
+    char *error = NULL;
+    (void)state;
+    assert_false(dl_knowledge_load(&k, "/nonexistent/dlenv-data", &error));
+    assert_string_equal(error,
+                        "--data: cannot inspect /nonexistent/dlenv-data: No such file or "
+                        "directory");
+    free(error);
+    assert_false(dl_knowledge_load(&k, DLENV_TEST_DATA "/unit/test_know_tables.c", &error));
+    assert_non_null(strstr(error, "not a directory"));
+    free(error);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(builtin_tables_load_with_their_columns),
+        cmocka_unit_test(builtin_values),
+        cmocka_unit_test(sources_are_split_and_deduplicated),
+        cmocka_unit_test(override_replaces_one_table),
+        cmocka_unit_test(broken_override_names_the_file),
+        cmocka_unit_test(data_dir_must_be_a_directory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
