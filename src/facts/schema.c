@@ -107,7 +107,7 @@ static const dl_field device_node_fields[] = {
     F(dl_device_node, "path", "Device", DL_F_TEXT, path, NULL, 0),
     F(dl_device_node, "accessible", "Accessible", DL_F_FLAG, accessible, NULL, 0),
 };
-static const dl_schema device_node_schema = {"node", sizeof(dl_device_node),
+const dl_schema dl_device_node_schema = {"node", sizeof(dl_device_node),
                                              device_node_fields, N(device_node_fields)};
 
 static const dl_field nvidia_kernel_fields[] = {
@@ -117,7 +117,7 @@ static const dl_field nvidia_kernel_fields[] = {
     F(dl_nvidia_kernel_facts, "loaded_modules", "Loaded modules", DL_F_TEXTLIST,
       loaded_modules, NULL, 0),
     F(dl_nvidia_kernel_facts, "device_nodes", "Device nodes", DL_F_LIST, device_nodes,
-      &device_node_schema, 0),
+      &dl_device_node_schema, 0),
     F(dl_nvidia_kernel_facts, "module_file", "Module for kernel", DL_F_FLAG, module_file, NULL,
       0),
     F(dl_nvidia_kernel_facts, "module_path", "Module file", DL_F_TEXT, module_path, NULL,

@@ -13,6 +13,13 @@ static bool nvidia_on_pci(const dl_facts *f)
     return dl_q_pci_gpus(f, DL_PCI_NVIDIA) > 0 && !dl_q_is_wsl(f);
 }
 
+/* The driver's kernel part belongs to the host: inside a container, what is missing is
+ * the GPU passed in (container rules), not a driver install. */
+static bool host_driver_visible(const dl_facts *f)
+{
+    return nvidia_on_pci(f) && !dl_q_in_container(f);
+}
+
 static bool nvidia_module_loaded(const dl_facts *f)
 {
     return dl_q_module_loaded(f, "nvidia") || f->nvidia_kernel.driver_version.value;
@@ -72,7 +79,7 @@ void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
     dl_finding *x;
-    if (!nvidia_on_pci(f) || nvidia_module_loaded(f) || nouveau_holds_gpu(f) ||
+    if (!host_driver_visible(f) || nvidia_module_loaded(f) || nouveau_holds_gpu(f) ||
         dl_q_driver_libraries_present(f) ||
         (f->nvidia_kernel.module_file.known && f->nvidia_kernel.module_file.value))
         return;
@@ -90,7 +97,7 @@ void dl_rule_secure_boot_blocks_module(const dl_rule_input *in, dl_findings *out
     const dl_facts *f = in->facts;
     const dl_nvidia_kernel_facts *k = &f->nvidia_kernel;
     dl_finding *x;
-    if (!nvidia_on_pci(f) || nvidia_module_loaded(f) || !k->module_file.known ||
+    if (!host_driver_visible(f) || nvidia_module_loaded(f) || !k->module_file.known ||
         !k->module_file.value || !k->secure_boot.known || !k->secure_boot.value)
         return;
     x = dl_finding_add(out, "secure_boot_blocks_module", DL_LAYER_DRIVER, DL_SEV_FAILURE,
@@ -108,7 +115,7 @@ void dl_rule_kernel_module_not_built(const dl_rule_input *in, dl_findings *out)
     const dl_facts *f = in->facts;
     const dl_nvidia_kernel_facts *k = &f->nvidia_kernel;
     dl_finding *x;
-    if (!nvidia_on_pci(f) || nvidia_module_loaded(f) || !dl_q_driver_libraries_present(f) ||
+    if (!host_driver_visible(f) || nvidia_module_loaded(f) || !dl_q_driver_libraries_present(f) ||
         !k->module_file.known || k->module_file.value)
         return;
     x = dl_finding_add(out, "kernel_module_not_built", DL_LAYER_DRIVER, DL_SEV_FAILURE,

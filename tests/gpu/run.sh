@@ -6,6 +6,7 @@
 #   expected.json  {"nvml": ..., "cuda_driver": ..., "probe_status": {"nvml": "ok", ...}}
 #   nvml           optional: "old" to load the NVML fake without the newer functions
 #   args           optional: extra dlenv arguments (e.g. --probe-timeout 1)
+#   doctor         optional: the root cause `dlenv doctor` must name on this machine then
 # DLENV_UPDATE=1 writes the current sections to expected.json instead (review by hand).
 set -eu
 dlenv=$1 match=$2 fakes=$3 dir=$4
@@ -23,6 +24,18 @@ LD_LIBRARY_PATH="$nvml_dir:$fakes/cuda" DLENV_FAKE_SCENARIO="$dir/scenario" \
 fakes_real=$(cd "$fakes" && pwd -P)
 sed -e "s|$fakes_real|FAKES|g" -e "s|$fakes|FAKES|g" "$work/raw.json" > "$work/actual.json"
 "$match" --complete "$work/actual.json"
+
+if [ -f "$dir/doctor" ]; then
+    # shellcheck disable=SC2086
+    LD_LIBRARY_PATH="$nvml_dir:$fakes/cuda" DLENV_FAKE_SCENARIO="$dir/scenario" \
+        "$dlenv" doctor --json --no-runtime $args > "$work/doctor.json" || true
+    want=$(head -n 1 "$dir/doctor")
+    got=$("$match" --get "$work/doctor.json" root_cause)
+    if [ "$want" != "$got" ]; then
+        echo "doctor: root cause $got, expected $want"
+        exit 1
+    fi
+fi
 
 if [ "${DLENV_UPDATE:-}" = 1 ]; then
     {

@@ -7,6 +7,8 @@
 #   root/          the machine's files (absent: an empty root)
 #   expected.json  the report it must give (volatile values are ignored by json_match)
 #   env            optional: the environment, one NAME=value a line (else PATH only)
+#   doctor         optional: the root cause `dlenv doctor` must name ("none": no failure),
+#                  then any other ids that must be among its findings, one a line
 #   unreadable     optional: machine paths to make unreadable (chmod 000) before the run;
 #                  as root, the run then drops to the nobody user, or permissions mean nothing
 # DLENV_UPDATE=1 writes the normalised output to expected.json instead (review it by hand).
@@ -38,17 +40,18 @@ envfile="$fixture/env"
 
 # run_dlenv OUT ARGS...: env -i, so nothing of the caller's environment leaks into the
 # report; the fixture's variables one a line (values may hold spaces).
-run_dlenv() {
+run_dlenv() { # run_dlenv OUT COMMAND ARGS...
     out=$1
-    shift
+    cmd=$2
+    shift 2
     # shellcheck disable=SC2046,SC2086
     ( IFS='
 '; exec env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 $(cat "$envfile") $(echo $drop | tr ' ' '\n') \
-        "$work/dlenv" report --root "$work/root" "$@" ) > "$out"
+        "$work/dlenv" "$cmd" --root "$work/root" "$@" ) > "$out"
 }
 
-run_dlenv "$work/actual.json" --json
-run_dlenv "$work/text.txt"
+run_dlenv "$work/actual.json" report --json
+run_dlenv "$work/text.txt" report
 long=$(awk 'length($0) > 80' "$work/text.txt" | head -n 3)
 if [ -n "$long" ]; then
     echo "text view has lines over 80 columns:"
@@ -57,6 +60,24 @@ if [ -n "$long" ]; then
 fi
 
 "$match" --complete "$work/actual.json"
+
+if [ -f "$fixture/doctor" ]; then
+    set +e
+    run_dlenv "$work/doctor.json" doctor --json
+    set -e
+    want=$(head -n 1 "$fixture/doctor")
+    got=$("$match" --get "$work/doctor.json" root_cause)
+    [ "$got" = null ] && got=none
+    if [ "$want" != "$got" ]; then
+        echo "doctor: root cause $got, expected $want"
+        exit 1
+    fi
+    tail -n +2 "$fixture/doctor" | while IFS= read -r id; do
+        [ -z "$id" ] && continue
+        grep -q "\"id\":[[:space:]]*\"$id\"" "$work/doctor.json" ||
+            { echo "doctor: $id not among the findings"; exit 1; }
+    done
+fi
 
 if [ "${DLENV_UPDATE:-}" = 1 ]; then
     "$match" --print "$work/actual.json" > "$fixture/expected.json"

@@ -1,0 +1,60 @@
+# dlenv doctor on this real machine: Debian's CPU torch with the generic BLAS, the real CUDA
+# toolkit and its stub libcuda, the command line and exit codes.
+set -eu
+. "$(dirname "$0")/lib.inc"
+
+run doctor --list-checks
+expect_eq "list-checks exit code" 0 "$rc"
+case "$out" in *"libcuda_stub_on_path"*"cpu_matmul_slow"*) ;; *) fail "list-checks: $out" ;; esac
+
+run doctor --check no_such_check
+expect_eq "unknown check exit code" 2 "$rc"
+run doctor --json --markdown
+expect_eq "json with markdown exit code" 2 "$rc"
+
+py=/usr/bin/python3
+if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
+    # Debian's torch: a CPU build on a machine without GPU, with the reference BLAS.
+    run doctor --json --python "$py"
+    expect_eq "debian torch: exit code (warnings only)" 0 "$rc"
+    expect_eq "debian torch: schema" dlenv.doctor/1 "$(get schema)"
+    expect_eq "debian torch: no root cause" null "$(get root_cause)"
+    expect_eq "debian torch: verdict" warning "$(get verdict)"
+    case "$(get findings)" in *'"id":"cpu_matmul_slow"'*) ;; *) fail "cpu_matmul_slow missing" ;; esac
+    case "$(get findings)" in *'"id":"cpu_only_build"'*) fail "cpu_only_build without a GPU" ;; esac
+    run doctor --python "$py" --strict
+    expect_eq "strict: warnings fail" 1 "$rc"
+    case "$out" in *"Performance"*"generic reference BLAS"*) ;; *) fail "text view: $out" ;; esac
+    case "$out" in *"libopenblas0-pthread"*) ;; *) fail "the fix for Debian's torch is missing" ;; esac
+    run doctor --python "$py" --markdown --redact
+    case "$out" in "## dlenv doctor"*"| Layer | Status |"*) ;; *) fail "markdown: $out" ;; esac
+    if [ -n "${HOME:-}" ] && [ ${#HOME} -ge 3 ]; then
+        case "$out" in *"$HOME"*) fail "--redact left the home directory" ;; esac
+    fi
+    run doctor --python "$py" --check cpu_matmul_slow --json
+    expect_eq "one check: only its finding" '["cpu_matmul_slow"]' \
+        "$(printf '%s' "$(get findings)" | tr ',' '\n' | grep -o '"id":"[a-z_]*"' | sed 's/"id"://' | tr '\n' ',' | sed 's/,$//;s/^/[/;s/$/]/')"
+else
+    echo "note: Debian's python3-torch is not installed; its checks skipped"
+fi
+
+# The toolkit's stub libcuda on the loader path: the root cause, with the exact fix.
+stub=""
+for f in /usr/local/cuda*/targets/*/lib/stubs/libcuda.so /usr/local/cuda*/lib64/stubs/libcuda.so; do
+    [ -f "$f" ] && { stub=$f; break; }
+done
+if [ -n "$stub" ]; then
+    mkdir -p "$work/broken"
+    ln -s "$stub" "$work/broken/libcuda.so.1"
+    LD_LIBRARY_PATH="$work/broken:$(dirname "$stub")" run doctor --json --no-runtime
+    expect_eq "stub: exit code" 1 "$rc"
+    expect_eq "stub: root cause" libcuda_stub_on_path "$(get root_cause)"
+    case "$(get findings)" in *"export LD_LIBRARY_PATH=$work/broken"*) ;;
+        *) fail "stub: the fix does not drop the stubs directory: $(get findings)" ;; esac
+    LD_LIBRARY_PATH="$work/broken" run doctor --no-runtime
+    case "$out" in *"is not needed to run PyTorch wheels"*) ;; *) fail "no toolkit note" ;; esac
+else
+    echo "note: no CUDA toolkit stub here; stub checks skipped"
+fi
+
+finish

@@ -1,0 +1,627 @@
+/* Every rule: a machine where it fires and a near miss where it must not. Facts are built
+ * in C from a healthy machine (an RTX 4090, driver 550, torch 2.3.1+cu121 working), then
+ * one thing is changed. The knowledge tables are the built-in ones. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "base/str.h"
+#include "know/tables.h"
+#include "rules/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static dl_knowledge know;
+
+static void healthy(dl_facts *f)
+{
+    dl_pci_gpu *g;
+    dl_nvml_gpu *n;
+    dl_cuda_device *d;
+    dl_python *py;
+    dl_site_packages *site;
+    dl_torch_install *t;
+    dl_py_package *p;
+    dl_library_lookup *l;
+    dl_library_copy *c;
+    dl_device_node *node;
+    dl_facts_init(f);
+    dl_text_set(&f->os.family, "linux");
+    dl_text_set(&f->os.distro_id, "ubuntu");
+    dl_text_set(&f->os.kernel_release, "6.5.0-28-generic");
+    dl_flag_set(&f->os.wsl.detected, false);
+    dl_flag_set(&f->os.container.detected, false);
+    dl_list_known(&f->gpus);
+    g = dl_list_push(&f->gpus, sizeof *g);
+    dl_text_set(&g->address, "0000:01:00.0");
+    dl_int_set(&g->vendor_id, 0x10de);
+    dl_text_set(&g->driver, "nvidia");
+    dl_list_known(&f->environment);
+    dl_text_set(&f->nvidia_kernel.driver_version, "550.54.14");
+    dl_list_known(&f->nvidia_kernel.loaded_modules);
+    dl_textlist_add(&f->nvidia_kernel.loaded_modules, "nvidia");
+    dl_textlist_add(&f->nvidia_kernel.loaded_modules, "nvidia_uvm");
+    node = dl_list_push(&f->nvidia_kernel.device_nodes, sizeof *node);
+    dl_text_set(&node->path, "/dev/nvidia0");
+    dl_flag_set(&node->accessible, true);
+    dl_flag_set(&f->nvidia_kernel.module_file, true);
+    dl_flag_set(&f->nvidia_kernel.secure_boot, false);
+    dl_text_set(&f->nvml.library, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.14");
+    dl_text_set(&f->nvml.init_result, "Success");
+    dl_text_set(&f->nvml.driver_version, "550.54.14");
+    dl_int_set(&f->nvml.cuda_driver_version, 12040);
+    n = dl_list_push(&f->nvml.gpus, sizeof *n);
+    dl_text_set(&n->name, "NVIDIA GeForce RTX 4090");
+    dl_text_set(&n->uuid, "GPU-5c2b6a8e-1f2d-3c4b-8a9e-0f1e2d3c4b5a");
+    dl_text_set(&n->compute_capability, "8.9");
+    dl_text_set(&n->pci_bus_id, "00000000:01:00.0");
+    dl_int_set(&n->pcie_generation, 4);
+    dl_int_set(&n->pcie_generation_max, 4);
+    dl_int_set(&n->pcie_width, 16);
+    dl_int_set(&n->pcie_width_max, 16);
+    dl_int_set(&n->performance_state, 0);
+    dl_list_known(&n->throttle_reasons);
+    dl_list_known(&f->nvml.topology);
+    dl_text_set(&f->cuda_driver.library, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14");
+    dl_int_set(&f->cuda_driver.init_code, 0);
+    dl_text_set(&f->cuda_driver.init_result, "CUDA_SUCCESS");
+    dl_int_set(&f->cuda_driver.driver_version, 12040);
+    d = dl_list_push(&f->cuda_driver.devices, sizeof *d);
+    dl_text_set(&d->compute_capability, "8.9");
+    dl_list_known(&f->libraries);
+    l = dl_list_push(&f->libraries, sizeof *l);
+    dl_text_set(&l->name, "libcuda.so.1");
+    dl_text_set(&l->chosen, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    c = dl_list_push(&l->copies, sizeof *c);
+    dl_text_set(&c->path, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    dl_text_set(&c->real_path, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14");
+    dl_text_set(&c->directory_kind, "ld.so.cache");
+    dl_flag_set(&c->chosen, true);
+    dl_flag_set(&c->stub, false);
+    dl_list_known(&f->pythons);
+    py = dl_list_push(&f->pythons, sizeof *py);
+    dl_text_set(&py->path, "/home/ana/venv/bin/python");
+    dl_text_set(&py->version, "3.11.9");
+    dl_int_set(&py->bits, 64);
+    dl_text_set(&py->kind, "venv");
+    site = dl_list_push(&py->site_packages, sizeof *site);
+    dl_text_set(&site->path, "/home/ana/venv/lib/python3.11/site-packages");
+    t = dl_list_push(&site->torches, sizeof *t);
+    dl_text_set(&t->version, "2.3.1+cu121");
+    dl_text_set(&t->cuda, "12.1");
+    dl_text_set(&t->hip, "none");
+    dl_text_set(&t->location, "/home/ana/venv/lib/python3.11/site-packages/torch");
+    p = dl_list_push(&site->packages, sizeof *p);
+    dl_text_set(&p->name, "torch");
+    dl_text_set(&p->version, "2.3.1+cu121");
+    p = dl_list_push(&site->packages, sizeof *p);
+    dl_text_set(&p->name, "torchvision");
+    dl_text_set(&p->version, "0.18.1+cu121");
+    dl_text_set(&p->requires_torch, "torch (==2.3.1)");
+    dl_text_set(&py->runtime.status, "imported");
+    dl_text_set(&py->runtime.version, "2.3.1+cu121");
+    dl_text_set(&py->runtime.cuda, "12.1");
+    dl_text_set(&py->runtime.hip, "none");
+    dl_flag_set(&py->runtime.cuda_available, true);
+    dl_int_set(&py->runtime.device_count, 1);
+    dl_text_set(&py->runtime.blas, "mkl");
+    dl_list_known(&py->runtime.arch_list);
+    dl_textlist_add(&py->runtime.arch_list, "sm_50");
+    dl_textlist_add(&py->runtime.arch_list, "sm_60");
+    dl_textlist_add(&py->runtime.arch_list, "sm_70");
+    dl_textlist_add(&py->runtime.arch_list, "sm_75");
+    dl_textlist_add(&py->runtime.arch_list, "sm_80");
+    dl_textlist_add(&py->runtime.arch_list, "sm_86");
+    dl_textlist_add(&py->runtime.arch_list, "sm_90");
+}
+
+static dl_python *main_py(dl_facts *f)
+{
+    return &DL_LIST_AT(f->pythons, dl_python, 0);
+}
+
+static dl_nvml_gpu *nvml0(dl_facts *f)
+{
+    return &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0);
+}
+
+/* Runs every rule; returns the findings. */
+static void diagnose(const dl_facts *f, dl_findings *out)
+{
+    dl_rule_input in;
+    in.facts = f;
+    in.know = &know;
+    memset(out, 0, sizeof *out);
+    dl_rules_run(&in, NULL, out);
+}
+
+static const dl_finding *find(const dl_findings *fs, const char *id)
+{
+    size_t i;
+    for (i = 0; i < fs->items.count; i++)
+        if (strcmp(DL_LIST_AT(fs->items, dl_finding, i).id.value, id) == 0)
+            return &DL_LIST_AT(fs->items, dl_finding, i);
+    return NULL;
+}
+
+/* Empties a list of structs, freeing what its elements own. */
+static void clear(dl_list *l, const dl_schema *s)
+{
+    size_t i;
+    for (i = 0; i < l->count; i++)
+        dl_schema_free(s, (char *)l->items + i * s->size);
+    l->count = 0;
+}
+
+typedef void (*mutator)(dl_facts *f);
+
+/* Fires: the id is found and is the root cause when expected. */
+static void expect(mutator m, const char *id, const char *root)
+{
+    dl_facts f;
+    dl_findings fs;
+    const dl_finding *x;
+    healthy(&f);
+    m(&f);
+    diagnose(&f, &fs);
+    x = find(&fs, id);
+    if (!x)
+        fail_msg("%s did not fire", id);
+    assert_true(x->title.value && *x->title.value);
+    assert_true(x->evidence.count > 0);
+    assert_true(x->fix.count > 0);
+    if (root) {
+        assert_non_null(fs.root_cause.value);
+        assert_string_equal(fs.root_cause.value, root);
+    }
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
+
+static void expect_not(mutator m, const char *id)
+{
+    dl_facts f;
+    dl_findings fs;
+    healthy(&f);
+    m(&f);
+    diagnose(&f, &fs);
+    if (find(&fs, id))
+        fail_msg("%s fired on a near miss", id);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
+
+static void nothing(dl_facts *f) { (void)f; }
+
+static void healthy_machine_has_no_findings(void **state)
+{
+    dl_facts f;
+    dl_findings fs;
+    (void)state;
+    healthy(&f);
+    diagnose(&f, &fs);
+    if (fs.items.count)
+        fail_msg("a healthy machine gave %s", DL_LIST_AT(fs.items, dl_finding, 0).id.value);
+    assert_null(fs.root_cause.value);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
+
+/* ---- hardware ---- */
+static void m_no_gpu(dl_facts *f)
+{
+    dl_schema_free(&dl_facts_schema, f);
+    dl_facts_init(f);
+    dl_list_known(&f->gpus);
+    dl_list_known(&f->pythons);
+}
+static void m_amd_only(dl_facts *f)
+{
+    dl_int_set(&DL_LIST_AT(f->gpus, dl_pci_gpu, 0).vendor_id, 0x1002);
+    dl_text_set(&DL_LIST_AT(f->gpus, dl_pci_gpu, 0).driver, "amdgpu");
+    clear(&f->nvml.gpus, &dl_nvml_gpu_schema);
+}
+static void hardware(void **state)
+{
+    (void)state;
+    expect(m_no_gpu, "no_gpu", NULL);
+    expect_not(nothing, "no_gpu");
+    expect_not(m_amd_only, "no_gpu");
+    expect(m_amd_only, "non_nvidia_gpu", NULL);
+    expect_not(nothing, "non_nvidia_gpu");
+}
+
+/* ---- driver ---- */
+static void m_nouveau(dl_facts *f)
+{
+    dl_text_set(&DL_LIST_AT(f->gpus, dl_pci_gpu, 0).driver, "nouveau");
+    dl_text_set(&f->nvidia_kernel.driver_version, NULL);
+    dl_text_unknown(&f->nvidia_kernel.driver_version, "not loaded");
+    dl_list_known(&f->nvidia_kernel.loaded_modules);
+    DL_LIST_AT(f->nvidia_kernel.loaded_modules, char *, 0)[0] = 'X'; /* "Xvidia" */
+}
+static void unload(dl_facts *f)
+{
+    size_t i;
+    dl_text_unknown(&f->nvidia_kernel.driver_version, "not loaded");
+    for (i = 0; i < f->nvidia_kernel.loaded_modules.count; i++)
+        DL_LIST_AT(f->nvidia_kernel.loaded_modules, char *, i)[0] = 'X';
+}
+static void no_libraries(dl_facts *f)
+{
+    dl_text_unknown(&f->nvml.library, "libnvidia-ml.so.1: cannot open shared object file");
+    dl_text_unknown(&DL_LIST_AT(f->libraries, dl_library_lookup, 0).chosen, "not found");
+    DL_LIST_AT(DL_LIST_AT(f->libraries, dl_library_lookup, 0).copies, dl_library_copy, 0)
+        .chosen.value = false;
+}
+static void m_no_driver(dl_facts *f)
+{
+    unload(f);
+    no_libraries(f);
+    dl_flag_set(&f->nvidia_kernel.module_file, false);
+}
+static void m_secure_boot(dl_facts *f)
+{
+    unload(f);
+    dl_flag_set(&f->nvidia_kernel.secure_boot, true);
+}
+static void m_secure_boot_off_not_loaded(dl_facts *f)
+{
+    unload(f);
+}
+static void m_module_not_built(dl_facts *f)
+{
+    unload(f);
+    dl_flag_set(&f->nvidia_kernel.module_file, false);
+}
+static void m_mismatch(dl_facts *f)
+{
+    dl_text_set(&f->nvml.init_result, "RM has detected an NVML/RM version mismatch");
+}
+static void m_versions_differ(dl_facts *f)
+{
+    dl_text_set(&f->nvml.driver_version, "550.67");
+}
+static void m_cuinit(dl_facts *f, long long code)
+{
+    dl_int_set(&f->cuda_driver.init_code, code);
+}
+static void m_804(dl_facts *f) { m_cuinit(f, 804); }
+static void m_802(dl_facts *f) { m_cuinit(f, 802); }
+static void m_999(dl_facts *f) { m_cuinit(f, 999); }
+static void m_100(dl_facts *f) { m_cuinit(f, 100); }
+static void m_denied(dl_facts *f)
+{
+    dl_flag_set(&DL_LIST_AT(f->nvidia_kernel.device_nodes, dl_device_node, 0).accessible, false);
+}
+static void m_driver_old(dl_facts *f)
+{
+    dl_int_set(&f->nvml.cuda_driver_version, 11040);
+    dl_int_set(&f->cuda_driver.driver_version, 11040);
+    dl_text_set(&f->nvml.driver_version, "470.82.01");
+    dl_text_set(&f->nvidia_kernel.driver_version, "470.82.01");
+}
+static void m_driver_minor_compat(dl_facts *f)
+{
+    dl_int_set(&f->nvml.cuda_driver_version, 12000);
+    dl_text_set(&f->nvml.driver_version, "525.147.05");
+    dl_text_set(&f->nvidia_kernel.driver_version, "525.147.05");
+}
+static void driver(void **state)
+{
+    (void)state;
+    expect(m_nouveau, "nouveau_loaded", "nouveau_loaded");
+    expect_not(nothing, "nouveau_loaded");
+    expect(m_no_driver, "no_driver_installed", "no_driver_installed");
+    expect_not(m_module_not_built, "no_driver_installed"); /* libraries are there */
+    expect(m_secure_boot, "secure_boot_blocks_module", "secure_boot_blocks_module");
+    expect_not(m_secure_boot_off_not_loaded, "secure_boot_blocks_module");
+    expect(m_module_not_built, "kernel_module_not_built", "kernel_module_not_built");
+    expect_not(m_secure_boot, "kernel_module_not_built");
+    expect(m_secure_boot_off_not_loaded, "driver_not_loaded", "driver_not_loaded");
+    expect_not(m_secure_boot, "driver_not_loaded"); /* the specific cause wins */
+    expect(m_mismatch, "driver_library_mismatch", "driver_library_mismatch");
+    expect(m_versions_differ, "driver_library_mismatch", NULL);
+    expect_not(nothing, "driver_library_mismatch");
+    expect(m_804, "forward_compat_unsupported", NULL);
+    expect(m_802, "fabricmanager_missing", NULL);
+    expect(m_999, "suspend_resume_uvm", NULL);
+    expect_not(m_100, "forward_compat_unsupported");
+    expect_not(m_100, "fabricmanager_missing");
+    expect_not(m_100, "suspend_resume_uvm");
+    expect(m_denied, "device_permission_denied", "device_permission_denied");
+    expect_not(nothing, "device_permission_denied");
+    expect(m_driver_old, "driver_too_old", "driver_too_old");
+    expect_not(m_driver_minor_compat, "driver_too_old"); /* 12.1 on a 12.0 driver: MVC */
+}
+
+/* ---- container / WSL ---- */
+static void m_docker(dl_facts *f)
+{
+    dl_flag_set(&f->os.container.detected, true);
+    dl_text_set(&f->os.container.runtime, "docker");
+    clear(&f->nvidia_kernel.device_nodes, &dl_device_node_schema);
+}
+static void m_docker_with_gpu(dl_facts *f)
+{
+    dl_flag_set(&f->os.container.detected, true);
+}
+static void wsl(dl_facts *f)
+{
+    dl_flag_set(&f->os.wsl.detected, true);
+    dl_int_set(&f->os.wsl.version, 2);
+    dl_flag_set(&f->os.wsl.dev_dxg, true);
+}
+static void m_wsl_unreachable(dl_facts *f)
+{
+    dl_library_lookup *l = &DL_LIST_AT(f->libraries, dl_library_lookup, 0);
+    dl_library_copy *c = &DL_LIST_AT(l->copies, dl_library_copy, 0);
+    wsl(f);
+    dl_text_unknown(&l->chosen, "not found");
+    dl_text_set(&c->path, "/usr/lib/wsl/lib/libcuda.so.1");
+    dl_flag_set(&c->chosen, false);
+}
+static void m_wsl_fine(dl_facts *f)
+{
+    dl_library_lookup *l = &DL_LIST_AT(f->libraries, dl_library_lookup, 0);
+    wsl(f);
+    dl_text_set(&l->chosen, "/usr/lib/wsl/lib/libcuda.so.1");
+    dl_text_set(&DL_LIST_AT(l->copies, dl_library_copy, 0).path, "/usr/lib/wsl/lib/libcuda.so.1");
+}
+static void container(void **state)
+{
+    (void)state;
+    expect(m_docker, "docker_no_gpu_passthrough", "docker_no_gpu_passthrough");
+    expect_not(m_docker_with_gpu, "docker_no_gpu_passthrough");
+    expect(m_wsl_unreachable, "wsl_libcuda_path", NULL);
+    expect_not(m_wsl_fine, "wsl_libcuda_path");
+}
+
+/* ---- libraries ---- */
+static void m_cvd_empty(dl_facts *f) { dl_dict_add(&f->environment, "CUDA_VISIBLE_DEVICES", ""); }
+static void m_cvd_range(dl_facts *f) { dl_dict_add(&f->environment, "CUDA_VISIBLE_DEVICES", "1"); }
+static void m_cvd_uuid(dl_facts *f)
+{
+    dl_dict_add(&f->environment, "CUDA_VISIBLE_DEVICES", "GPU-00000000-dead-beef");
+}
+static void m_cvd_ok(dl_facts *f) { dl_dict_add(&f->environment, "CUDA_VISIBLE_DEVICES", "0"); }
+static void m_cvd_ok_uuid(dl_facts *f)
+{
+    dl_dict_add(&f->environment, "CUDA_VISIBLE_DEVICES", "GPU-5c2b6a8e-1f2d-3c4b-8a9e-0f1e2d3c4b5a");
+}
+static void m_stub(dl_facts *f)
+{
+    dl_library_copy *c =
+        &DL_LIST_AT(DL_LIST_AT(f->libraries, dl_library_lookup, 0).copies, dl_library_copy, 0);
+    dl_flag_set(&c->stub, true);
+    dl_int_set(&f->cuda_driver.init_code, 34);
+    dl_dict_add(&f->environment, "LD_LIBRARY_PATH", "/usr/local/cuda/lib64:/usr/local/cuda/lib64/stubs");
+}
+static void m_libcuda_missing(dl_facts *f)
+{
+    dl_library_lookup *l = &DL_LIST_AT(f->libraries, dl_library_lookup, 0);
+    dl_text_unknown(&l->chosen, "not found");
+    dl_text_unknown(&f->cuda_driver.library, "libcuda.so.1: cannot open shared object file");
+}
+static void libraries(void **state)
+{
+    (void)state;
+    expect(m_cvd_empty, "cuda_visible_devices", "cuda_visible_devices");
+    expect(m_cvd_range, "cuda_visible_devices", NULL);
+    expect(m_cvd_uuid, "cuda_visible_devices", NULL);
+    expect_not(m_cvd_ok, "cuda_visible_devices");
+    expect_not(m_cvd_ok_uuid, "cuda_visible_devices");
+    expect(m_stub, "libcuda_stub_on_path", "libcuda_stub_on_path");
+    expect_not(nothing, "libcuda_stub_on_path");
+    expect(m_libcuda_missing, "libcuda_not_found", "libcuda_not_found");
+    expect_not(nothing, "libcuda_not_found");
+}
+
+/* ---- python ---- */
+static void m_torch_missing(dl_facts *f)
+{
+    clear(&main_py(f)->site_packages, &dl_site_packages_schema);
+    dl_text_set(&main_py(f)->runtime.status, "import_failed");
+    dl_text_set(&main_py(f)->runtime.error, "ModuleNotFoundError: No module named 'torch'");
+}
+static void m_other_has_torch(dl_facts *f)
+{
+    dl_python *other;
+    dl_site_packages *s;
+    dl_torch_install *t;
+    m_torch_missing(f);
+    other = dl_list_push(&f->pythons, sizeof *other);
+    dl_text_set(&other->path, "/usr/bin/python3");
+    s = dl_list_push(&other->site_packages, sizeof *s);
+    t = dl_list_push(&s->torches, sizeof *t);
+    dl_text_set(&t->version, "2.3.1+cu121");
+    dl_text_set(&t->location, "/usr/local/lib/python3.11/dist-packages/torch");
+}
+static void m_32bit(dl_facts *f) { dl_int_set(&main_py(f)->bits, 32); }
+static void m_python_27(dl_facts *f) { dl_text_set(&main_py(f)->version, "2.7.18"); }
+static void python(void **state)
+{
+    (void)state;
+    expect(m_torch_missing, "torch_not_installed", "torch_not_installed");
+    expect_not(m_other_has_torch, "torch_not_installed");
+    expect(m_other_has_torch, "pip_python_mismatch", "pip_python_mismatch");
+    expect_not(m_torch_missing, "pip_python_mismatch");
+    expect(m_32bit, "python_32bit", "python_32bit");
+    expect_not(nothing, "python_32bit");
+    expect(m_python_27, "python_unsupported", NULL);
+    expect_not(nothing, "python_unsupported");
+}
+
+/* ---- torch build ---- */
+static void m_cpu_build(dl_facts *f)
+{
+    dl_text_set(&main_py(f)->runtime.cuda, "none");
+    dl_text_set(&main_py(f)->runtime.version, "2.3.1+cpu");
+    dl_flag_set(&main_py(f)->runtime.cuda_available, false);
+}
+static void m_cpu_build_no_gpu(dl_facts *f)
+{
+    m_cpu_build(f);
+    m_no_gpu(f);
+}
+static void m_blackwell(dl_facts *f)
+{
+    dl_text_set(&nvml0(f)->compute_capability, "12.0");
+}
+static void m_pascal(dl_facts *f)
+{
+    size_t i;
+    dl_text_set(&nvml0(f)->compute_capability, "6.1");
+    for (i = 0; i < 3; i++) /* sm_50, sm_60, sm_70 -> sm_75 */
+        strcpy(DL_LIST_AT(main_py(f)->runtime.arch_list, char *, i), "sm_75");
+}
+static void m_cpuonly(dl_facts *f)
+{
+    dl_site_packages *s = &DL_LIST_AT(main_py(f)->site_packages, dl_site_packages, 0);
+    dl_py_package *p = dl_list_push(&s->packages, sizeof *p);
+    dl_text_set(&p->name, "cpuonly");
+    dl_text_set(&p->version, "2.0");
+}
+static void m_tv_pin(dl_facts *f)
+{
+    dl_site_packages *s = &DL_LIST_AT(main_py(f)->site_packages, dl_site_packages, 0);
+    dl_text_set(&DL_LIST_AT(s->packages, dl_py_package, 1).requires_torch, "torch (==2.2.0)");
+    dl_text_set(&DL_LIST_AT(s->packages, dl_py_package, 1).version, "0.17.0+cu121");
+}
+static void m_tv_tag(dl_facts *f)
+{
+    dl_site_packages *s = &DL_LIST_AT(main_py(f)->site_packages, dl_site_packages, 0);
+    dl_text_set(&DL_LIST_AT(s->packages, dl_py_package, 1).version, "0.18.1+cpu");
+}
+static void torch_build(void **state)
+{
+    (void)state;
+    expect(m_cpu_build, "cpu_only_build", "cpu_only_build");
+    expect_not(m_cpu_build_no_gpu, "cpu_only_build");
+    expect(m_blackwell, "arch_not_in_wheel", "arch_not_in_wheel");
+    expect_not(nothing, "arch_not_in_wheel");
+    expect(m_pascal, "gpu_arch_dropped", "gpu_arch_dropped");
+    expect_not(m_blackwell, "gpu_arch_dropped");
+    expect(m_cpuonly, "conda_cpu_build_selected", NULL);
+    expect_not(nothing, "conda_cpu_build_selected");
+    expect(m_tv_pin, "torchvision_mismatch", "torchvision_mismatch");
+    expect(m_tv_tag, "torchvision_mismatch", NULL);
+    expect_not(nothing, "torchvision_mismatch");
+}
+
+/* ---- runtime and performance ---- */
+static void m_not_available(dl_facts *f)
+{
+    dl_flag_set(&main_py(f)->runtime.cuda_available, false);
+    dl_text_set(&main_py(f)->runtime.cuda_warning, "CUDA initialization: Unexpected error");
+}
+static void m_throttled(dl_facts *f)
+{
+    dl_textlist_add(&nvml0(f)->throttle_reasons, "hw_thermal_slowdown");
+}
+static void m_idle(dl_facts *f)
+{
+    dl_textlist_add(&nvml0(f)->throttle_reasons, "gpu_idle");
+    dl_int_set(&nvml0(f)->pcie_generation, 1);
+    dl_int_set(&nvml0(f)->performance_state, 8);
+}
+static void m_narrow(dl_facts *f) { dl_int_set(&nvml0(f)->pcie_width, 4); }
+static void m_generic_blas(dl_facts *f) { dl_text_set(&main_py(f)->runtime.blas, "generic"); }
+static void runtime_and_performance(void **state)
+{
+    (void)state;
+    expect(m_not_available, "no_gpu_visible", "no_gpu_visible");
+    expect_not(m_cpu_build, "no_gpu_visible"); /* cpu_only_build explains it */
+    expect(m_throttled, "gpu_throttled", NULL);
+    expect_not(m_idle, "gpu_throttled");
+    expect(m_narrow, "pcie_link_degraded", NULL);
+    expect_not(m_idle, "pcie_link_degraded"); /* a link trains down at idle */
+    expect(m_generic_blas, "cpu_matmul_slow", NULL);
+    expect_not(nothing, "cpu_matmul_slow");
+}
+
+/* The lowest failing layer is the root; failures above follow from it. */
+static void root_cause_and_consequences(void **state)
+{
+    dl_facts f;
+    dl_findings fs;
+    const dl_finding *x;
+    (void)state;
+    healthy(&f);
+    m_secure_boot_off_not_loaded(&f);
+    m_not_available(&f);
+    diagnose(&f, &fs);
+    assert_string_equal(fs.root_cause.value, "driver_not_loaded");
+    x = find(&fs, "no_gpu_visible");
+    assert_non_null(x);
+    assert_true(x->consequence.value);
+    assert_false(find(&fs, "driver_not_loaded")->consequence.value);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
+
+static void every_rule_has_a_documented_id(void **state)
+{
+    static const char *const ids[] = {
+        "no_gpu", "non_nvidia_gpu", "no_cuda_on_macos", "no_driver_installed", "driver_not_loaded",
+        "nouveau_loaded", "secure_boot_blocks_module", "kernel_module_not_built",
+        "driver_library_mismatch", "driver_too_old", "forward_compat_unsupported",
+        "fabricmanager_missing", "suspend_resume_uvm", "device_permission_denied",
+        "docker_no_gpu_passthrough", "wsl_libcuda_path", "wsl_memory_limit",
+        "cuda_visible_devices", "no_gpu_visible", "libcuda_stub_on_path", "libcuda_not_found",
+        "ld_library_path_conflict", "omp_duplicate_runtime", "win_dll_dependency_missing",
+        "vc_redist_missing", "pagefile_too_small", "mkl_incompatible", "torch_not_installed",
+        "pip_python_mismatch", "python_unsupported", "python_32bit", "wheel_tag_mismatch",
+        "cpu_only_build", "conda_cpu_build_selected", "arch_not_in_wheel", "gpu_arch_dropped",
+        "torchvision_mismatch", "known_bad_release", "spawn_guard_missing",
+        "gpu_memory_held_by_other_process", "cuda_oom", "nccl_on_windows", "cpu_matmul_slow",
+        "gpu_throttled", "pcie_link_degraded", "hags_enabled"};
+    size_t i, j, n;
+    const dl_rule *rules = dl_rule_table(&n);
+    (void)state;
+    for (i = 0; i < n; i++) {
+        bool found = false;
+        for (j = 0; j < sizeof ids / sizeof ids[0]; j++)
+            found = found || strcmp(rules[i].id, ids[j]) == 0;
+        if (!found)
+            fail_msg("rule %s is not an id of DIAGNOSES.md", rules[i].id);
+    }
+}
+
+static int setup(void **state)
+{
+    char *error = NULL;
+    (void)state;
+    if (!dl_knowledge_load(&know, NULL, &error)) {
+        free(error);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    dl_knowledge_free(&know);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(healthy_machine_has_no_findings),
+        cmocka_unit_test(hardware),
+        cmocka_unit_test(driver),
+        cmocka_unit_test(container),
+        cmocka_unit_test(libraries),
+        cmocka_unit_test(python),
+        cmocka_unit_test(torch_build),
+        cmocka_unit_test(runtime_and_performance),
+        cmocka_unit_test(root_cause_and_consequences),
+        cmocka_unit_test(every_rule_has_a_documented_id),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
