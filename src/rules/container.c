@@ -58,3 +58,22 @@ void dl_rule_wsl_libcuda_path(const dl_rule_input *in, dl_findings *out)
         dl_finding_fix(x, "# remove the Linux NVIDIA driver packages installed inside WSL (the "
                           "Windows driver provides libcuda); never install a Linux driver in WSL");
 }
+
+/* WSL2 gives its VM half the host's memory by default; under this, training data loaders
+ * and large models run out. */
+#define WSL_MEMORY_LOW (8LL << 30)
+
+void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    dl_finding *x;
+    if (!dl_q_is_wsl(f) || !f->memory.total_bytes.known ||
+        f->memory.total_bytes.value >= WSL_MEMORY_LOW)
+        return;
+    x = dl_finding_add(out, "wsl_memory_limit", DL_LAYER_CONTAINER, DL_SEV_WARNING,
+                       "The WSL2 VM has only %.1f GiB of memory",
+                       (double)f->memory.total_bytes.value / (1 << 30));
+    dl_finding_evidence(x, "memory.total_bytes", "%lld", f->memory.total_bytes.value);
+    dl_finding_fix(x, "# in %%UserProfile%%\\.wslconfig on Windows: [wsl2] memory=16GB, "
+                      "then in PowerShell: wsl --shutdown");
+}

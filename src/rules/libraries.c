@@ -3,6 +3,7 @@
 #include "rules/query.h"
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,4 +137,87 @@ void dl_rule_libcuda_not_found(const dl_rule_input *in, dl_findings *out)
     dl_finding_fix(x, "# reinstall the driver's user-space libraries for %s (Ubuntu: sudo apt "
                       "install --reinstall libnvidia-compute-<branch>), then sudo ldconfig",
                    f->nvidia_kernel.driver_version.value);
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+/* The torch of the main interpreter bundles a library of this exact file name. */
+static bool torch_bundles(const dl_python *py, const char *soname)
+{
+    const dl_torch_install *t = dl_q_static_torch(py);
+    size_t i;
+    for (i = 0; t && t->bundled_libraries.known && i < t->bundled_libraries.count; i++)
+        if (strcmp(base_name(DL_LIST_AT(t->bundled_libraries, char *, i)), soname) == 0)
+            return true;
+    return false;
+}
+
+static bool was_loaded(const dl_python *py, const dl_library_copy *c)
+{
+    const char *real = c->real_path.value ? c->real_path.value : c->path.value;
+    return real && dl_textlist_has(&py->runtime.loaded_libraries, real);
+}
+
+static void conflict_copy(dl_finding **x, dl_findings *out, const dl_python *py,
+                          const dl_library_copy *c)
+{
+    bool loaded = was_loaded(py, c);
+    if (!*x)
+        *x = dl_finding_add(out, "ld_library_path_conflict", DL_LAYER_LIBRARIES,
+                            loaded ? DL_SEV_FAILURE : DL_SEV_WARNING,
+                            "LD_LIBRARY_PATH puts other copies of libraries that torch bundles "
+                            "ahead of torch's own");
+    else if (loaded)
+        dl_text_set(&(*x)->severity, "failure");
+    dl_finding_evidence(*x, c->path.value, "%s%s", c->version.value ? c->version.value : "",
+                        loaded ? ", and torch loaded this copy" : "");
+}
+
+void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_python *py = dl_q_main_python(f);
+    const char *ld = dl_dict_get(&f->environment, "LD_LIBRARY_PATH");
+    dl_finding *x = NULL;
+    size_t i, j;
+    if (!py || !ld)
+        return;
+    for (i = 0; f->libraries.known && i < f->libraries.count; i++) {
+        const dl_library_lookup *l = &DL_LIST_AT(f->libraries, dl_library_lookup, i);
+        if (dl_q_text_is(&l->name, "libcuda.so.1") || dl_q_text_is(&l->name, "libnvidia-ml.so.1"))
+            continue; /* the driver's own: torch never bundles them */
+        for (j = 0; l->copies.known && j < l->copies.count; j++) {
+            const dl_library_copy *c = &DL_LIST_AT(l->copies, dl_library_copy, j);
+            if (dl_q_text_is(&c->directory_kind, "LD_LIBRARY_PATH") && c->path.value &&
+                torch_bundles(py, base_name(c->path.value)))
+                conflict_copy(&x, out, py, c);
+        }
+    }
+    if (x)
+        dl_finding_fix(x, "# drop the CUDA library directories from LD_LIBRARY_PATH when running "
+                          "torch (unset LD_LIBRARY_PATH, or remove those entries): torch wheels "
+                          "bring the libraries they were built with");
+}
+
+/* conda's pytorch (2.2 and older builds) needs symbols that MKL 2024.1 dropped. */
+void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_py_package *mkl = dl_q_package(py, "mkl"), *pytorch = dl_q_package(py, "pytorch");
+    dl_finding *x;
+    int major = 0, minor = 0;
+    if (!mkl || !pytorch || !mkl->version.value || !dl_q_text_is(&mkl->installer, "conda") ||
+        sscanf(mkl->version.value, "%d.%d", &major, &minor) < 1 ||
+        (major < 2024 || (major == 2024 && minor < 1)))
+        return;
+    x = dl_finding_add(out, "mkl_incompatible", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
+                       "conda's MKL %s lacks symbols this conda pytorch needs "
+                       "(undefined symbol: iJIT_NotifyEvent)", mkl->version.value);
+    dl_finding_evidence(x, "conda-meta", "mkl %s, pytorch %s", mkl->version.value,
+                        pytorch->version.value ? pytorch->version.value : "?");
+    dl_finding_fix(x, "conda install \"mkl<2024.1\"   # or install torch with pip in this env");
 }

@@ -371,9 +371,21 @@ static void m_wsl_fine(dl_facts *f)
     dl_text_set(&l->chosen, "/usr/lib/wsl/lib/libcuda.so.1");
     dl_text_set(&DL_LIST_AT(l->copies, dl_library_copy, 0).path, "/usr/lib/wsl/lib/libcuda.so.1");
 }
+static void m_wsl_small(dl_facts *f)
+{
+    m_wsl_fine(f);
+    dl_int_set(&f->memory.total_bytes, 4LL << 30);
+}
+static void m_wsl_big(dl_facts *f)
+{
+    m_wsl_fine(f);
+    dl_int_set(&f->memory.total_bytes, 32LL << 30);
+}
 static void container(void **state)
 {
     (void)state;
+    expect(m_wsl_small, "wsl_memory_limit", NULL);
+    expect_not(m_wsl_big, "wsl_memory_limit");
     expect(m_docker, "docker_no_gpu_passthrough", "docker_no_gpu_passthrough");
     expect_not(m_docker_with_gpu, "docker_no_gpu_passthrough");
     expect(m_wsl_unreachable, "wsl_libcuda_path", NULL);
@@ -406,9 +418,56 @@ static void m_libcuda_missing(dl_facts *f)
     dl_text_unknown(&l->chosen, "not found");
     dl_text_unknown(&f->cuda_driver.library, "libcuda.so.1: cannot open shared object file");
 }
+static void m_ld_conflict(dl_facts *f)
+{
+    dl_library_lookup *l = dl_list_push(&f->libraries, sizeof *l);
+    dl_library_copy *c;
+    dl_torch_install *t =
+        &DL_LIST_AT(DL_LIST_AT(main_py(f)->site_packages, dl_site_packages, 0).torches,
+                    dl_torch_install, 0);
+    dl_list_known(&t->bundled_libraries);
+    dl_textlist_add(&t->bundled_libraries, "nvidia/cudnn/lib/libcudnn.so.8");
+    dl_text_set(&l->name, "libcudnn.so");
+    c = dl_list_push(&l->copies, sizeof *c);
+    dl_text_set(&c->path, "/usr/local/cuda/lib64/libcudnn.so.8");
+    dl_text_set(&c->real_path, "/usr/local/cuda/lib64/libcudnn.so.8.2.4");
+    dl_text_set(&c->version, "8.2.4");
+    dl_text_set(&c->directory_kind, "LD_LIBRARY_PATH");
+    dl_dict_add(&f->environment, "LD_LIBRARY_PATH", "/usr/local/cuda/lib64");
+    dl_list_known(&main_py(f)->runtime.loaded_libraries);
+    dl_textlist_add(&main_py(f)->runtime.loaded_libraries, "/usr/local/cuda/lib64/libcudnn.so.8.2.4");
+}
+static void m_ld_other_soname(dl_facts *f)
+{
+    m_ld_conflict(f);
+    strcpy(DL_LIST_AT(DL_LIST_AT(f->libraries, dl_library_lookup, 1).copies, dl_library_copy, 0)
+               .path.value + strlen("/usr/local/cuda/lib64/libcudnn.so."), "7");
+}
+static void conda_pkg(dl_facts *f, const char *name, const char *version)
+{
+    dl_site_packages *s = &DL_LIST_AT(main_py(f)->site_packages, dl_site_packages, 0);
+    dl_py_package *p = dl_list_push(&s->packages, sizeof *p);
+    dl_text_set(&p->name, name);
+    dl_text_set(&p->version, version);
+    dl_text_set(&p->installer, "conda");
+}
+static void m_mkl_new(dl_facts *f)
+{
+    conda_pkg(f, "pytorch", "2.2.2 (py3.11_cuda12.1_cudnn8.9.2_0)");
+    conda_pkg(f, "mkl", "2024.1.0 (intel_691)");
+}
+static void m_mkl_old(dl_facts *f)
+{
+    conda_pkg(f, "pytorch", "2.2.2 (py3.11_cuda12.1_cudnn8.9.2_0)");
+    conda_pkg(f, "mkl", "2023.1.0 (h213fc3f_46344)");
+}
 static void libraries(void **state)
 {
     (void)state;
+    expect(m_ld_conflict, "ld_library_path_conflict", "ld_library_path_conflict");
+    expect_not(m_ld_other_soname, "ld_library_path_conflict");
+    expect(m_mkl_new, "mkl_incompatible", "mkl_incompatible");
+    expect_not(m_mkl_old, "mkl_incompatible");
     expect(m_cvd_empty, "cuda_visible_devices", "cuda_visible_devices");
     expect(m_cvd_range, "cuda_visible_devices", NULL);
     expect(m_cvd_uuid, "cuda_visible_devices", NULL);
@@ -530,9 +589,21 @@ static void m_idle(dl_facts *f)
 }
 static void m_narrow(dl_facts *f) { dl_int_set(&nvml0(f)->pcie_width, 4); }
 static void m_generic_blas(dl_facts *f) { dl_text_set(&main_py(f)->runtime.blas, "generic"); }
+static void process(dl_facts *f, long long bytes)
+{
+    dl_gpu_process *p;
+    dl_int_set(&nvml0(f)->memory_total_bytes, 24LL << 30);
+    p = dl_list_push(&nvml0(f)->processes, sizeof *p);
+    dl_int_set(&p->pid, 4242);
+    dl_int_set(&p->used_memory_bytes, bytes);
+}
+static void m_hog(dl_facts *f) { process(f, 20LL << 30); }
+static void m_small_user(dl_facts *f) { process(f, 1LL << 30); }
 static void runtime_and_performance(void **state)
 {
     (void)state;
+    expect(m_hog, "gpu_memory_held_by_other_process", NULL);
+    expect_not(m_small_user, "gpu_memory_held_by_other_process");
     expect(m_not_available, "no_gpu_visible", "no_gpu_visible");
     expect_not(m_cpu_build, "no_gpu_visible"); /* cpu_only_build explains it */
     expect(m_throttled, "gpu_throttled", NULL);
