@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-#define F(type, key, label, kind, member, sub, flags) \
-    { key, label, kind, offsetof(type, member), sub, flags }
+#define N DL_COUNT
+#define F DL_FIELD
 
 static const dl_field probe_run_fields[] = {
     F(dl_probe_run, "name", "probe", DL_F_TEXT, name, NULL, 0),

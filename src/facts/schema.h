@@ -43,6 +43,11 @@ struct dl_schema {
     size_t count;
 };
 
+/* One row of a field table, and the size of a table. */
+#define DL_FIELD(type, key, label, kind, member, sub, flags) \
+    { key, label, kind, offsetof(type, member), sub, flags }
+#define DL_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 extern const dl_schema dl_facts_schema;
 extern const dl_schema dl_pci_gpu_schema;
 extern const dl_schema dl_probe_run_schema;

@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-#define F(type, key, label, kind, member, sub, flags) \
-    { key, label, kind, offsetof(type, member), sub, flags }
+#define N DL_COUNT
+#define F DL_FIELD
 
 static const dl_field finding_fields[] = {
     F(dl_finding, "id", "Id", DL_F_TEXT, id, NULL, 0),
