@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "test_run.h"
+
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
@@ -28,28 +30,12 @@
 
 #define DATA DLENV_TEST_DATA "/unit/data/cuda_toolkit/"
 
-typedef struct run {
-    dl_machine m;
-    dl_facts f;
-    dl_probe_outcome out;
-} run;
+typedef dl_test_run run;
 
 static void probe_root(run *r, const char *root)
 {
-    char *error = NULL;
-    if (!dl_machine_open(&r->m, root, &error))
-        fail_msg("cannot open root %s: %s", root, error);
-    dl_facts_init(&r->f);
-    r->out.status = DL_PROBE_OK;
-    r->out.detail = NULL;
+    dl_test_run_open(r, root);
     dl_probe_cuda_toolkits(&r->m, &r->f, &r->out);
-}
-
-static void run_free(run *r)
-{
-    dl_facts_free(&r->f);
-    free(r->out.detail);
-    dl_machine_close(&r->m);
 }
 
 static const dl_cuda_toolkit *toolkit(const run *r, size_t i)
@@ -202,7 +188,7 @@ static void test_several(void **state)
     assert_absent(&t->link_target);
     assert_known(&t->version, "12.8");
     assert_known(&t->version_source, "cuda.h");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* Under --root the process environment describes another machine, so CUDA_HOME and PATH
@@ -222,7 +208,7 @@ static void test_environment_ignored_under_root(void **state)
     assert_int_equal(r.f.cuda_toolkits.count, 5);
     assert_known(&toolkit(&r, 0)->found_by, "/usr/local/cuda");
     assert_known(&toolkit(&r, 1)->found_by, "/usr/local/cuda-*");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* Debian keeps cuDNN and NCCL headers in the system include directories. */
@@ -242,7 +228,7 @@ static void test_system_headers(void **state)
     assert_known(&t->nccl_version, "2.27.3");
     assert_true(t->cudnn_libraries.known);
     assert_int_equal(t->cudnn_libraries.count, 0);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_no_toolkit(void **state)
@@ -254,7 +240,7 @@ static void test_no_toolkit(void **state)
     assert_null(r.out.detail);
     assert_true(r.f.cuda_toolkits.known);
     assert_int_equal(r.f.cuda_toolkits.count, 0);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* /usr/local/cuda -> cuda-b -> cuda: a loop is no toolkit and no hang. */
@@ -266,7 +252,7 @@ static void test_link_loop(void **state)
     assert_int_equal(r.out.status, DL_PROBE_OK);
     assert_true(r.f.cuda_toolkits.known);
     assert_int_equal(r.f.cuda_toolkits.count, 0);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* ---- this machine ------------------------------------------------------------------------------ */
@@ -406,7 +392,7 @@ static void test_this_machine(void **state)
     free(nccl);
     free(json);
     free(real);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* CUDA_HOME names a toolkit first, and a link keeps its target. */
@@ -433,7 +419,7 @@ static void test_this_machine_cuda_home(void **state)
     assert_known(&toolkit(&r, 0)->found_by, "CUDA_HOME");
     assert_known(&toolkit(&r, 0)->link_target, target);
     free(real);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* A toolkit directory this user cannot enter is reported, not passed over in silence. */
@@ -464,7 +450,7 @@ static void test_no_permission(void **state)
     free(tk);
     free(local);
     free(usr);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void restore_env(const char *name, char *old)
@@ -518,7 +504,7 @@ static void test_this_machine_nvcc_wrapper(void **state)
     free(expected);
     free(script);
     free(real_nvcc);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 #endif
 

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "test_run.h"
+
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
@@ -179,29 +181,13 @@ static void put_cache(const char *root, const cache_lib *libs, size_t n)
 
 /* ---- running the probe ------------------------------------------------------------------- */
 
-typedef struct run {
-    dl_machine m;
-    dl_facts f;
-    dl_probe_outcome out;
-} run;
+typedef dl_test_run run;
 
 static void probe_root(run *r, const char *root)
 {
-    char *error = NULL;
-    if (!dl_machine_open(&r->m, root, &error))
-        fail_msg("cannot open root %s: %s", root, error);
-    dl_facts_init(&r->f);
-    r->out.status = DL_PROBE_OK;
-    r->out.detail = NULL;
+    dl_test_run_open(r, root);
     dl_probe_libraries(&r->m, &r->f, &r->out);
     assert_true(r->f.libraries.known);
-}
-
-static void run_free(run *r)
-{
-    dl_facts_free(&r->f);
-    free(r->out.detail);
-    dl_machine_close(&r->m);
 }
 
 static const dl_library_lookup *lookup(const run *r, const char *name)
@@ -457,7 +443,7 @@ static void test_probe_root(void **state)
     assert_int_equal(r.out.status, DL_PROBE_OK);
     assert_int_equal(r.f.libraries.count, 8);
     check_machine(&r);
-    run_free(&r);
+    dl_test_run_free(&r);
     remove_tree(root);
     free(ld);
     free(root);
@@ -483,7 +469,7 @@ static void test_probe_root_old_format_cache(void **state)
     assert_int_equal(r.out.status, DL_PROBE_OK);
     assert_text(&lookup(&r, "libcudnn.so")->chosen, "/opt/a/libcudnn.so.9");
     assert_int_equal(lookup(&r, "libcudnn.so")->copies.count, 1);
-    run_free(&r);
+    dl_test_run_free(&r);
     remove_tree(root);
     free(b);
     free(path);
@@ -538,7 +524,7 @@ static void test_probe_malformed_cache(void **state)
                         "glibc-ld.so.cache1.1 or ld.so-1.7.0; searched the ld.so.conf "
                         "directories instead");
     check_conf_machine(&r);
-    run_free(&r);
+    dl_test_run_free(&r);
     remove_tree(root);
     free(root);
 }
@@ -553,7 +539,7 @@ static void test_probe_missing_cache(void **state)
     probe_root(&r, root);
     assert_int_equal(r.out.status, DL_PROBE_OK);
     check_conf_machine(&r);
-    run_free(&r);
+    dl_test_run_free(&r);
     remove_tree(root);
     free(root);
 }
@@ -598,7 +584,7 @@ static void test_live_link_to_stub(void **state)
     assert_text(&l->chosen, link);
     assert_copy(copy_at(l, 0), link, real, NULL, "LD_LIBRARY_PATH", true, true);
     assert_unknown(&copy_at(l, 0)->version, "the file name libcuda.so carries no version");
-    run_free(&r);
+    dl_test_run_free(&r);
     remove_tree(dir);
     free(link);
     free(dir);
@@ -625,7 +611,7 @@ static void test_live_stubs_dir(void **state)
     /* A machine with a driver installed finds the real one later in the search. */
     if (!any_chosen)
         assert_unknown(&l->chosen, NOT_FOUND);
-    run_free(&r);
+    dl_test_run_free(&r);
     free(real);
 }
 

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "test_run.h"
+
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
@@ -29,11 +31,7 @@
 #define DATA DLENV_TEST_DATA "/unit/data/pci/"
 #define FIXTURE_IDS "/usr/share/misc/pci.ids"
 
-typedef struct run {
-    dl_machine m;
-    dl_facts f;
-    dl_probe_outcome out;
-} run;
+typedef dl_test_run run;
 
 static void open_root(dl_machine *m, const char *root)
 {
@@ -44,18 +42,8 @@ static void open_root(dl_machine *m, const char *root)
 
 static void probe_root(run *r, const char *root)
 {
-    open_root(&r->m, root);
-    dl_facts_init(&r->f);
-    r->out.status = DL_PROBE_OK;
-    r->out.detail = NULL;
+    dl_test_run_open(r, root);
     dl_probe_pci(&r->m, &r->f, &r->out);
-}
-
-static void run_free(run *r)
-{
-    dl_facts_free(&r->f);
-    free(r->out.detail);
-    dl_machine_close(&r->m);
 }
 
 static const dl_pci_gpu *gpu_at(const run *r, size_t i)
@@ -108,7 +96,7 @@ static void test_mixed_keeps_display_devices_in_address_order(void **state)
     for (i = 0; i < 5; i++)
         assert_text(&gpu_at(&r, i)->address, want[i]);
     assert_text(&r.f.pci_ids, FIXTURE_IDS);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_mixed_nvidia_3d_controller(void **state)
@@ -130,7 +118,7 @@ static void test_mixed_nvidia_3d_controller(void **state)
     assert_text(&g->subsystem_name, "ROG Strix GeForce RTX 4090 OC Edition");
     assert_text(&g->driver, "nvidia");
     assert_flag_absent(&g->boot_vga);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_mixed_amd_vga_boot_display(void **state)
@@ -150,7 +138,7 @@ static void test_mixed_amd_vga_boot_display(void **state)
     assert_text(&g->driver, "amdgpu");
     assert_true(g->boot_vga.known);
     assert_true(g->boot_vga.value);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_mixed_intel_without_driver_and_latin1_name(void **state)
@@ -169,7 +157,7 @@ static void test_mixed_intel_without_driver_and_latin1_name(void **state)
     assert_true(dl_utf8_valid(g->device_name.value, strlen(g->device_name.value)));
     assert_unknown_text(&g->subsystem_name,
                         "pci.ids has no entry for 8086:46a6 subsystem 8086:3024");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_mixed_garbage_ids(void **state)
@@ -194,7 +182,7 @@ static void test_mixed_garbage_ids(void **state)
     assert_unknown_text(&g->device_name, "the vendor or device id is unknown");
     assert_unknown_text(&g->subsystem_name, "the device or subsystem ids are unknown");
     assert_text(&g->driver, "none");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_mixed_unknown_device_name(void **state)
@@ -210,7 +198,7 @@ static void test_mixed_unknown_device_name(void **state)
     assert_unknown_text(&g->device_name, "pci.ids has no entry for 10de:2bff");
     assert_unknown_text(&g->subsystem_name,
                         "pci.ids has no entry for 10de:2bff subsystem 10de:0000");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* ---- other fixture machines ------------------------------------------------------------ */
@@ -233,7 +221,7 @@ static void test_no_pci_ids(void **state)
     assert_unknown_text(&g->vendor_name, "no pci.ids found");
     assert_unknown_text(&g->device_name, "no pci.ids found");
     assert_unknown_text(&g->subsystem_name, "no pci.ids found");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_bad_class_is_skipped_and_reported(void **state)
@@ -251,7 +239,7 @@ static void test_bad_class_is_skipped_and_reported(void **state)
     assert_string_equal(r.out.detail,
                         "skipped 1 PCI device whose class could not be read "
                         "(/sys/bus/pci/devices/0000:00:01.0/class holds 'hello', not a hex id)");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_first_pci_ids_location_wins(void **state)
@@ -264,7 +252,7 @@ static void test_first_pci_ids_location_wins(void **state)
     g = gpu_at(&r, 0);
     assert_text(&g->vendor_name, "NVIDIA Corporation (hwdata)");
     assert_text(&g->device_name, "AD102 (hwdata)");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_no_sys(void **state)
@@ -281,7 +269,7 @@ static void test_no_sys(void **state)
     assert_string_equal(r.out.detail, r.f.gpus.why);
     assert_null(r.f.pci_ids.value);
     assert_non_null(r.f.pci_ids.why);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 #if !defined(_WIN32)
@@ -325,7 +313,7 @@ static void test_empty_bus_is_known_empty(void **state)
     assert_null(r.f.gpus.why);
     assert_int_equal(r.f.gpus.count, 0);
     assert_int_equal(r.out.status, DL_PROBE_OK);
-    run_free(&r);
+    dl_test_run_free(&r);
     remove_empty_bus(root);
 }
 
@@ -344,7 +332,7 @@ static void test_unreadable_bus(void **state)
     assert_false(r.f.gpus.known);
     assert_non_null(r.f.gpus.why);
     assert_int_equal(r.out.status, DL_PROBE_NO_PERMISSION);
-    run_free(&r);
+    dl_test_run_free(&r);
     free(devices);
     remove_empty_bus(root);
 }
@@ -508,7 +496,7 @@ static void test_this_machine(void **state)
         assert_true(g->vendor_name.value || g->vendor_name.why);
         assert_true(g->device_name.value || g->device_name.why);
     }
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_real_pci_ids(void **state)

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "test_run.h"
+
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
@@ -29,28 +31,12 @@
 
 #define DATA DLENV_TEST_DATA "/unit/data/python_find/"
 
-typedef struct run {
-    dl_machine m;
-    dl_facts f; /* only f.pythons is used: it frees through the schema like a report */
-    dl_probe_outcome out;
-} run;
+typedef dl_test_run run;
 
 static void discover(run *r, const char *root, const char *chosen)
 {
-    char *error = NULL;
-    if (!dl_machine_open(&r->m, root, &error))
-        fail_msg("cannot open root %s: %s", root, error);
-    dl_facts_init(&r->f);
-    r->out.status = DL_PROBE_OK;
-    r->out.detail = NULL;
+    dl_test_run_open(r, root);
     dl_python_discover(&r->m, chosen, &r->f.pythons, &r->out);
-}
-
-static void run_free(run *r)
-{
-    dl_facts_free(&r->f);
-    free(r->out.detail);
-    dl_machine_close(&r->m);
 }
 
 static const dl_python *py_at(const run *r, size_t i)
@@ -201,7 +187,7 @@ static void test_fixture_machine(void **state)
     assert_known(&py->kind, "uv");
     assert_known(&py->version, "3.12.4");
     assert_bits(py, 64);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* The venv's python links to /usr/bin/python3: same real file as the system's, yet its own
@@ -226,7 +212,7 @@ static void test_chosen_venv(void **state)
     assert_bits(py, 64);
     assert_sites(py, sites);
     assert_known(&py_at(&r, 1)->prefix, "/usr");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* uv's pyvenv.cfg says version_info, and this one sees the base's packages after its own. */
@@ -244,7 +230,7 @@ static void test_venv_with_system_site(void **state)
     assert_known(&py->kind, "venv");
     assert_known(&py->version, "3.11.4");
     assert_sites(py, sites);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* --python naming an interpreter found again later: one entry, both ways recorded. */
@@ -259,7 +245,7 @@ static void test_chosen_duplicate(void **state)
     py = py_at(&r, 0);
     assert_known(&py->path, "/usr/bin/python3.11");
     assert_found_by(py, by);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_chosen_script_and_missing(void **state)
@@ -273,14 +259,14 @@ static void test_chosen_script_and_missing(void **state)
     assert_known(&py->kind, "system");
     assert_false(py->bits.known);
     assert_non_null(strstr(py->bits.why, "script"));
-    run_free(&r);
+    dl_test_run_free(&r);
 
     discover(&r, DATA "machine", "/nowhere/bin/python");
     py = py_at(&r, 0);
     assert_known(&py->path, "/nowhere/bin/python");
     assert_unknown(&py->real_path, "/nowhere");
     assert_int_equal(r.f.pythons.count, 7);
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_nothing_found(void **state)
@@ -292,7 +278,7 @@ static void test_nothing_found(void **state)
     assert_int_equal(r.f.pythons.count, 0);
     assert_int_equal(r.out.status, DL_PROBE_NOT_PRESENT);
     assert_string_equal(r.out.detail, "no Python interpreter found on PATH or in the usual places");
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 /* ---- this machine -------------------------------------------------------------------- */
@@ -381,7 +367,7 @@ static void test_live_system_and_pyenv(void **state)
         assert_true(dl_textlist_has(&py->found_by, "pyenv"));
         assert_bits(py, 64);
     }
-    run_free(&r);
+    dl_test_run_free(&r);
 }
 
 static void test_live_venv(void **state)
@@ -412,7 +398,7 @@ static void test_live_venv(void **state)
     assert_known(&site->scope, "prefix");
     assert_int_equal(py->site_packages.count, 1); /* no user site in a venv */
     free(site_path);
-    run_free(&r);
+    dl_test_run_free(&r);
     tmp_free(&t);
 }
 
@@ -446,7 +432,7 @@ static void test_live_pip(void **state)
     assert_unknown(&venv->pip, "/usr/bin/python3.11");
     assert_unknown(&venv->pip, fake_pip);
     assert_known(&sys->pip, fake_pip);
-    run_free(&r);
+    dl_test_run_free(&r);
 
     /* the venv's own pip, through env, first on PATH; pip3 too belongs to the venv, so
      * the system python has none (this machine's /usr/bin/pip3 comes later) */
@@ -466,7 +452,7 @@ static void test_live_pip(void **state)
     sys = py_find(&r, "/usr/bin/python3.11", "/usr");
     assert_known(&venv->pip, fake_pip);
     assert_unknown(&sys->pip, "(venv ");
-    run_free(&r);
+    dl_test_run_free(&r);
     free(path);
     free(fake_pip);
     free(fake_dir);
@@ -500,7 +486,7 @@ static void test_live_user_site(void **state)
     assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 1).path, user);
     assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 1).scope, "user");
     assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 2).scope, "system");
-    run_free(&r);
+    dl_test_run_free(&r);
     free(cmd);
     cmd = dl_fmt("rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

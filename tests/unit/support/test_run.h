@@ -1,0 +1,20 @@
+/* What the probe unit tests share: a machine opened on a fixture root, empty facts and an
+ * ok outcome, and their release. */
+#ifndef DLENV_TEST_RUN_H
+#define DLENV_TEST_RUN_H
+
+#include "facts/facts.h"
+#include "os/os.h"
+#include "probe/probe.h"
+
+typedef struct dl_test_run {
+    dl_machine m;
+    dl_facts f;
+    dl_probe_outcome out;
+} dl_test_run;
+
+/* Opens root, failing the test when it cannot. */
+void dl_test_run_open(dl_test_run *r, const char *root);
+void dl_test_run_free(dl_test_run *r);
+
+#endif
