@@ -44,22 +44,6 @@ static const dl_cuda_toolkit *toolkit(const run *r, size_t i)
     return &DL_LIST_AT(r->f.cuda_toolkits, dl_cuda_toolkit, i);
 }
 
-static void assert_known(const dl_text *t, const char *value)
-{
-    if (!t->value)
-        fail_msg("expected '%s', got unknown (%s)", value, t->why ? t->why : "absent");
-    assert_string_equal(t->value, value);
-}
-
-/* Unknown, with a reason that mentions the given words. */
-static void assert_unknown(const dl_text *t, const char *words)
-{
-    assert_null(t->value);
-    assert_non_null(t->why);
-    if (!strstr(t->why, words))
-        fail_msg("reason '%s' does not mention '%s'", t->why, words);
-}
-
 static void assert_absent(const dl_text *t)
 {
     assert_null(t->value);
@@ -145,13 +129,13 @@ static void test_several(void **state)
 
     /* /usr/local/cuda comes first, and cuda-12.4 is not listed a second time */
     t = toolkit(&r, 0);
-    assert_known(&t->path, "/usr/local/cuda-12.4");
-    assert_known(&t->found_by, "/usr/local/cuda");
-    assert_known(&t->link_target, "cuda-12.4");
-    assert_known(&t->version, "12.4.131");
-    assert_known(&t->version_source, "version.json");
-    assert_known(&t->cudnn_version, "9.13.0");
-    assert_known(&t->nccl_version, "2.21.5");
+    dl_assert_known(&t->path, "/usr/local/cuda-12.4");
+    dl_assert_known(&t->found_by, "/usr/local/cuda");
+    dl_assert_known(&t->link_target, "cuda-12.4");
+    dl_assert_known(&t->version, "12.4.131");
+    dl_assert_known(&t->version_source, "version.json");
+    dl_assert_known(&t->cudnn_version, "9.13.0");
+    dl_assert_known(&t->nccl_version, "2.21.5");
     assert_true(t->cudnn_libraries.known);
     assert_int_equal(t->cudnn_libraries.count, 4); /* libcudnn.so.9 is in lib64 and targets/ */
     assert_string_equal(lib_at(t, 0), "libcudnn.so.9");
@@ -160,34 +144,34 @@ static void test_several(void **state)
     assert_string_equal(lib_at(t, 3), "libcudnn_ops.so.9");
 
     t = toolkit(&r, 1);
-    assert_known(&t->path, "/usr/local/cuda-11.8");
-    assert_known(&t->found_by, "/usr/local/cuda-*");
+    dl_assert_known(&t->path, "/usr/local/cuda-11.8");
+    dl_assert_known(&t->found_by, "/usr/local/cuda-*");
     assert_absent(&t->link_target);
-    assert_known(&t->version, "11.8.89");
-    assert_known(&t->version_source, "version.txt");
-    assert_unknown(&t->cudnn_version, "/usr/local/cuda-11.8/include has no cudnn_version.h");
-    assert_unknown(&t->nccl_version, "/usr/local/cuda-11.8/include has no nccl.h");
+    dl_assert_known(&t->version, "11.8.89");
+    dl_assert_known(&t->version_source, "version.txt");
+    dl_assert_unknown(&t->cudnn_version, "/usr/local/cuda-11.8/include has no cudnn_version.h");
+    dl_assert_unknown(&t->nccl_version, "/usr/local/cuda-11.8/include has no nccl.h");
     assert_true(t->cudnn_libraries.known);
     assert_int_equal(t->cudnn_libraries.count, 0);
 
     /* a version.json that cannot be read, and nothing else: unknown, saying why */
     t = toolkit(&r, 2);
-    assert_known(&t->path, "/usr/local/cuda-9.9");
-    assert_unknown(&t->version, "/usr/local/cuda-9.9/version.json is not valid JSON");
+    dl_assert_known(&t->path, "/usr/local/cuda-9.9");
+    dl_assert_unknown(&t->version, "/usr/local/cuda-9.9/version.json is not valid JSON");
     assert_absent(&t->version_source);
 
     /* a broken version.json does not hide cuda.h */
     t = toolkit(&r, 3);
-    assert_known(&t->path, "/usr/local/cuda-broken");
-    assert_known(&t->version, "12.1");
-    assert_known(&t->version_source, "cuda.h");
+    dl_assert_known(&t->path, "/usr/local/cuda-broken");
+    dl_assert_known(&t->version, "12.1");
+    dl_assert_known(&t->version_source, "cuda.h");
 
     t = toolkit(&r, 4);
-    assert_known(&t->path, "/opt/cuda");
-    assert_known(&t->found_by, "/opt/cuda");
+    dl_assert_known(&t->path, "/opt/cuda");
+    dl_assert_known(&t->found_by, "/opt/cuda");
     assert_absent(&t->link_target);
-    assert_known(&t->version, "12.8");
-    assert_known(&t->version_source, "cuda.h");
+    dl_assert_known(&t->version, "12.8");
+    dl_assert_known(&t->version_source, "cuda.h");
     dl_test_run_free(&r);
 }
 
@@ -206,8 +190,8 @@ static void test_environment_ignored_under_root(void **state)
         setenv("PATH", old_path, 1);
     free(old_path);
     assert_int_equal(r.f.cuda_toolkits.count, 5);
-    assert_known(&toolkit(&r, 0)->found_by, "/usr/local/cuda");
-    assert_known(&toolkit(&r, 1)->found_by, "/usr/local/cuda-*");
+    dl_assert_known(&toolkit(&r, 0)->found_by, "/usr/local/cuda");
+    dl_assert_known(&toolkit(&r, 1)->found_by, "/usr/local/cuda-*");
     dl_test_run_free(&r);
 }
 
@@ -221,11 +205,11 @@ static void test_system_headers(void **state)
     assert_int_equal(r.out.status, DL_PROBE_OK);
     assert_int_equal(r.f.cuda_toolkits.count, 1);
     t = toolkit(&r, 0);
-    assert_known(&t->path, "/usr/local/cuda-12.6");
-    assert_known(&t->found_by, "/usr/local/cuda-*");
-    assert_unknown(&t->version, "/usr/local/cuda-12.6 has no version.json");
-    assert_known(&t->cudnn_version, "9.1.2");
-    assert_known(&t->nccl_version, "2.27.3");
+    dl_assert_known(&t->path, "/usr/local/cuda-12.6");
+    dl_assert_known(&t->found_by, "/usr/local/cuda-*");
+    dl_assert_unknown(&t->version, "/usr/local/cuda-12.6 has no version.json");
+    dl_assert_known(&t->cudnn_version, "9.1.2");
+    dl_assert_known(&t->nccl_version, "2.27.3");
     assert_true(t->cudnn_libraries.known);
     assert_int_equal(t->cudnn_libraries.count, 0);
     dl_test_run_free(&r);
@@ -375,19 +359,19 @@ static void test_this_machine(void **state)
         assert_string_equal(t->version.value, json);
     if (strcmp(dir, "/usr/local/cuda-13.0") == 0)
         assert_true(dl_starts_with(t->version.value, "13.0"));
-    assert_known(&t->version_source, source);
+    dl_assert_known(&t->version_source, source);
 
     /* cuDNN and NCCL as the test reads them itself, when the toolkit holds them */
     cudnn = header_version(real, "cudnn_version.h", cudnn_keys);
     nccl = header_version(real, "nccl.h", nccl_keys);
     if (cudnn) {
-        assert_known(&t->cudnn_version, cudnn);
+        dl_assert_known(&t->cudnn_version, cudnn);
         assert_true(t->cudnn_libraries.known);
         assert_true(t->cudnn_libraries.count > 0);
         assert_true(dl_starts_with(lib_at(t, 0), "libcudnn"));
     }
     if (nccl)
-        assert_known(&t->nccl_version, nccl);
+        dl_assert_known(&t->nccl_version, nccl);
     free(cudnn);
     free(nccl);
     free(json);
@@ -415,9 +399,9 @@ static void test_this_machine_cuda_home(void **state)
     else
         unsetenv("CUDA_HOME");
     free(old);
-    assert_known(&toolkit(&r, 0)->path, real);
-    assert_known(&toolkit(&r, 0)->found_by, "CUDA_HOME");
-    assert_known(&toolkit(&r, 0)->link_target, target);
+    dl_assert_known(&toolkit(&r, 0)->path, real);
+    dl_assert_known(&toolkit(&r, 0)->found_by, "CUDA_HOME");
+    dl_assert_known(&toolkit(&r, 0)->link_target, target);
     free(real);
     dl_test_run_free(&r);
 }
@@ -498,8 +482,8 @@ static void test_this_machine_nvcc_wrapper(void **state)
     restore_env("PATH", old_path);
     remove(script);
     rmdir(dir);
-    assert_known(&toolkit(&r, 0)->path, expected);
-    assert_known(&toolkit(&r, 0)->found_by, "nvcc on PATH");
+    dl_assert_known(&toolkit(&r, 0)->path, expected);
+    dl_assert_known(&toolkit(&r, 0)->found_by, "nvcc on PATH");
     assert_absent(&toolkit(&r, 0)->link_target);
     free(expected);
     free(script);

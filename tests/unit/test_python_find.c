@@ -58,22 +58,6 @@ static const dl_python *py_find(const run *r, const char *real, const char *pref
     return NULL;
 }
 
-static void assert_known(const dl_text *t, const char *value)
-{
-    if (!t->value)
-        fail_msg("expected '%s', got unknown (%s)", value, t->why ? t->why : "absent");
-    assert_string_equal(t->value, value);
-}
-
-static void assert_unknown(const dl_text *t, const char *words)
-{
-    if (t->value)
-        fail_msg("expected unknown (%s), got '%s'", words, t->value);
-    assert_non_null(t->why);
-    if (!strstr(t->why, words))
-        fail_msg("reason '%s' does not mention '%s'", t->why, words);
-}
-
 static void assert_found_by(const dl_python *py, const char *const *expected)
 {
     size_t n = 0;
@@ -140,52 +124,52 @@ static void test_fixture_machine(void **state)
     assert_int_equal(r.f.pythons.count, 6);
 
     py = py_at(&r, 0); /* Debian's: python3 and python3.11 are one interpreter */
-    assert_known(&py->path, "/usr/bin/python3");
-    assert_known(&py->real_path, "/usr/bin/python3.11");
+    dl_assert_known(&py->path, "/usr/bin/python3");
+    dl_assert_known(&py->real_path, "/usr/bin/python3.11");
     assert_found_by(py, sys_by);
-    assert_known(&py->kind, "system");
-    assert_known(&py->prefix, "/usr");
-    assert_known(&py->version, "3.11");
-    assert_known(&py->implementation, "cpython");
+    dl_assert_known(&py->kind, "system");
+    dl_assert_known(&py->prefix, "/usr");
+    dl_assert_known(&py->version, "3.11");
+    dl_assert_known(&py->implementation, "cpython");
     assert_bits(py, 64);
     assert_sites(py, sys_sites);
-    assert_unknown(&py->pip, "--root");
+    dl_assert_unknown(&py->pip, "--root");
 
     py = py_at(&r, 1); /* a 32-bit build in /usr/local, not Debian's layout */
-    assert_known(&py->real_path, "/usr/local/bin/python3.9");
-    assert_known(&py->prefix, "/usr/local");
-    assert_known(&py->version, "3.9");
+    dl_assert_known(&py->real_path, "/usr/local/bin/python3.9");
+    dl_assert_known(&py->prefix, "/usr/local");
+    dl_assert_known(&py->version, "3.9");
     assert_bits(py, 32);
     assert_sites(py, local_sites);
 
     py = py_at(&r, 2);
-    assert_known(&py->path, "/opt/conda/bin/python");
-    assert_known(&py->real_path, "/opt/conda/bin/python3.11");
+    dl_assert_known(&py->path, "/opt/conda/bin/python");
+    dl_assert_known(&py->real_path, "/opt/conda/bin/python3.11");
     assert_found_by(py, conda_by);
-    assert_known(&py->kind, "conda");
-    assert_known(&py->prefix, "/opt/conda");
-    assert_known(&py->version, "3.11.9"); /* exact, from conda-meta, not python-dateutil */
+    dl_assert_known(&py->kind, "conda");
+    dl_assert_known(&py->prefix, "/opt/conda");
+    dl_assert_known(&py->version, "3.11.9"); /* exact, from conda-meta, not python-dateutil */
 
     py = py_at(&r, 3);
-    assert_known(&py->prefix, "/opt/conda/envs/torch-env");
+    dl_assert_known(&py->prefix, "/opt/conda/envs/torch-env");
     assert_found_by(py, env_by);
-    assert_known(&py->kind, "conda");
-    assert_known(&py->version, "3.10.14");
+    dl_assert_known(&py->kind, "conda");
+    dl_assert_known(&py->version, "3.10.14");
     assert_sites(py, env_sites);
 
     py = py_at(&r, 4);
-    assert_known(&py->real_path, "/root/.pyenv/versions/3.12.1/bin/python3.12");
+    dl_assert_known(&py->real_path, "/root/.pyenv/versions/3.12.1/bin/python3.12");
     assert_found_by(py, pyenv_by);
-    assert_known(&py->kind, "pyenv");
-    assert_known(&py->version, "3.12.1");
-    assert_known(&py->prefix, "/root/.pyenv/versions/3.12.1");
+    dl_assert_known(&py->kind, "pyenv");
+    dl_assert_known(&py->version, "3.12.1");
+    dl_assert_known(&py->prefix, "/root/.pyenv/versions/3.12.1");
 
     py = py_at(&r, 5);
-    assert_known(&py->path,
+    dl_assert_known(&py->path,
                  "/home/bob/.local/share/uv/python/cpython-3.12.4-linux-x86_64-gnu/bin/python3");
     assert_found_by(py, uv_by);
-    assert_known(&py->kind, "uv");
-    assert_known(&py->version, "3.12.4");
+    dl_assert_known(&py->kind, "uv");
+    dl_assert_known(&py->version, "3.12.4");
     assert_bits(py, 64);
     dl_test_run_free(&r);
 }
@@ -203,15 +187,15 @@ static void test_chosen_venv(void **state)
     discover(&r, DATA "machine", "/home/alice/venvs/proj/bin/python");
     assert_int_equal(r.f.pythons.count, 7);
     py = py_at(&r, 0);
-    assert_known(&py->path, "/home/alice/venvs/proj/bin/python");
-    assert_known(&py->real_path, "/usr/bin/python3.11");
+    dl_assert_known(&py->path, "/home/alice/venvs/proj/bin/python");
+    dl_assert_known(&py->real_path, "/usr/bin/python3.11");
     assert_found_by(py, by);
-    assert_known(&py->kind, "venv");
-    assert_known(&py->prefix, "/home/alice/venvs/proj");
-    assert_known(&py->version, "3.11.2");
+    dl_assert_known(&py->kind, "venv");
+    dl_assert_known(&py->prefix, "/home/alice/venvs/proj");
+    dl_assert_known(&py->version, "3.11.2");
     assert_bits(py, 64);
     assert_sites(py, sites);
-    assert_known(&py_at(&r, 1)->prefix, "/usr");
+    dl_assert_known(&py_at(&r, 1)->prefix, "/usr");
     dl_test_run_free(&r);
 }
 
@@ -227,8 +211,8 @@ static void test_venv_with_system_site(void **state)
     (void)state;
     discover(&r, DATA "machine", "/home/alice/venvs/sys/bin/python");
     py = py_at(&r, 0);
-    assert_known(&py->kind, "venv");
-    assert_known(&py->version, "3.11.4");
+    dl_assert_known(&py->kind, "venv");
+    dl_assert_known(&py->version, "3.11.4");
     assert_sites(py, sites);
     dl_test_run_free(&r);
 }
@@ -243,7 +227,7 @@ static void test_chosen_duplicate(void **state)
     discover(&r, DATA "machine", "/usr/bin/python3.11");
     assert_int_equal(r.f.pythons.count, 6);
     py = py_at(&r, 0);
-    assert_known(&py->path, "/usr/bin/python3.11");
+    dl_assert_known(&py->path, "/usr/bin/python3.11");
     assert_found_by(py, by);
     dl_test_run_free(&r);
 }
@@ -255,16 +239,16 @@ static void test_chosen_script_and_missing(void **state)
     (void)state;
     discover(&r, DATA "machine", "/srv/odd/bin/python3.8");
     py = py_at(&r, 0);
-    assert_known(&py->version, "3.8");
-    assert_known(&py->kind, "system");
+    dl_assert_known(&py->version, "3.8");
+    dl_assert_known(&py->kind, "system");
     assert_false(py->bits.known);
     assert_non_null(strstr(py->bits.why, "script"));
     dl_test_run_free(&r);
 
     discover(&r, DATA "machine", "/nowhere/bin/python");
     py = py_at(&r, 0);
-    assert_known(&py->path, "/nowhere/bin/python");
-    assert_unknown(&py->real_path, "/nowhere");
+    dl_assert_known(&py->path, "/nowhere/bin/python");
+    dl_assert_unknown(&py->real_path, "/nowhere");
     assert_int_equal(r.f.pythons.count, 7);
     dl_test_run_free(&r);
 }
@@ -359,10 +343,10 @@ static void test_live_system_and_pyenv(void **state)
     /* pyenv's shim is a shell script; the interpreter is the version it selects */
     if (exists("/root/.pyenv/shims/python3") && exists("/root/.pyenv/versions/3.11.7")) {
         py = py_at(&r, 0);
-        assert_known(&py->path, "/root/.pyenv/shims/python3");
-        assert_known(&py->real_path, "/root/.pyenv/versions/3.11.7/bin/python3.11");
-        assert_known(&py->kind, "pyenv");
-        assert_known(&py->version, "3.11.7");
+        dl_assert_known(&py->path, "/root/.pyenv/shims/python3");
+        dl_assert_known(&py->real_path, "/root/.pyenv/versions/3.11.7/bin/python3.11");
+        dl_assert_known(&py->kind, "pyenv");
+        dl_assert_known(&py->version, "3.11.7");
         assert_true(dl_textlist_has(&py->found_by, "python3 on PATH (1st)"));
         assert_true(dl_textlist_has(&py->found_by, "pyenv"));
         assert_bits(py, 64);
@@ -389,13 +373,13 @@ static void test_live_venv(void **state)
     discover(&r, "/", NULL);
     py = py_find(&r, "/usr/bin/python3.11", t.venv);
     assert_non_null(py);
-    assert_known(&py->kind, "venv");
+    dl_assert_known(&py->kind, "venv");
     assert_true(dl_textlist_has(&py->found_by, "VIRTUAL_ENV"));
     assert_true(dl_starts_with(py->version.value, "3.11"));
     site = &DL_LIST_AT(py->site_packages, dl_site_packages, 0);
     site_path = dl_fmt("%s/lib/python3.11/site-packages", t.venv);
-    assert_known(&site->path, site_path);
-    assert_known(&site->scope, "prefix");
+    dl_assert_known(&site->path, site_path);
+    dl_assert_known(&site->scope, "prefix");
     assert_int_equal(py->site_packages.count, 1); /* no user site in a venv */
     free(site_path);
     dl_test_run_free(&r);
@@ -429,9 +413,9 @@ static void test_live_pip(void **state)
     sys = py_find(&r, "/usr/bin/python3.11", "/usr");
     assert_non_null(venv);
     assert_non_null(sys);
-    assert_unknown(&venv->pip, "/usr/bin/python3.11");
-    assert_unknown(&venv->pip, fake_pip);
-    assert_known(&sys->pip, fake_pip);
+    dl_assert_unknown(&venv->pip, "/usr/bin/python3.11");
+    dl_assert_unknown(&venv->pip, fake_pip);
+    dl_assert_known(&sys->pip, fake_pip);
     dl_test_run_free(&r);
 
     /* the venv's own pip, through env, first on PATH; pip3 too belongs to the venv, so
@@ -450,8 +434,8 @@ static void test_live_pip(void **state)
     discover(&r, "/", NULL);
     venv = py_find(&r, "/usr/bin/python3.11", t.venv);
     sys = py_find(&r, "/usr/bin/python3.11", "/usr");
-    assert_known(&venv->pip, fake_pip);
-    assert_unknown(&sys->pip, "(venv ");
+    dl_assert_known(&venv->pip, fake_pip);
+    dl_assert_unknown(&sys->pip, "(venv ");
     dl_test_run_free(&r);
     free(path);
     free(fake_pip);
@@ -481,11 +465,11 @@ static void test_live_user_site(void **state)
     py = py_find(&r, "/usr/bin/python3.11", "/usr");
     assert_non_null(py);
     assert_true(py->site_packages.count >= 3);
-    assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 0).path, pp);
-    assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 0).scope, "path");
-    assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 1).path, user);
-    assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 1).scope, "user");
-    assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 2).scope, "system");
+    dl_assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 0).path, pp);
+    dl_assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 0).scope, "path");
+    dl_assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 1).path, user);
+    dl_assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 1).scope, "user");
+    dl_assert_known(&DL_LIST_AT(py->site_packages, dl_site_packages, 2).scope, "system");
     dl_test_run_free(&r);
     free(cmd);
     cmd = dl_fmt("rm -rf %s", dir);

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "test_run.h"
+
 #include "base/str.h"
 #include "facts/facts.h"
 #include "facts/schema.h"
@@ -62,22 +64,6 @@ static void run_free(run *r)
     dl_schema_free(&dl_site_packages_schema, &r->site);
     free(r->out.detail);
     dl_machine_close(&r->m);
-}
-
-static void assert_known(const dl_text *t, const char *value)
-{
-    if (!t->value)
-        fail_msg("expected '%s', got unknown (%s)", value, t->why ? t->why : "absent");
-    assert_string_equal(t->value, value);
-}
-
-static void assert_unknown(const dl_text *t, const char *words)
-{
-    if (t->value)
-        fail_msg("expected unknown (%s), got '%s'", words, t->value);
-    assert_non_null(t->why);
-    if (!strstr(t->why, words))
-        fail_msg("reason '%s' does not mention '%s'", t->why, words);
 }
 
 static void assert_absent(const dl_text *t)
@@ -149,29 +135,29 @@ static void test_linux_pip(void **state)
     assert_true(r.site.packages.known);
 
     p = package(&r, "torch");
-    assert_known(&p->version, "2.3.1+cu121"); /* not the body's "Version: 0.0.0" */
-    assert_known(&p->installer, "pip");
-    assert_known(&p->source, "/linux_pip/site-packages/torch-2.3.1+cu121.dist-info");
-    assert_known(&p->direct_url,
+    dl_assert_known(&p->version, "2.3.1+cu121"); /* not the body's "Version: 0.0.0" */
+    dl_assert_known(&p->installer, "pip");
+    dl_assert_known(&p->source, "/linux_pip/site-packages/torch-2.3.1+cu121.dist-info");
+    dl_assert_known(&p->direct_url,
                  "file:///home/u/wheels/torch-2.3.1%2Bcu121-cp311-cp311-linux_x86_64.whl");
     assert_absent(&p->requires_torch);
 
     p = package(&r, "torchvision");
-    assert_known(&p->version, "0.18.1+cu121");
-    assert_known(&p->installer, "uv");
-    assert_known(&p->requires_torch, "torch (==2.3.1)");
+    dl_assert_known(&p->version, "0.18.1+cu121");
+    dl_assert_known(&p->installer, "uv");
+    dl_assert_known(&p->requires_torch, "torch (==2.3.1)");
     assert_absent(&p->direct_url);
 
     p = package(&r, "nvidia-cudnn-cu12"); /* the metadata's spelling, not the directory's */
-    assert_known(&p->version, "9.1.0.70");
+    dl_assert_known(&p->version, "9.1.0.70");
     assert_absent(&p->requires_torch);
 
     p = package(&r, "accelerate"); /* any package that pins torch */
-    assert_known(&p->requires_torch, "torch>=1.10.0");
+    dl_assert_known(&p->requires_torch, "torch>=1.10.0");
 
     p = package(&r, "manyheaders"); /* headers longer than one read of the file's head */
-    assert_known(&p->requires_torch, "torch >=2.1");
-    assert_unknown(&p->installer, "no INSTALLER file");
+    dl_assert_known(&p->requires_torch, "torch >=2.1");
+    dl_assert_unknown(&p->installer, "no INSTALLER file");
 
     assert_false(has_package(&r, "transformers")); /* its only torch is behind an extra */
     assert_int_equal(r.site.packages.count, 5);
@@ -180,12 +166,12 @@ static void test_linux_pip(void **state)
     assert_false(has_package(&r, "Pillow"));
 
     t = only_torch(&r);
-    assert_known(&t->location, "/linux_pip/site-packages/torch");
-    assert_known(&t->version, "2.3.1+cu121");
-    assert_known(&t->local_tag, "cu121");
-    assert_known(&t->cuda, "12.1");
-    assert_known(&t->hip, "none");
-    assert_known(&t->git_version, "63d5e9221bedd1546b7d364b5ce4171547db12a9");
+    dl_assert_known(&t->location, "/linux_pip/site-packages/torch");
+    dl_assert_known(&t->version, "2.3.1+cu121");
+    dl_assert_known(&t->local_tag, "cu121");
+    dl_assert_known(&t->cuda, "12.1");
+    dl_assert_known(&t->hip, "none");
+    dl_assert_known(&t->git_version, "63d5e9221bedd1546b7d364b5ce4171547db12a9");
     assert_libs(t, libs);
     assert_no_silent(&r);
     run_free(&r);
@@ -205,14 +191,14 @@ static void test_windows_layout(void **state)
     (void)state;
     read_site(&r, DATA, "/windows_cu118/Lib/site-packages", NULL);
     t = only_torch(&r);
-    assert_known(&t->version, "2.0.1+cu118");
-    assert_known(&t->local_tag, "cu118");
-    assert_known(&t->cuda, "11.8");
-    assert_known(&t->hip, "none");
+    dl_assert_known(&t->version, "2.0.1+cu118");
+    dl_assert_known(&t->local_tag, "cu118");
+    dl_assert_known(&t->cuda, "11.8");
+    dl_assert_known(&t->hip, "none");
     assert_libs(t, libs);
     p = package(&r, "torch"); /* CRLF metadata */
-    assert_known(&p->version, "2.0.1+cu118");
-    assert_known(&p->installer, "pip");
+    dl_assert_known(&p->version, "2.0.1+cu118");
+    dl_assert_known(&p->installer, "pip");
     assert_no_silent(&r);
     run_free(&r);
 }
@@ -226,12 +212,12 @@ static void test_rocm(void **state)
     (void)state;
     read_site(&r, DATA, "/rocm/site-packages", NULL);
     t = only_torch(&r);
-    assert_known(&t->version, "2.3.1+rocm6.0");
-    assert_known(&t->local_tag, "rocm6.0");
-    assert_known(&t->cuda, "none");
-    assert_known(&t->hip, "6.0.32830-d62f6a171");
+    dl_assert_known(&t->version, "2.3.1+rocm6.0");
+    dl_assert_known(&t->local_tag, "rocm6.0");
+    dl_assert_known(&t->cuda, "none");
+    dl_assert_known(&t->hip, "6.0.32830-d62f6a171");
     assert_libs(t, libs);
-    assert_known(&package(&r, "pytorch-triton-rocm")->version, "2.3.1");
+    dl_assert_known(&package(&r, "pytorch-triton-rocm")->version, "2.3.1");
     assert_int_equal(r.site.packages.count, 2);
     assert_no_silent(&r);
     run_free(&r);
@@ -246,23 +232,23 @@ static void test_conda_prefix(void **state)
     (void)state;
     read_site(&r, DATA, "/conda/envs/cpu/lib/python3.11/site-packages", "/conda/envs/cpu");
     p = package(&r, "pytorch");
-    assert_known(&p->version, "2.3.1 (py3.11_cpu_0)");
-    assert_known(&p->installer, "conda");
-    assert_known(&p->source, "/conda/envs/cpu/conda-meta/pytorch-2.3.1-py3.11_cpu_0.json");
+    dl_assert_known(&p->version, "2.3.1 (py3.11_cpu_0)");
+    dl_assert_known(&p->installer, "conda");
+    dl_assert_known(&p->source, "/conda/envs/cpu/conda-meta/pytorch-2.3.1-py3.11_cpu_0.json");
     assert_absent(&p->direct_url);
-    assert_known(&package(&r, "cpuonly")->version, "2.0 (0)");
-    assert_known(&package(&r, "pytorch-mutex")->version, "1.0 (cpu)");
+    dl_assert_known(&package(&r, "cpuonly")->version, "2.0 (0)");
+    dl_assert_known(&package(&r, "pytorch-mutex")->version, "1.0 (cpu)");
     p = package(&r, "mkl"); /* named by its file, unreadable inside */
-    assert_unknown(&p->version, "not valid JSON");
+    dl_assert_unknown(&p->version, "not valid JSON");
     p = package(&r, "torch"); /* conda's pytorch also leaves a dist-info */
-    assert_known(&p->installer, "conda");
+    dl_assert_known(&p->installer, "conda");
     assert_false(has_package(&r, "requests"));
     assert_int_equal(r.site.packages.count, 5);
 
     t = only_torch(&r);
-    assert_known(&t->version, "2.3.1");
-    assert_known(&t->local_tag, "none");
-    assert_known(&t->cuda, "none");
+    dl_assert_known(&t->version, "2.3.1");
+    dl_assert_known(&t->local_tag, "none");
+    dl_assert_known(&t->cuda, "none");
     assert_libs(t, libs);
     assert_no_silent(&r);
     run_free(&r);
@@ -283,14 +269,14 @@ static void test_mismatched_pair(void **state)
     (void)state;
     read_site(&r, DATA, "/mismatch/site-packages", NULL);
     t = only_torch(&r);
-    assert_known(&t->version, "2.3.1+cpu");
-    assert_known(&t->local_tag, "cpu");
-    assert_known(&t->cuda, "none");
+    dl_assert_known(&t->version, "2.3.1+cpu");
+    dl_assert_known(&t->local_tag, "cpu");
+    dl_assert_known(&t->cuda, "none");
     assert_libs(t, (const char *const[]){NULL});
     p = package(&r, "torchvision");
-    assert_known(&p->version, "0.17.0+cu118");
-    assert_known(&p->requires_torch, "torch==2.2.0");
-    assert_known(&package(&r, "torch")->version, "2.3.1+cpu");
+    dl_assert_known(&p->version, "0.17.0+cu118");
+    dl_assert_known(&p->requires_torch, "torch==2.2.0");
+    dl_assert_known(&package(&r, "torch")->version, "2.3.1+cpu");
     assert_no_silent(&r);
     run_free(&r);
 }
@@ -303,24 +289,24 @@ static void test_egg_info(void **state)
     (void)state;
     read_site(&r, DATA, "/egg/dist-packages", NULL);
     p = package(&r, "torch");
-    assert_known(&p->version, "1.13.1");
-    assert_known(&p->source, "/egg/dist-packages/torch-1.13.1.egg-info");
-    assert_unknown(&p->installer, "no INSTALLER file");
+    dl_assert_known(&p->version, "1.13.1");
+    dl_assert_known(&p->source, "/egg/dist-packages/torch-1.13.1.egg-info");
+    dl_assert_unknown(&p->installer, "no INSTALLER file");
     assert_absent(&p->direct_url);
     p = package(&r, "numpy"); /* a single-file egg-info */
-    assert_known(&p->version, "1.24.2");
-    assert_known(&p->source, "/egg/dist-packages/numpy-1.24.2.egg-info");
-    assert_unknown(&p->installer, "no INSTALLER file");
+    dl_assert_known(&p->version, "1.24.2");
+    dl_assert_known(&p->source, "/egg/dist-packages/numpy-1.24.2.egg-info");
+    dl_assert_unknown(&p->installer, "no INSTALLER file");
     p = package(&r, "pyro-ppl"); /* its torch requirement is in requires.txt */
-    assert_known(&p->requires_torch, "torch>=1.11.0");
+    dl_assert_known(&p->requires_torch, "torch>=1.11.0");
     assert_false(has_package(&r, "opt-only")); /* torch only in an [extra] section */
     assert_false(has_package(&r, "six"));
     assert_int_equal(r.site.packages.count, 3);
 
     t = only_torch(&r); /* a torch/ without version.py */
-    assert_unknown(&t->version, "version.py");
-    assert_unknown(&t->local_tag, "version.py");
-    assert_unknown(&t->cuda, "version.py");
+    dl_assert_unknown(&t->version, "version.py");
+    dl_assert_unknown(&t->local_tag, "version.py");
+    dl_assert_unknown(&t->cuda, "version.py");
     assert_libs(t, (const char *const[]){NULL});
     assert_no_silent(&r);
     run_free(&r);
@@ -381,9 +367,9 @@ static void test_live_debian(void **state)
     t = only_torch(&r);
     assert_non_null(t->version.value);
     assert_true(dl_starts_with(t->version.value, "1.13"));
-    assert_known(&t->cuda, "none");  /* version.py: cuda = None */
-    assert_known(&t->hip, "none");
-    assert_known(&t->local_tag, "none"); /* '1.13.0a0', no local part */
+    dl_assert_known(&t->cuda, "none");  /* version.py: cuda = None */
+    dl_assert_known(&t->hip, "none");
+    dl_assert_known(&t->local_tag, "none"); /* '1.13.0a0', no local part */
     assert_true(t->bundled_libraries.known);
     p = package(&r, "torch");
     assert_non_null(p->version.value);
