@@ -271,3 +271,20 @@ void dl_strv_free(dl_strv *s)
     s->v = NULL;
     s->n = 0;
 }
+
+void dl_strv_split(dl_strv *s, const char *text, char sep)
+{
+    const char *p = text, *end;
+    while (p && *p) {
+        const char *a = p, *b;
+        end = strchr(p, sep);
+        b = end ? end : p + strlen(p);
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b > a)
+            dl_strv_add(s, dl_strndup(a, (size_t)(b - a)));
+        p = end ? end + 1 : NULL;
+    }
+}

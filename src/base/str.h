@@ -46,6 +46,9 @@ typedef struct dl_strv {
 
 void dl_strv_add(dl_strv *s, char *owned);   /* takes ownership */
 void dl_strv_free(dl_strv *s);
+/* Adds each sep-separated field of text, trimmed of spaces, skipping empty ones
+ * ("cu126; cu128" -> "cu126", "cu128"). Portable where strtok_r is not (MSVC). */
+void dl_strv_split(dl_strv *s, const char *text, char sep);
 
 typedef struct dl_buf {
     char *data;

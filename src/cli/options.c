@@ -8,7 +8,8 @@
 typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_COLOR,
                       OPT_NO_COLOR, OPT_PROBE_TIMEOUT, OPT_IMPORT_TIMEOUT, OPT_PYTHON,
                       OPT_NO_RUNTIME, OPT_DATA, OPT_MARKDOWN, OPT_REDACT, OPT_VERBOSE,
-                      OPT_LIST_CHECKS, OPT_CHECK, OPT_STRICT } opt_id;
+                      OPT_LIST_CHECKS, OPT_CHECK, OPT_STRICT, OPT_WHY, OPT_OFFLINE, OPT_TORCH,
+                      OPT_FOR, OPT_INDEX_MIRROR, OPT_OS, OPT_ARCH, OPT_GPU, OPT_DRIVER } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -23,6 +24,8 @@ static const dl_command commands[] = {
     {"report", "gather the facts about this machine and print them", dl_cmd_report},
     {"doctor", "say which layer is broken, with the evidence and the exact fix",
      dl_cmd_doctor},
+    {"plan", "the exact install command for this machine, or for one described by flags",
+     dl_cmd_plan},
     {"data", "list the knowledge tables, where each came from and the sources they cite",
      dl_cmd_data},
 };
@@ -30,12 +33,13 @@ static const dl_command commands[] = {
 static const option_spec options[] = {
     {OPT_HELP, "help", 'h', NULL, NULL, "show this help and exit"},
     {OPT_VERSION, "version", 'V', NULL, NULL, "show the version and exit"},
-    {OPT_ROOT, "root", 0, "DIR", "report doctor",
+    {OPT_ROOT, "root", 0, "DIR", "report doctor plan",
      "read the machine's files under DIR (a container image, a mounted disk)"},
-    {OPT_JSON, "json", 0, NULL, "report doctor data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
-    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor",
+    {OPT_JSON, "json", 0, NULL, "report doctor plan data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
+    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor plan",
      "how long NVML or the CUDA driver may take to answer (default 15)"},
-    {OPT_PYTHON, "python", 0, "PATH", "report doctor", "also inspect this interpreter, first"},
+    {OPT_PYTHON, "python", 0, "PATH", "report doctor plan",
+     "also inspect this interpreter, first (plan: a PATH, or X.Y for a described machine)"},
     {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report doctor", "do not run `import torch`"},
     {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report doctor",
      "how long `import torch` may take in one interpreter (default 60)"},
@@ -48,6 +52,19 @@ static const option_spec options[] = {
     {OPT_LIST_CHECKS, "list-checks", 0, NULL, "doctor", "list the checks and exit"},
     {OPT_CHECK, "check", 0, "ID", "doctor", "run only this check (an id from --list-checks)"},
     {OPT_STRICT, "strict", 0, NULL, "doctor", "warnings fail too (exit code 1)"},
+    {OPT_WHY, "why", 0, NULL, "plan", "list every candidate and why it was rejected"},
+    {OPT_OFFLINE, "offline", 0, NULL, "plan",
+     "also the wheel files to download on another machine"},
+    {OPT_TORCH, "torch", 0, "VERSION", "plan", "only this torch: 2.3, 2.3.1 or >=2.1,<2.4"},
+    {OPT_FOR, "for", 0, "KIND", "plan", "only this kind of build: cpu, cuda, rocm, xpu, mps"},
+    {OPT_INDEX_MIRROR, "index-mirror", 0, "URL", "plan",
+     "a mirror of https://download.pytorch.org/whl to use in the commands"},
+    {OPT_OS, "os", 0, "OS", "plan", "plan for another machine: windows, linux or macos"},
+    {OPT_ARCH, "arch", 0, "ARCH", "plan", "its architecture: x86_64, arm64, x86 (32-bit)"},
+    {OPT_GPU, "gpu", 0, "GPU", "plan",
+     "its GPU, repeatable: a name as nvidia-smi prints it, 8.6 / sm_86, or 10de:2504"},
+    {OPT_DRIVER, "driver", 0, "VERSION", "plan",
+     "its NVIDIA driver: 535.104.05 or the Windows form 31.0.15.3598"},
     {OPT_ASCII, "ascii", 0, NULL, NULL, "plain ASCII output, no symbols"},
     {OPT_COLOR, "color", 0, "WHEN", NULL, "colour: auto (a terminal, no NO_COLOR), always, never"},
     {OPT_NO_COLOR, "no-color", 0, NULL, NULL, "same as --color never"},
@@ -129,6 +146,21 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
     case OPT_CHECK: cli->check = value; break;
     case OPT_STRICT: cli->strict = true; break;
     case OPT_DATA: cli->data_dir = value; break;
+    case OPT_WHY: cli->why = true; break;
+    case OPT_OFFLINE: cli->offline = true; break;
+    case OPT_TORCH: cli->torch = value; break;
+    case OPT_FOR: cli->for_kind = value; break;
+    case OPT_INDEX_MIRROR: cli->index_mirror = value; break;
+    case OPT_OS: cli->os = value; break;
+    case OPT_ARCH: cli->arch = value; break;
+    case OPT_DRIVER: cli->driver = value; break;
+    case OPT_GPU:
+        if (cli->n_gpus == DL_CLI_MAX_GPUS) {
+            *error = dl_fmt("--gpu given more than %d times", DL_CLI_MAX_GPUS);
+            return false;
+        }
+        cli->gpus[cli->n_gpus++] = value;
+        break;
     case OPT_COLOR:
         if (strcmp(value, "auto") == 0)
             cli->color = DL_COLOR_AUTO;

@@ -4,7 +4,10 @@
 #define DLENV_CLI_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#define DL_CLI_MAX_GPUS 16
 
 typedef enum dl_color_mode { DL_COLOR_AUTO, DL_COLOR_ALWAYS, DL_COLOR_NEVER } dl_color_mode;
 
@@ -27,6 +30,15 @@ typedef struct dl_cli {
     const char *check;       /* --check ID */
     bool strict;
     const char *data_dir;    /* --data DIR: knowledge tables that replace the built-in ones */
+    /* plan */
+    bool why;
+    bool offline;
+    const char *torch;       /* --torch VERSION|REQUIREMENTS */
+    const char *for_kind;    /* --for cpu|cuda|rocm|xpu|mps */
+    const char *index_mirror;
+    const char *os, *arch, *driver;
+    const char *gpus[DL_CLI_MAX_GPUS];
+    size_t n_gpus;
     const char *argv0;
 } dl_cli;
 
@@ -48,5 +60,6 @@ void dl_cli_help(FILE *out, const char *command);
 int dl_cmd_report(const dl_cli *cli);
 int dl_cmd_doctor(const dl_cli *cli);
 int dl_cmd_data(const dl_cli *cli);
+int dl_cmd_plan(const dl_cli *cli);
 
 #endif

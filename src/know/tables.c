@@ -13,6 +13,8 @@ extern const char dl_data_wheel_arches_csv[];
 extern const char dl_data_gpu_compute_capability_csv[];
 extern const char dl_data_cudnn_csv[];
 extern const char dl_data_cudnn_libraries_csv[];
+extern const char dl_data_torch_wheels_csv[];
+extern const char dl_data_known_bad_releases_csv[];
 
 /* A table's file is untrusted input when it comes from --data: bound what we read. */
 #define MAX_TABLE_BYTES (16u * 1024u * 1024u)
@@ -36,6 +38,11 @@ static const char *const cudnn_cols[] = {
     "source", NULL};
 static const char *const cudnn_libraries_cols[] = {
     "cudnn_major", "os", "main_library", "sublibraries", "version_encoding", "source", NULL};
+static const char *const torch_wheels_cols[] = {
+    "torch_version", "platform", "python_tags", "platform_tags", "source", NULL};
+static const char *const known_bad_releases_cols[] = {
+    "torch_version", "os", "variant", "python", "scope", "condition", "symptom", "fixed_in",
+    "source", NULL};
 
 typedef struct table_spec {
     const char *name;
@@ -51,6 +58,8 @@ static const table_spec specs[DL_TABLE_COUNT] = {
      gpu_compute_capability_cols},
     {"cudnn", dl_data_cudnn_csv, cudnn_cols},
     {"cudnn_libraries", dl_data_cudnn_libraries_csv, cudnn_libraries_cols},
+    {"torch_wheels", dl_data_torch_wheels_csv, torch_wheels_cols},
+    {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols},
 };
 
 const char *dl_table_name(size_t i)

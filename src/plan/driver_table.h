@@ -1,0 +1,23 @@
+/* What cuda_driver.csv says about a driver: the minimum driver for a CUDA version, and the
+ * newest CUDA a driver runs. Windows cells of 13.x read "N/A" (NVIDIA publishes no
+ * Windows minimum since the driver left the toolkit); driver branches are numbered alike
+ * on both systems, so the Linux minimum stands in and the caller is told. */
+#ifndef DLENV_PLAN_DRIVER_TABLE_H
+#define DLENV_PLAN_DRIVER_TABLE_H
+
+#include "know/tables.h"
+#include "plan/plan.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The minimum driver ("525.60.13", no operator) that runs CUDA X.Y outright: its first
+ * (GA) row. *from_linux says the Linux minimum stood in for a missing Windows one. */
+bool dl_driver_min_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os os, char *out,
+                            size_t n, bool *from_linux);
+/* The minor-version-compatibility minimum cell for CUDA X.Y (">=525"), or NULL. */
+const char *dl_driver_mvc_min(const dl_knowledge *k, const char *cuda, dl_plan_os os);
+/* The newest CUDA (12040) whose minimum this driver meets; 0 when none or unreadable. */
+int dl_driver_cuda_for_driver(const dl_knowledge *k, const char *driver, dl_plan_os os);
+
+#endif

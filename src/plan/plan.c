@@ -1,0 +1,239 @@
+/* The planner's search: every release (the newest patch of each minor) times every
+ * variant the release published for this OS, each checked against the machine; then the
+ * choice. Checks record every reason a candidate fails, not only the first, so the
+ * "after a driver update" and "a newer Python would unlock" answers fall out of the same
+ * pass: a candidate that fails only on the driver is what a driver update unlocks. */
+#include "plan/plan.h"
+
+#include "base/str.h"
+#include "know/version.h"
+#include "plan/plan_checks.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const reason_ids[DL_REJ_COUNT] = {
+    "torch_constraint", "variant_constraint", "no_wheels_for_platform", "python_32bit",
+    "no_wheel_for_python", "no_matching_gpu", "driver_too_old", "gpu_arch_dropped",
+    "arch_not_in_wheel", "known_bad_release"};
+
+const char *dl_plan_reason_id(dl_plan_reason r)
+{
+    return (unsigned)r < DL_REJ_COUNT ? reason_ids[r] : "none";
+}
+
+dl_plan_reason dl_plan_first_reason(const dl_plan_candidate *c)
+{
+    unsigned r;
+    for (r = 0; r < DL_REJ_COUNT; r++)
+        if (c->fails & (1u << r))
+            return (dl_plan_reason)r;
+    return DL_REJ_COUNT;
+}
+
+const char *dl_plan_os_name(dl_plan_os os)
+{
+    switch (os) {
+    case DL_PLAN_OS_LINUX: return "linux";
+    case DL_PLAN_OS_WINDOWS: return "windows";
+    case DL_PLAN_OS_MACOS: return "macos";
+    case DL_PLAN_OS_UNKNOWN: break;
+    }
+    return "unknown";
+}
+
+dl_plan_os dl_plan_os_parse(const char *s)
+{
+    if (!s)
+        return DL_PLAN_OS_UNKNOWN;
+    if (strcmp(s, "linux") == 0 || strcmp(s, "wsl") == 0)
+        return DL_PLAN_OS_LINUX;
+    if (strcmp(s, "windows") == 0 || strcmp(s, "win") == 0)
+        return DL_PLAN_OS_WINDOWS;
+    if (strcmp(s, "macos") == 0 || strcmp(s, "darwin") == 0 || strcmp(s, "mac") == 0)
+        return DL_PLAN_OS_MACOS;
+    return DL_PLAN_OS_UNKNOWN;
+}
+
+/* ---- which releases: the newest patch of each minor, newest first ---- */
+
+typedef struct release {
+    size_t row;
+    dl_torch_version v;
+} release;
+
+static int release_cmp_desc(const void *a, const void *b)
+{
+    return -dl_torch_version_cmp(&((const release *)a)->v, &((const release *)b)->v);
+}
+
+static bool same_minor(const dl_torch_version *a, const dl_torch_version *b)
+{
+    return a->release.part[0] == b->release.part[0] && a->release.part[1] == b->release.part[1];
+}
+
+/* An exact --torch X.Y.Z keeps every patch so it can be chosen; otherwise older patches
+ * of a minor are superseded by the newest one. */
+static size_t list_releases(const dl_table *t, bool all_patches, release *out)
+{
+    size_t r, n = 0, i, kept = 0;
+    for (r = 0; r < t->rows; r++) {
+        const char *status = dl_table_get(t, r, "status");
+        if (!status || strcmp(status, "released") != 0 ||
+            !dl_torch_version_parse(dl_table_get(t, r, "torch_version"), &out[n].v) ||
+            out[n].v.pre != DL_PRE_NONE)
+            continue;
+        out[n++].row = r;
+    }
+    qsort(out, n, sizeof *out, release_cmp_desc);
+    for (i = 0; i < n; i++)
+        if (all_patches || kept == 0 || !same_minor(&out[kept - 1].v, &out[i].v))
+            out[kept++] = out[i];
+    return kept;
+}
+
+/* ---- the variants a release published for this OS ---- */
+
+static void release_variants(const dl_table *t, size_t row, dl_plan_os os, dl_strv *out)
+{
+    const char *xpu = dl_table_get(t, row, "xpu_wheels");
+    if (os == DL_PLAN_OS_MACOS) {
+        dl_strv_add(out, dl_strdup("macos"));
+        return;
+    }
+    dl_strv_add(out, dl_strdup("cpu"));
+    dl_strv_split(out,
+                  dl_table_get(t, row, os == DL_PLAN_OS_WINDOWS ? "cuda_variants_windows"
+                                                                : "cuda_variants_linux"),
+                  ';');
+    if (os != DL_PLAN_OS_WINDOWS)
+        dl_strv_split(out, dl_table_get(t, row, "rocm_variants_linux"), ';');
+    if (xpu && strncmp(xpu, "yes", 3) == 0)
+        dl_strv_add(out, dl_strdup("xpu"));
+}
+
+/* ---- the choice ---- */
+
+static bool passes(const dl_plan_candidate *c)
+{
+    return c->fails == 0;
+}
+
+/* Better = uses the machine's accelerator; then a newer torch; then, among CUDA builds of
+ * one release, one the driver runs outright; then the newer CUDA. */
+static int better(const dl_plan_candidate *a, const dl_plan_candidate *b,
+                  const dl_plan_machine *m)
+{
+    dl_torch_version va, vb;
+    int ca = dl_plan_accelerated(a, m), cb = dl_plan_accelerated(b, m), cmp;
+    if (ca != cb)
+        return ca - cb;
+    dl_torch_version_parse(a->torch, &va);
+    dl_torch_version_parse(b->torch, &vb);
+    cmp = dl_torch_version_cmp(&va, &vb);
+    if (cmp)
+        return cmp;
+    if (a->minor_compat != b->minor_compat)
+        return a->minor_compat ? -1 : 1;
+    return dl_plan_variant_rank(a->variant) - dl_plan_variant_rank(b->variant);
+}
+
+/* The best candidate whose failures are all within `allowed`. */
+static long best_within(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
+                        bool accelerated_only)
+{
+    long best = -1;
+    size_t i;
+    for (i = 0; i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i];
+        if ((c->fails & ~allowed) != 0 || (accelerated_only && !dl_plan_accelerated(c, m)))
+            continue;
+        if (best < 0 || better(c, &p->c[best], m) > 0)
+            best = (long)i;
+    }
+    return best;
+}
+
+static int torch_cmp(const dl_plan_candidate *a, const dl_plan_candidate *b)
+{
+    dl_torch_version va, vb;
+    dl_torch_version_parse(a->torch, &va);
+    dl_torch_version_parse(b->torch, &vb);
+    return dl_torch_version_cmp(&va, &vb);
+}
+
+static void choose(dl_plan *p, const dl_plan_machine *m)
+{
+    const unsigned driver = 1u << DL_REJ_DRIVER, python = 1u << DL_REJ_PYTHON;
+    long cpu = -1, up, gpu_py, newer;
+    size_t i;
+    p->best = best_within(p, m, 0, false);
+    up = best_within(p, m, driver, false);
+    p->after_driver_update =
+        up >= 0 && !passes(&p->c[up]) && (p->best < 0 || better(&p->c[up], &p->c[p->best], m) > 0)
+            ? up : -1;
+    for (i = 0; i < p->n; i++)
+        if (passes(&p->c[i]) && strcmp(p->c[i].variant, "cpu") == 0 &&
+            (cpu < 0 || torch_cmp(&p->c[i], &p->c[cpu]) > 0))
+            cpu = (long)i;
+    p->cpu_alternative = p->best >= 0 && cpu >= 0 && cpu != p->best &&
+                                 torch_cmp(&p->c[cpu], &p->c[p->best]) > 0
+                             ? cpu : -1;
+    gpu_py = best_within(p, m, python, true);
+    p->gpu_blocked_by_python =
+        gpu_py >= 0 && !passes(&p->c[gpu_py]) &&
+                (p->best < 0 || !dl_plan_accelerated(&p->c[p->best], m) ||
+                 torch_cmp(&p->c[gpu_py], &p->c[p->best]) > 0)
+            ? gpu_py : -1;
+    newer = best_within(p, m, python, false);
+    p->newer_python = newer >= 0 && !passes(&p->c[newer]) &&
+                              (p->best < 0 || torch_cmp(&p->c[newer], &p->c[p->best]) > 0)
+                          ? newer : -1;
+}
+
+bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
+                  const dl_plan_constraints *cons, dl_plan *out, char **error)
+{
+    const dl_table *t = dl_knowledge_table(k, "torch_releases");
+    dl_plan_checker chk;
+    release *rel;
+    size_t nrel, i, j;
+    memset(out, 0, sizeof *out);
+    out->best = out->after_driver_update = out->cpu_alternative = -1;
+    out->gpu_blocked_by_python = out->newer_python = -1;
+    if (!t || !t->rows) {
+        *error = dl_strdup("the torch_releases table is empty");
+        return false;
+    }
+    if (!dl_plan_checker_init(&chk, k, m, cons, error))
+        return false;
+    snprintf(out->python_tag, sizeof out->python_tag, "%s", chk.python_tag);
+    snprintf(out->platform, sizeof out->platform, "%s", chk.platform);
+    rel = malloc(t->rows * sizeof *rel);
+    if (!rel) {
+        *error = dl_strdup("out of memory");
+        return false;
+    }
+    nrel = list_releases(t, chk.exact_torch, rel);
+    for (i = 0; i < nrel; i++) {
+        dl_strv variants = {0};
+        release_variants(t, rel[i].row, m->os, &variants);
+        for (j = 0; j < variants.n; j++) {
+            dl_plan_candidate *c;
+            out->c = dl_xrealloc(out->c, (out->n + 1) * sizeof *out->c);
+            c = &out->c[out->n++];
+            dl_plan_check(&chk, rel[i].row, variants.v[j], c);
+        }
+        dl_strv_free(&variants);
+    }
+    free(rel);
+    choose(out, m);
+    return true;
+}
+
+void dl_plan_free(dl_plan *p)
+{
+    free(p->c);
+    memset(p, 0, sizeof *p);
+}

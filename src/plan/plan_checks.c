@@ -1,0 +1,384 @@
+#include "plan/plan_checks.h"
+
+#include "base/str.h"
+#include "know/arch.h"
+#include "know/version.h"
+#include "plan/driver_table.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)
+{
+    va_list ap;
+    c->fails |= 1u << r;
+    va_start(ap, fmt);
+    vsnprintf(c->detail[r], sizeof c->detail[r], fmt, ap);
+    va_end(ap);
+}
+
+static bool has_vendor(const dl_plan_machine *m, dl_gpu_vendor v)
+{
+    size_t i;
+    for (i = 0; i < m->n_gpus; i++)
+        if (m->gpus[i].vendor == v)
+            return true;
+    return false;
+}
+
+static const char *arch_name(const char *arch)
+{
+    if (!strcmp(arch, "x86_64") || !strcmp(arch, "amd64") || !strcmp(arch, "AMD64"))
+        return "x86_64";
+    if (!strcmp(arch, "arm64") || !strcmp(arch, "aarch64") || !strcmp(arch, "ARM64"))
+        return "arm64";
+    if (!strcmp(arch, "x86") || !strcmp(arch, "i686") || !strcmp(arch, "i386"))
+        return "x86";
+    return arch;
+}
+
+/* ---- --torch: "2.3" (any 2.3.x), "2.3.1", or requirements ">=2.1,<2.4" ---- */
+
+static bool torch_matches(const char *req, const dl_torch_version *v, bool *parsed)
+{
+    dl_version want;
+    dl_strv parts = {0};
+    size_t i;
+    bool ok = true;
+    *parsed = true;
+    if (!req || !*req)
+        return true;
+    if (dl_version_parse(req, &want)) {
+        for (i = 0; i < (size_t)want.n; i++)
+            if (want.part[i] != v->release.part[i])
+                return false;
+        return true;
+    }
+    dl_strv_split(&parts, req, ',');
+    for (i = 0; i < parts.n; i++) {
+        dl_requirement r;
+        if (!dl_requirement_parse(parts.v[i], &r) || r.op == DL_REQ_ANY) {
+            *parsed = false;
+            ok = false;
+            break;
+        }
+        if (!dl_requirement_test(&r, &v->release))
+            ok = false;
+    }
+    dl_strv_free(&parts);
+    return ok;
+}
+
+bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_plan_machine *m,
+                          const dl_plan_constraints *cons, char **error)
+{
+    dl_torch_version probe;
+    dl_version exact;
+    bool parsed;
+    memset(chk, 0, sizeof *chk);
+    chk->k = k;
+    chk->m = m;
+    chk->cons = cons;
+    snprintf(chk->platform, sizeof chk->platform, "%s-%s", dl_plan_os_name(m->os),
+             arch_name(m->arch));
+    if (m->py_major)
+        snprintf(chk->python_tag, sizeof chk->python_tag, "cp%u%u%s", m->py_major, m->py_minor,
+                 m->py_free_threaded ? "t" : "");
+    chk->driver_cuda = m->driver_cuda ? m->driver_cuda
+                       : m->driver[0] ? dl_driver_cuda_for_driver(k, m->driver, m->os)
+                                      : 0;
+    dl_torch_version_parse("0.0.0", &probe);
+    torch_matches(cons->torch, &probe, &parsed);
+    if (!parsed) {
+        *error = dl_fmt("--torch '%s': expected a version (2.3, 2.3.1) or requirements "
+                        "(>=2.1,<2.4)", cons->torch);
+        return false;
+    }
+    chk->exact_torch = cons->torch && dl_version_parse(cons->torch, &exact) && exact.n >= 3;
+    return true;
+}
+
+/* ---- the variant's kind and what it needs ---- */
+
+static dl_plan_want variant_want(const char *variant)
+{
+    if (!strcmp(variant, "cpu"))
+        return DL_WANT_CPU;
+    if (!strncmp(variant, "cu", 2))
+        return DL_WANT_CUDA;
+    if (!strncmp(variant, "rocm", 4))
+        return DL_WANT_ROCM;
+    if (!strcmp(variant, "xpu"))
+        return DL_WANT_XPU;
+    return DL_WANT_MPS; /* the macOS wheels: MPS on Apple silicon, CPU elsewhere */
+}
+
+int dl_plan_accelerated(const dl_plan_candidate *c, const dl_plan_machine *m)
+{
+    switch (variant_want(c->variant)) {
+    case DL_WANT_CUDA: return has_vendor(m, DL_GPU_NVIDIA);
+    case DL_WANT_ROCM: return has_vendor(m, DL_GPU_AMD);
+    case DL_WANT_XPU: return has_vendor(m, DL_GPU_INTEL);
+    case DL_WANT_MPS: return !strcmp(arch_name(m->arch), "arm64");
+    default: return 0;
+    }
+}
+
+int dl_plan_variant_rank(const char *variant)
+{
+    int rank = 0;
+    const char *p;
+    for (p = variant; *p; p++)
+        if (*p >= '0' && *p <= '9')
+            rank = rank * 10 + (*p - '0');
+    return rank;
+}
+
+static bool want_ok(const dl_plan_checker *chk, dl_plan_want kind)
+{
+    dl_plan_want want = chk->cons->want;
+    if (want == DL_WANT_ANY || want == kind)
+        return true;
+    /* The macOS wheels are the CPU build there too. */
+    return want == DL_WANT_CPU && kind == DL_WANT_MPS;
+}
+
+/* ---- checks ---- */
+
+static const dl_table *table(const dl_plan_checker *chk, const char *name)
+{
+    return dl_knowledge_table(chk->k, name);
+}
+
+static long wheels_row(const dl_plan_checker *chk, const char *torch, bool *any_for_version)
+{
+    const dl_table *t = table(chk, "torch_wheels");
+    size_t r;
+    *any_for_version = false;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *v = dl_table_get(t, r, "torch_version");
+        if (!v || strcmp(v, torch) != 0)
+            continue;
+        *any_for_version = true;
+        if (!strcmp(dl_table_get(t, r, "platform"), chk->platform))
+            return (long)r;
+    }
+    return -1;
+}
+
+static bool has_token(const char *list, const char *tok)
+{
+    size_t n = strlen(tok);
+    const char *p;
+    for (p = list ? strstr(list, tok) : NULL; p; p = strstr(p + 1, tok))
+        if ((p == list || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
+            return true;
+    return false;
+}
+
+static void check_platform_python(const dl_plan_checker *chk, size_t row,
+                                  dl_plan_candidate *c, dl_plan_want kind)
+{
+    const dl_table *rel = table(chk, "torch_releases");
+    const dl_plan_machine *m = chk->m;
+    bool any;
+    long w = wheels_row(chk, c->torch, &any);
+    const char *arch = arch_name(m->arch);
+    if (m->py_bits == 32 || !strcmp(arch, "x86"))
+        fail(c, DL_REJ_PYTHON_32BIT, "torch publishes 64-bit wheels only; this Python is "
+                                     "32-bit");
+    else if (any && w < 0)
+        fail(c, DL_REJ_PLATFORM, "torch %s has no wheels for %s", c->torch, chk->platform);
+    else if (!strcmp(arch, "arm64") && m->os == DL_PLAN_OS_LINUX && kind != DL_WANT_CPU)
+        fail(c, DL_REJ_PLATFORM, "dlenv's tables describe %s wheels for x86-64 only on Linux",
+             c->variant);
+    if (w >= 0 && chk->python_tag[0]) {
+        const char *tags = dl_table_get(table(chk, "torch_wheels"), (size_t)w, "python_tags");
+        dl_version py, lo, hi;
+        if (!has_token(tags, chk->python_tag))
+            fail(c, DL_REJ_PYTHON, "torch %s has wheels for %s on %s, not %s", c->torch, tags,
+                 chk->platform, chk->python_tag);
+        dl_version_parse("0", &py);
+        py.part[0] = m->py_major;
+        py.part[1] = m->py_minor;
+        py.n = 2;
+        if (dl_version_parse(dl_table_get(rel, row, "python_min"), &lo) &&
+            dl_version_parse(dl_table_get(rel, row, "python_max"), &hi) &&
+            (dl_version_cmp(&py, &lo) < 0 || dl_version_cmp(&py, &hi) > 0))
+            c->python_unofficial = true;
+    }
+}
+
+static void check_gpu_present(const dl_plan_checker *chk, dl_plan_candidate *c,
+                              dl_plan_want kind)
+{
+    static const struct { dl_plan_want kind; dl_gpu_vendor vendor; const char *what; } need[] = {
+        {DL_WANT_CUDA, DL_GPU_NVIDIA, "an NVIDIA GPU"},
+        {DL_WANT_ROCM, DL_GPU_AMD, "an AMD GPU supported by ROCm"},
+        {DL_WANT_XPU, DL_GPU_INTEL, "an Intel GPU"},
+    };
+    size_t i;
+    for (i = 0; i < sizeof need / sizeof need[0]; i++)
+        if (need[i].kind == kind && !has_vendor(chk->m, need[i].vendor))
+            fail(c, DL_REJ_NO_GPU, "%s needs %s; none here", c->variant, need[i].what);
+    if (kind == DL_WANT_MPS && chk->cons->want == DL_WANT_MPS &&
+        strcmp(arch_name(chk->m->arch), "arm64") != 0)
+        fail(c, DL_REJ_NO_GPU, "MPS needs Apple silicon (arm64); this Mac is %s",
+             chk->m->arch);
+}
+
+static void check_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const char *cuda)
+{
+    const dl_plan_machine *m = chk->m;
+    bool from_linux = false;
+    char have[80];
+    dl_cuda_compat compat;
+    int need;
+    if (!dl_driver_min_for_cuda(chk->k, cuda, m->os, c->min_driver, sizeof c->min_driver,
+                                &from_linux))
+        c->min_driver[0] = '\0';
+    if (!chk->driver_cuda || !dl_cuda_version_to_int(cuda, &need))
+        return; /* no driver yet: the plan says which to install */
+    compat = dl_cuda_compat_check(chk->driver_cuda, cuda, m->driver[0] ? m->driver : NULL,
+                                  dl_driver_mvc_min(chk->k, cuda, m->os));
+    if (compat == DL_CUDA_COMPAT_OK)
+        return;
+    if (compat == DL_CUDA_COMPAT_OK_MINOR_COMPAT) {
+        c->minor_compat = true;
+        return;
+    }
+    if (m->driver[0])
+        snprintf(have, sizeof have, "driver %s (CUDA %d.%d)", m->driver,
+                 chk->driver_cuda / 1000, chk->driver_cuda % 1000 / 10);
+    else
+        snprintf(have, sizeof have, "a driver for CUDA %d.%d", chk->driver_cuda / 1000,
+                 chk->driver_cuda % 1000 / 10);
+    fail(c, DL_REJ_DRIVER, "%s needs driver >= %s%s; this machine has %s", c->variant,
+         c->min_driver[0] ? c->min_driver : "(unknown)",
+         from_linux ? " (Linux figure; NVIDIA publishes none for Windows)" : "", have);
+}
+
+/* The architecture list of torch minor X.Y, variant, OS; else the nearest minor's for the
+ * same variant and OS (lists change rarely within a variant), said in arch_note. */
+static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
+                          const char *variant, dl_arch_list *list, dl_plan_candidate *c)
+{
+    const dl_table *t = table(chk, "wheel_arches");
+    const char *os = dl_plan_os_name(chk->m->os);
+    long best = -1, best_dist = 0;
+    size_t r;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *minor = dl_table_get(t, r, "torch_minor"), *cell;
+        dl_version mv;
+        long dist;
+        if (strcmp(dl_table_get(t, r, "cuda_variant"), variant) ||
+            strcmp(dl_table_get(t, r, "os"), os) || !dl_version_parse(minor, &mv))
+            continue;
+        cell = dl_table_get(t, r, "torch_cuda_arch_list");
+        if (!cell || !*cell)
+            continue;
+        dist = labs((long)(mv.part[0] * 100 + mv.part[1]) -
+                    (long)(v->release.part[0] * 100 + v->release.part[1]));
+        if (best < 0 || dist < best_dist) {
+            best = (long)r;
+            best_dist = dist;
+        }
+    }
+    if (best < 0) {
+        snprintf(c->arch_note, sizeof c->arch_note, "architecture list of %s %s on %s not "
+                 "known to dlenv", c->torch, variant, os);
+        return false;
+    }
+    dl_arch_list_parse(dl_table_get(t, (size_t)best, "torch_cuda_arch_list"), list);
+    if (best_dist)
+        snprintf(c->arch_note, sizeof c->arch_note, "architectures of torch %s %s on %s "
+                 "assumed as in %s", c->torch, variant, os,
+                 dl_table_get(t, (size_t)best, "torch_minor"));
+    return list->n > 0;
+}
+
+static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
+{
+    dl_torch_version v;
+    dl_arch_list list;
+    size_t i;
+    if (!dl_torch_version_parse(c->torch, &v) || !arch_list_for(chk, &v, c->variant, &list, c))
+        return;
+    for (i = 0; i < chk->m->n_gpus; i++) {
+        const dl_plan_gpu *g = &chk->m->gpus[i];
+        dl_arch_result r;
+        if (g->vendor != DL_GPU_NVIDIA || !g->cc_major)
+            continue;
+        r = dl_arch_check(g->cc_major, g->cc_minor, &list);
+        if (r.verdict == DL_ARCH_TOO_OLD)
+            fail(c, DL_REJ_ARCH_DROPPED, "torch %s %s has no kernels for sm_%u%u (%s): its "
+                 "oldest target is newer", c->torch, c->variant, g->cc_major, g->cc_minor,
+                 g->name);
+        else if (r.verdict == DL_ARCH_TOO_NEW || r.verdict == DL_ARCH_NOT_COVERED)
+            fail(c, DL_REJ_ARCH_TOO_NEW, "torch %s %s has no kernels for sm_%u%u (%s)",
+                 c->torch, c->variant, g->cc_major, g->cc_minor, g->name);
+        else if (r.verdict == DL_ARCH_RUNS_PTX_JIT && c->minor_compat)
+            fail(c, DL_REJ_ARCH_TOO_NEW, "sm_%u%u (%s) would need the driver to JIT PTX, "
+                 "which a driver older than %s cannot do for this CUDA", g->cc_major,
+                 g->cc_minor, g->name, c->min_driver[0] ? c->min_driver : "the minimum");
+    }
+}
+
+static bool cell_matches(const char *cell, const char *value)
+{
+    return !cell || !*cell || !strcmp(cell, "any") || (value && !strcmp(cell, value));
+}
+
+static void check_known_bad(const dl_plan_checker *chk, dl_plan_candidate *c)
+{
+    const dl_table *t = table(chk, "known_bad_releases");
+    const char *os = dl_plan_os_name(chk->m->os);
+    size_t r;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *scope = dl_table_get(t, r, "scope");
+        /* Only releases broken for everybody on the platform are excluded; the narrow
+         * ones (one operation, one setup) are doctor's warnings. */
+        if (!scope || strcmp(scope, "all") != 0 ||
+            strcmp(dl_table_get(t, r, "torch_version"), c->torch) != 0 ||
+            !cell_matches(dl_table_get(t, r, "os"), os) ||
+            !cell_matches(dl_table_get(t, r, "variant"), c->variant))
+            continue;
+        fail(c, DL_REJ_KNOWN_BAD, "torch %s is known broken on %s (fixed in %s)", c->torch,
+             os, dl_table_get(t, r, "fixed_in"));
+    }
+}
+
+void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
+                   dl_plan_candidate *c)
+{
+    const dl_table *rel = table(chk, "torch_releases");
+    dl_plan_want kind = variant_want(variant);
+    dl_torch_version v;
+    bool parsed;
+    memset(c, 0, sizeof *c);
+    snprintf(c->torch, sizeof c->torch, "%s", dl_table_get(rel, row, "torch_version"));
+    snprintf(c->variant, sizeof c->variant, "%s", variant);
+    snprintf(c->torchvision, sizeof c->torchvision, "%s", dl_table_get(rel, row, "torchvision"));
+    snprintf(c->torchaudio, sizeof c->torchaudio, "%s", dl_table_get(rel, row, "torchaudio"));
+    dl_torch_version_parse(c->torch, &v);
+    if (!torch_matches(chk->cons->torch, &v, &parsed))
+        fail(c, DL_REJ_TORCH_CONSTRAINT, "outside --torch %s", chk->cons->torch);
+    if (!want_ok(chk, kind))
+        fail(c, DL_REJ_VARIANT_CONSTRAINT, "not the build --for asked for");
+    check_platform_python(chk, row, c, kind);
+    check_gpu_present(chk, c, kind);
+    if (kind == DL_WANT_CUDA && !(c->fails & (1u << DL_REJ_NO_GPU))) {
+        dl_variant cv = dl_torch_variant(variant);
+        check_driver(chk, c, cv.version);
+        check_arch(chk, c);
+    }
+    check_known_bad(chk, c);
+}

@@ -1,0 +1,157 @@
+/* `dlenv plan` as text: the machine in one line, the recommendation with its commands,
+ * what a driver update or a newer Python would change, and with --why every candidate. */
+#include "render/plan_view.h"
+
+#include "base/str.h"
+
+#include <string.h>
+
+static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
+{
+    const dl_plan_machine *m = v->machine;
+    size_t i;
+    dl_buf_printf(b, "%sPlan for %s%s: %s %s", dl_style_on(s, DL_TONE_HEAD), v->machine_source,
+                  dl_style_off(s, DL_TONE_HEAD), dl_plan_os_name(m->os), m->arch);
+    if (m->py_major)
+        dl_buf_printf(b, ", Python %u.%u%s%s", m->py_major, m->py_minor,
+                      m->py_free_threaded ? "t" : "", m->py_bits == 32 ? " (32-bit)" : "");
+    else
+        dl_buf_printf(b, ", Python unknown (every version considered)");
+    if (v->python_path)
+        dl_buf_printf(b, " (%s)", v->python_path);
+    dl_buf_printf(b, "\n  GPUs: ");
+    if (!m->n_gpus)
+        dl_buf_printf(b, "none");
+    for (i = 0; i < m->n_gpus; i++) {
+        char g[160];
+        dl_plan_gpu_describe(&m->gpus[i], g, sizeof g);
+        dl_buf_printf(b, "%s%s", i ? "; " : "", g);
+    }
+    if (m->driver[0])
+        dl_buf_printf(b, "\n  NVIDIA driver: %s", m->driver);
+    else if (m->driver_cuda)
+        dl_buf_printf(b, "\n  NVIDIA driver: CUDA %d.%d", m->driver_cuda / 1000,
+                      m->driver_cuda % 1000 / 10);
+    dl_buf_printf(b, "\n\n");
+}
+
+static void commands(dl_buf *b, const dl_plan_commands *c, const dl_plan_view *v)
+{
+    dl_buf_printf(b, "  pip:    %s\n  uv:     %s\n  conda:  %s\n", c->pip, c->uv, c->conda);
+    if (!v->offline)
+        return;
+    dl_buf_printf(b, "  offline, on a machine with internet:\n    %s\n", c->download);
+    if (c->torch_wheel)
+        dl_buf_printf(b, "    (the torch wheel: %s\n     %s)\n", c->torch_wheel, c->torch_url);
+    dl_buf_printf(b, "  then here:\n    %s\n", c->install_downloaded);
+}
+
+static void candidate_title(dl_buf *b, const dl_plan_candidate *c)
+{
+    char what[64];
+    dl_plan_variant_describe(c->variant, what, sizeof what);
+    dl_buf_printf(b, "torch %s, %s (%s)", c->torch, what, c->variant);
+}
+
+static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
+{
+    const dl_plan_candidate *c = &v->plan->c[v->plan->best];
+    dl_buf_printf(b, "%s%s Recommended:%s ", dl_style_on(s, DL_TONE_GOOD), dl_glyph_ok(s),
+                  dl_style_off(s, DL_TONE_GOOD));
+    candidate_title(b, c);
+    dl_buf_printf(b, "\n  index:  %s\n", v->best.index_url ? v->best.index_url
+                                                          : "PyPI (the default index)");
+    if (v->venv_note)
+        dl_buf_printf(b, "  first:  %s\n", v->venv_note);
+    commands(b, &v->best, v);
+    if (c->minor_compat)
+        dl_buf_printf(b, "  note: runs through CUDA minor-version compatibility; a driver >= %s "
+                         "runs it outright\n", c->min_driver);
+    if (!v->machine->driver[0] && !v->machine->driver_cuda && c->min_driver[0])
+        dl_buf_printf(b, "  note: needs an NVIDIA driver >= %s\n", c->min_driver);
+    if (c->python_unofficial)
+        dl_buf_printf(b, "  note: wheels exist for this Python, but torch %s does not list it "
+                         "as officially supported\n", c->torch);
+    if (c->arch_note[0])
+        dl_buf_printf(b, "  note: %s\n", c->arch_note);
+}
+
+static void nothing_fits(dl_buf *b, const dl_plan_view *v, const dl_style *s)
+{
+    const dl_plan *p = v->plan;
+    size_t i;
+    unsigned seen = 0;
+    dl_buf_printf(b, "%s%s Nothing fits this machine.%s\n", dl_style_on(s, DL_TONE_BAD),
+                  dl_glyph_fail(s), dl_style_off(s, DL_TONE_BAD));
+    for (i = 0; i < p->n; i++) {
+        dl_plan_reason r = dl_plan_first_reason(&p->c[i]);
+        if (r < DL_REJ_COUNT && !(seen & (1u << r))) {
+            seen |= 1u << r;
+            dl_buf_printf(b, "  %s: %s\n", dl_plan_reason_id(r), p->c[i].detail[r]);
+        }
+    }
+}
+
+static void alternatives(dl_buf *b, const dl_plan_view *v)
+{
+    const dl_plan *p = v->plan;
+    if (p->after_driver_update >= 0) {
+        const dl_plan_candidate *c = &p->c[p->after_driver_update];
+        dl_buf_printf(b, "\nAfter a driver update to >= %s: ", c->min_driver);
+        candidate_title(b, c);
+        dl_buf_printf(b, "\n  %s\n", v->after_update.pip);
+    }
+    if (p->cpu_alternative >= 0) {
+        dl_buf_printf(b, "\nNewer, without the GPU: ");
+        candidate_title(b, &p->c[p->cpu_alternative]);
+        dl_buf_printf(b, "\n");
+    }
+    if (p->gpu_blocked_by_python >= 0) {
+        const dl_plan_candidate *c = &p->c[p->gpu_blocked_by_python];
+        dl_buf_printf(b, "\nWith another Python: ");
+        candidate_title(b, c);
+        dl_buf_printf(b, " runs on this GPU\n  (%s)\n", c->detail[DL_REJ_PYTHON]);
+    } else if (p->newer_python >= 0) {
+        const dl_plan_candidate *c = &p->c[p->newer_python];
+        dl_buf_printf(b, "\nA newer Python would unlock ");
+        candidate_title(b, c);
+        dl_buf_printf(b, "\n  (%s)\n", c->detail[DL_REJ_PYTHON]);
+    }
+}
+
+static void why(dl_buf *b, const dl_plan_view *v, const dl_style *s)
+{
+    const dl_plan *p = v->plan;
+    size_t i;
+    unsigned r;
+    dl_buf_printf(b, "\nEvery candidate (newest patch of each release):\n");
+    for (i = 0; i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i];
+        const char *mark = c->fails ? dl_glyph_fail(s) : dl_glyph_ok(s);
+        dl_buf_printf(b, "  %s %-7s %-9s", mark, c->torch, c->variant);
+        if (!c->fails)
+            dl_buf_printf(b, " fits%s\n", (long)i == p->best ? " (recommended)" : "");
+        for (r = 0; r < DL_REJ_COUNT; r++)
+            if (c->fails & (1u << r)) {
+                dl_buf_printf(b, " %s: %s\n", dl_plan_reason_id((dl_plan_reason)r),
+                              c->detail[r]);
+                break;
+            }
+    }
+}
+
+char *dl_render_plan_text(const dl_plan_view *v, const dl_style *s)
+{
+    dl_buf b = {0};
+    machine_line(&b, v, s);
+    if (v->plan->best >= 0)
+        recommended(&b, v, s);
+    else
+        nothing_fits(&b, v, s);
+    alternatives(&b, v);
+    if (v->why)
+        why(&b, v, s);
+    else
+        dl_buf_printf(&b, "\n(--why lists every candidate and why it was rejected)\n");
+    return dl_buf_take(&b);
+}
