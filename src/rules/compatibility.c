@@ -3,12 +3,15 @@
  * releases that have wheels for it. */
 #include "know/arch.h"
 #include "know/version.h"
+#include "plan/machine_facts.h"
+#include "plan/plan_checks.h"
 #include "rules/fixes.h"
 #include "rules/know_query.h"
 #include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The CUDA the main interpreter's torch was built with ("12.1"), or NULL. */
@@ -133,44 +136,133 @@ void dl_rule_gpu_arch_dropped(const dl_rule_input *in, dl_findings *out)
     arch_rule(in, out, "gpu_arch_dropped");
 }
 
-/* Has torch ever published wheels for this Python (X.Y)? Newest release that does. */
-static long newest_for_python(const dl_table *t, const dl_version *py)
+/* The newest release with a wheel for this Python on this platform, from the planner's
+ * CPU candidates (one per release): wheels, not the official support range, decide. */
+static long newest_with_wheel(const dl_plan *p, long *newest_release)
 {
-    long best = -1;
-    size_t r;
-    dl_torch_version v, bv;
-    for (r = 0; r < t->rows; r++) {
-        dl_version lo, hi;
-        if (!dl_version_parse(dl_table_get(t, r, "python_min"), &lo) ||
-            !dl_version_parse(dl_table_get(t, r, "python_max"), &hi) ||
-            dl_version_cmp(py, &lo) < 0 || dl_version_cmp(py, &hi) > 0 ||
-            !dl_torch_version_parse(dl_table_get(t, r, "torch_version"), &v))
+    size_t i;
+    const unsigned py_fail = (1u << DL_REJ_PYTHON) | (1u << DL_REJ_PLATFORM);
+    *newest_release = -1;
+    for (i = 0; i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i];
+        if (strcmp(c->variant, "cpu") != 0 && strcmp(c->variant, "macos") != 0)
             continue;
-        if (best < 0 || dl_torch_version_cmp(&v, &bv) > 0) {
-            best = (long)r;
-            bv = v;
-        }
+        if (*newest_release < 0)
+            *newest_release = (long)i;
+        if (!(c->fails & py_fail))
+            return (long)i;
     }
-    return best;
+    return -1;
 }
 
 void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
-    const dl_table *t = in->know ? dl_knowledge_table(in->know, "torch_releases") : NULL;
-    dl_version pv;
-    char xy[16];
+    dl_plan_constraints cons = {DL_WANT_ANY, NULL};
+    dl_plan_machine m;
+    dl_plan p;
+    char *error = NULL;
+    long ok, newest;
     dl_finding *x;
-    if (!py || !t || !py->version.value || !dl_version_parse(py->version.value, &pv) || pv.n < 2)
+    if (!py || !in->know || !py->version.value)
         return;
-    pv.part[2] = pv.part[3] = 0; /* compare X.Y only */
-    pv.n = 2;
-    if (newest_for_python(t, &pv) >= 0)
+    dl_plan_machine_from_facts(in->facts, py, in->know, &m);
+    if (!m.py_major || m.py_bits == 32 || !dl_plan_make(in->know, &m, &cons, &p, &error)) {
+        free(error);
         return;
-    snprintf(xy, sizeof xy, "%lu.%lu", pv.part[0], pv.part[1]);
-    x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
-                       "No torch release in dlenv's table supports Python %s", xy);
-    dl_finding_evidence(x, "pythons[0].version", "%s", py->version.value);
-    dl_finding_fix(x, "# use a Python that torch supports (see `dlenv data`: torch_releases "
-                      "python_min..python_max), e.g. python3.12 -m venv ~/.venvs/torch");
+    }
+    ok = newest_with_wheel(&p, &newest);
+    if (newest >= 0 && ok < 0) {
+        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+                           "No torch release has a wheel for Python %u.%u on %s", m.py_major,
+                           m.py_minor, p.platform);
+        dl_finding_evidence(x, "pythons[0].version", "%s", py->version.value);
+        dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
+        dl_finding_fix(x, "# install a Python torch has wheels for, then make a venv with it "
+                          "(see `dlenv plan --python 3.12 --why`), e.g. python3.12 -m venv "
+                          "~/.venvs/torch");
+    } else if (ok > newest) {
+        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_INFO,
+                           "Python %u.%u gets torch %s at most: newer releases have no wheel "
+                           "for it", m.py_major, m.py_minor, p.c[ok].torch);
+        dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
+        dl_finding_fix(x, "# a newer Python unlocks torch %s (dlenv plan --why)",
+                       p.c[newest].torch);
+    }
+    dl_plan_free(&p);
+}
+
+/* ---- known bad releases ---- */
+
+static bool cell_is(const char *cell, const char *value)
+{
+    return !cell || !*cell || !strcmp(cell, "any") || (value && !strcmp(cell, value));
+}
+
+/* A row's condition, decided on the facts where they can decide it: true (it holds),
+ * false (it cannot), or -1 (unknown: the row is said as a warning). */
+static int condition_holds(const dl_facts *f, const char *cond)
+{
+    if (!cond || !*cond)
+        return 1;
+    if (!strncmp(cond, "cpu_lacks:", 10)) {
+        size_t i;
+        if (!f->cpu.isa.known)
+            return -1;
+        for (i = 0; i < f->cpu.isa.count; i++)
+            if (!strcmp(DL_LIST_AT(f->cpu.isa, char *, i), cond + 10))
+                return 0;
+        return 1;
+    }
+    if (!strcmp(cond, "wsl"))
+        return dl_q_is_wsl(f) ? 1 : 0;
+    return -1;
+}
+
+static const char *os_of(const dl_facts *f)
+{
+    return f->os.family.value;
+}
+
+void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_torch_install *t = dl_q_static_torch(py);
+    const dl_table *kb = in->know ? dl_knowledge_table(in->know, "known_bad_releases") : NULL;
+    dl_torch_version v;
+    char release[48], variant[64];
+    size_t r;
+    /* The table describes published wheels: a pre-release or a source build ("1.13.0a0",
+     * "+git1234") is another build, whatever its number. */
+    if (!t || !t->version.value || !kb || !dl_torch_version_parse(t->version.value, &v) ||
+        v.pre != DL_PRE_NONE || dl_torch_variant(v.local).kind == DL_VARIANT_UNKNOWN)
+        return;
+    snprintf(release, sizeof release, "%lu.%lu.%lu", v.release.part[0], v.release.part[1],
+             v.release.part[2]);
+    snprintf(variant, sizeof variant, "%s", v.local[0] ? v.local : "");
+    for (r = 0; r < kb->rows; r++) {
+        const char *scope = dl_table_get(kb, r, "scope");
+        int holds;
+        dl_finding *x;
+        if (strcmp(dl_table_get(kb, r, "torch_version"), release) != 0 ||
+            !cell_is(dl_table_get(kb, r, "os"), os_of(in->facts)) ||
+            !cell_is(dl_table_get(kb, r, "variant"), variant[0] ? variant : NULL))
+            continue;
+        holds = condition_holds(in->facts, dl_table_get(kb, r, "condition"));
+        if (holds == 0)
+            continue;
+        x = dl_finding_add(out, "known_bad_release", DL_LAYER_TORCH_BUILD,
+                           holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE
+                                                                : DL_SEV_WARNING,
+                           "torch %s has a known problem here: %s", t->version.value,
+                           dl_table_get(kb, r, "symptom"));
+        dl_finding_evidence(x, "torch", "%s at %s", t->version.value,
+                            t->location.value ? t->location.value : "?");
+        dl_finding_evidence(x, "known_bad_releases.csv", "fixed in %s; %s",
+                            dl_table_get(kb, r, "fixed_in"), dl_table_get(kb, r, "source"));
+        if (*dl_table_get(kb, r, "condition"))
+            dl_finding_evidence(x, "condition", "%s%s", dl_table_get(kb, r, "condition"),
+                                holds == 1 ? " (holds here)" : " (not decidable here)");
+        dl_fix_install_torch(x, in, py, NULL);
+    }
 }

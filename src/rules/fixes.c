@@ -2,6 +2,9 @@
 
 #include "base/str.h"
 #include "know/version.h"
+#include "plan/commands.h"
+#include "plan/machine_facts.h"
+#include "plan/plan_checks.h"
 #include "rules/know_query.h"
 #include "rules/query.h"
 
@@ -17,62 +20,75 @@ long long dl_fix_driver_cuda(const dl_facts *f)
     return 0;
 }
 
-/* The variants of one release, newest CUDA first that the driver runs. */
-static char *best_variant(const char *list, long long driver_cuda)
+/* The planner's answer for this machine and interpreter; want narrows the kind of build
+ * ("cpu" for a machine without a usable GPU). */
+static bool planned(const dl_rule_input *in, const dl_python *py, dl_plan_want want,
+                    dl_plan *p, dl_plan_machine *m)
 {
-    char *copy = dl_strdup(list), *save = NULL, *tok, *best = NULL;
-    int best_int = 0;
-    for (tok = strtok_r(copy, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
-        dl_variant v = dl_torch_variant(dl_trim(tok));
-        int need;
-        if (v.kind != DL_VARIANT_CUDA || !dl_cuda_version_to_int(v.version, &need))
-            continue;
-        if (need <= driver_cuda && need > best_int) {
-            best_int = need;
-            free(best);
-            best = dl_strdup(dl_trim(tok));
-        }
+    dl_plan_constraints cons;
+    char *error = NULL;
+    memset(p, 0, sizeof *p);
+    if (!in->know)
+        return false;
+    cons.want = want;
+    cons.torch = NULL;
+    dl_plan_machine_from_facts(in->facts, py, in->know, m);
+    if (!dl_plan_make(in->know, m, &cons, p, &error)) {
+        free(error);
+        return false;
     }
-    free(copy);
-    return best;
+    return p->best >= 0;
 }
 
 char *dl_fix_cuda_variant(const dl_rule_input *in)
 {
-    long long driver_cuda = dl_fix_driver_cuda(in->facts);
-    long row = dl_kq_newest_torch(in->know);
-    const char *list;
-    if (!driver_cuda || row < 0)
-        return NULL;
-    list = dl_table_get(dl_knowledge_table(in->know, "torch_releases"), (size_t)row,
-                        "cuda_variants_linux");
-    return list ? best_variant(list, driver_cuda) : NULL;
+    dl_plan p;
+    dl_plan_machine m;
+    char *variant = NULL;
+    if (planned(in, dl_q_main_python(in->facts), DL_WANT_CUDA, &p, &m))
+        variant = dl_strdup(p.c[p.best].variant);
+    dl_plan_free(&p);
+    return variant;
 }
 
 void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                           const char *variant)
 {
-    char *chosen = variant                          ? dl_strdup(variant)
-                   : !dl_q_has_nvidia_gpu(in->facts) ? dl_strdup("cpu")
-                                                     : dl_fix_cuda_variant(in);
     const char *python = dl_q_python_cmd(py);
+    bool in_venv = false;
+    dl_plan_want want = variant && !strcmp(variant, "cpu") ? DL_WANT_CPU : DL_WANT_ANY;
+    dl_plan p;
+    dl_plan_machine m;
     /* A distribution's own Python refuses pip (PEP 668): work in a venv made from it. */
     if (py && dl_q_text_is(&py->kind, "system") && py->prefix.value &&
         strcmp(py->prefix.value, "/usr") == 0) {
         dl_finding_fix(x, "%s -m venv ~/.venvs/torch   (%s is the system's; keep torch in a "
                           "venv)", python, python);
         python = "~/.venvs/torch/bin/python";
+        in_venv = true;
     }
-    if (chosen)
+    if (planned(in, py, want, &p, &m)) {
+        dl_plan_commands c;
+        dl_plan_commands_make(in->know, &p, &p.c[p.best], &m, python, NULL, &c);
+        /* pip keeps an installed 2.9.1+cpu when asked for torch==2.9.1: remove it first. */
+        if (py && !in_venv && dl_q_static_torch(py))
+            dl_finding_fix(x, "%s -m pip uninstall -y torch torchvision torchaudio", python);
+        dl_finding_fix(x, "%s", c.pip);
+        dl_plan_commands_free(&c);
+        if (p.after_driver_update >= 0 && !dl_plan_accelerated(&p.c[p.best], &m)) {
+            const dl_plan_candidate *up = &p.c[p.after_driver_update];
+            dl_plan_commands_make(in->know, &p, up, &m, python, NULL, &c);
+            dl_finding_fix(x, "# for the GPU: update the NVIDIA driver to >= %s, then: %s",
+                           up->min_driver, c.pip);
+            dl_plan_commands_free(&c);
+        }
+    } else {
         dl_finding_fix(x, "%s -m pip install --upgrade --force-reinstall torch torchvision "
-                          "torchaudio --index-url " DL_TORCH_INDEX "%s",
-                       python, chosen);
-    else
-        dl_finding_fix(x, "%s -m pip install --upgrade --force-reinstall torch torchvision "
-                          "torchaudio --index-url " DL_TORCH_INDEX "cuXYZ   (cuXYZ: a CUDA "
-                          "version this driver runs; see nvidia-smi's \"CUDA Version\")",
+                          "torchaudio --index-url " DL_TORCH_INDEX "cuXYZ   (see `dlenv plan "
+                          "--why`: no build in dlenv's tables fits this machine)",
                        python);
-    free(chosen);
+    }
+    dl_plan_free(&p);
 }
 
 const char *dl_fix_distro(const dl_facts *f)

@@ -60,6 +60,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out);
 void dl_rule_arch_not_in_wheel(const dl_rule_input *in, dl_findings *out);
 void dl_rule_gpu_arch_dropped(const dl_rule_input *in, dl_findings *out);
 void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out);
+void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out);
 void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out);
 void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out);
 void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out);

@@ -501,6 +501,26 @@ static void m_other_has_torch(dl_facts *f)
 }
 static void m_32bit(dl_facts *f) { dl_int_set(&main_py(f)->bits, 32); }
 static void m_python_27(dl_facts *f) { dl_text_set(&main_py(f)->version, "2.7.18"); }
+/* torch_wheels.csv: cp315 wheels from 2.15.0 (PyPI), none for 3.16; cp38 up to 2.4.1. */
+static void m_python_315(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.15.0"); }
+static void m_python_316(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.16.0"); }
+static void m_python_38(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.8.10"); }
+
+static void expect_severity(mutator m, const char *id, const char *severity)
+{
+    dl_facts f;
+    dl_findings fs;
+    const dl_finding *x;
+    healthy(&f);
+    m(&f);
+    diagnose(&f, &fs);
+    x = find(&fs, id);
+    if (!x)
+        fail_msg("%s did not fire", id);
+    assert_string_equal(x->severity.value, severity);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
 static void python(void **state)
 {
     (void)state;
@@ -511,7 +531,57 @@ static void python(void **state)
     expect(m_32bit, "python_32bit", "python_32bit");
     expect_not(nothing, "python_32bit");
     expect(m_python_27, "python_unsupported", NULL);
+    expect_severity(m_python_27, "python_unsupported", "failure");
+    expect_severity(m_python_316, "python_unsupported", "failure");
     expect_not(nothing, "python_unsupported");
+    /* Wheels, not the official range, decide: 3.15 has cp315 wheels in 2.15.0. */
+    expect_not(m_python_315, "python_unsupported");
+    /* An old Python still gets an old torch: said, not failed. */
+    expect_severity(m_python_38, "python_unsupported", "info");
+}
+
+/* ---- known bad releases (known_bad_releases.csv) ---- */
+static void set_torch(dl_facts *f, const char *version)
+{
+    dl_site_packages *s = &DL_LIST_AT(main_py(f)->site_packages, dl_site_packages, 0);
+    dl_text_set(&DL_LIST_AT(s->torches, dl_torch_install, 0).version, version);
+}
+static void m_windows_240(dl_facts *f)
+{
+    dl_text_set(&f->os.family, "windows");
+    set_torch(f, "2.4.0+cu121");
+}
+static void m_windows_241(dl_facts *f)
+{
+    dl_text_set(&f->os.family, "windows");
+    set_torch(f, "2.4.1+cu121");
+}
+static void m_linux_240(dl_facts *f) { set_torch(f, "2.4.0+cu121"); }
+static void m_no_sse41_210(dl_facts *f)
+{
+    set_torch(f, "2.1.0+cu121");
+    dl_list_known(&f->cpu.isa);
+    dl_textlist_add(&f->cpu.isa, "sse4a");
+}
+static void m_sse41_210(dl_facts *f)
+{
+    m_no_sse41_210(f);
+    dl_textlist_add(&f->cpu.isa, "sse4_1");
+}
+static void m_prerelease_1130(dl_facts *f) { set_torch(f, "1.13.0a0"); }
+static void known_bad(void **state)
+{
+    (void)state;
+    expect(m_windows_240, "known_bad_release", NULL);
+    expect_severity(m_windows_240, "known_bad_release", "failure");
+    expect_not(m_windows_241, "known_bad_release");
+    expect_not(m_linux_240, "known_bad_release");
+    /* A narrow problem whose condition holds is a warning... */
+    expect_severity(m_no_sse41_210, "known_bad_release", "warning");
+    /* ...and stays quiet where the facts say the condition does not hold. */
+    expect_not(m_sse41_210, "known_bad_release");
+    /* Debian's 1.13.0a0 is a source build, not the 1.13.0 wheel the table describes. */
+    expect_not(m_prerelease_1130, "known_bad_release");
 }
 
 /* ---- torch build ---- */
@@ -690,6 +760,7 @@ int main(void)
         cmocka_unit_test(libraries),
         cmocka_unit_test(python),
         cmocka_unit_test(torch_build),
+        cmocka_unit_test(known_bad),
         cmocka_unit_test(runtime_and_performance),
         cmocka_unit_test(root_cause_and_consequences),
         cmocka_unit_test(every_rule_has_a_documented_id),
