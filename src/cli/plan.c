@@ -92,10 +92,13 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
         g->vendor = dl_gpu_vendor_of_pci(vendor);
         name_from_pci(vendor, device, g->name, sizeof g->name);
     } else {
+        const char *p;
         for (; *arg && isspace((unsigned char)*arg); arg++)
             ;
-        if (!*arg)
-            return false;
+        for (p = arg; *p && !isalnum((unsigned char)*p); p++)
+            ;
+        if (!*p)
+            return false; /* nothing that could name a GPU */
         g->vendor = dl_gpu_vendor_of_name(arg);
         snprintf(g->name, sizeof g->name, "%s", arg);
     }

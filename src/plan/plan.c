@@ -1,4 +1,4 @@
-/* The planner's search: every release (the newest patch of each minor) times every
+/* The planner's search: every release times every
  * variant the release published for this OS, each checked against the machine; then the
  * choice. Checks record every reason a candidate fails, not only the first, so the
  * "after a driver update" and "a newer Python would unlock" answers fall out of the same
@@ -56,7 +56,10 @@ dl_plan_os dl_plan_os_parse(const char *s)
     return DL_PLAN_OS_UNKNOWN;
 }
 
-/* ---- which releases: the newest patch of each minor, newest first ---- */
+/* ---- which releases: every final release, newest first ---- */
+
+/* Every patch is a candidate: an older patch can fit where the newest does not (2.12.0
+ * has cp313t wheels, 2.12.1 has none). */
 
 typedef struct release {
     size_t row;
@@ -68,16 +71,9 @@ static int release_cmp_desc(const void *a, const void *b)
     return -dl_torch_version_cmp(&((const release *)a)->v, &((const release *)b)->v);
 }
 
-static bool same_minor(const dl_torch_version *a, const dl_torch_version *b)
+static size_t list_releases(const dl_table *t, release *out)
 {
-    return a->release.part[0] == b->release.part[0] && a->release.part[1] == b->release.part[1];
-}
-
-/* An exact --torch X.Y.Z keeps every patch so it can be chosen; otherwise older patches
- * of a minor are superseded by the newest one. */
-static size_t list_releases(const dl_table *t, bool all_patches, release *out)
-{
-    size_t r, n = 0, i, kept = 0;
+    size_t r, n = 0;
     for (r = 0; r < t->rows; r++) {
         const char *status = dl_table_get(t, r, "status");
         if (!status || strcmp(status, "released") != 0 ||
@@ -87,10 +83,7 @@ static size_t list_releases(const dl_table *t, bool all_patches, release *out)
         out[n++].row = r;
     }
     qsort(out, n, sizeof *out, release_cmp_desc);
-    for (i = 0; i < n; i++)
-        if (all_patches || kept == 0 || !same_minor(&out[kept - 1].v, &out[i].v))
-            out[kept++] = out[i];
-    return kept;
+    return n;
 }
 
 /* ---- the variants a release published for this OS ---- */
@@ -215,7 +208,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
         *error = dl_strdup("out of memory");
         return false;
     }
-    nrel = list_releases(t, chk.exact_torch, rel);
+    nrel = list_releases(t, rel);
     for (i = 0; i < nrel; i++) {
         dl_strv variants = {0};
         release_variants(t, rel[i].row, m->os, &variants);

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Stands for "a driver, too old for any CUDA in cuda_driver.csv" (a real CUDA is >= 1000). */
+#define DL_DRIVER_CUDA_OLDER 1
+
 static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)
 #if defined(__GNUC__) || defined(__clang__)
     __attribute__((format(printf, 3, 4)))
@@ -81,7 +84,6 @@ bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_
                           const dl_plan_constraints *cons, char **error)
 {
     dl_torch_version probe;
-    dl_version exact;
     bool parsed;
     memset(chk, 0, sizeof *chk);
     chk->k = k;
@@ -95,6 +97,9 @@ bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_
     chk->driver_cuda = m->driver_cuda ? m->driver_cuda
                        : m->driver[0] ? dl_driver_cuda_for_driver(k, m->driver, m->os)
                                       : 0;
+    /* A driver older than every CUDA in the table is a driver, not an unknown one. */
+    if (!chk->driver_cuda && m->driver[0])
+        chk->driver_cuda = DL_DRIVER_CUDA_OLDER;
     dl_torch_version_parse("0.0.0", &probe);
     torch_matches(cons->torch, &probe, &parsed);
     if (!parsed) {
@@ -102,7 +107,6 @@ bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_
                         "(>=2.1,<2.4)", cons->torch);
         return false;
     }
-    chk->exact_torch = cons->torch && dl_version_parse(cons->torch, &exact) && exact.n >= 3;
     return true;
 }
 
@@ -255,7 +259,10 @@ static void check_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const
         c->minor_compat = true;
         return;
     }
-    if (m->driver[0])
+    if (chk->driver_cuda == DL_DRIVER_CUDA_OLDER)
+        snprintf(have, sizeof have, "driver %s (older than every CUDA dlenv knows)",
+                 m->driver);
+    else if (m->driver[0])
         snprintf(have, sizeof have, "driver %s (CUDA %d.%d)", m->driver,
                  chk->driver_cuda / 1000, chk->driver_cuda % 1000 / 10);
     else

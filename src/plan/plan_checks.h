@@ -13,7 +13,6 @@ typedef struct dl_plan_checker {
     char python_tag[16];    /* "cp312", "cp313t"; "" unknown */
     char platform[24];      /* "linux-x86_64" */
     int driver_cuda;        /* the machine's, or derived from its driver; 0 unknown */
-    bool exact_torch;       /* --torch names one X.Y.Z */
 } dl_plan_checker;
 
 bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_plan_machine *m,

@@ -119,15 +119,33 @@ static void alternatives(dl_buf *b, const dl_plan_view *v)
     }
 }
 
+/* An older patch that fails exactly as a newer one of its minor adds nothing to read. */
+static bool repeats_newer_patch(const dl_plan *p, size_t i)
+{
+    const dl_plan_candidate *c = &p->c[i];
+    size_t j;
+    for (j = 0; j < i; j++) {
+        const dl_plan_candidate *d = &p->c[j];
+        const char *cd = strrchr(c->torch, '.'), *dd = strrchr(d->torch, '.');
+        if (cd && dd && cd - c->torch == dd - d->torch &&
+            !strncmp(c->torch, d->torch, (size_t)(cd - c->torch)) &&
+            !strcmp(c->variant, d->variant) && c->fails == d->fails && (long)i != p->best)
+            return true;
+    }
+    return false;
+}
+
 static void why(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan *p = v->plan;
     size_t i;
     unsigned r;
-    dl_buf_printf(b, "\nEvery candidate (newest patch of each release):\n");
+    dl_buf_printf(b, "\nEvery candidate (older patches shown where they differ):\n");
     for (i = 0; i < p->n; i++) {
         const dl_plan_candidate *c = &p->c[i];
         const char *mark = c->fails ? dl_glyph_fail(s) : dl_glyph_ok(s);
+        if (repeats_newer_patch(p, i))
+            continue;
         dl_buf_printf(b, "  %s %-7s %-9s", mark, c->torch, c->variant);
         if (!c->fails)
             dl_buf_printf(b, " fits%s\n", (long)i == p->best ? " (recommended)" : "");

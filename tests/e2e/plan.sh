@@ -1,0 +1,64 @@
+# dlenv plan on this machine (no GPU: a CPU plan for the interpreter `python` means) and
+# its command line: a described machine, constraints, errors and their exit codes.
+set -eu
+. "$(dirname "$0")/lib.inc"
+
+run plan --json
+expect_eq "plan exit code" 0 "$rc"
+expect_eq "plan schema" "dlenv.plan/1" "$(get schema)"
+expect_eq "this machine" "this machine" "$(get machine.source)"
+expect_eq "this machine's plan is a CPU one" cpu "$(get recommended.variant)"
+case "$(get recommended.index_url)" in
+    https://download.pytorch.org/whl/cpu) ;; *) fail "index: $(get recommended.index_url)" ;; esac
+pip=$(get recommended.commands.pip)
+py=$(get machine.python_path)
+case "$pip" in
+    *" -m pip install torch=="*" --index-url https://download.pytorch.org/whl/cpu") ;;
+    *) fail "pip command: $pip" ;;
+esac
+# The commands name this machine's interpreter (or a venv made from a system Python).
+case "$pip" in "$py -m pip"*|"~/.venvs/torch/bin/python -m pip"*) ;; *) fail "pip for $py: $pip" ;; esac
+
+run plan
+expect_eq "text exit code" 0 "$rc"
+case "$out" in *"Recommended: torch "*", CPU only (cpu)"*) ;; *) fail "text: $out" ;; esac
+
+# Debian's interpreter: a system Python, so the plan makes a venv first.
+if [ -x /usr/bin/python3 ]; then
+    run plan --python /usr/bin/python3 --json
+    expect_eq "--python PATH exit code" 0 "$rc"
+    expect_eq "--python PATH is planned for" /usr/bin/python3 "$(get machine.python_path)"
+fi
+
+# Adjusting this machine: another Python version, same OS.
+run plan --python 3.7 --json
+expect_eq "--python 3.7" 1.13.1 "$(get recommended.torch)"
+
+run plan --os windows --python 3.12 --gpu "GeForce RTX 4090" --driver 31.0.15.8180 --offline \
+    --index-mirror https://mirror.example/whl/
+expect_eq "described exit code" 0 "$rc"
+case "$out" in *"py -3.12 -m pip install torch=="*"--index-url https://mirror.example/whl/cu130"*) ;;
+    *) fail "mirror and Windows launcher: $out" ;; esac
+case "$out" in *"torch-"*"+cu130-cp312-cp312-win_amd64.whl"*) ;; *) fail "offline wheel: $out" ;; esac
+case "$out" in *"pip download torch=="*"--python-version 3.12 --platform win_amd64 -d wheels"*) ;;
+    *) fail "offline download: $out" ;; esac
+case "$out" in *"--no-index --find-links wheels"*) ;; *) fail "offline install: $out" ;; esac
+
+run plan --os linux --python 3.12 --gpu sm_61 --driver 580.65.06 --why
+case "$out" in *"gpu_arch_dropped: torch 2.15.0 cu130 has no kernels for sm_61"*) ;;
+    *) fail "--why names the dropped architecture: $out" ;; esac
+
+run plan --os linux --python 2.7
+expect_eq "nothing fits exit code" 1 "$rc"
+case "$out" in *"Nothing fits"*"no_wheel_for_python"*) ;; *) fail "nothing fits: $out" ;; esac
+
+for bad in "--os beos" "--for tpu" "--torch banana" "--driver 12" "--gpu ,"; do
+    # shellcheck disable=SC2086
+    run plan $bad
+    expect_eq "plan $bad exit code" 2 "$rc"
+    lines=$(printf '%s\n' "$err" | wc -l)
+    expect_eq "plan $bad: one-line error" 1 "$lines"
+done
+run plan --data /nonexistent-dir
+expect_eq "--data missing" 4 "$rc"
+finish
