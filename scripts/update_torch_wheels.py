@@ -80,8 +80,8 @@ def main():
             tags, plats = by_platform[name]
             out.writerow([version, name, ";".join(sorted(tags, key=tag_key)),
                           ";".join(sorted(plats)), requires,
-                          "https://pypi.org/project/torch/%s/#files (wheel file names via "
-                          "%s, read %s)" % (version, URL, today)])
+                          "%s (the wheel file names of each release, read %s)"
+                          % (URL, today)])
 
 
 if __name__ == "__main__":
