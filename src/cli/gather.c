@@ -1,5 +1,7 @@
 #include "cli/gather.h"
 
+#include "cli/facts_file.h"
+
 #include "base/str.h"
 #include "cli/exit_codes.h"
 #include "os/os.h"
@@ -32,6 +34,8 @@ int dl_cli_gather(const dl_cli *cli, dl_facts *f)
 {
     dl_machine m;
     char *error = NULL;
+    if (cli->from)
+        return dl_cli_read_facts(cli->from, f);
     dl_facts_init(f);
     if (!dl_machine_open(&m, cli->root, &error)) {
         fprintf(stderr, "dlenv: %s\n", error);

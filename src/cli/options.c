@@ -9,7 +9,8 @@ typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_
                       OPT_NO_COLOR, OPT_PROBE_TIMEOUT, OPT_IMPORT_TIMEOUT, OPT_PYTHON,
                       OPT_NO_RUNTIME, OPT_DATA, OPT_MARKDOWN, OPT_REDACT, OPT_VERBOSE,
                       OPT_LIST_CHECKS, OPT_CHECK, OPT_STRICT, OPT_WHY, OPT_OFFLINE, OPT_TORCH,
-                      OPT_FOR, OPT_INDEX_MIRROR, OPT_OS, OPT_ARCH, OPT_GPU, OPT_DRIVER } opt_id;
+                      OPT_FOR, OPT_INDEX_MIRROR, OPT_OS, OPT_ARCH, OPT_GPU, OPT_DRIVER,
+                      OPT_FROM } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -36,6 +37,8 @@ static const option_spec options[] = {
     {OPT_ROOT, "root", 0, "DIR", "report doctor plan",
      "read the machine's files under DIR (a container image, a mounted disk)"},
     {OPT_JSON, "json", 0, NULL, "report doctor plan data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
+    {OPT_FROM, "from", 0, "FILE", "report doctor plan",
+     "use the facts of a saved `dlenv report --json` (- for stdin), not this machine's"},
     {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor plan",
      "how long NVML or the CUDA driver may take to answer (default 15)"},
     {OPT_PYTHON, "python", 0, "PATH", "report doctor plan",
@@ -147,6 +150,7 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
     case OPT_STRICT: cli->strict = true; break;
     case OPT_DATA: cli->data_dir = value; break;
     case OPT_WHY: cli->why = true; break;
+    case OPT_FROM: cli->from = value; break;
     case OPT_OFFLINE: cli->offline = true; break;
     case OPT_TORCH: cli->torch = value; break;
     case OPT_FOR: cli->for_kind = value; break;

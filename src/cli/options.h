@@ -30,6 +30,7 @@ typedef struct dl_cli {
     const char *check;       /* --check ID */
     bool strict;
     const char *data_dir;    /* --data DIR: knowledge tables that replace the built-in ones */
+    const char *from;        /* --from FILE: a saved report's facts */
     /* plan */
     bool why;
     bool offline;

@@ -57,4 +57,21 @@ else
     echo "note: no CUDA toolkit stub here; stub checks skipped"
 fi
 
+# --from: a saved report read back; what is not one gets one line and exit code 4.
+run report --json --no-runtime
+printf '%s\n' "$out" > "$work/saved.json"
+run doctor --json --from "$work/saved.json"
+case "$rc" in 0|1) ;; *) fail "doctor --from a saved report: exit $rc: $err" ;; esac
+expect_eq "--from keeps the machine" "$(get facts.os.pretty_name)" \
+    "$("$match" --get "$work/saved.json" os.pretty_name)"
+printf '{"schema": "dlenv.report/1", "os": 7}' > "$work/bad.json"
+printf '{"schema": "dlenv.report/1", "os": {' > "$work/truncated.json"
+for bad in "$work/bad.json" "$work/truncated.json" "$work/missing.json"; do
+    run doctor --from "$bad"
+    expect_eq "doctor --from $(basename "$bad")" 4 "$rc"
+    expect_eq "one line for $(basename "$bad")" 1 "$(printf '%s\n' "$err" | wc -l)"
+    case "$err" in "dlenv: $bad: "*) ;; *) fail "error names the file: $err" ;; esac
+    expect_eq "nothing on stdout for $(basename "$bad")" "" "$out"
+done
+
 finish

@@ -1,0 +1,53 @@
+#!/bin/sh
+# run.sh DLENV JSON_MATCH DIR: every DIR/*.patch applied to DIR/base.json (a healthy
+# machine's saved report: an RTX 4090, driver 550, a venv with torch 2.3.1+cu121 that
+# works), then `dlenv doctor --from` through the real binary, checked against the patch's
+# `expect` (root cause), `fires` and `quiet` lines. Each rule has a patch where it fires
+# and a near miss where it must stay quiet.
+set -u
+dlenv=$1 match=$2 dir=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-doctor.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+failed=0 count=0
+
+for patch in "$dir"/*.patch; do
+    name=$(basename "$patch" .patch)
+    count=$((count + 1))
+    if ! python3 "$dir/apply_patch.py" "$dir/base.json" "$patch" "$work/facts.json"; then
+        failed=$((failed + 1))
+        continue
+    fi
+    "$dlenv" doctor --json --from "$work/facts.json" > "$work/out.json" 2> "$work/err"
+    rc=$?
+    if [ "$rc" -gt 1 ]; then
+        echo "FAIL $name: exit $rc: $(cat "$work/err")"
+        failed=$((failed + 1))
+        continue
+    fi
+    ids= i=0
+    while id=$("$match" --get "$work/out.json" "findings.$i.id" 2>/dev/null); do
+        ids="$ids $id"
+        i=$((i + 1))
+    done
+    while read -r verb id; do
+        case "$verb" in
+        expect)
+            got=$("$match" --get "$work/out.json" root_cause)
+            [ "$id" = none ] && id=null
+            if [ "$got" != "$id" ]; then
+                echo "FAIL $name: root cause $got, expected $id"
+                failed=$((failed + 1))
+            fi ;;
+        fires|quiet)
+            found=no
+            for x in $ids; do [ "$x" = "$id" ] && found=yes; done
+            if { [ "$verb" = fires ] && [ $found = no ]; } ||
+               { [ "$verb" = quiet ] && [ $found = yes ]; }; then
+                echo "FAIL $name: $id should $( [ "$verb" = fires ] && echo fire || echo stay quiet)"
+                failed=$((failed + 1))
+            fi ;;
+        esac
+    done < "$patch"
+done
+echo "$count patched machines, $failed failures"
+[ "$count" -gt 0 ] && [ "$failed" -eq 0 ]
