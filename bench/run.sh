@@ -33,7 +33,8 @@ print("%.2f ms (min %.2f, max %.2f)" % (r["mean"]*1e3, r["min"]*1e3, r["max"]*1e
 
 command -v hyperfine >/dev/null || { echo "bench: install hyperfine"; exit 1; }
 printf '%-34s %-36s %s\n' "what" "wall (mean of 50)" "peak RSS"
-for args in "report --no-runtime" "report --json --no-runtime"; do
+for args in "report --no-runtime" "report --json --no-runtime" "plan" \
+            "plan --os windows --gpu sm_61 --driver 535.98 --python 3.12 --why"; do
     # shellcheck disable=SC2086
     printf '%-34s %-36s %s KiB\n' "dlenv $args" "$(mean_ms "$dlenv" $args)" \
         "$(peak_rss_kib "$dlenv" $args)"

@@ -55,20 +55,19 @@ static bool root_is_overlay(const char *mountinfo)
         const char *nl = strchr(line, '\n');
         size_t len = nl ? (size_t)(nl - line) : strlen(line);
         char *copy = dl_strndup(line, len);
-        char *save = NULL, *tok = strtok_r(copy, " ", &save);
-        int field = 1;
+        dl_strv tok = {0};
+        size_t i;
         bool is_root = false, overlay = false;
-        while (tok) {
-            if (field == 5)
-                is_root = strcmp(tok, "/") == 0;
-            if (strcmp(tok, "-") == 0) {
-                tok = strtok_r(NULL, " ", &save);
-                overlay = tok && strcmp(tok, "overlay") == 0;
+        dl_strv_split(&tok, copy, ' ');
+        for (i = 0; i < tok.n; i++) {
+            if (i == 4)
+                is_root = strcmp(tok.v[i], "/") == 0;
+            if (strcmp(tok.v[i], "-") == 0) {
+                overlay = i + 1 < tok.n && strcmp(tok.v[i + 1], "overlay") == 0;
                 break;
             }
-            tok = strtok_r(NULL, " ", &save);
-            field++;
         }
+        dl_strv_free(&tok);
         free(copy);
         if (is_root && overlay)
             return true;
