@@ -9,6 +9,7 @@
 
 #include "base/str.h"
 #include "know/tables.h"
+#include "test_know.h"
 #include "plan/commands.h"
 #include "plan/driver_table.h"
 #include "plan/gpu_names.h"
@@ -17,59 +18,58 @@
 #include <stdlib.h>
 #include <string.h>
 
-static dl_knowledge know;
 
 static void driver_minimums(void **state)
 {
     char out[32];
     bool from_linux;
     (void)state;
-    assert_true(dl_driver_min_for_cuda(&know, "12.6", DL_PLAN_OS_LINUX, out, sizeof out,
+    assert_true(dl_driver_min_for_cuda(&dl_test_know, "12.6", DL_PLAN_OS_LINUX, out, sizeof out,
                                        &from_linux));
     assert_string_equal(out, "560.28.03");
     assert_false(from_linux);
-    assert_true(dl_driver_min_for_cuda(&know, "12.6", DL_PLAN_OS_WINDOWS, out, sizeof out,
+    assert_true(dl_driver_min_for_cuda(&dl_test_know, "12.6", DL_PLAN_OS_WINDOWS, out, sizeof out,
                                        &from_linux));
     assert_string_equal(out, "560.76");
     /* NVIDIA publishes no Windows minimum for 13.x: the Linux one stands in, said so. */
-    assert_true(dl_driver_min_for_cuda(&know, "13.0", DL_PLAN_OS_WINDOWS, out, sizeof out,
+    assert_true(dl_driver_min_for_cuda(&dl_test_know, "13.0", DL_PLAN_OS_WINDOWS, out, sizeof out,
                                        &from_linux));
     assert_string_equal(out, "580.65.06");
     assert_true(from_linux);
-    assert_false(dl_driver_min_for_cuda(&know, "9.9", DL_PLAN_OS_LINUX, out, sizeof out,
+    assert_false(dl_driver_min_for_cuda(&dl_test_know, "9.9", DL_PLAN_OS_LINUX, out, sizeof out,
                                         &from_linux));
 }
 
 static void driver_mvc(void **state)
 {
     (void)state;
-    assert_string_equal(dl_driver_mvc_min(&know, "12.6", DL_PLAN_OS_LINUX), ">=525");
-    assert_string_equal(dl_driver_mvc_min(&know, "12.6", DL_PLAN_OS_WINDOWS), ">=528.33");
-    assert_string_equal(dl_driver_mvc_min(&know, "13.2", DL_PLAN_OS_LINUX), ">=580");
+    assert_string_equal(dl_driver_mvc_min(&dl_test_know, "12.6", DL_PLAN_OS_LINUX), ">=525");
+    assert_string_equal(dl_driver_mvc_min(&dl_test_know, "12.6", DL_PLAN_OS_WINDOWS), ">=528.33");
+    assert_string_equal(dl_driver_mvc_min(&dl_test_know, "13.2", DL_PLAN_OS_LINUX), ">=580");
     /* Unpublished for Windows 13.x: no guess. */
-    assert_null(dl_driver_mvc_min(&know, "13.2", DL_PLAN_OS_WINDOWS));
-    assert_null(dl_driver_mvc_min(&know, "10.2", DL_PLAN_OS_LINUX));
+    assert_null(dl_driver_mvc_min(&dl_test_know, "13.2", DL_PLAN_OS_WINDOWS));
+    assert_null(dl_driver_mvc_min(&dl_test_know, "10.2", DL_PLAN_OS_LINUX));
 }
 
 static void cuda_of_driver(void **state)
 {
     (void)state;
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "550.54.14", DL_PLAN_OS_LINUX), 12040);
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "550.54.13", DL_PLAN_OS_LINUX), 12030);
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "580.65.06", DL_PLAN_OS_LINUX), 13000);
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "595.45.04", DL_PLAN_OS_LINUX), 13020);
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "560.94", DL_PLAN_OS_WINDOWS), 12060);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "550.54.14", DL_PLAN_OS_LINUX), 12040);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "550.54.13", DL_PLAN_OS_LINUX), 12030);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "580.65.06", DL_PLAN_OS_LINUX), 13000);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "595.45.04", DL_PLAN_OS_LINUX), 13020);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "560.94", DL_PLAN_OS_WINDOWS), 12060);
     /* The Windows form converts first: 31.0.15.3598 is 535.98 (12.2 needs 536.25). */
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "31.0.15.3598", DL_PLAN_OS_WINDOWS),
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "31.0.15.3598", DL_PLAN_OS_WINDOWS),
                      12010);
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "418.87.01", DL_PLAN_OS_LINUX), 0);
-    assert_int_equal(dl_driver_cuda_for_driver(&know, "not a driver", DL_PLAN_OS_LINUX), 0);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "418.87.01", DL_PLAN_OS_LINUX), 0);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "not a driver", DL_PLAN_OS_LINUX), 0);
 }
 
 static void cc_of(const char *name, unsigned major, unsigned minor)
 {
     unsigned a = 0, b = 0;
-    if (!dl_gpu_cc_from_name(&know, name, &a, &b))
+    if (!dl_gpu_cc_from_name(&dl_test_know, name, &a, &b))
         fail_msg("%s: no compute capability", name);
     if (a != major || b != minor)
         fail_msg("%s: %u.%u, expected %u.%u", name, a, b, major, minor);
@@ -83,7 +83,7 @@ static void gpu_names(void **state)
     cc_of("GeForce RTX 4090", 8, 9);
     cc_of("rtx 5090", 12, 0);                            /* short and lower case */
     cc_of("GeForce GTX 1080 Ti", 6, 1);                  /* not the plain 1080's row */
-    assert_false(dl_gpu_cc_from_name(&know, "Voodoo 3", &a, &b));
+    assert_false(dl_gpu_cc_from_name(&dl_test_know, "Voodoo 3", &a, &b));
     assert_int_equal(dl_gpu_vendor_of_name("AMD Radeon RX 7900 XTX"), DL_GPU_AMD);
     assert_int_equal(dl_gpu_vendor_of_name("Intel(R) Arc(TM) A770"), DL_GPU_INTEL);
     assert_int_equal(dl_gpu_vendor_of_name("Intel Arc A770"), DL_GPU_INTEL);
@@ -132,7 +132,7 @@ static void plan_for(const dl_plan_machine *m, const char *torch, dl_plan_want w
     char *error = NULL;
     cons.want = want;
     cons.torch = torch;
-    if (!dl_plan_make(&know, m, &cons, p, &error))
+    if (!dl_plan_make(&dl_test_know, m, &cons, p, &error))
         fail_msg("plan failed: %s", error);
 }
 
@@ -144,7 +144,7 @@ static void commands(void **state)
     (void)state;
     plan_for(&m, "2.9.1", DL_WANT_CPU, &p);
     assert_true(p.best >= 0);
-    dl_plan_commands_make(&know, &p, &p.c[p.best], &m, "/v/bin/python",
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, "/v/bin/python",
                           "https://mirror.example/whl/", &c);
     assert_string_equal(c.packages, "torch==2.9.1 torchvision==0.24.1 torchaudio==2.9.1");
     assert_string_equal(c.index_url, "https://mirror.example/whl/cpu");
@@ -171,7 +171,7 @@ static void free_threaded_wheel_name(void **state)
     plan_for(&m, "2.15.0", DL_WANT_CPU, &p);
     assert_true(p.best >= 0);
     assert_string_equal(p.python_tag, "cp314t");
-    dl_plan_commands_make(&know, &p, &p.c[p.best], &m, "python3.14t", NULL, &c);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, "python3.14t", NULL, &c);
     assert_string_equal(c.torch_wheel, "torch-2.15.0+cpu-cp314-cp314t-manylinux_2_28_x86_64.whl");
     assert_string_equal(c.uv, "uv pip install --python 3.14 torch==2.15.0 torchvision==0.29.2 "
                               "torchaudio==2.11.1 --index-url "
@@ -191,7 +191,7 @@ static void macos_uses_pypi(void **state)
     plan_for(&m, NULL, DL_WANT_ANY, &p);
     assert_true(p.best >= 0);
     assert_string_equal(p.c[p.best].variant, "macos");
-    dl_plan_commands_make(&know, &p, &p.c[p.best], &m, "python3", NULL, &c);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, "python3", NULL, &c);
     assert_null(c.index_url);
     assert_null(strstr(c.pip, "--index-url"));
     dl_plan_commands_free(&c);
@@ -205,7 +205,7 @@ static void constraints(void **state)
     dl_plan p;
     char *error = NULL;
     (void)state;
-    assert_false(dl_plan_make(&know, &m, &cons, &p, &error));
+    assert_false(dl_plan_make(&dl_test_know, &m, &cons, &p, &error));
     assert_non_null(strstr(error, "--torch '2.3 or so'"));
     free(error);
     plan_for(&m, ">=2.1,<2.2", DL_WANT_CPU, &p);
@@ -242,24 +242,6 @@ static void every_failure_is_recorded(void **state)
     dl_plan_free(&p);
 }
 
-static int setup(void **state)
-{
-    char *error = NULL;
-    (void)state;
-    if (!dl_knowledge_load(&know, NULL, &error)) {
-        free(error);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    dl_knowledge_free(&know);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,5 +256,5 @@ int main(void)
         cmocka_unit_test(constraints),
         cmocka_unit_test(every_failure_is_recorded),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
 }

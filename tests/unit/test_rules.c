@@ -9,12 +9,12 @@
 
 #include "base/str.h"
 #include "know/tables.h"
+#include "test_know.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static dl_knowledge know;
 
 static void healthy(dl_facts *f)
 {
@@ -133,7 +133,7 @@ static void diagnose(const dl_facts *f, dl_findings *out)
 {
     dl_rule_input in;
     in.facts = f;
-    in.know = &know;
+    in.know = &dl_test_know;
     memset(out, 0, sizeof *out);
     dl_rules_run(&in, NULL, out);
 }
@@ -158,8 +158,8 @@ static void clear(dl_list *l, const dl_schema *s)
 
 typedef void (*mutator)(dl_facts *f);
 
-/* Fires: the id is found and is the root cause when expected. */
-static void expect(mutator m, const char *id, const char *root)
+/* Fires: the id is found, with the severity and root cause asked for (NULL: any). */
+static void expect_finding(mutator m, const char *id, const char *severity, const char *root)
 {
     dl_facts f;
     dl_findings fs;
@@ -173,12 +173,24 @@ static void expect(mutator m, const char *id, const char *root)
     assert_true(x->title.value && *x->title.value);
     assert_true(x->evidence.count > 0);
     assert_true(x->fix.count > 0);
+    if (severity)
+        assert_string_equal(x->severity.value, severity);
     if (root) {
         assert_non_null(fs.root_cause.value);
         assert_string_equal(fs.root_cause.value, root);
     }
     dl_findings_free(&fs);
     dl_facts_free(&f);
+}
+
+static void expect(mutator m, const char *id, const char *root)
+{
+    expect_finding(m, id, NULL, root);
+}
+
+static void expect_severity(mutator m, const char *id, const char *severity)
+{
+    expect_finding(m, id, severity, NULL);
 }
 
 static void expect_not(mutator m, const char *id)
@@ -506,21 +518,6 @@ static void m_python_315(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.15.
 static void m_python_316(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.16.0"); }
 static void m_python_38(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.8.10"); }
 
-static void expect_severity(mutator m, const char *id, const char *severity)
-{
-    dl_facts f;
-    dl_findings fs;
-    const dl_finding *x;
-    healthy(&f);
-    m(&f);
-    diagnose(&f, &fs);
-    x = find(&fs, id);
-    if (!x)
-        fail_msg("%s did not fire", id);
-    assert_string_equal(x->severity.value, severity);
-    dl_findings_free(&fs);
-    dl_facts_free(&f);
-}
 static void python(void **state)
 {
     (void)state;
@@ -732,24 +729,6 @@ static void every_rule_has_a_documented_id(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    char *error = NULL;
-    (void)state;
-    if (!dl_knowledge_load(&know, NULL, &error)) {
-        free(error);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    dl_knowledge_free(&know);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -765,5 +744,5 @@ int main(void)
         cmocka_unit_test(root_cause_and_consequences),
         cmocka_unit_test(every_rule_has_a_documented_id),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
 }
