@@ -27,6 +27,8 @@ static const dl_command commands[] = {
      dl_cmd_doctor},
     {"plan", "the exact install command for this machine, or for one described by flags",
      dl_cmd_plan},
+    {"explain", "diagnose somebody's pasted collect_env / nvidia-smi / error output (FILE or -)",
+     dl_cmd_explain},
     {"data", "list the knowledge tables, where each came from and the sources they cite",
      dl_cmd_data},
 };
@@ -36,7 +38,7 @@ static const option_spec options[] = {
     {OPT_VERSION, "version", 'V', NULL, NULL, "show the version and exit"},
     {OPT_ROOT, "root", 0, "DIR", "report doctor plan",
      "read the machine's files under DIR (a container image, a mounted disk)"},
-    {OPT_JSON, "json", 0, NULL, "report doctor plan data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
+    {OPT_JSON, "json", 0, NULL, "report doctor plan explain data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
     {OPT_FROM, "from", 0, "FILE", "report doctor plan",
      "use the facts of a saved `dlenv report --json` (- for stdin), not this machine's"},
     {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor plan",
@@ -227,6 +229,10 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
         const char *a = argv[i], *value;
         const option_spec *o;
         if (a[0] != '-' || a[1] == '\0') {
+            if (cli->command && !strcmp(cli->command, "explain") && !cli->input) {
+                cli->input = a; /* explain FILE|- */
+                continue;
+            }
             if (cli->command) {
                 *error = dl_fmt("unexpected argument '%s'", a);
                 return false;
@@ -271,7 +277,8 @@ void dl_cli_help(FILE *out, const char *command)
     size_t i;
     const dl_command *c = dl_cli_find_command(command);
     if (c) {
-        fprintf(out, "Usage: dlenv %s [options]\n\n%s.\n\nOptions:\n", c->name, c->summary);
+        fprintf(out, "Usage: dlenv %s%s [options]\n\n%s.\n\nOptions:\n", c->name,
+                !strcmp(c->name, "explain") ? " [FILE|-]" : "", c->summary);
     } else {
         fprintf(out, "dlenv %s: makes a PyTorch environment work on the first try\n\n"
                      "Usage: dlenv <command> [options]\n\nCommands:\n",

@@ -31,6 +31,7 @@ typedef struct dl_cli {
     bool strict;
     const char *data_dir;    /* --data DIR: knowledge tables that replace the built-in ones */
     const char *from;        /* --from FILE: a saved report's facts */
+    const char *input;       /* explain FILE, "-" for stdin */
     /* plan */
     bool why;
     bool offline;
@@ -62,5 +63,6 @@ int dl_cmd_report(const dl_cli *cli);
 int dl_cmd_doctor(const dl_cli *cli);
 int dl_cmd_data(const dl_cli *cli);
 int dl_cmd_plan(const dl_cli *cli);
+int dl_cmd_explain(const dl_cli *cli);
 
 #endif

@@ -15,6 +15,7 @@ extern const char dl_data_cudnn_csv[];
 extern const char dl_data_cudnn_libraries_csv[];
 extern const char dl_data_torch_wheels_csv[];
 extern const char dl_data_known_bad_releases_csv[];
+extern const char dl_data_error_signatures_csv[];
 
 /* A table's file is untrusted input when it comes from --data: bound what we read. */
 #define MAX_TABLE_BYTES (16u * 1024u * 1024u)
@@ -43,6 +44,10 @@ static const char *const torch_wheels_cols[] = {
 static const char *const known_bad_releases_cols[] = {
     "torch_version", "os", "variant", "python", "scope", "condition", "symptom", "fixed_in",
     "source", NULL};
+static const char *const error_signatures_cols[] = {
+    "signature", "finding", "layer", "title", "fix", "all_of", "none_of", "alternatives",
+    "ask", "source",
+    NULL};
 
 typedef struct table_spec {
     const char *name;
@@ -60,6 +65,7 @@ static const table_spec specs[DL_TABLE_COUNT] = {
     {"cudnn_libraries", dl_data_cudnn_libraries_csv, cudnn_libraries_cols},
     {"torch_wheels", dl_data_torch_wheels_csv, torch_wheels_cols},
     {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols},
+    {"error_signatures", dl_data_error_signatures_csv, error_signatures_cols},
 };
 
 const char *dl_table_name(size_t i)

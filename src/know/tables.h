@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DL_TABLE_COUNT 8
+#define DL_TABLE_COUNT 9
 
 typedef struct dl_table {
     const char *name;   /* "cuda_driver" */

@@ -18,6 +18,9 @@ static bool lacks_torch(const dl_python *py)
         return import_says_missing(py);
     if (dl_q_torch_imported(py))
         return false;
+    /* Site-packages never read (a pasted text that only names the Python): unknown. */
+    if (!py->site_packages.known || py->runtime.version.value)
+        return false;
     return dl_q_static_torch(py) == NULL;
 }
 

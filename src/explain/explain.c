@@ -1,0 +1,168 @@
+#include "explain/explain.h"
+
+#include "base/str.h"
+#include "parse/signatures.h"
+#include "rules/rules.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool has_id(const dl_findings *f, const char *id)
+{
+    size_t i;
+    for (i = 0; i < f->items.count; i++)
+        if (!strcmp(DL_LIST_AT(f->items, dl_finding, i).id.value, id))
+            return true;
+    return false;
+}
+
+static bool strv_has(const dl_strv *v, const char *s)
+{
+    size_t i;
+    for (i = 0; i < v->n; i++)
+        if (!strcmp(v->v[i], s))
+            return true;
+    return false;
+}
+
+static void quote_line(dl_finding *x, const dl_paste *p, size_t line)
+{
+    char key[32];
+    size_t i;
+    snprintf(key, sizeof key, "L%zu", p->lines[line].number);
+    for (i = 0; i < x->evidence.count; i++)
+        if (!strcmp(DL_LIST_AT(x->evidence, dl_pair, i).name, key))
+            return;
+    dl_finding_evidence(x, key, "%s", p->lines[line].text);
+}
+
+/* A rule on the text's facts that decides between a signature and its alternatives
+ * (the GPU's capability against the wheel's list) replaces the signature's guess. */
+static bool rule_failed(const dl_findings *rules, const char *id)
+{
+    size_t i;
+    for (i = 0; i < rules->items.count; i++) {
+        const dl_finding *r = &DL_LIST_AT(rules->items, dl_finding, i);
+        if (!strcmp(r->id.value, id) && !strcmp(r->severity.value, "failure"))
+            return true;
+    }
+    return false;
+}
+
+static bool decided_by_rules(const dl_findings *rules, const char *alternatives)
+{
+    dl_strv alt = {0};
+    size_t i;
+    bool decided = false;
+    dl_strv_split(&alt, alternatives, ';');
+    for (i = 0; i < alt.n && !decided; i++)
+        decided = rule_failed(rules, alt.v[i]);
+    dl_strv_free(&alt);
+    return decided;
+}
+
+static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_explanation *e,
+                          const dl_findings *rules)
+{
+    const char *id = dl_table_get(cat, h->row, "finding");
+    int layer = dl_layer_of_name(dl_table_get(cat, h->row, "layer"));
+    dl_finding *x;
+    size_t i;
+    if (has_id(&e->findings, id) || layer < 0 ||
+        decided_by_rules(rules, dl_table_get(cat, h->row, "alternatives")))
+        return;
+    x = dl_finding_add(&e->findings, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+                       dl_table_get(cat, h->row, "title"));
+    for (i = 0; i < h->n_lines; i++)
+        quote_line(x, &e->paste, h->lines[i]);
+    dl_finding_fix(x, "# %s", dl_table_get(cat, h->row, "fix"));
+    if (rule_failed(rules, id)) {
+        /* The facts of the text confirm it (a capability against a list): the other
+         * candidates are ruled out, and the facts' lines are evidence too. */
+        for (i = 0; i < e->where.n; i++)
+            quote_line(x, &e->paste, e->where.where[i].line);
+        return;
+    }
+    dl_strv_split(&e->alternatives, dl_table_get(cat, h->row, "alternatives"), ';');
+    if (*dl_table_get(cat, h->row, "ask"))
+        dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, h->row, "ask")));
+}
+
+/* The rules' failures on the text's facts, with the lines those facts came from. */
+static void add_rules(const dl_findings *rules, dl_explanation *e)
+{
+    size_t i, j;
+    for (i = 0; i < rules->items.count; i++) {
+        const dl_finding *r = &DL_LIST_AT(rules->items, dl_finding, i);
+        dl_finding *x;
+        int layer = dl_layer_of_name(r->layer.value);
+        if (strcmp(r->severity.value, "failure") != 0 || has_id(&e->findings, r->id.value) ||
+            layer < 0)
+            continue;
+        x = dl_finding_add(&e->findings, r->id.value, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+                           r->title.value);
+        for (j = 0; j < e->where.n; j++)
+            quote_line(x, &e->paste, e->where.where[j].line);
+        for (j = 0; j < r->fix.count; j++)
+            dl_finding_fix(x, "%s", DL_LIST_AT(r->fix, char *, j));
+    }
+}
+
+/* Alternatives that are themselves findings, or the root, are not "other candidates". */
+static void prune_alternatives(dl_explanation *e)
+{
+    dl_strv kept = {0};
+    size_t i;
+    for (i = 0; i < e->alternatives.n; i++) {
+        const char *a = e->alternatives.v[i];
+        if ((e->findings.root_cause.value && !strcmp(a, e->findings.root_cause.value)) ||
+            strv_has(&kept, a))
+            continue;
+        dl_strv_add(&kept, dl_strdup(a));
+    }
+    for (i = 0; i < e->findings.items.count; i++) {
+        const char *id = DL_LIST_AT(e->findings.items, dl_finding, i).id.value;
+        if ((!e->findings.root_cause.value || strcmp(id, e->findings.root_cause.value)) &&
+            !strv_has(&kept, id))
+            dl_strv_add(&kept, dl_strdup(id));
+    }
+    dl_strv_free(&e->alternatives);
+    e->alternatives = kept;
+}
+
+void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanation *out)
+{
+    const dl_table *cat = dl_knowledge_table(k, "error_signatures");
+    dl_signature_hits hits;
+    dl_findings rules;
+    dl_rule_input in;
+    size_t i;
+    memset(out, 0, sizeof *out);
+    dl_paste_read(text, len, &out->paste);
+    dl_facts_init(&out->facts);
+    dl_text_facts_read(&out->paste, &out->facts, &out->where);
+    memset(&rules, 0, sizeof rules);
+    in.facts = &out->facts;
+    in.know = k;
+    dl_rules_run(&in, NULL, &rules);
+    dl_signatures_match(cat, &out->paste, &hits);
+    out->signatures = hits.n;
+    for (i = 0; i < hits.n; i++)
+        add_signature(cat, &hits.v[i], out, &rules);
+    add_rules(&rules, out);
+    dl_signature_hits_free(&hits);
+    dl_findings_free(&rules);
+    dl_findings_mark_root(&out->findings);
+    prune_alternatives(out);
+}
+
+void dl_explanation_free(dl_explanation *e)
+{
+    dl_paste_free(&e->paste);
+    dl_facts_free(&e->facts);
+    dl_findings_free(&e->findings);
+    dl_strv_free(&e->alternatives);
+    dl_strv_free(&e->ask);
+    memset(e, 0, sizeof *e);
+}

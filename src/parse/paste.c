@@ -1,0 +1,113 @@
+#include "parse/paste.h"
+
+#include "base/str.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* &lt; &gt; &amp; &quot; &#39; &#x27; &nbsp;: what a web page or an issue's HTML leaves. */
+static size_t entity(const char *s, size_t n, char *out)
+{
+    static const struct { const char *name; char c; } names[] = {
+        {"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&#39;", '\''},
+        {"&#x27;", '\''}, {"&apos;", '\''}, {"&nbsp;", ' '}};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len = strlen(names[i].name);
+        if (n >= len && strncmp(s, names[i].name, len) == 0) {
+            *out = names[i].c;
+            return len;
+        }
+    }
+    return 0;
+}
+
+/* One raw line: entities decoded, tabs as spaces, quoting and fences dropped. */
+static char *normalise(const char *s, size_t n, bool *fence)
+{
+    dl_buf b = {0};
+    size_t i = 0;
+    char *clean;
+    /* "> > text": e-mail and forum quoting, any depth. */
+    while (i < n && (s[i] == '>' || (s[i] == ' ' && i + 1 < n && s[i + 1] == '>')))
+        i += s[i] == '>' && i + 1 < n && s[i + 1] == ' ' ? 2 : 1;
+    if (n - i >= 3 && (strncmp(s + i, "```", 3) == 0 || strncmp(s + i, "~~~", 3) == 0)) {
+        *fence = true; /* the fence line itself carries no text worth reading */
+        return NULL;
+    }
+    for (; i < n && b.len < DL_PASTE_MAX_LINE; i++) {
+        char c;
+        size_t used = s[i] == '&' ? entity(s + i, n - i, &c) : 0;
+        if (used) {
+            dl_buf_add(&b, &c, 1);
+            i += used - 1;
+        } else if (s[i] == '\t') {
+            dl_buf_add(&b, " ", 1);
+        } else {
+            dl_buf_add(&b, s + i, 1);
+        }
+    }
+    clean = dl_utf8_clean(b.data ? b.data : "", b.len);
+    dl_buf_free(&b);
+    return clean;
+}
+
+static char *lower_copy(const char *s)
+{
+    char *l = dl_strdup(s), *p;
+    for (p = l; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return l;
+}
+
+void dl_paste_read(const char *data, size_t len, dl_paste *out)
+{
+    size_t i = 0, number = 0, cap = 0;
+    memset(out, 0, sizeof *out);
+    out->bytes = len;
+    while (i < len) {
+        size_t start = i, end;
+        bool fence = false;
+        char *text;
+        while (i < len && data[i] != '\n' && data[i] != '\r')
+            i++;
+        end = i;
+        if (i < len && data[i] == '\r' && i + 1 < len && data[i + 1] == '\n')
+            i++;
+        if (i < len)
+            i++;
+        number++;
+        text = normalise(data + start, end - start, &fence);
+        if (!text)
+            continue;
+        if (out->count == cap) {
+            cap = cap ? cap * 2 : 64;
+            out->lines = dl_xrealloc(out->lines, cap * sizeof *out->lines);
+        }
+        out->lines[out->count].text = text;
+        out->lines[out->count].lower = lower_copy(text);
+        out->lines[out->count].number = number;
+        out->count++;
+    }
+}
+
+void dl_paste_free(dl_paste *p)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        free(p->lines[i].text);
+        free(p->lines[i].lower);
+    }
+    free(p->lines);
+    memset(p, 0, sizeof *p);
+}
+
+long dl_paste_find(const dl_paste *p, size_t from, const char *needle)
+{
+    size_t i;
+    for (i = from; i < p->count; i++)
+        if (strstr(p->lines[i].lower, needle))
+            return (long)i;
+    return -1;
+}

@@ -1,0 +1,32 @@
+/* Pasted text as people paste it: markdown fences, `>` quoting, HTML entities from a web
+ * page, CRLF or CR line ends, tabs, invalid UTF-8 from another code page. Normalised into
+ * lines that keep the line numbers of the original, so evidence can quote "L12: ...". */
+#ifndef DLENV_PARSE_PASTE_H
+#define DLENV_PARSE_PASTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Lines longer than this are cut (a 10 MB line of log is still one line). */
+#define DL_PASTE_MAX_LINE 4096
+
+typedef struct dl_paste_line {
+    char *text;      /* valid UTF-8, no control characters; invalid bytes as \xNN */
+    char *lower;     /* text with ASCII letters in lower case, for matching */
+    size_t number;   /* 1-based, in the original text */
+} dl_paste_line;
+
+typedef struct dl_paste {
+    dl_paste_line *lines;
+    size_t count;
+    size_t bytes;    /* the size of the original */
+} dl_paste;
+
+/* Never fails: any bytes give some lines (maybe none). */
+void dl_paste_read(const char *data, size_t len, dl_paste *out);
+void dl_paste_free(dl_paste *p);
+
+/* The first line at or after `from` holding needle (already lower case); -1 when none. */
+long dl_paste_find(const dl_paste *p, size_t from, const char *needle);
+
+#endif

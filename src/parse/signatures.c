@@ -1,0 +1,83 @@
+#include "parse/signatures.h"
+
+#include "base/str.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static char *lower(const char *s, size_t n)
+{
+    char *l = dl_strndup(s, n), *p;
+    for (p = l; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return l;
+}
+
+/* The first line holding any of the "||"-separated alternatives; -1 when none. */
+static long find_any(const dl_paste *p, const char *group)
+{
+    long best = -1;
+    const char *s = group;
+    while (*s) {
+        const char *end = strstr(s, "||");
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        const char *a = s, *b = s + n;
+        while (a < b && *a == ' ')
+            a++;
+        while (b > a && b[-1] == ' ')
+            b--;
+        if (b > a) {
+            char *token = lower(a, (size_t)(b - a));
+            long at = dl_paste_find(p, 0, token);
+            free(token);
+            if (at >= 0 && (best < 0 || at < best))
+                best = at;
+        }
+        s = end ? end + 2 : s + n;
+    }
+    return best;
+}
+
+/* Every "&&" group must be found; the line of each is kept as evidence. */
+static bool match_all(const dl_paste *p, const char *all_of, dl_signature_hit *hit)
+{
+    const char *s = all_of;
+    hit->n_lines = 0;
+    while (s && *s) {
+        const char *end = strstr(s, "&&");
+        char *group = end ? dl_strndup(s, (size_t)(end - s)) : dl_strdup(s);
+        long at = find_any(p, group);
+        free(group);
+        if (at < 0)
+            return false;
+        if (hit->n_lines < DL_SIG_MAX_GROUPS)
+            hit->lines[hit->n_lines++] = (size_t)at;
+        s = end ? end + 2 : NULL;
+    }
+    return hit->n_lines > 0;
+}
+
+void dl_signatures_match(const dl_table *catalog, const dl_paste *p, dl_signature_hits *out)
+{
+    size_t r;
+    memset(out, 0, sizeof *out);
+    for (r = 0; catalog && r < catalog->rows; r++) {
+        dl_signature_hit hit;
+        const char *none_of = dl_table_get(catalog, r, "none_of");
+        memset(&hit, 0, sizeof hit);
+        hit.row = r;
+        if (!match_all(p, dl_table_get(catalog, r, "all_of"), &hit))
+            continue;
+        if (none_of && *none_of && find_any(p, none_of) >= 0)
+            continue;
+        out->v = dl_xrealloc(out->v, (out->n + 1) * sizeof *out->v);
+        out->v[out->n++] = hit;
+    }
+}
+
+void dl_signature_hits_free(dl_signature_hits *h)
+{
+    free(h->v);
+    memset(h, 0, sizeof *h);
+}

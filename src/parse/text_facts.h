@@ -1,0 +1,26 @@
+/* Facts from pasted text: the parts of collect_env, nvidia-smi (table and -q), nvcc
+ * --version, pip list / pip output, Python banners, uname and torch's own warnings that
+ * say what the machine is. Fills the same dl_facts the probes fill, as far as the text
+ * allows; everything it does not say stays absent. Each fact keeps the line it came from
+ * for the evidence. */
+#ifndef DLENV_PARSE_TEXT_FACTS_H
+#define DLENV_PARSE_TEXT_FACTS_H
+
+#include "facts/facts.h"
+#include "parse/paste.h"
+
+#define DL_TEXT_FACT_MAX 32
+
+typedef struct dl_text_fact_line {
+    const char *fact;   /* "nvml.driver_version" */
+    size_t line;        /* paste index */
+} dl_text_fact_line;
+
+typedef struct dl_text_facts {
+    dl_text_fact_line where[DL_TEXT_FACT_MAX];
+    size_t n;
+} dl_text_facts;
+
+void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *where);
+
+#endif
