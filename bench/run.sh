@@ -25,7 +25,7 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"
 
 mean_ms() { # mean_ms COMMAND...: hyperfine's mean in milliseconds
     out=$(mktemp)
-    hyperfine -N --warmup 5 --runs 50 --export-json "$out" "$*" >/dev/null 2>&1
+    hyperfine -N -i --warmup 5 --runs 50 --export-json "$out" "$*" >/dev/null 2>&1
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]
 print("%.2f ms (min %.2f, max %.2f)" % (r["mean"]*1e3, r["min"]*1e3, r["max"]*1e3))' "$out"
     rm -f "$out"
@@ -33,6 +33,16 @@ print("%.2f ms (min %.2f, max %.2f)" % (r["mean"]*1e3, r["min"]*1e3, r["max"]*1e
 
 command -v hyperfine >/dev/null || { echo "bench: install hyperfine"; exit 1; }
 printf '%-34s %-36s %s\n' "what" "wall (mean of 50)" "peak RSS"
+root=$(cd "$(dirname "$0")/.." && pwd)
+awk 'BEGIN { for (i = 0; i < 125000; i++) printf "step %d loss 0.%04d lr 3e-4 epoch %d of the run\n", i, i % 9973, i / 1000 }' \
+    > /tmp/dlenv-bench-10mb.log
+cat "$root/tests/cases/c13.txt" >> /tmp/dlenv-bench-10mb.log
+for args in "explain $root/tests/cases/c13.txt" "explain /tmp/dlenv-bench-10mb.log"; do
+    # shellcheck disable=SC2086
+    printf '%-34s %-36s %s KiB\n' "dlenv $(echo $args | sed "s|$root/||")" \
+        "$(mean_ms "$dlenv" $args)" "$(peak_rss_kib "$dlenv" $args)"
+done
+echo "targets: explain one report under 5 ms, 10 MB of log under 200 ms"
 for args in "report --no-runtime" "report --json --no-runtime" "plan" \
             "plan --os windows --gpu sm_61 --driver 535.98 --python 3.12 --why"; do
     # shellcheck disable=SC2086

@@ -1,7 +1,9 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
+#include "parse/oom.h"
 #include "parse/signatures.h"
+#include "plan/driver_table.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
@@ -62,6 +64,19 @@ static bool decided_by_rules(const dl_findings *rules, const char *alternatives)
     return decided;
 }
 
+/* One of the signature's alternatives was already decided from the text's numbers. */
+static bool alternative_found(const dl_findings *f, const char *alternatives)
+{
+    dl_strv alt = {0};
+    size_t i;
+    bool found = false;
+    dl_strv_split(&alt, alternatives, ';');
+    for (i = 0; i < alt.n && !found; i++)
+        found = has_id(f, alt.v[i]);
+    dl_strv_free(&alt);
+    return found;
+}
+
 static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_explanation *e,
                           const dl_findings *rules)
 {
@@ -70,7 +85,8 @@ static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_exp
     dl_finding *x;
     size_t i;
     if (has_id(&e->findings, id) || layer < 0 ||
-        decided_by_rules(rules, dl_table_get(cat, h->row, "alternatives")))
+        decided_by_rules(rules, dl_table_get(cat, h->row, "alternatives")) ||
+        alternative_found(&e->findings, dl_table_get(cat, h->row, "alternatives")))
         return;
     x = dl_finding_add(&e->findings, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
                        dl_table_get(cat, h->row, "title"));
@@ -87,6 +103,21 @@ static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_exp
     dl_strv_split(&e->alternatives, dl_table_get(cat, h->row, "alternatives"), ';');
     if (*dl_table_get(cat, h->row, "ask"))
         dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, h->row, "ask")));
+}
+
+/* A general signature ("no kernel image") yields to a specific one that also matched and
+ * that it names as an alternative ("too old"): the text has told them apart. */
+static bool yields_to_specific(const dl_table *cat, const dl_signature_hits *hits, size_t i)
+{
+    dl_strv alt = {0};
+    size_t j, k;
+    bool yields = false;
+    dl_strv_split(&alt, dl_table_get(cat, hits->v[i].row, "alternatives"), ';');
+    for (j = 0; j < hits->n && !yields; j++)
+        for (k = 0; j != i && k < alt.n && !yields; k++)
+            yields = !strcmp(dl_table_get(cat, hits->v[j].row, "finding"), alt.v[k]);
+    dl_strv_free(&alt);
+    return yields;
 }
 
 /* The rules' failures on the text's facts, with the lines those facts came from. */
@@ -131,6 +162,20 @@ static void prune_alternatives(dl_explanation *e)
     e->alternatives = kept;
 }
 
+/* A driver version without nvidia-smi's "CUDA Version" (collect_env gives only the
+ * former): the newest CUDA it runs, from cuda_driver.csv. */
+static void derive_driver_cuda(const dl_knowledge *k, dl_facts *f)
+{
+    int cuda;
+    if (!f->nvml.driver_version.value || f->nvml.cuda_driver_version.known)
+        return;
+    cuda = dl_driver_cuda_for_driver(k, f->nvml.driver_version.value,
+                                     dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_WINDOWS
+                                         ? DL_PLAN_OS_WINDOWS : DL_PLAN_OS_LINUX);
+    if (cuda)
+        dl_int_set(&f->nvml.cuda_driver_version, cuda);
+}
+
 void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanation *out)
 {
     const dl_table *cat = dl_knowledge_table(k, "error_signatures");
@@ -142,14 +187,17 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_paste_read(text, len, &out->paste);
     dl_facts_init(&out->facts);
     dl_text_facts_read(&out->paste, &out->facts, &out->where);
+    derive_driver_cuda(k, &out->facts);
     memset(&rules, 0, sizeof rules);
     in.facts = &out->facts;
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
+    dl_explain_oom(&out->paste, &out->findings);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
-        add_signature(cat, &hits.v[i], out, &rules);
+        if (!yields_to_specific(cat, &hits, i))
+            add_signature(cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

@@ -22,12 +22,21 @@ static size_t entity(const char *s, size_t n, char *out)
     return 0;
 }
 
+/* Printable ASCII needs no cleaning: most of a long log is. */
+static bool plain_ascii(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if ((unsigned char)s[i] < 0x20 || (unsigned char)s[i] > 0x7e)
+            return false;
+    return true;
+}
+
 /* One raw line: entities decoded, tabs as spaces, quoting and fences dropped. */
 static char *normalise(const char *s, size_t n, bool *fence)
 {
-    dl_buf b = {0};
-    size_t i = 0;
-    char *clean;
+    size_t i = 0, o = 0;
+    char *buf, *clean;
     /* "> > text": e-mail and forum quoting, any depth. */
     while (i < n && (s[i] == '>' || (s[i] == ' ' && i + 1 < n && s[i + 1] == '>')))
         i += s[i] == '>' && i + 1 < n && s[i + 1] == ' ' ? 2 : 1;
@@ -35,20 +44,22 @@ static char *normalise(const char *s, size_t n, bool *fence)
         *fence = true; /* the fence line itself carries no text worth reading */
         return NULL;
     }
-    for (; i < n && b.len < DL_PASTE_MAX_LINE; i++) {
+    buf = dl_xmalloc((n - i < DL_PASTE_MAX_LINE ? n - i : DL_PASTE_MAX_LINE) + 1);
+    for (; i < n && o < DL_PASTE_MAX_LINE; i++) {
         char c;
         size_t used = s[i] == '&' ? entity(s + i, n - i, &c) : 0;
         if (used) {
-            dl_buf_add(&b, &c, 1);
+            buf[o++] = c;
             i += used - 1;
-        } else if (s[i] == '\t') {
-            dl_buf_add(&b, " ", 1);
         } else {
-            dl_buf_add(&b, s + i, 1);
+            buf[o++] = s[i] == '\t' ? ' ' : s[i];
         }
     }
-    clean = dl_utf8_clean(b.data ? b.data : "", b.len);
-    dl_buf_free(&b);
+    buf[o] = '\0';
+    if (plain_ascii(buf, o))
+        return buf;
+    clean = dl_utf8_clean(buf, o);
+    free(buf);
     return clean;
 }
 
@@ -59,6 +70,20 @@ static char *lower_copy(const char *s)
         if (*p >= 'A' && *p <= 'Z')
             *p = (char)(*p - 'A' + 'a');
     return l;
+}
+
+static void join_lower(dl_paste *p)
+{
+    dl_buf b = {0};
+    size_t i;
+    p->starts = dl_xmalloc((p->count + 1) * sizeof *p->starts);
+    for (i = 0; i < p->count; i++) {
+        p->starts[i] = b.len;
+        dl_buf_puts(&b, p->lines[i].lower);
+        dl_buf_add(&b, "\n", 1);
+    }
+    p->starts[p->count] = b.len;
+    p->lower_all = dl_buf_take(&b);
 }
 
 void dl_paste_read(const char *data, size_t len, dl_paste *out)
@@ -90,6 +115,7 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
         out->lines[out->count].number = number;
         out->count++;
     }
+    join_lower(out);
 }
 
 void dl_paste_free(dl_paste *p)
@@ -100,14 +126,30 @@ void dl_paste_free(dl_paste *p)
         free(p->lines[i].lower);
     }
     free(p->lines);
+    free(p->lower_all);
+    free(p->starts);
     memset(p, 0, sizeof *p);
 }
 
 long dl_paste_find(const dl_paste *p, size_t from, const char *needle)
 {
-    size_t i;
-    for (i = from; i < p->count; i++)
-        if (strstr(p->lines[i].lower, needle))
-            return (long)i;
-    return -1;
+    const char *hit;
+    size_t lo, hi, at;
+    if (from >= p->count || !*needle)
+        return -1;
+    hit = strstr(p->lower_all + p->starts[from], needle);
+    if (!hit)
+        return -1;
+    at = (size_t)(hit - p->lower_all);
+    /* The line whose start is the last one at or before the hit. */
+    lo = from;
+    hi = p->count;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->starts[mid] <= at)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (long)lo;
 }

@@ -20,6 +20,10 @@ typedef struct dl_paste {
     dl_paste_line *lines;
     size_t count;
     size_t bytes;    /* the size of the original */
+    /* Every line's lower-case text joined by '\n', and where each starts: one strstr over
+     * the whole text finds a token in a 10 MB log far faster than one per line. */
+    char *lower_all;
+    size_t *starts;
 } dl_paste;
 
 /* Never fails: any bytes give some lines (maybe none). */

@@ -135,7 +135,18 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
                 dl_text_set(&py->runtime.version, v);
                 note(w, "pythons[0].runtime.version", i);
             }
+            /* collect_env imports torch to say this: the build facts are the runtime's. */
+            if (strstr(low, "pytorch version:")) {
+                dl_text_set(&py->runtime.status, "imported");
+                if (!py->runtime.hip.value)
+                    dl_text_set(&py->runtime.hip, "none");
+            }
         }
+    }
+    if (strstr(low, "rocm used to build pytorch") &&
+        value_after(low, "rocm used to build pytorch", v, sizeof v)) {
+        py = python(f);
+        dl_text_set(&py->runtime.hip, !strcmp(v, "n/a") || !strcmp(v, "none") ? "none" : v);
     }
     if (strstr(low, "cuda used to build pytorch") &&
         value_after(low, "cuda used to build pytorch", v, sizeof v)) {

@@ -1,0 +1,40 @@
+# dlenv explain through the command line: a file, standard input, JSON, a large log,
+# a missing file.
+set -eu
+. "$(dirname "$0")/lib.inc"
+cases=$(cd "$(dirname "$0")/../cases" && pwd)
+
+run explain "$cases/c05.txt"
+expect_eq "a failure found: exit 1" 1 "$rc"
+case "$out" in *"Most likely driver_library_mismatch"*"L1: Failed to initialize NVML"*) ;;
+    *) fail "text: $out" ;; esac
+
+run explain --json "$cases/c02.txt"
+expect_eq "json schema" "dlenv.explain/1" "$(get schema)"
+expect_eq "json root cause" driver_too_old "$(get root_cause.id)"
+expect_eq "the driver's CUDA read from the text" 11040 "$(get facts.nvml.cuda_driver_version)"
+
+set +e
+printf 'Failed to initialize NVML: Driver/library version mismatch\r\n' |
+    "$dlenv" explain --json - > "$work/out" 2> "$work/err"
+rc=$?
+set -e
+expect_eq "stdin exit code" 1 "$rc"
+expect_eq "stdin root cause" driver_library_mismatch "$(get root_cause.id)"
+
+# A 10 MB log with the error in the middle: found, and nothing breaks.
+awk 'BEGIN { for (i = 0; i < 120000; i++) printf "step %d loss 0.%04d lr 3e-4 epoch %d\n", i, i % 9973, i / 1000 }' \
+    > "$work/big.log"
+cat "$cases/c07.txt" >> "$work/big.log"
+awk 'BEGIN { for (i = 0; i < 10000; i++) print "more progress text after the error" }' >> "$work/big.log"
+run explain --json "$work/big.log"
+expect_eq "large log exit code" 1 "$rc"
+expect_eq "large log root cause" forward_compat_unsupported "$(get root_cause.id)"
+
+run explain "$work/no-such-file"
+expect_eq "missing file" 4 "$rc"
+expect_eq "one line" 1 "$(printf '%s\n' "$err" | wc -l)"
+
+run explain a b
+expect_eq "two inputs" 2 "$rc"
+finish

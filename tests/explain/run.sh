@@ -1,0 +1,41 @@
+#!/bin/sh
+# run.sh DLENV JSON_MATCH DIR: dlenv's own explain cases (DIR/cases.tsv): the root cause
+# each file must give ("none" for no failure) and ids that must stay out (near misses).
+set -u
+dlenv=$1 match=$2 dir=$3
+failed=0 count=0
+tab=$(printf '\t')
+while IFS="$tab" read -r file want bad; do
+    case "$file" in ''|'#'*) continue ;; esac
+    count=$((count + 1))
+    out=$("$dlenv" explain --json "$dir/$file")
+    rc=$?
+    if [ $rc -gt 1 ]; then
+        echo "FAIL $file: exit $rc"
+        failed=$((failed + 1))
+        continue
+    fi
+    got=$(printf '%s' "$out" | "$match" --get /dev/stdin root_cause.id 2>/dev/null || echo none)
+    if [ "$got" != "$want" ]; then
+        echo "FAIL $file: root cause $got, expected $want"
+        failed=$((failed + 1))
+    fi
+    i=0
+    while id=$(printf '%s' "$out" | "$match" --get /dev/stdin "findings.$i.id" 2>/dev/null); do
+        for b in $(echo "$bad" | tr ',' ' '); do
+            if [ "$b" = "$id" ]; then
+                echo "FAIL $file: $id found on a near miss"
+                failed=$((failed + 1))
+            fi
+        done
+        i=$((i + 1))
+    done
+    # Exit code: 1 exactly when a root cause was named.
+    [ "$want" = none ] && expect_rc=0 || expect_rc=1
+    if [ "$rc" != "$expect_rc" ]; then
+        echo "FAIL $file: exit $rc, expected $expect_rc"
+        failed=$((failed + 1))
+    fi
+done < "$dir/cases.tsv"
+echo "$count cases, $failed failures"
+[ "$count" -gt 0 ] && [ "$failed" -eq 0 ]
