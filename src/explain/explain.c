@@ -4,6 +4,7 @@
 #include "parse/oom.h"
 #include "parse/signatures.h"
 #include "plan/driver_table.h"
+#include "plan/gpu_names.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
@@ -176,6 +177,39 @@ static void derive_driver_cuda(const dl_knowledge *k, dl_facts *f)
         dl_int_set(&f->nvml.cuda_driver_version, cuda);
 }
 
+/* A GPU named without its capability (nvidia-smi -L, collect_env): from the name table. */
+static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f)
+{
+    dl_nvml_gpu *g;
+    unsigned major, minor;
+    char cc[16];
+    if (!f->nvml.gpus.count)
+        return;
+    g = &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0);
+    if (g->compute_capability.value || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
+        !dl_gpu_cc_from_name(k, g->name.value, &major, &minor))
+        return;
+    snprintf(cc, sizeof cc, "%u.%u", major, minor);
+    dl_text_set(&g->compute_capability, cc);
+}
+
+/* What would tell the candidates apart, from what the text did not say. */
+static void ask_for_missing(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    bool torch_known = py && (py->runtime.version.value || py->site_packages.count);
+    if (!e->alternatives.n && e->findings.root_cause.value)
+        return;
+    if (!f->nvml.driver_version.value)
+        dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
+                                       "between driver, build and hardware causes"));
+    if (!torch_known)
+        dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env`: torch's version, "
+                                       "its CUDA and whether it sees the GPU"));
+}
+
 void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanation *out)
 {
     const dl_table *cat = dl_knowledge_table(k, "error_signatures");
@@ -188,6 +222,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_facts_init(&out->facts);
     dl_text_facts_read(&out->paste, &out->facts, &out->where);
     derive_driver_cuda(k, &out->facts);
+    derive_gpu_cc(k, &out->facts);
     memset(&rules, 0, sizeof rules);
     in.facts = &out->facts;
     in.know = k;
@@ -203,6 +238,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);
     prune_alternatives(out);
+    ask_for_missing(out);
 }
 
 void dl_explanation_free(dl_explanation *e)

@@ -55,6 +55,48 @@ static dl_python *python(dl_facts *f)
     return &DL_LIST_AT(f->pythons, dl_python, 0);
 }
 
+/* A torch that pip or conda lists: installed, not necessarily imported. */
+static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *name, size_t n);
+
+static dl_torch_install *installed_torch(dl_facts *f)
+{
+    dl_python *py = python(f);
+    dl_site_packages *site;
+    if (!py->site_packages.count) {
+        site = dl_list_push(&py->site_packages, sizeof *site);
+        dl_text_set(&site->path, "(from the pasted text)");
+        dl_list_push(&site->torches, sizeof(dl_torch_install));
+        dl_list_known(&site->packages);
+    }
+    site = &DL_LIST_AT(py->site_packages, dl_site_packages, 0);
+    return &DL_LIST_AT(site->torches, dl_torch_install, 0);
+}
+
+static void set_installed(dl_facts *f, dl_text_facts *w, size_t i, const char *version,
+                          const char *cuda)
+{
+    dl_torch_install *t = installed_torch(f);
+    dl_torch_version v;
+    dl_variant var;
+    if (t->version.value)
+        return;
+    dl_text_set(&t->version, version);
+    dl_text_set(&t->location, "(from the pasted text)");
+    note(w, "pythons[0].site_packages[0].torches[0].version", i);
+    /* "2.3.1+cu121" names its CUDA; "+cpu" none. */
+    if (!cuda && dl_torch_version_parse(version, &v)) {
+        var = dl_torch_variant(v.local);
+        if (var.kind == DL_VARIANT_CUDA)
+            cuda = var.version;
+        else if (var.kind == DL_VARIANT_CPU)
+            cuda = "none";
+    }
+    if (cuda) {
+        dl_text_set(&t->cuda, cuda);
+        dl_text_set(&t->hip, "none");
+    }
+}
+
 static dl_nvml_gpu *gpu(dl_facts *f)
 {
     if (!f->nvml.gpus.count) {
@@ -101,6 +143,9 @@ static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w
         dl_text_set(&f->nvml.driver_version, norm);
         note(w, "nvml.driver_version", i);
     }
+    /* nvidia-smi prints its header only when it found a GPU and the driver answered. */
+    if (strstr(low, "nvidia-smi") && strstr(low, "driver version"))
+        gpu(f);
     /* nvidia-smi's header: "CUDA Version: 12.4" is the driver's newest CUDA. */
     if (strstr(l, "CUDA Version") && value_after(low, "cuda version", v, sizeof v)) {
         int cuda;
@@ -125,10 +170,12 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     char v[64];
     dl_python *py;
     (void)l;
-    if ((strstr(low, "pytorch version:") && value_after(low, "pytorch version", v, sizeof v)) ||
-        (strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
-        (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
-        (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) {
+    if (((strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
+         (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
+         (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
+        looks_like_version(v))
+        set_installed(f, w, i, v, NULL);
+    if (strstr(low, "pytorch version:") && value_after(low, "pytorch version", v, sizeof v)) {
         if (looks_like_version(v)) {
             py = python(f);
             if (!py->runtime.version.value) {
@@ -159,6 +206,28 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
         dl_flag_set(&py->runtime.cuda_available, !strcmp(v, "true"));
         note(w, "pythons[0].runtime.cuda_available", i);
     }
+}
+
+/* nvidia-smi's table row: "|   0  NVIDIA GeForce RTX 4090        Off |   00000000:01:00.0 ...". */
+static void smi_row(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    const char *p = l + 1, *end;
+    if (low[0] != '|' || !strstr(low, "nvidia") || strstr(low, "nvidia-smi") ||
+        strstr(low, "driver version"))
+        return;
+    while (*p == ' ')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return;
+    while (isdigit((unsigned char)*p))
+        p++;
+    while (*p == ' ')
+        p++;
+    end = strstr(p, "  ");
+    if (!end || !strchr(end, '|'))
+        return;
+    if (!f->nvml.gpus.count || !gpu(f)->name.value)
+        set_gpu_name(f, w, i, p, (size_t)(end - p));
 }
 
 static void python_version(const char *l, const char *low, dl_facts *f, dl_text_facts *w,
@@ -264,6 +333,137 @@ static void gpu_model(const char *l, const char *low, dl_facts *f, dl_text_facts
     }
 }
 
+static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *name, size_t n)
+{
+    char *copy;
+    if (gpu(f)->name.value)
+        return;
+    copy = dl_strndup(name, n);
+    dl_text_set(&gpu(f)->name, dl_trim(copy));
+    note(w, "nvml.gpus[0].name", i);
+    free(copy);
+}
+
+/* nvidia-smi -q "Product Name : X", nvidia-smi -L "GPU 0: X (UUID: GPU-...)". */
+static void smi_names(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    const char *at;
+    if ((at = strstr(low, "product name")) != NULL && strchr(at, ':')) {
+        const char *v = l + (strchr(at, ':') - low) + 1;
+        set_gpu_name(f, w, i, v, strlen(v));
+    } else if (!strncmp(low, "gpu ", 4) && (at = strstr(low, ": ")) != NULL &&
+               strstr(low, "(uuid: gpu-")) {
+        const char *v = l + (at - low) + 2;
+        set_gpu_name(f, w, i, v, (size_t)(strstr(low, " (uuid: gpu-") - (at + 2)));
+    }
+}
+
+/* nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv: the header names
+ * the columns of the next line. */
+static void smi_csv(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    dl_strv head = {0}, row = {0};
+    size_t k;
+    const char *c;
+    if (i + 1 >= p->count || !strstr(p->lines[i].lower, "driver_version") ||
+        !strchr(p->lines[i].lower, ','))
+        return;
+    /* A header is field names and commas only (not the command that asked for them). */
+    for (c = p->lines[i].lower; *c; c++)
+        if (!(islower((unsigned char)*c) || *c == '_' || *c == '.' || *c == ',' || *c == ' '))
+            return;
+    dl_strv_split(&head, p->lines[i].lower, ',');
+    dl_strv_split(&row, p->lines[i + 1].text, ',');
+    for (k = 0; k < head.n && k < row.n; k++) {
+        char norm[32];
+        if (!strcmp(head.v[k], "name"))
+            set_gpu_name(f, w, i + 1, row.v[k], strlen(row.v[k]));
+        else if (!strcmp(head.v[k], "driver_version") &&
+                 dl_driver_normalize(row.v[k], norm, sizeof norm) &&
+                 !f->nvml.driver_version.value) {
+            dl_text_set(&f->nvml.driver_version, norm);
+            note(w, "nvml.driver_version", i + 1);
+        } else if (!strncmp(head.v[k], "compute_cap", 11) &&
+                   !gpu(f)->compute_capability.value) {
+            dl_text_set(&gpu(f)->compute_capability, row.v[k]);
+            note(w, "nvml.gpus[0].compute_capability", i + 1);
+        }
+    }
+    dl_strv_free(&head);
+    dl_strv_free(&row);
+}
+
+/* pip show: "Name: torch" then "Version: 2.3.1"; conda list: "pytorch 2.2.2
+ * py3.11_cuda12.1_cudnn8.9.2_0 pytorch"; collect_env's "[pip3] torch==1.13.1". */
+static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    const char *low = p->lines[i].lower;
+    char v[64];
+    if (!strcmp(low, "name: torch") && i + 1 < p->count &&
+        value_after(p->lines[i + 1].lower, "version:", v, sizeof v))
+        set_installed(f, w, i + 1, v, NULL);
+    if ((!strncmp(low, "pytorch ", 8) || !strncmp(low, "[conda] pytorch ", 16)) &&
+        value_after(low, "pytorch", v, sizeof v) && looks_like_version(v)) {
+        const char *cuda = strstr(low, "_cuda");
+        char c[16] = "";
+        size_t k = 0;
+        if (cuda)
+            for (cuda += 5; k + 1 < sizeof c && (isdigit((unsigned char)*cuda) || *cuda == '.');)
+                c[k++] = *cuda++;
+        c[k] = '\0';
+        set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
+    }
+}
+
+/* /etc/os-release, uname -a, conda info's platform, echo $LD_LIBRARY_PATH / %PATH%. */
+static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    char v[128];
+    if (!strncmp(low, "pretty_name=", 12) && !f->os.pretty_name.value) {
+        snprintf(v, sizeof v, "%s", l + 12);
+        dl_text_set(&f->os.pretty_name, v[0] == '"' ? v + 1 : v);
+        if (strchr(f->os.pretty_name.value, '"'))
+            *strchr(f->os.pretty_name.value, '"') = '\0';
+        dl_text_set(&f->os.family, "linux");
+        note(w, "os.pretty_name", i);
+    }
+    if (!strncmp(low, "linux ", 6) && strstr(low, " gnu/linux")) {
+        dl_strv parts = {0};
+        dl_strv_split(&parts, l, ' ');
+        if (parts.n > 2 && !f->os.kernel_release.value) {
+            dl_text_set(&f->os.kernel_release, parts.v[2]);
+            note(w, "os.kernel_release", i);
+        }
+        dl_strv_free(&parts);
+        if (strstr(low, "microsoft-standard")) {
+            dl_flag_set(&f->os.wsl.detected, true);
+            dl_int_set(&f->os.wsl.version, strstr(low, "wsl2") ? 2 : 1);
+            note(w, "os.wsl.detected", i);
+        }
+    }
+    if (strstr(low, "platform : ") && value_after(low, "platform :", v, sizeof v)) {
+        const char *family = !strncmp(v, "win", 3) ? "windows" : !strncmp(v, "osx", 3) ? "macos"
+                             : !strncmp(v, "linux", 5) ? "linux" : NULL;
+        if (family && !f->os.family.value) {
+            dl_text_set(&f->os.family, family);
+            note(w, "os.family", i);
+        }
+    }
+    /* A line that is a search path: "/a/lib64:/b/lib" or "C:\\a;C:\\b". */
+    if (!strchr(l, ' ') && strlen(l) > 8) {
+        bool unix_path = l[0] == '/' && strchr(l, ':');
+        bool win_path = isalpha((unsigned char)l[0]) && l[1] == ':' && strchr(l, ';');
+        const char *name = unix_path && strstr(low, "lib") ? "LD_LIBRARY_PATH"
+                           : win_path ? "PATH" : NULL;
+        if (name) {
+            if (!f->environment.known)
+                dl_list_known(&f->environment);
+            dl_dict_add(&f->environment, name, l);
+            note(w, unix_path ? "environment.LD_LIBRARY_PATH" : "environment.PATH", i);
+        }
+    }
+}
+
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     size_t i;
@@ -277,5 +477,10 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         capability(l, low, f, w, i);
         toolkit(l, low, f, w, i);
         gpu_model(l, low, f, w, i);
+        smi_names(l, low, f, w, i);
+        smi_row(l, low, f, w, i);
+        smi_csv(p, i, f, w);
+        packages(p, i, f, w);
+        system_lines(l, low, f, w, i);
     }
 }

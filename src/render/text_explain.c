@@ -70,9 +70,8 @@ char *dl_render_explain_text(const dl_explanation *e, const char *name, const dl
         dl_buf_printf(&b, "\nAsk for:\n");
         for (i = 0; i < e->ask.n; i++)
             dl_buf_printf(&b, "  - %s\n", e->ask.v[i]);
-        if (!r || !e->where.n)
-            dl_buf_printf(&b, "  - `python -m torch.utils.collect_env` and `nvidia-smi`, and the "
-                              "whole error\n");
+        if (!r)
+            dl_buf_printf(&b, "  - the whole error, from the first line of the traceback\n");
     }
     facts(&b, e);
     return dl_buf_take(&b);

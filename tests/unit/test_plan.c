@@ -62,7 +62,8 @@ static void cuda_of_driver(void **state)
     /* The Windows form converts first: 31.0.15.3598 is 535.98 (12.2 needs 536.25). */
     assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "31.0.15.3598", DL_PLAN_OS_WINDOWS),
                      12010);
-    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "418.87.01", DL_PLAN_OS_LINUX), 0);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "418.87.01", DL_PLAN_OS_LINUX), 10010);
+    assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "340.108", DL_PLAN_OS_LINUX), 0);
     assert_int_equal(dl_driver_cuda_for_driver(&dl_test_know, "not a driver", DL_PLAN_OS_LINUX), 0);
 }
 
