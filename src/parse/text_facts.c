@@ -197,13 +197,18 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     }
     if (strstr(low, "cuda used to build pytorch") &&
         value_after(low, "cuda used to build pytorch", v, sizeof v)) {
-        py = python(f);
-        dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ? "none" : v);
-        note(w, "pythons[0].runtime.cuda", i);
+        /* "Could not collect" says nothing; "None" is a CPU build. */
+        if (strcmp(v, "could") != 0) {
+            py = python(f);
+            dl_text_set(&py->runtime.cuda, !strcmp(v, "none") ? "none" : v);
+            note(w, "pythons[0].runtime.cuda", i);
+        }
     }
-    if (strstr(low, "is cuda available") && value_after(low, "is cuda available", v, sizeof v)) {
+    /* "True"/"False"; collect_env of torch 1.x said "Yes"/"No". */
+    if (strstr(low, "is cuda available") && value_after(low, "is cuda available", v, sizeof v) &&
+        (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no"))) {
         py = python(f);
-        dl_flag_set(&py->runtime.cuda_available, !strcmp(v, "true"));
+        dl_flag_set(&py->runtime.cuda_available, !strcmp(v, "true") || !strcmp(v, "yes"));
         note(w, "pythons[0].runtime.cuda_available", i);
     }
 }
