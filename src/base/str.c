@@ -288,3 +288,12 @@ void dl_strv_split(dl_strv *s, const char *text, char sep)
         p = end ? end + 1 : NULL;
     }
 }
+
+char *dl_ascii_lower(const char *s, size_t n)
+{
+    char *l = dl_strndup(s, n), *p;
+    for (p = l; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            *p = (char)(*p - 'A' + 'a');
+    return l;
+}

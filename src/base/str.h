@@ -28,6 +28,7 @@ char *dl_vfmt(const char *fmt, va_list ap)
 bool dl_starts_with(const char *s, const char *prefix);
 bool dl_ends_with(const char *s, const char *suffix);
 bool dl_contains_ci(const char *haystack, const char *needle);
+char *dl_ascii_lower(const char *s, size_t n);  /* copy of n bytes, A-Z as a-z */
 char *dl_trim(char *s);                      /* in place; returns s advanced past spaces */
 
 /* Copy of s where invalid UTF-8 bytes and control characters become the text "\xNN", so

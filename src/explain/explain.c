@@ -263,3 +263,16 @@ void dl_explanation_free(dl_explanation *e)
     dl_strv_free(&e->ask);
     memset(e, 0, sizeof *e);
 }
+
+const dl_finding *dl_explanation_root(const dl_explanation *e, size_t *index)
+{
+    size_t i;
+    for (i = 0; e->findings.root_cause.value && i < e->findings.items.count; i++)
+        if (!strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value,
+                    e->findings.root_cause.value)) {
+            if (index)
+                *index = i;
+            return &DL_LIST_AT(e->findings.items, dl_finding, i);
+        }
+    return NULL;
+}

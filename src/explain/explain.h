@@ -23,5 +23,7 @@ typedef struct dl_explanation {
 
 void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanation *out);
 void dl_explanation_free(dl_explanation *e);
+/* The root cause's finding, or NULL; *index (when given) its place in findings. */
+const dl_finding *dl_explanation_root(const dl_explanation *e, size_t *index);
 
 #endif

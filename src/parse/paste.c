@@ -63,15 +63,6 @@ static char *normalise(const char *s, size_t n, bool *fence)
     return clean;
 }
 
-static char *lower_copy(const char *s)
-{
-    char *l = dl_strdup(s), *p;
-    for (p = l; *p; p++)
-        if (*p >= 'A' && *p <= 'Z')
-            *p = (char)(*p - 'A' + 'a');
-    return l;
-}
-
 static void join_lower(dl_paste *p)
 {
     dl_buf b = {0};
@@ -111,7 +102,7 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
             out->lines = dl_xrealloc(out->lines, cap * sizeof *out->lines);
         }
         out->lines[out->count].text = text;
-        out->lines[out->count].lower = lower_copy(text);
+        out->lines[out->count].lower = dl_ascii_lower(text, strlen(text));
         out->lines[out->count].number = number;
         out->count++;
     }

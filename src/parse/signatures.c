@@ -5,15 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *lower(const char *s, size_t n)
-{
-    char *l = dl_strndup(s, n), *p;
-    for (p = l; *p; p++)
-        if (*p >= 'A' && *p <= 'Z')
-            *p = (char)(*p - 'A' + 'a');
-    return l;
-}
-
 /* The first line holding any of the "||"-separated alternatives; -1 when none. */
 static long find_any(const dl_paste *p, const char *group)
 {
@@ -28,7 +19,7 @@ static long find_any(const dl_paste *p, const char *group)
         while (b > a && b[-1] == ' ')
             b--;
         if (b > a) {
-            char *token = lower(a, (size_t)(b - a));
+            char *token = dl_ascii_lower(a, (size_t)(b - a));
             long at = dl_paste_find(p, 0, token);
             free(token);
             if (at >= 0 && (best < 0 || at < best))

@@ -30,12 +30,11 @@ char *dl_render_explain_json(const dl_explanation *e, const char *name)
     cJSON_Delete(all);
     if (!findings)
         findings = cJSON_CreateArray();
-    cJSON_AddNullToObject(doc, "root_cause");
-    for (i = 0; e->findings.root_cause.value && i < e->findings.items.count; i++)
-        if (!strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value,
-                    e->findings.root_cause.value))
-            cJSON_ReplaceItemInObject(doc, "root_cause",
-                                      cJSON_Duplicate(cJSON_GetArrayItem(findings, (int)i), 1));
+    if (dl_explanation_root(e, &i))
+        cJSON_AddItemToObject(doc, "root_cause",
+                              cJSON_Duplicate(cJSON_GetArrayItem(findings, (int)i), 1));
+    else
+        cJSON_AddNullToObject(doc, "root_cause");
     cJSON_AddItemToObject(doc, "alternatives", strv(&e->alternatives));
     cJSON_AddItemToObject(doc, "ask", strv(&e->ask));
     cJSON_AddItemToObject(doc, "findings", findings);

@@ -8,16 +8,6 @@
 
 #include <string.h>
 
-static const dl_finding *root(const dl_explanation *e)
-{
-    size_t i;
-    for (i = 0; e->findings.root_cause.value && i < e->findings.items.count; i++)
-        if (!strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value,
-                    e->findings.root_cause.value))
-            return &DL_LIST_AT(e->findings.items, dl_finding, i);
-    return NULL;
-}
-
 static void finding(dl_buf *b, const dl_finding *x)
 {
     size_t i;
@@ -49,7 +39,7 @@ static void facts(dl_buf *b, const dl_explanation *e)
 char *dl_render_explain_text(const dl_explanation *e, const char *name, const dl_style *s)
 {
     dl_buf b = {0};
-    const dl_finding *r = root(e);
+    const dl_finding *r = dl_explanation_root(e, NULL);
     size_t i;
     dl_buf_printf(&b, "%sdlenv explain%s  %s (%zu lines)\n\n", dl_style_on(s, DL_TONE_HEAD),
                   dl_style_off(s, DL_TONE_HEAD), name, e->paste.count);
