@@ -2,6 +2,7 @@
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "cli/probe_child.h"
+#include "os/os.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@ int main(int argc, char **argv)
     dl_cli cli;
     char *error = NULL;
     const dl_command *command;
+    argv = dl_process_args(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "__probe") == 0) /* dlenv's own isolated child */
         return dl_probe_child_main(argc >= 3 ? argv[2] : NULL);
     if (!dl_cli_parse(argc, argv, &cli, &error)) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h> /* __MINGW_PRINTF_FORMAT */
 
 /* Allocation failure is not recoverable for a short-lived CLI; these abort with a message
  * instead of returning NULL so callers stay simple. */
@@ -14,16 +15,17 @@ void *dl_xcalloc(size_t count, size_t size);
 void *dl_xrealloc(void *p, size_t n);
 char *dl_strdup(const char *s);              /* NULL stays NULL */
 char *dl_strndup(const char *s, size_t n);
-char *dl_fmt(const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 1, 2)))
+/* printf checking; MinGW builds use its C99 printf (__USE_MINGW_ANSI_STDIO, for %zu),
+ * whose format family is __MINGW_PRINTF_FORMAT. */
+#if defined(__MINGW32__)
+#define DL_PRINTF_LIKE(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#elif defined(__GNUC__) || defined(__clang__)
+#define DL_PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define DL_PRINTF_LIKE(f, a)
 #endif
-    ;
-char *dl_vfmt(const char *fmt, va_list ap)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 1, 0)))
-#endif
-    ;
+char *dl_fmt(const char *fmt, ...) DL_PRINTF_LIKE(1, 2);
+char *dl_vfmt(const char *fmt, va_list ap) DL_PRINTF_LIKE(1, 0);
 
 bool dl_starts_with(const char *s, const char *prefix);
 bool dl_ends_with(const char *s, const char *suffix);
@@ -59,11 +61,7 @@ typedef struct dl_buf {
 
 void dl_buf_add(dl_buf *b, const char *s, size_t n);
 void dl_buf_puts(dl_buf *b, const char *s);
-void dl_buf_printf(dl_buf *b, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+void dl_buf_printf(dl_buf *b, const char *fmt, ...) DL_PRINTF_LIKE(2, 3);
 char *dl_buf_take(dl_buf *b);                /* returns the NUL-terminated text, resets b */
 void dl_buf_free(dl_buf *b);
 

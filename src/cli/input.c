@@ -1,5 +1,7 @@
 #include "cli/input.h"
 
+#include "os/os.h"
+
 #include "base/str.h"
 
 #include <errno.h>
@@ -9,7 +11,7 @@
 
 char *dl_cli_read_input(const char *path, size_t max, size_t *len)
 {
-    FILE *in = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    FILE *in = strcmp(path, "-") == 0 ? stdin : dl_fopen(path, "rb");
     dl_buf b = {0};
     char chunk[65536];
     size_t n;

@@ -37,6 +37,24 @@ typedef struct dl_container_facts {
     dl_list evidence;     /* text */
 } dl_container_facts;
 
+/* Windows settings that decide whether torch loads and runs well (issue 8). */
+typedef struct dl_windows_facts {
+    dl_text product_name;         /* Windows 11 Pro (the registry says 10 on 11: see os_win.c) */
+    dl_text display_version;      /* 23H2 */
+    dl_text build;                /* 22631.4037: build and update revision */
+    dl_text edition;              /* Professional, Core ... */
+    dl_flag hags;                 /* hardware-accelerated GPU scheduling (HwSchMode = 2) */
+    dl_flag long_paths;           /* LongPathsEnabled */
+    dl_flag developer_mode;       /* AllowDevelopmentWithoutDevLicense */
+    dl_text vc_runtime_version;   /* VC++ 2015-2022 x64 runtime: 14.40.33810 */
+    dl_text msvcp140;             /* System32's msvcp140.dll file version */
+    dl_text pagefile;             /* the PagingFiles setting, as read */
+    dl_flag pagefile_system_managed;
+    dl_int pagefile_max_bytes;    /* the most the configured files may grow to */
+    dl_int commit_limit_bytes;    /* RAM + paging file now */
+    dl_list python_registry;      /* text: PEP 514 entries, Company\Tag = executable */
+} dl_windows_facts;
+
 typedef struct dl_os_facts {
     dl_text family;       /* linux, windows, macos */
     dl_text distro_id;    /* os-release ID */
@@ -50,6 +68,7 @@ typedef struct dl_os_facts {
     dl_text libc_version;
     dl_wsl_facts wsl;
     dl_container_facts container;
+    dl_windows_facts windows;
 } dl_os_facts;
 
 typedef struct dl_cpu_facts {
@@ -82,6 +101,12 @@ typedef struct dl_pci_gpu {
     dl_text subsystem_name;
     dl_text driver;       /* bound kernel driver, or "none" */
     dl_flag boot_vga;     /* the firmware's primary display */
+    dl_text source;       /* sysfs, dxgi, registry (where the adapter was seen) */
+    dl_text driver_version;       /* Windows: 31.0.15.3598 */
+    dl_text nvidia_driver_version;/* the same as NVIDIA numbers it: 535.98 */
+    dl_text driver_date;
+    dl_int dedicated_memory_bytes;/* DXGI's dedicated video memory */
+    dl_text luid;                 /* DXGI adapter LUID, as CUDA reports it */
 } dl_pci_gpu;
 
 /* ---- the NVIDIA layer below Python (issue 3) ---------------------------------------- */
@@ -158,6 +183,7 @@ typedef struct dl_nvml_gpu {
     dl_flag mig_enabled;
     dl_flag ecc_enabled;
     dl_text compute_mode;         /* default, exclusive_process, prohibited */
+    dl_text driver_model;         /* Windows: wddm, tcc, mcdm */
     dl_list processes;            /* dl_gpu_process */
 } dl_nvml_gpu;
 
@@ -214,6 +240,12 @@ typedef struct dl_py_package {
     dl_text requires_torch;       /* the torch requirement it declares ("torch==2.3.1") */
 } dl_py_package;
 
+/* A DLL that a torch DLL imports and that Windows would not find. */
+typedef struct dl_missing_dll {
+    dl_text name;                 /* cudnn64_9.dll */
+    dl_text needed_by;            /* torch\lib\torch_cuda.dll */
+} dl_missing_dll;
+
 typedef struct dl_torch_install {
     dl_text location;             /* the torch/ package directory */
     dl_text version;              /* torch/version.py __version__: 2.3.1+cu121 */
@@ -222,6 +254,9 @@ typedef struct dl_torch_install {
     dl_text hip;
     dl_text git_version;
     dl_list bundled_libraries;    /* text: torch/lib/libcudnn.so.9, cudnn64_9.dll ... */
+    dl_list dll_search;           /* Windows: text, the folders torch's DLLs load from */
+    dl_list missing_dlls;         /* Windows: dl_missing_dll */
+    dl_list openmp_runtimes;      /* Windows: text, every libiomp5md.dll those folders hold */
 } dl_torch_install;
 
 typedef struct dl_site_packages {

@@ -68,8 +68,15 @@ static cJSON *field_json(const dl_field *fd, const void *p)
         const dl_num *v = p;
         return v->known ? cJSON_CreateNumber(v->value) : v->why ? unknown_json(v->why) : NULL;
     }
-    case DL_F_OBJECT:
-        return dl_schema_to_json(fd->sub, p);
+    case DL_F_OBJECT: {
+        /* An object with nothing in it (the Windows facts of a Linux machine) is left out. */
+        cJSON *o = dl_schema_to_json(fd->sub, p);
+        if (!o->child) {
+            cJSON_Delete(o);
+            return NULL;
+        }
+        return o;
+    }
     default:
         return list_json(fd, p);
     }

@@ -44,6 +44,33 @@ static const dl_field container_fields[] = {
 static const dl_schema container_schema = {"container", sizeof(dl_container_facts),
                                            container_fields, N(container_fields)};
 
+/* Every Windows value is optional: other systems have none of them. */
+static const dl_field windows_fields[] = {
+    F(dl_windows_facts, "product_name", "Windows", DL_F_TEXT, product_name, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "display_version", "Windows version", DL_F_TEXT, display_version, NULL,
+      DL_OPTIONAL),
+    F(dl_windows_facts, "build", "Windows build", DL_F_TEXT, build, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "edition", "Edition", DL_F_TEXT, edition, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "hags", "GPU scheduling (HAGS)", DL_F_FLAG, hags, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "long_paths", "Long paths", DL_F_FLAG, long_paths, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "developer_mode", "Developer mode", DL_F_FLAG, developer_mode, NULL,
+      DL_OPTIONAL),
+    F(dl_windows_facts, "vc_runtime_version", "VC++ runtime", DL_F_TEXT, vc_runtime_version,
+      NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "msvcp140", "msvcp140.dll", DL_F_TEXT, msvcp140, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "pagefile", "Paging file", DL_F_TEXT, pagefile, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "pagefile_system_managed", "Paging file system-managed", DL_F_FLAG,
+      pagefile_system_managed, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "pagefile_max_bytes", "Paging file maximum", DL_F_INT,
+      pagefile_max_bytes, NULL, DL_OPTIONAL | DL_FMT_BYTES),
+    F(dl_windows_facts, "commit_limit_bytes", "Commit limit", DL_F_INT, commit_limit_bytes,
+      NULL, DL_OPTIONAL | DL_FMT_BYTES),
+    F(dl_windows_facts, "python_registry", "Registered Pythons (PEP 514)", DL_F_TEXTLIST,
+      python_registry, NULL, DL_OPTIONAL),
+};
+static const dl_schema windows_schema = {"windows", sizeof(dl_windows_facts), windows_fields,
+                                         N(windows_fields)};
+
 static const dl_field os_fields[] = {
     F(dl_os_facts, "family", "Family", DL_F_TEXT, family, NULL, 0),
     F(dl_os_facts, "distro_id", NULL, DL_F_TEXT, distro_id, NULL, 0),
@@ -57,6 +84,7 @@ static const dl_field os_fields[] = {
     F(dl_os_facts, "libc_version", "C library version", DL_F_TEXT, libc_version, NULL, 0),
     F(dl_os_facts, "wsl", NULL, DL_F_OBJECT, wsl, &wsl_schema, 0),
     F(dl_os_facts, "container", NULL, DL_F_OBJECT, container, &container_schema, 0),
+    F(dl_os_facts, "windows", NULL, DL_F_OBJECT, windows, &windows_schema, 0),
 };
 static const dl_schema os_schema = {"os", sizeof(dl_os_facts), os_fields, N(os_fields)};
 
@@ -98,6 +126,15 @@ static const dl_field pci_gpu_fields[] = {
     F(dl_pci_gpu, "subsystem_name", "Subsystem", DL_F_TEXT, subsystem_name, NULL, 0),
     F(dl_pci_gpu, "driver", "Kernel driver", DL_F_TEXT, driver, NULL, 0),
     F(dl_pci_gpu, "boot_vga", "Primary display", DL_F_FLAG, boot_vga, NULL, DL_OPTIONAL),
+    F(dl_pci_gpu, "source", "Seen in", DL_F_TEXT, source, NULL, DL_OPTIONAL),
+    F(dl_pci_gpu, "driver_version", "Driver version", DL_F_TEXT, driver_version, NULL,
+      DL_OPTIONAL),
+    F(dl_pci_gpu, "nvidia_driver_version", "NVIDIA driver", DL_F_TEXT, nvidia_driver_version,
+      NULL, DL_OPTIONAL),
+    F(dl_pci_gpu, "driver_date", "Driver date", DL_F_TEXT, driver_date, NULL, DL_OPTIONAL),
+    F(dl_pci_gpu, "dedicated_memory_bytes", "Dedicated memory", DL_F_INT,
+      dedicated_memory_bytes, NULL, DL_OPTIONAL | DL_FMT_BYTES),
+    F(dl_pci_gpu, "luid", "LUID", DL_F_TEXT, luid, NULL, DL_OPTIONAL),
 };
 const dl_schema dl_pci_gpu_schema = {"gpu", sizeof(dl_pci_gpu), pci_gpu_fields,
                                      N(pci_gpu_fields)};
@@ -171,6 +208,7 @@ static const dl_field nvml_gpu_fields[] = {
     F(dl_nvml_gpu, "mig_enabled", "MIG", DL_F_FLAG, mig_enabled, NULL, 0),
     F(dl_nvml_gpu, "ecc_enabled", "ECC", DL_F_FLAG, ecc_enabled, NULL, 0),
     F(dl_nvml_gpu, "compute_mode", "Compute mode", DL_F_TEXT, compute_mode, NULL, 0),
+    F(dl_nvml_gpu, "driver_model", "Driver model", DL_F_TEXT, driver_model, NULL, DL_OPTIONAL),
     F(dl_nvml_gpu, "processes", "Processes", DL_F_LIST, processes, &gpu_process_schema, 0),
 };
 const dl_schema dl_nvml_gpu_schema = {"gpu", sizeof(dl_nvml_gpu), nvml_gpu_fields,
@@ -277,6 +315,13 @@ static const dl_field py_package_fields[] = {
 static const dl_schema py_package_schema = {"package", sizeof(dl_py_package),
                                              py_package_fields, N(py_package_fields)};
 
+static const dl_field missing_dll_fields[] = {
+    F(dl_missing_dll, "name", "Missing DLL", DL_F_TEXT, name, NULL, 0),
+    F(dl_missing_dll, "needed_by", "Needed by", DL_F_TEXT, needed_by, NULL, 0),
+};
+static const dl_schema missing_dll_schema = {"missing_dll", sizeof(dl_missing_dll),
+                                             missing_dll_fields, N(missing_dll_fields)};
+
 static const dl_field torch_install_fields[] = {
     F(dl_torch_install, "location", "torch at", DL_F_TEXT, location, NULL, 0),
     F(dl_torch_install, "version", "Version", DL_F_TEXT, version, NULL, 0),
@@ -286,6 +331,12 @@ static const dl_field torch_install_fields[] = {
     F(dl_torch_install, "git_version", NULL, DL_F_TEXT, git_version, NULL, 0),
     F(dl_torch_install, "bundled_libraries", "Bundled libraries", DL_F_TEXTLIST,
       bundled_libraries, NULL, 0),
+    F(dl_torch_install, "dll_search", "DLL search folders", DL_F_TEXTLIST, dll_search, NULL,
+      DL_OPTIONAL),
+    F(dl_torch_install, "missing_dlls", "Missing DLLs", DL_F_LIST, missing_dlls,
+      &missing_dll_schema, DL_OPTIONAL),
+    F(dl_torch_install, "openmp_runtimes", "OpenMP runtimes", DL_F_TEXTLIST, openmp_runtimes,
+      NULL, DL_OPTIONAL),
 };
 static const dl_schema torch_install_schema = {"torch", sizeof(dl_torch_install),
                                                torch_install_fields, N(torch_install_fields)};

@@ -6,9 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__GNUC__) || defined(__clang__)
-__attribute__((format(printf, 1, 0)))
-#endif
+DL_PRINTF_LIKE(1, 0)
 static char *vreason(const char *fmt, va_list ap)
 {
     char *raw = dl_vfmt(fmt, ap);

@@ -6,6 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "base/str.h"
+
 typedef struct dl_text {
     char *value;  /* known when not NULL; always valid UTF-8 without control characters */
     char *why;    /* set when unknown */
@@ -42,11 +44,7 @@ typedef struct dl_pair {
     char *value;
 } dl_pair;
 
-#if defined(__GNUC__) || defined(__clang__)
-#define DL_PRINTF(a, b) __attribute__((format(printf, a, b)))
-#else
-#define DL_PRINTF(a, b)
-#endif
+#define DL_PRINTF(a, b) DL_PRINTF_LIKE(a, b)
 
 void dl_text_set(dl_text *t, const char *value);
 void dl_text_setn(dl_text *t, const char *value, size_t len);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- the machine being inspected ------------------------------------------------------ */
 
@@ -72,6 +73,11 @@ double dl_clock_ms(void);                     /* monotonic milliseconds */
 bool dl_term_is_tty(int fd);                  /* fd 1 or 2 */
 bool dl_term_utf8(void);                      /* can the terminal show UTF-8 text */
 char dl_path_list_separator(void);            /* ':' or ';' */
+/* The command line as UTF-8 (Windows hands it over in UTF-16; elsewhere argv as is), with
+ * the console switched to show UTF-8 where that is possible. Lives until the process ends. */
+char **dl_process_args(int argc, char **argv);
+/* fopen for a UTF-8 path. */
+FILE *dl_fopen(const char *path, const char *mode);
 
 /* ---- facts only the live machine can give ------------------------------------------------- */
 

@@ -1,6 +1,7 @@
 /* This process: environment, clock, terminal (POSIX). */
 #include "os/os.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -42,4 +43,15 @@ bool dl_term_utf8(void)
 char dl_path_list_separator(void)
 {
     return ':';
+}
+
+char **dl_process_args(int argc, char **argv)
+{
+    (void)argc;
+    return argv;
+}
+
+FILE *dl_fopen(const char *path, const char *mode)
+{
+    return fopen(path, mode);
 }

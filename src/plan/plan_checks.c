@@ -14,9 +14,7 @@
 #define DL_DRIVER_CUDA_OLDER 1
 
 static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DL_PRINTF_LIKE(3, 4)
     ;
 
 static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)

@@ -50,19 +50,13 @@ int dl_severity_of_name(const char *name);    /* -1 when unknown */
 /* Adds a finding and returns it for evidence and fixes. */
 dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_layer layer, dl_severity sev,
                            const char *title_fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 5, 6)))
-#endif
+    DL_PRINTF_LIKE(5, 6)
     ;
 void dl_finding_evidence(dl_finding *f, const char *fact, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 3, 4)))
-#endif
+    DL_PRINTF_LIKE(3, 4)
     ;
 void dl_finding_fix(dl_finding *f, const char *fmt, ...)
-#if defined(__GNUC__) || defined(__clang__)
-    __attribute__((format(printf, 2, 3)))
-#endif
+    DL_PRINTF_LIKE(2, 3)
     ;
 bool dl_findings_has(const dl_findings *f, const char *id);
 bool dl_q_failure(const dl_finding *x);
