@@ -21,12 +21,12 @@ int main(int argc, char **argv)
         free(error);
         return DL_EXIT_USAGE;
     }
-    if (cli.help || !cli.command) {
-        dl_cli_help(stdout, cli.command);
-        return DL_EXIT_OK;
-    }
     if (cli.version) {
         printf("dlenv %s\n", DLENV_VERSION);
+        return DL_EXIT_OK;
+    }
+    if (cli.help || !cli.command) {
+        dl_cli_help(stdout, cli.command);
         return DL_EXIT_OK;
     }
     command = dl_cli_find_command(cli.command);

@@ -164,7 +164,7 @@ static const dl_field nvidia_kernel_fields[] = {
     F(dl_nvidia_kernel_facts, "fabricmanager", "Fabric manager", DL_F_FLAG, fabricmanager,
       NULL, 0),
 };
-static const dl_schema nvidia_kernel_schema = {"nvidia_kernel", sizeof(dl_nvidia_kernel_facts),
+const dl_schema dl_nvidia_kernel_schema = {"nvidia_kernel", sizeof(dl_nvidia_kernel_facts),
                                                nvidia_kernel_fields, N(nvidia_kernel_fields)};
 
 static const dl_field gpu_process_fields[] = {
@@ -416,7 +416,7 @@ static const dl_field facts_fields[] = {
     F(dl_facts, "pci_ids", "PCI names from", DL_F_TEXT, pci_ids, NULL, 0),
     F(dl_facts, "environment", "Environment", DL_F_DICT, environment, NULL, 0),
     F(dl_facts, "nvidia_kernel", "NVIDIA kernel driver", DL_F_OBJECT, nvidia_kernel,
-      &nvidia_kernel_schema, 0),
+      &dl_nvidia_kernel_schema, 0),
     F(dl_facts, "nvml", "NVML", DL_F_OBJECT, nvml, &dl_nvml_schema, 0),
     F(dl_facts, "cuda_driver", "CUDA driver API", DL_F_OBJECT, cuda_driver,
       &dl_cuda_driver_schema, 0),

@@ -53,6 +53,7 @@ extern const dl_schema dl_pci_gpu_schema;
 extern const dl_schema dl_probe_run_schema;
 extern const dl_schema dl_nvml_gpu_schema;
 extern const dl_schema dl_device_node_schema;
+extern const dl_schema dl_nvidia_kernel_schema;
 extern const dl_schema dl_nvml_schema;
 extern const dl_schema dl_cuda_driver_schema;
 extern const dl_schema dl_cuda_device_schema;

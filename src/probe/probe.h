@@ -53,6 +53,12 @@ void dl_probe_cuda_driver(const dl_machine *m, dl_facts *f, dl_probe_outcome *ou
 void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+/* Windows only (*_win.c): this machine's registry, DXGI and loader. */
+void dl_probe_os_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_windows_settings(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_memory_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_gpus_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_libraries_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 
 /* Runs every probe and records each one's status and duration in f->tool.probes. */
 void dl_probe_all(const dl_machine *m, dl_facts *f);

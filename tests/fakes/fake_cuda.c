@@ -3,10 +3,8 @@
 #include "fake_scenario.h"
 #include "probe/cuda_api.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #define FAKE_CHECK_TYPE(fn, type) \
     _Static_assert(_Generic(&fn, type: 1, default: 0), #fn " does not match " #type)
@@ -56,13 +54,11 @@ FAKE_EXPORT CUresult cuInit(unsigned int flags)
         return CUDA_ERROR_NO_DEVICE;
     const char *v = fake_scenario_get("cuda.init_crash");
     if (v != NULL && strcmp(v, "1") == 0) {
-        signal(SIGSEGV, SIG_DFL);   /* die by the signal even under a sanitizer's handler */
-        raise(SIGSEGV);
+        fake_crash();
     }
     v = fake_scenario_get("cuda.init_hang");
     if (v != NULL && strcmp(v, "1") == 0)
-        for (;;)
-            sleep(1);
+        fake_hang();
     long long code = 0;
     v = fake_scenario_get("cuda.init");
     if (v != NULL && !fake_scenario_ll(v, 10, &code))

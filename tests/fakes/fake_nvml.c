@@ -4,11 +4,9 @@
 #include "fake_scenario.h"
 #include "probe/nvml_api.h"
 
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define FAKE_MAX_GPUS 64
 #define FAKE_MAX_PROCS 64
@@ -233,13 +231,11 @@ static nvmlReturn_t fake_init(void)
         return NVML_ERROR_DRIVER_NOT_LOADED;
     const char *v = fake_scenario_get("nvml.init_crash");
     if (v != NULL && strcmp(v, "1") == 0) {
-        signal(SIGSEGV, SIG_DFL);   /* die by the signal even under a sanitizer's handler */
-        raise(SIGSEGV);
+        fake_crash();
     }
     v = fake_scenario_get("nvml.init_hang");
     if (v != NULL && strcmp(v, "1") == 0)
-        for (;;)
-            sleep(1);
+        fake_hang();
     long long code = 0;
     v = fake_scenario_get("nvml.init");
     if (v != NULL && !fake_scenario_ll(v, 10, &code))

@@ -2,7 +2,14 @@
 
 #include <ctype.h>
 #include <errno.h>
+#ifdef _WIN32
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#else
 #include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +27,14 @@ struct fs_entry {
 static struct fs_entry fs_entries[FS_MAX_ENTRIES];
 static int fs_count;
 static int fs_loaded;
+#ifdef _WIN32
+static INIT_ONCE fs_once = INIT_ONCE_STATIC_INIT;
+static BOOL CALLBACK fs_load_once(PINIT_ONCE once, PVOID arg, PVOID *ctx);
+#define FS_ONCE() InitOnceExecuteOnce(&fs_once, fs_load_once, NULL, NULL)
+#else
 static pthread_once_t fs_once = PTHREAD_ONCE_INIT;
+#define FS_ONCE() pthread_once(&fs_once, fs_load)
+#endif
 
 static char *fs_trim(char *s)
 {
@@ -83,15 +97,48 @@ static void fs_load(void)
     fs_loaded = 1;
 }
 
+#ifdef _WIN32
+static BOOL CALLBACK fs_load_once(PINIT_ONCE once, PVOID arg, PVOID *ctx)
+{
+    (void)once;
+    (void)arg;
+    (void)ctx;
+    fs_load();
+    return TRUE;
+}
+#endif
+
+/* Dies the way a broken driver does: SIGSEGV on POSIX, an access violation on Windows. */
+void fake_crash(void)
+{
+#ifdef _WIN32
+    RaiseException(0xC0000005u, EXCEPTION_NONCONTINUABLE, 0, NULL);
+#else
+    signal(SIGSEGV, SIG_DFL);   /* die by the signal even under a sanitizer's handler */
+    raise(SIGSEGV);
+#endif
+}
+
+void fake_hang(void)
+{
+    for (;;) {
+#ifdef _WIN32
+        Sleep(1000);
+#else
+        sleep(1);
+#endif
+    }
+}
+
 int fake_scenario_present(void)
 {
-    pthread_once(&fs_once, fs_load);
+    FS_ONCE();
     return fs_loaded;
 }
 
 const char *fake_scenario_get(const char *key)
 {
-    pthread_once(&fs_once, fs_load);
+    FS_ONCE();
     for (int i = 0; i < fs_count; i++)
         if (strcmp(fs_entries[i].key, key) == 0)
             return fs_entries[i].value;

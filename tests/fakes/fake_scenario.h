@@ -7,8 +7,17 @@
 #ifndef DLENV_TESTS_FAKE_SCENARIO_H
 #define DLENV_TESTS_FAKE_SCENARIO_H
 
+#ifdef _WIN32
+#define FAKE_HIDDEN
+#define FAKE_EXPORT __declspec(dllexport)
+#else
 #define FAKE_HIDDEN __attribute__((visibility("hidden")))
 #define FAKE_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* A driver that crashes or hangs inside its init call. */
+FAKE_HIDDEN void fake_crash(void);
+FAKE_HIDDEN void fake_hang(void);
 
 /* 1 when DLENV_FAKE_SCENARIO is set and its file could be read, else 0. */
 FAKE_HIDDEN int fake_scenario_present(void);
