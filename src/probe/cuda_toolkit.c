@@ -169,7 +169,8 @@ static bool is_file(scan *s, const char *dir, const char *name)
 
 static bool is_toolkit(scan *s, const char *dir)
 {
-    return is_file(s, dir, "bin/nvcc") || is_file(s, dir, "version.json") ||
+    return is_file(s, dir, "bin/nvcc") || is_file(s, dir, "bin/nvcc.exe") ||
+           is_file(s, dir, "version.json") ||
            is_file(s, dir, "version.txt") || is_file(s, dir, "include/cuda.h");
 }
 
@@ -438,7 +439,9 @@ static void collect_cudnn(scan *s, const char *dir, dl_strv *found)
     if (!dl_fs_list(s->m, dir, &names, &count, &err))
         note_io(s, &err);
     for (i = 0; i < count; i++) {
-        if (dl_starts_with(names[i], CUDNN_PREFIX)) {
+        /* libcudnn*.so* on Linux; cudnn64_9.dll, cudnn_ops64_9.dll ... in bin\ on Windows */
+        if (dl_starts_with(names[i], CUDNN_PREFIX) ||
+            (dl_starts_with(names[i], "cudnn") && dl_ends_with(names[i], ".dll"))) {
             dl_strv_add(found, names[i]);
             names[i] = NULL;
         }
@@ -454,6 +457,7 @@ static void read_cudnn_libraries(scan *s, const char *root, dl_cuda_toolkit *t)
     size_t i;
     dl_strv_add(&dirs, join(root, "lib64"));
     dl_strv_add(&dirs, join(root, "lib"));
+    dl_strv_add(&dirs, join(root, "bin"));
     add_target_dirs(s->m, root, "lib", &dirs);
     for (i = 0; i < dirs.n; i++)
         collect_cudnn(s, dirs.v[i], &found);
@@ -501,11 +505,20 @@ static void consider(scan *s, const char *candidate, const char *found_by, bool 
     free(real);
 }
 
+/* /usr/local/cuda, C:\Program Files\..., \\server\share: not relative to a working
+ * directory. */
+static bool is_absolute(const char *path)
+{
+    return path[0] == '/' || (path[0] == '\\' && path[1] == '\\') ||
+           (isalpha((unsigned char)path[0]) && path[1] == ':' &&
+            (path[2] == '\\' || path[2] == '/'));
+}
+
 /* The process environment describes this machine only, never a --root tree. */
 static void consider_env(scan *s, const char *name, bool conda)
 {
     const char *value = s->m->live ? dl_env_get(name) : NULL;
-    if (value && value[0] == '/')
+    if (value && is_absolute(value))
         consider(s, value, name, conda);
 }
 
@@ -545,9 +558,13 @@ static char *real_nvcc(scan *s, const char *nvcc)
 static void consider_path_entry(scan *s, const char *entry)
 {
     char *nvcc, *real, *bin, *top;
-    if (entry[0] != '/')
+    if (!is_absolute(entry))
         return; /* a relative entry depends on the working directory, not on the install */
     nvcc = join(entry, "nvcc");
+    if (dl_fs_kind_of(s->m, nvcc, NULL) != DL_FS_FILE) {
+        free(nvcc);
+        nvcc = join(entry, "nvcc.exe");
+    }
     real = dl_fs_kind_of(s->m, nvcc, NULL) == DL_FS_FILE ? real_nvcc(s, nvcc) : NULL;
     if (real) {
         bin = parent_of(real);
@@ -595,6 +612,35 @@ static void consider_versioned(scan *s)
     dl_io_error_clear(&err);
 }
 
+#ifdef _WIN32
+/* The installer sets CUDA_PATH to the newest toolkit and CUDA_PATH_V12_4 for each one, and
+ * installs under Program Files\NVIDIA GPU Computing Toolkit\CUDA\v12.4. */
+static void consider_windows(scan *s)
+{
+    const char *pf = dl_env_get("ProgramW6432") ? dl_env_get("ProgramW6432")
+                                                : dl_env_get("ProgramFiles");
+    char **names = NULL, *base;
+    size_t count = 0, i;
+    int major, minor;
+    for (major = 8; major <= 15; major++)
+        for (minor = 0; minor <= 9; minor++) {
+            char name[32];
+            snprintf(name, sizeof name, "CUDA_PATH_V%d_%d", major, minor);
+            consider_env(s, name, false);
+        }
+    base = dl_fmt("%s\\NVIDIA GPU Computing Toolkit\\CUDA", pf ? pf : "C:\\Program Files");
+    if (dl_fs_list(s->m, base, &names, &count, NULL))
+        for (i = 0; i < count; i++)
+            if (names[i][0] == 'v') {
+                char *path = dl_fmt("%s\\%s", base, names[i]);
+                consider(s, path, "Program Files\\NVIDIA GPU Computing Toolkit", false);
+                free(path);
+            }
+    dl_fs_list_free(names, count);
+    free(base);
+}
+#endif
+
 void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
 {
     scan s;
@@ -610,4 +656,8 @@ void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *
     consider_versioned(&s);
     consider(&s, "/opt/cuda", "/opt/cuda", false);
     consider_env(&s, "CONDA_PREFIX", true);
+#ifdef _WIN32
+    if (m->live)
+        consider_windows(&s);
+#endif
 }

@@ -205,6 +205,18 @@ static void device_compute_mode(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
         dl_text_unknown(&g->compute_mode, "NVML reported compute mode %d", mode);
 }
 
+/* Windows only: WDDM (display), TCC (compute only) or MCDM. Elsewhere the call is not
+ * supported and the value stays absent. */
+static void device_driver_model(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
+{
+    static const char *const models[] = {"wddm", "tcc", "mcdm"};
+    nvmlDeviceGetIntPair_fn fn =
+        (nvmlDeviceGetIntPair_fn)dl_lib_sym(n->lib, "nvmlDeviceGetDriverModel");
+    int current = -1, pending = -1;
+    if (fn && fn(d, &current, &pending) == NVML_SUCCESS && current >= 0 && current < 3)
+        dl_text_set(&g->driver_model, models[current]);
+}
+
 /* NVML's protocol: ask with room for some; INSUFFICIENT_SIZE says how many there are. */
 static void device_processes(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
@@ -256,6 +268,7 @@ static void describe_device(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
     device_mig(n, d, g);
     device_feature(n, d, "nvmlDeviceGetEccMode", true, &g->ecc_enabled);
     device_compute_mode(n, d, g);
+    device_driver_model(n, d, g);
     device_processes(n, d, g);
 }
 

@@ -115,6 +115,7 @@ typedef nvmlReturn_t (*nvmlDeviceGetNvLinkRemotePci_fn)(nvmlDevice_t, unsigned i
  *   nvmlDeviceGetCurrentClocksEventReasons | nvmlDeviceGetCurrentClocksThrottleReasons (u64*),
  *   nvmlDeviceGetPersistenceMode (int*), nvmlDeviceGetMigMode (unsigned*, unsigned*),
  *   nvmlDeviceGetEccMode (int*, int*), nvmlDeviceGetComputeMode (int*),
+ *   nvmlDeviceGetDriverModel (int* current, int* pending: 0 WDDM, 1 TCC, 2 MCDM; Windows),
  *   nvmlDeviceGetComputeRunningProcesses_v3,
  *   nvmlDeviceGetTopologyCommonAncestor (dev, dev, int*),
  *   nvmlDeviceGetNvLinkState (dev, link, int*), nvmlDeviceGetNvLinkRemotePciInfo_v2. */

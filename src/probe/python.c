@@ -77,10 +77,19 @@ static void run_runtime(const dl_machine *m, dl_python *py, bool first)
 void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
 {
     size_t i;
-    dl_python_discover(m, settings.chosen, &f->pythons, out);
+#ifdef _WIN32
+    if (m->live)
+        dl_python_discover_windows(m, settings.chosen, &f->pythons, &f->os.windows, out);
+    else
+#endif
+        dl_python_discover(m, settings.chosen, &f->pythons, out);
     for (i = 0; i < f->pythons.count; i++) {
         dl_python *py = &DL_LIST_AT(f->pythons, dl_python, i);
         read_sites(m, py, out);
+#ifdef _WIN32
+        if (m->live)
+            dl_torch_dlls_windows(m, py);
+#endif
         run_runtime(m, py, i == 0);
     }
 }

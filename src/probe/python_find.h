@@ -15,4 +15,14 @@
 void dl_python_discover(const dl_machine *m, const char *chosen, dl_list *pythons,
                         dl_probe_outcome *out);
 
+/* The same on this Windows machine (python_find_win.c): PATH, the active venv or conda env,
+ * the PEP 514 registry (recorded in win->python_registry) and conda's lists. */
+void dl_python_discover_windows(const dl_machine *m, const char *chosen, dl_list *pythons,
+                                dl_windows_facts *win, dl_probe_outcome *out);
+
+/* For each torch install of py on this Windows machine: where its DLLs load from, which
+ * of their imports Windows would not find, and the OpenMP runtimes beside them
+ * (torch_dlls_win.c). */
+void dl_torch_dlls_windows(const dl_machine *m, dl_python *py);
+
 #endif

@@ -178,9 +178,12 @@ static void render_dict(view *v, size_t indent, const dl_list *l)
         const dl_pair *p = &DL_LIST_AT(*l, dl_pair, i);
         char *value = dl_strdup(p->value);
         char *c;
+        /* A list of folders wraps at its separators: ';' on Windows (where ':' follows
+         * every drive letter), ':' elsewhere. */
+        char sep = strchr(value, ';') ? ';' : ':';
         if (strstr(p->name, "PATH"))
             for (c = value; *c; c++)
-                if (*c == ':')
+                if (*c == sep)
                     *c = ' ';
         put_line(v, indent, p->name, *value ? value : "(empty)", DL_TONE_PLAIN);
         free(value);

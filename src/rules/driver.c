@@ -8,9 +8,11 @@
 
 #include <string.h>
 
+/* A Linux host's NVIDIA GPU: the kernel-module rules below are about it. Windows has no
+ * module to load; its driver is the display driver (windows_no_driver). */
 static bool nvidia_on_pci(const dl_facts *f)
 {
-    return dl_q_pci_gpus(f, DL_PCI_NVIDIA) > 0 && !dl_q_is_wsl(f);
+    return dl_q_pci_gpus(f, DL_PCI_NVIDIA) > 0 && !dl_q_is_wsl(f) && !dl_q_is_windows(f);
 }
 
 /* The driver's kernel part belongs to the host: inside a container, what is missing is
@@ -75,10 +77,36 @@ void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out)
     fix_install_driver(x, f);
 }
 
+/* Windows: the NVIDIA adapter runs Microsoft's Basic Display driver (or none) and no
+ * nvml.dll answers from System32. */
+static void windows_no_driver(const dl_facts *f, dl_findings *out)
+{
+    const dl_pci_gpu *g = dl_q_first_pci_gpu(f, DL_PCI_NVIDIA);
+    dl_finding *x;
+    if (!g || (g->driver.value && dl_contains_ci(g->driver.value, "NVIDIA")) ||
+        f->nvml.driver_version.value || f->cuda_driver.driver_version.known)
+        return;
+    x = dl_finding_add(out, "no_driver_installed", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+                       "An NVIDIA GPU is present but NVIDIA's driver is not installed");
+    dl_finding_evidence(x, "gpus[].driver", "%s runs the driver of %s",
+                        g->device_name.value ? g->device_name.value : "the NVIDIA adapter",
+                        g->driver.value ? g->driver.value : "no provider");
+    dl_finding_evidence(x, "nvml.library", "%s", f->nvml.library.value ? f->nvml.library.value
+                                                  : f->nvml.library.why ? f->nvml.library.why
+                                                                        : "not loaded");
+    dl_finding_fix(x, "# install the driver for this GPU from "
+                      "https://www.nvidia.com/Download/index.aspx (or the NVIDIA App), then "
+                      "restart Windows");
+}
+
 void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
     dl_finding *x;
+    if (dl_q_is_windows(f)) {
+        windows_no_driver(f, out);
+        return;
+    }
     if (!host_driver_visible(f) || nvidia_module_loaded(f) || nouveau_holds_gpu(f) ||
         dl_q_driver_libraries_present(f) ||
         (f->nvidia_kernel.module_file.known && f->nvidia_kernel.module_file.value))

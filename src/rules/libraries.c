@@ -62,8 +62,12 @@ void dl_rule_cuda_visible_devices(const dl_rule_input *in, dl_findings *out)
     x = dl_finding_add(out, "cuda_visible_devices", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
                        "CUDA_VISIBLE_DEVICES hides the GPUs: %s", why);
     dl_finding_evidence(x, "environment.CUDA_VISIBLE_DEVICES", "'%s'", v);
-    dl_finding_fix(x, "unset CUDA_VISIBLE_DEVICES   (or list existing GPUs: 0,1 or their "
-                      "UUIDs from nvidia-smi -L)");
+    if (dl_q_is_windows(f))
+        dl_finding_fix(x, "Remove-Item Env:CUDA_VISIBLE_DEVICES   (PowerShell; in cmd: set "
+                          "CUDA_VISIBLE_DEVICES=; check the user and system variables too)");
+    else
+        dl_finding_fix(x, "unset CUDA_VISIBLE_DEVICES   (or list existing GPUs: 0,1 or their "
+                          "UUIDs from nvidia-smi -L)");
     free(why);
 }
 

@@ -81,3 +81,17 @@ void dl_rule_cpu_matmul_slow(const dl_rule_input *in, dl_findings *out)
     else
         dl_finding_fix(x, "# install the official wheels, which bundle an optimised BLAS");
 }
+
+void dl_rule_hags_enabled(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_windows_facts *w = &in->facts->os.windows;
+    dl_finding *x;
+    if (!dl_q_is_windows(in->facts) || !w->hags.known || !w->hags.value)
+        return;
+    x = dl_finding_add(out, "hags_enabled", DL_LAYER_PERFORMANCE, DL_SEV_INFO,
+                       "Hardware-accelerated GPU scheduling is on");
+    dl_finding_evidence(x, "os.windows.hags", "HwSchMode = 2");
+    dl_finding_fix(x, "# nothing to do unless you see stutter or CUDA errors under load: then "
+                      "Settings > System > Display > Graphics > Change default graphics "
+                      "settings > Hardware-accelerated GPU scheduling: Off, and restart");
+}

@@ -80,6 +80,10 @@ void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out)
                        "%s is a 32-bit Python; torch publishes only 64-bit wheels",
                        py->path.value);
     dl_finding_evidence(x, "pythons[0].bits", "32");
-    dl_finding_fix(x, "# install a 64-bit Python (python.org, or your distribution's python3) "
-                      "and create the environment with it");
+    if (dl_q_is_windows(in->facts))
+        dl_finding_fix(x, "winget install --id Python.Python.3.12 -e   (the 64-bit installer; "
+                          "then create the environment with it: py -3.12 -m venv .venv)");
+    else
+        dl_finding_fix(x, "# install a 64-bit Python (python.org, or your distribution's "
+                          "python3) and create the environment with it");
 }

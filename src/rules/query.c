@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 
+#include <stdio.h>
 #include <string.h>
 
 size_t dl_q_pci_gpus(const dl_facts *f, long long vendor)
@@ -102,9 +103,32 @@ bool dl_q_torch_imported(const dl_python *py)
     return py && dl_q_text_is(&py->runtime.status, "imported");
 }
 
+static bool is_windows_path(const char *p)
+{
+    return p[0] && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
+}
+
+/* A Windows path with a space runs in PowerShell (the default terminal) only as
+ * & "C:\Program Files\...\python.exe": a few recent answers are kept, as rules use one
+ * or two at a time while they write a finding. */
 const char *dl_q_python_cmd(const dl_python *py)
 {
-    return py && py->path.value ? py->path.value : "python3";
+    static char ring[4][1100];
+    static unsigned next;
+    const char *path = py && py->path.value ? py->path.value : NULL;
+    char *slot;
+    if (!path)
+        return "python3";
+    if (!is_windows_path(path) || !strchr(path, ' ') || strlen(path) > 1000)
+        return path;
+    slot = ring[next++ % 4];
+    snprintf(slot, sizeof ring[0], "& \"%s\"", path);
+    return slot;
+}
+
+bool dl_q_is_windows(const dl_facts *f)
+{
+    return dl_q_text_is(&f->os.family, "windows");
 }
 
 bool dl_q_text_is(const dl_text *t, const char *value)

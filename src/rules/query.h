@@ -13,6 +13,7 @@
 size_t dl_q_pci_gpus(const dl_facts *f, long long vendor);
 const dl_pci_gpu *dl_q_first_pci_gpu(const dl_facts *f, long long vendor);
 bool dl_q_is_wsl(const dl_facts *f);
+bool dl_q_is_windows(const dl_facts *f);
 bool dl_q_in_container(const dl_facts *f);
 bool dl_q_module_loaded(const dl_facts *f, const char *name);
 /* An NVIDIA GPU is there: on the PCI bus, or (WSL) through /dev/dxg with NVML seeing one. */

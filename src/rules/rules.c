@@ -42,6 +42,14 @@ static const dl_rule rules[] = {
      dl_rule_libcuda_not_found},
     {"ld_library_path_conflict", DL_LAYER_LIBRARIES,
      "LD_LIBRARY_PATH copies of libraries torch bundles", dl_rule_ld_library_path_conflict},
+    {"vc_redist_missing", DL_LAYER_LIBRARIES, "VC++ runtime in the registry, msvcp140.dll",
+     dl_rule_vc_redist_missing},
+    {"win_dll_dependency_missing", DL_LAYER_LIBRARIES, "PE imports of torch\\lib\\*.dll",
+     dl_rule_win_dll_dependency_missing},
+    {"pagefile_too_small", DL_LAYER_LIBRARIES, "the paging file's settings",
+     dl_rule_pagefile_too_small},
+    {"omp_duplicate_runtime", DL_LAYER_LIBRARIES, "libiomp5md.dll copies torch can load",
+     dl_rule_omp_duplicate_runtime},
     {"mkl_incompatible", DL_LAYER_LIBRARIES, "conda MKL >= 2024.1 with conda pytorch",
      dl_rule_mkl_incompatible},
     {"python_32bit", DL_LAYER_PYTHON, "the interpreter's bits", dl_rule_python_32bit},
@@ -72,6 +80,7 @@ static const dl_rule rules[] = {
     {"pcie_link_degraded", DL_LAYER_PERFORMANCE, "PCIe generation and width vs maximum",
      dl_rule_pcie_link_degraded},
     {"cpu_matmul_slow", DL_LAYER_PERFORMANCE, "torch's BLAS", dl_rule_cpu_matmul_slow},
+    {"hags_enabled", DL_LAYER_PERFORMANCE, "HwSchMode in the registry", dl_rule_hags_enabled},
 };
 
 const dl_rule *dl_rule_table(size_t *count)

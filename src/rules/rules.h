@@ -30,6 +30,11 @@ void dl_findings_mark_root(dl_findings *f);
 
 /* One function per id, one file per layer (rules/<layer>.c). */
 void dl_rule_no_gpu(const dl_rule_input *in, dl_findings *out);
+void dl_rule_vc_redist_missing(const dl_rule_input *in, dl_findings *out);
+void dl_rule_win_dll_dependency_missing(const dl_rule_input *in, dl_findings *out);
+void dl_rule_pagefile_too_small(const dl_rule_input *in, dl_findings *out);
+void dl_rule_omp_duplicate_runtime(const dl_rule_input *in, dl_findings *out);
+void dl_rule_hags_enabled(const dl_rule_input *in, dl_findings *out);
 void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out);
 void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out);
 void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out);

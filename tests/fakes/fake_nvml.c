@@ -577,6 +577,21 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetEccMode(nvmlDevice_t d, int *current, int 
 }
 FAKE_CHECK_TYPE(nvmlDeviceGetEccMode, nvmlDeviceGetIntPair_fn);
 
+/* Windows only in the real library; the scenario's gpuN.driver_model (0 WDDM, 1 TCC,
+ * 2 MCDM) answers, and without it the call is not supported, as on Linux. */
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetDriverModel(nvmlDevice_t d, int *current, int *pending)
+{
+    int v = 0;
+    nvmlReturn_t r;
+    if (current == NULL || pending == NULL)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    r = fake_device_int(d, "driver_model", &v);
+    if (r == NVML_SUCCESS)
+        *current = *pending = v;
+    return r;
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetDriverModel, nvmlDeviceGetIntPair_fn);
+
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t d, int *mode)
 {
     return fake_device_int(d, "compute_mode", mode);
