@@ -5,6 +5,8 @@
 #                     every test, then again under AddressSanitizer + UBSan
 #   ./dev.sh build    install the build dependencies and build only
 #   ./dev.sh fuzz [S] run the explain fuzzer for S seconds (default 60; part of `test`)
+#   ./dev.sh windows  build dlenv.exe with MinGW-w64 (scripts/build-windows.sh) and run the
+#                     Windows suite under Wine (tests/windows/run.sh; part of `test`)
 set -eu
 cd "$(dirname "$0")"
 
@@ -69,6 +71,13 @@ fuzz() {
     rm -rf "$scratch"
 }
 
+# windows: the Windows build (dependencies from Debian's source packages, cross-compiled)
+# and its tests under Wine, in a prefix of their own.
+windows() {
+    sh scripts/build-windows.sh build-windows/out
+    sh tests/windows/run.sh build-windows
+}
+
 case "${1:-}" in
 doctor)
     setup $BUILD_DEPS
@@ -84,6 +93,11 @@ test)
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --output-on-failure -j 2)
     fuzz "${DLENV_FUZZ_SECONDS:-60}"
+    windows
+    ;;
+windows)
+    setup $BUILD_DEPS python3
+    windows
     ;;
 fuzz)
     setup $BUILD_DEPS clang
@@ -94,7 +108,7 @@ build)
     build build
     ;;
 *)
-    echo "usage: ./dev.sh doctor | test | build | fuzz [SECONDS]" >&2
+    echo "usage: ./dev.sh doctor | test | build | fuzz [SECONDS] | windows" >&2
     exit 2
     ;;
 esac

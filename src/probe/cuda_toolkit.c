@@ -652,12 +652,15 @@ void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *
     consider_env(&s, "CUDA_PATH", false);
     consider_env(&s, "CUDA_ROOT", false);
     consider_path(&s);
+#ifdef _WIN32
+    if (m->live) { /* this Windows machine: no /usr/local to look in */
+        consider_env(&s, "CONDA_PREFIX", true);
+        consider_windows(&s);
+        return;
+    }
+#endif
     consider(&s, "/usr/local/cuda", "/usr/local/cuda", false);
     consider_versioned(&s);
     consider(&s, "/opt/cuda", "/opt/cuda", false);
     consider_env(&s, "CONDA_PREFIX", true);
-#ifdef _WIN32
-    if (m->live)
-        consider_windows(&s);
-#endif
 }

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""check.py OUTPUT EXIT_CODE EXPECT: checks a `dlenv.exe doctor --json` answer against a
+scenario's expectations, one per line:
+    exit N                      the exit code
+    root ID | root none         the root cause
+    finding ID SEVERITY         a finding with this id and severity
+    no ID                       no finding with this id
+    fix ID TEXT...              one of ID's fixes contains TEXT
+    title ID TEXT...            ID's title contains TEXT
+    fact PATH JSON              facts.PATH equals JSON (PATH: a.b[0].c)
+    has PATH TEXT...            facts.PATH, as text, contains TEXT (unknowns: their reason)
+Prints every failed line and exits 1 when any failed."""
+import json
+import re
+import sys
+
+
+def at(doc, path):
+    for part in re.findall(r"[^.\[\]]+|\[\d+\]", path):
+        if part.startswith("["):
+            doc = doc[int(part[1:-1])]
+        else:
+            doc = doc[part]
+    return doc
+
+
+def text_of(value):
+    """Strings as they are, unknowns as "unknown: why", lists item by item joined by " | ",
+    so an expectation writes a Windows path with single backslashes."""
+    if isinstance(value, dict) and "unknown" in value:
+        return "unknown: " + str(value.get("unknown"))
+    if isinstance(value, list):
+        return " | ".join(text_of(v) for v in value)
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def check(doc, code, line):
+    words = line.split()
+    kind, args = words[0], words[1:]
+    findings = {f["id"]: f for f in doc.get("findings", [])}
+    if kind == "exit":
+        return code == int(args[0]), f"exit code {code}"
+    if kind == "root":
+        root = doc.get("root_cause")
+        root = root if isinstance(root, str) else "none"
+        return root == args[0], f"root cause {root}"
+    if kind == "finding":
+        f = findings.get(args[0])
+        return bool(f) and f["severity"] == args[1], f"found {f and f['severity']}"
+    if kind == "no":
+        return args[0] not in findings, "it was found"
+    if kind in ("fix", "title"):
+        f = findings.get(args[0])
+        text = " ".join(args[1:])
+        hay = " | ".join(f["fix"]) if f and kind == "fix" else (f["title"] if f else "")
+        return bool(f) and text in hay, f"{kind}: {hay or 'no such finding'}"
+    try:
+        value = at(doc["facts"], args[0])
+    except (KeyError, IndexError, TypeError):
+        return False, "no such fact"
+    if kind == "fact":
+        want = json.loads(" ".join(args[1:]))
+        return value == want, f"is {text_of(value)}"
+    if kind == "has":
+        return " ".join(args[1:]) in text_of(value), f"is {text_of(value)}"
+    return False, "unknown expectation"
+
+
+def main():
+    out, code, expect = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    try:
+        with open(out, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f"  the output is not JSON: {e}")
+        return 1
+    failed = 0
+    with open(expect, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            ok, why = check(doc, code, line)
+            if not ok:
+                print(f"  FAILED: {line}   ({why})")
+                failed += 1
+    return 1 if failed else 0
+
+
+sys.exit(main())

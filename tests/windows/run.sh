@@ -1,0 +1,137 @@
+#!/bin/sh
+# tests/windows/run.sh BUILD_DIR: the Windows suite, under Wine, against BUILD_DIR/dlenv.exe
+# (a MinGW build: scripts/build-windows.sh). One Wine prefix per run; in it:
+#   1. the portable unit tests (BUILD_DIR/tests/test_*.exe);
+#   2. each scenarios/NAME/: the prefix is reset, NAME/setup (sh, sourced, with the helpers
+#      below) plants files under drive_c and registry values, dlenv.exe runs with
+#      NAME/args (default: doctor --json --no-runtime) and check.py compares the answer
+#      with NAME/expect.
+# Files go under C:\dlenv-test, the toolkit folder and System32's nvml.dll / nvcuda.dll,
+# which the reset removes; registry values are set by reg.exe through one batch file.
+# Exit 77 (skipped) when Wine is not installed.
+set -eu
+build=$(cd "$1" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+only=${2:-}
+command -v wine >/dev/null 2>&1 || { echo "wine is not installed: skipped"; exit 77; }
+[ -f "$build/dlenv.exe" ] || { echo "no $build/dlenv.exe (scripts/build-windows.sh)" >&2; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-wine.XXXXXX")
+prefix="$work/prefix"
+C="$prefix/drive_c"
+T="$C/dlenv-test"
+DLLS="$build/tests/windows/dlls"
+FAKES="$build/tests/fakes"
+cleanup() {
+    WINEPREFIX="$prefix" wineserver -k 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+# Wine with a clean environment: only what a scenario sets (one NAME=VALUE per line of
+# $work/env) reaches dlenv.exe.
+wine_run() { # wine_run PROGRAM ARGS...
+    env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8 WINEPREFIX="$prefix" WINEDEBUG=-all \
+        WINEDLLOVERRIDES="mscoree,mshtml=" wine "$@"
+}
+wine_run_env() { # wine_run_env PROGRAM ARGS...: with the scenario's variables
+    while IFS= read -r var; do set -- "$var" "$@"; done < "$work/env"
+    env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8 WINEPREFIX="$prefix" WINEDEBUG=-all \
+        WINEDLLOVERRIDES="mscoree,mshtml=" "$@"
+}
+
+winpath() { # the Windows name of a Unix path, through Wine's Z: drive
+    printf 'Z:%s' "$1" | tr '/' '\\'
+}
+
+# ---- helpers for scenarios/*/setup ---------------------------------------------------------
+reg() { printf 'reg %s\r\n' "$*" >> "$work/registry.bat"; }
+setenv() { printf '%s\n' "$1=$2" >> "$work/env"; }
+# adapter INSTANCE VEN DEV DESCRIPTION PROVIDER DRIVER_VERSION
+adapter() {
+    k="HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}\\$1"
+    reg add "\"$k\"" /v MatchingDeviceId /t REG_SZ /d "\"pci\\ven_$2&dev_$3\"" /f
+    reg add "\"$k\"" /v DriverDesc /t REG_SZ /d "\"$4\"" /f
+    reg add "\"$k\"" /v ProviderName /t REG_SZ /d "\"$5\"" /f
+    reg add "\"$k\"" /v DriverVersion /t REG_SZ /d "$6" /f
+    reg add "\"$k\"" /v DriverDate /t REG_SZ /d "10-1-2024" /f
+}
+# python_install DIR X.Y BITS: python.exe (a PE of those bits), pythonXY.dll, pip, site
+python_install() {
+    mkdir -p "$1/Lib/site-packages" "$1/Scripts"
+    python3 "$here/make_pe.py" "$1/python.exe" "$3"
+    cp "$DLLS/torch_global_deps.dll" "$1/python$(echo "$2" | tr -d .).dll"
+    python3 "$here/make_pe.py" "$1/Scripts/pip.exe" "$3"
+}
+# torch_install SITE VERSION CUDA DLL...: torch/version.py, its dist-info, torch/lib DLLs
+torch_install() {
+    site=$1 version=$2 cuda=$3
+    shift 3
+    mkdir -p "$site/torch/lib" "$site/torch-$version.dist-info"
+    printf "__version__ = '%s'\ndebug = False\ncuda = %s\ngit_version = 'abc'\nhip = None\n" \
+        "$version" "$cuda" > "$site/torch/version.py"
+    : > "$site/torch/__init__.py"
+    printf 'Metadata-Version: 2.1\nName: torch\nVersion: %s\n' "$version" \
+        > "$site/torch-$version.dist-info/METADATA"
+    printf 'pip\n' > "$site/torch-$version.dist-info/INSTALLER"
+    for dll in "$@"; do cp "$DLLS/$dll" "$site/torch/lib/"; done
+}
+# fake_driver SCENARIO: the fake nvml.dll and nvcuda.dll in System32, answering SCENARIO
+fake_driver() {
+    cp "$FAKES/nvml.dll" "$FAKES/nvcuda.dll" "$C/windows/system32/"
+    setenv DLENV_FAKE_SCENARIO "$(winpath "$1")"
+}
+
+# ---- the prefix ---------------------------------------------------------------------------
+echo "windows: creating a Wine prefix"
+wine_run wineboot --init >/dev/null 2>&1 || true
+WINEPREFIX="$prefix" wineserver -w
+[ -d "$C/windows/system32" ] || { echo "windows: Wine did not create $prefix" >&2; exit 1; }
+
+failed=0
+passed=0
+
+echo "windows: unit tests"
+for t in "$build"/tests/test_*.exe; do
+    name=$(basename "$t" .exe)
+    [ -n "$only" ] && [ "$only" != "$name" ] && continue
+    if wine_run "$t" > "$work/unit.log" 2>&1; then
+        passed=$((passed + 1))
+    else
+        echo "FAILED unit $name"
+        tail -n 20 "$work/unit.log"
+        failed=$((failed + 1))
+    fi
+done
+
+reset_prefix() {
+    rm -rf "$T" "$C/Program Files/NVIDIA GPU Computing Toolkit"
+    rm -f "$C/windows/system32/nvml.dll" "$C/windows/system32/nvcuda.dll"
+    mkdir -p "$T/cwd"
+    : > "$work/env"
+    cp "$here/base.bat" "$work/registry.bat"
+}
+
+for dir in "$here"/scenarios/*/; do
+    name=$(basename "$dir")
+    [ -n "$only" ] && [ "$only" != "$name" ] && continue
+    reset_prefix
+    # shellcheck disable=SC1090,SC1091
+    . "$dir/setup"
+    wine_run cmd /c "$(winpath "$work/registry.bat")" > "$work/reg.log" 2>&1 || true
+    args=$(cat "$dir/args" 2>/dev/null || echo "doctor --json --no-runtime")
+    code=0
+    # shellcheck disable=SC2086
+    (cd "$T/cwd" && wine_run_env wine "$build/dlenv.exe" $args) \
+        > "$work/out.json" 2> "$work/err.log" || code=$?
+    if python3 "$here/check.py" "$work/out.json" "$code" "$dir/expect"; then
+        passed=$((passed + 1))
+    else
+        echo "FAILED scenario $name (exit $code)"
+        head -c 2000 "$work/err.log"
+        [ -n "${DLENV_KEEP:-}" ] && cp "$work/out.json" "${DLENV_KEEP}/$name.json"
+        failed=$((failed + 1))
+    fi
+done
+
+echo "windows: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
