@@ -384,6 +384,42 @@ static void consider_registry_root(finder *f, const char *root, const char *view
     dl_strv_free(&companies);
 }
 
+/* `py` with no version runs the newest PythonCore registration (64-bit before 32-bit for
+ * one version), unless PY_PYTHON says otherwise: mark that interpreter. */
+static void mark_py_default(finder *f)
+{
+    const char *windir = dl_env_get("SystemRoot"), *local = dl_env_get("LOCALAPPDATA");
+    char *py = dl_fmt("%s\\py.exe", windir ? windir : "C:\\Windows");
+    char *user_py = dl_fmt("%s\\Programs\\Python\\Launcher\\py.exe", local ? local : "");
+    dl_python *best = NULL;
+    int best_minor = -1;
+    bool best_32 = true;
+    size_t i;
+    if (exists(f, py, DL_FS_FILE) || (local && exists(f, user_py, DL_FS_FILE)))
+        for (i = 0; i < f->pythons->count; i++) {
+            dl_python *p = &DL_LIST_AT(*f->pythons, dl_python, i);
+            size_t j;
+            for (j = 0; p->found_by.known && j < p->found_by.count; j++) {
+                const char *by = DL_LIST_AT(p->found_by, char *, j);
+                const char *tag = "registry (PEP 514): PythonCore\\3.";
+                int minor;
+                bool is32;
+                if (!dl_starts_with(by, tag) || sscanf(by + strlen(tag), "%d", &minor) != 1)
+                    continue;
+                is32 = strstr(by, "-32") != NULL;
+                if (minor > best_minor || (minor == best_minor && best_32 && !is32)) {
+                    best = p;
+                    best_minor = minor;
+                    best_32 = is32;
+                }
+            }
+        }
+    if (best && !dl_env_get("PY_PYTHON"))
+        add_found_by(best, "py (the launcher's default)");
+    free(py);
+    free(user_py);
+}
+
 /* conda's own list of environments, and the usual install folders. */
 static void consider_conda(finder *f)
 {
@@ -446,6 +482,7 @@ void dl_python_discover_windows(const dl_machine *m, const char *chosen, dl_list
     consider_registry_root(&f, "HKCU\\Software\\Python", "HKCU");
     consider_registry_root(&f, "HKLM\\Software\\Python", "HKLM");
     consider_registry_root(&f, "HKLM\\Software\\WOW6432Node\\Python", "HKLM (32-bit)");
+    mark_py_default(&f);
     consider_conda(&f);
     if (pythons->count == 0)
         dl_probe_note(out, DL_PROBE_NOT_PRESENT,

@@ -59,6 +59,12 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
     dl_plan_want want = variant && !strcmp(variant, "cpu") ? DL_WANT_CPU : DL_WANT_ANY;
     dl_plan p;
     dl_plan_machine m;
+    /* `python` is the Microsoft Store's alias with no Python behind it: install one. */
+    if (py && dl_q_text_is(&py->kind, "store_stub")) {
+        dl_finding_fix(x, "winget install --id Python.Python.3.12 -e   (`python` is the "
+                          "Microsoft Store alias; then open a new terminal)");
+        python = "py -3.12";
+    }
     /* A distribution's own Python refuses pip (PEP 668): work in a venv made from it. */
     if (py && dl_q_text_is(&py->kind, "system") && py->prefix.value &&
         strcmp(py->prefix.value, "/usr") == 0) {
