@@ -297,3 +297,23 @@ char *dl_ascii_lower(const char *s, size_t n)
             *p = (char)(*p - 'A' + 'a');
     return l;
 }
+
+static bool is_windows_path(const char *p)
+{
+    return (p[0] && p[1] == ':' && (p[2] == '\\' || p[2] == '/')) ||
+           (p[0] == '\\' && p[1] == '\\');
+}
+
+char *dl_path_join(const char *dir, const char *name)
+{
+    char sep = is_windows_path(dir) ? '\\' : '/';
+    bool ends = dl_ends_with(dir, "/") || dl_ends_with(dir, "\\");
+    char *out = dl_fmt("%s%s%s", dir, ends ? "" : (sep == '/' ? "/" : "\\"), name);
+    if (sep == '\\') {
+        char *c;
+        for (c = out + strlen(dir); *c; c++)
+            if (*c == '/')
+                *c = '\\';
+    }
+    return out;
+}

@@ -28,6 +28,9 @@ char *dl_fmt(const char *fmt, ...) DL_PRINTF_LIKE(1, 2);
 char *dl_vfmt(const char *fmt, va_list ap) DL_PRINTF_LIKE(1, 0);
 
 bool dl_starts_with(const char *s, const char *prefix);
+/* dir + name with the separator dir already uses: '\\' for a Windows path ("C:\\x",
+ * "\\\\server\\x"), whose name's '/' become '\\' too; '/' otherwise. Caller frees. */
+char *dl_path_join(const char *dir, const char *name);
 bool dl_ends_with(const char *s, const char *suffix);
 bool dl_contains_ci(const char *haystack, const char *needle);
 char *dl_ascii_lower(const char *s, size_t n);  /* copy of n bytes, A-Z as a-z */

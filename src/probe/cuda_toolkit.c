@@ -106,11 +106,6 @@ char *dl_cuda_version_header(const char *text)
 
 /* ---- paths ------------------------------------------------------------------------------- */
 
-static char *join(const char *dir, const char *name)
-{
-    return dl_fmt("%s%s%s", dir, dl_ends_with(dir, "/") ? "" : "/", name);
-}
-
 /* The machine path with every symbolic link resolved inside the root, so two names of
  * one toolkit compare equal. NULL when it does not exist or its links loop. */
 static char *real_path(const dl_machine *m, const char *path)
@@ -131,7 +126,7 @@ static char *parent_of(const char *path)
  * (targets/x86_64-linux, targets/sbsa-linux) where headers and libraries really live. */
 static void add_target_dirs(const dl_machine *m, const char *root, const char *leaf, dl_strv *s)
 {
-    char *targets = join(root, "targets"), **names = NULL;
+    char *targets = dl_path_join(root, "targets"), **names = NULL;
     size_t count = 0, i;
     if (dl_fs_list(m, targets, &names, &count, NULL)) {
         for (i = 0; i < count; i++)
@@ -158,7 +153,7 @@ static void note_io(scan *s, const dl_io_error *err)
 
 static bool is_file(scan *s, const char *dir, const char *name)
 {
-    char *path = join(dir, name);
+    char *path = dl_path_join(dir, name);
     dl_io_error err = {DL_IO_OK, NULL};
     bool yes = dl_fs_kind_of(s->m, path, &err) == DL_FS_FILE;
     note_io(s, &err);
@@ -212,7 +207,7 @@ static char *read_text(scan *s, const char *path, size_t max, dl_buf *problems)
 
 static char *from_json(scan *s, const char *root, dl_buf *problems)
 {
-    char *path = join(root, "version.json"), *text = read_text(s, path, SMALL_FILE_MAX,
+    char *path = dl_path_join(root, "version.json"), *text = read_text(s, path, SMALL_FILE_MAX,
                                                                 problems);
     char *version = NULL;
     const char *why = NULL;
@@ -228,7 +223,7 @@ static char *from_json(scan *s, const char *root, dl_buf *problems)
 
 static char *from_txt(scan *s, const char *root, dl_buf *problems)
 {
-    char *path = join(root, "version.txt"), *text = read_text(s, path, SMALL_FILE_MAX,
+    char *path = dl_path_join(root, "version.txt"), *text = read_text(s, path, SMALL_FILE_MAX,
                                                                problems);
     char *version = text ? dl_cuda_version_txt(text) : NULL;
     if (text && !version)
@@ -259,7 +254,7 @@ char *dl_cuda_version_nvcc(const char *text)
  * a timeout. */
 static char *from_nvcc(scan *s, const char *root, dl_buf *problems)
 {
-    char *nvcc = join(root, "bin/nvcc"), *version = NULL;
+    char *nvcc = dl_path_join(root, "bin/nvcc"), *version = NULL;
     const char *argv[3];
     dl_proc_opts opts;
     dl_proc_result r;
@@ -290,10 +285,10 @@ static char *from_header(scan *s, const char *root, dl_buf *problems)
     dl_strv dirs = {NULL, 0};
     char *version = NULL;
     size_t i;
-    dl_strv_add(&dirs, join(root, "include"));
+    dl_strv_add(&dirs, dl_path_join(root, "include"));
     add_target_dirs(s->m, root, "include", &dirs);
     for (i = 0; i < dirs.n && !version; i++) {
-        char *path = join(dirs.v[i], "cuda.h"), *text = read_text(s, path, CUDA_H_MAX,
+        char *path = dl_path_join(dirs.v[i], "cuda.h"), *text = read_text(s, path, CUDA_H_MAX,
                                                                    problems);
         version = text ? dl_cuda_version_header(text) : NULL;
         if (text && !version)
@@ -342,7 +337,7 @@ static const char *const system_include_dirs[] = {
 static void header_dirs(scan *s, const char *root, dl_strv *dirs)
 {
     size_t i;
-    dl_strv_add(dirs, join(root, "include"));
+    dl_strv_add(dirs, dl_path_join(root, "include"));
     add_target_dirs(s->m, root, "include", dirs);
     for (i = 0; system_include_dirs[i]; i++)
         dl_strv_add(dirs, dl_strdup(system_include_dirs[i]));
@@ -355,7 +350,7 @@ static char *find_header(scan *s, const dl_strv *dirs, const char *const *names,
     size_t i, j;
     for (i = 0; i < dirs->n; i++) {
         for (j = 0; names[j]; j++) {
-            char *path = join(dirs->v[i], names[j]);
+            char *path = dl_path_join(dirs->v[i], names[j]);
             char *text = read_text(s, path, SMALL_FILE_MAX, problems);
             if (text) {
                 *found = path;
@@ -455,9 +450,9 @@ static void read_cudnn_libraries(scan *s, const char *root, dl_cuda_toolkit *t)
 {
     dl_strv dirs = {NULL, 0}, found = {NULL, 0};
     size_t i;
-    dl_strv_add(&dirs, join(root, "lib64"));
-    dl_strv_add(&dirs, join(root, "lib"));
-    dl_strv_add(&dirs, join(root, "bin"));
+    dl_strv_add(&dirs, dl_path_join(root, "lib64"));
+    dl_strv_add(&dirs, dl_path_join(root, "lib"));
+    dl_strv_add(&dirs, dl_path_join(root, "bin"));
     add_target_dirs(s->m, root, "lib", &dirs);
     for (i = 0; i < dirs.n; i++)
         collect_cudnn(s, dirs.v[i], &found);
@@ -560,10 +555,10 @@ static void consider_path_entry(scan *s, const char *entry)
     char *nvcc, *real, *bin, *top;
     if (!is_absolute(entry))
         return; /* a relative entry depends on the working directory, not on the install */
-    nvcc = join(entry, "nvcc");
+    nvcc = dl_path_join(entry, "nvcc");
     if (dl_fs_kind_of(s->m, nvcc, NULL) != DL_FS_FILE) {
         free(nvcc);
-        nvcc = join(entry, "nvcc.exe");
+        nvcc = dl_path_join(entry, "nvcc.exe");
     }
     real = dl_fs_kind_of(s->m, nvcc, NULL) == DL_FS_FILE ? real_nvcc(s, nvcc) : NULL;
     if (real) {
@@ -603,7 +598,7 @@ static void consider_versioned(scan *s)
         note_io(s, &err);
     for (i = 0; i < count; i++) {
         if (dl_starts_with(names[i], "cuda-")) {
-            char *path = join("/usr/local", names[i]);
+            char *path = dl_path_join("/usr/local", names[i]);
             consider(s, path, "/usr/local/cuda-*", false);
             free(path);
         }

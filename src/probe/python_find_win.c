@@ -22,12 +22,6 @@ typedef struct finder {
     unsigned path_rank;
 } finder;
 
-static char *join(const char *dir, const char *name)
-{
-    return dl_fmt("%s%s%s", dir, dl_ends_with(dir, "\\") || dl_ends_with(dir, "/") ? "" : "\\",
-                  name);
-}
-
 static char *parent_of(const char *path)
 {
     const char *a = strrchr(path, '\\'), *b = strrchr(path, '/');
@@ -126,7 +120,7 @@ static char *version_from_dll(const finder *f, const char *dir)
 /* conda-meta\python-3.11.9-h4de0772_0_cpython.json */
 static char *version_from_conda(const finder *f, const char *prefix)
 {
-    char *meta = join(prefix, "conda-meta"), *found = NULL;
+    char *meta = dl_path_join(prefix, "conda-meta"), *found = NULL;
     char **names = NULL;
     size_t count = 0, i;
     if (dl_fs_list(f->m, meta, &names, &count, NULL))
@@ -163,7 +157,7 @@ static void identify(const finder *f, const char *exe, interp *it)
     it->exe = dl_strdup(exe);
     /* a venv's python.exe is in Scripts\, with pyvenv.cfg one level up */
     it->prefix = _stricmp(base_name(dir), "Scripts") == 0 ? parent_of(dir) : dl_strdup(dir);
-    cfg_path = join(it->prefix, "pyvenv.cfg");
+    cfg_path = dl_path_join(it->prefix, "pyvenv.cfg");
     cfg = read_small(f, cfg_path);
     if (cfg) {
         char *uv = cfg_value(cfg, "uv"), *sys_site = cfg_value(cfg, "include-system-site-packages");
@@ -179,7 +173,7 @@ static void identify(const finder *f, const char *exe, interp *it)
         it->version = store_python_version(f, exe);
         it->kind = dl_strdup(it->version ? "store" : "store_stub");
     } else {
-        char *meta = join(it->prefix, "conda-meta");
+        char *meta = dl_path_join(it->prefix, "conda-meta");
         bool conda = exists(f, meta, DL_FS_DIR);
         it->kind = dl_strdup(conda ? "conda" : "system");
         it->version = conda ? version_from_conda(f, it->prefix) : NULL;
@@ -223,7 +217,7 @@ static void read_sites(const finder *f, const interp *it, dl_python *py)
     const char *pythonpath = f->m->live ? dl_env_get("PYTHONPATH") : NULL;
     const char *appdata = f->m->live ? dl_env_get("APPDATA") : NULL;
     bool venv = !strcmp(it->kind, "venv") || !strcmp(it->kind, "uv");
-    char *site = join(it->prefix, "Lib\\site-packages");
+    char *site = dl_path_join(it->prefix, "Lib\\site-packages");
     dl_list_known(&py->site_packages);
     while (pythonpath && *pythonpath) {
         size_t n = strcspn(pythonpath, ";");
@@ -246,7 +240,7 @@ static void read_sites(const finder *f, const interp *it, dl_python *py)
     }
     add_site(py, site, "prefix");
     if (venv && it->system_site && it->base_prefix) {
-        char *base = join(it->base_prefix, "Lib\\site-packages");
+        char *base = dl_path_join(it->base_prefix, "Lib\\site-packages");
         add_site(py, base, "system");
         free(base);
     }
@@ -255,7 +249,7 @@ static void read_sites(const finder *f, const interp *it, dl_python *py)
 
 static void describe(const finder *f, const interp *it, dl_python *py)
 {
-    char *pip = join(it->prefix, "Scripts\\pip.exe");
+    char *pip = dl_path_join(it->prefix, "Scripts\\pip.exe");
     dl_text_set(&py->path, it->exe);
     dl_text_set(&py->real_path, it->exe);
     dl_text_set(&py->kind, it->kind);
@@ -325,7 +319,7 @@ static void consider_path(finder *f)
     while (path && *path) {
         size_t n = strcspn(path, ";");
         if (n) {
-            char *dir = dl_strndup(path, n), *exe = join(dir, "python.exe");
+            char *dir = dl_strndup(path, n), *exe = dl_path_join(dir, "python.exe");
             if (exists(f, exe, DL_FS_FILE)) {
                 char *why;
                 f->path_rank++;
@@ -363,7 +357,7 @@ static void consider_registry_root(finder *f, const char *root, const char *view
             char *exe = NULL, *dir = NULL;
             if (!dl_reg_text(ikey, "ExecutablePath", &exe) || !*exe) {
                 free(exe);
-                exe = dl_reg_text(ikey, NULL, &dir) && *dir ? join(dir, "python.exe") : NULL;
+                exe = dl_reg_text(ikey, NULL, &dir) && *dir ? dl_path_join(dir, "python.exe") : NULL;
             }
             if (exe) {
                 char *entry = dl_fmt("%s %s\\%s = %s", view, companies.v[c], tags.v[t], exe);
@@ -436,7 +430,7 @@ static void consider_conda(finder *f)
         if (end)
             *end = '\0';
         if (*line) {
-            char *exe = join(line, "python.exe");
+            char *exe = dl_path_join(line, "python.exe");
             consider(f, exe, "conda environments.txt");
             free(exe);
         }
@@ -474,7 +468,7 @@ void dl_python_discover_windows(const dl_machine *m, const char *chosen, dl_list
         free(exe);
     }
     if (conda) {
-        char *exe = join(conda, "python.exe");
+        char *exe = dl_path_join(conda, "python.exe");
         consider(&f, exe, "CONDA_PREFIX");
         free(exe);
     }

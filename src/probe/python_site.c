@@ -130,11 +130,6 @@ typedef struct scan {
     bool has_nvidia;              /* the site holds an nvidia/ namespace of CUDA wheels */
 } scan;
 
-static char *join(const char *dir, const char *name)
-{
-    return dl_fmt("%s%s%s", dir, dl_ends_with(dir, "/") ? "" : "/", name);
-}
-
 /* Only a permission error is worth the outcome: a missing file is the ordinary answer. */
 static void note_io(scan *s, const dl_io_error *err)
 {
@@ -263,7 +258,7 @@ static bool read_headers(scan *s, const char *path, meta *md, dl_io_error *err)
  * before the first [section] are unconditional (sections are extras or markers). */
 static void read_requires_txt(scan *s, const char *egg_dir, meta *md)
 {
-    char *path = join(egg_dir, "requires.txt"), *text, *line, *next;
+    char *path = dl_path_join(egg_dir, "requires.txt"), *text, *line, *next;
     dl_io_error err = {DL_IO_OK, NULL};
     text = read_small(s, path, SMALL_FILE_MAX, &err);
     for (line = text; line && *line && *line != '['; line = next) {
@@ -287,7 +282,7 @@ static void read_requires_txt(scan *s, const char *egg_dir, meta *md)
 
 static void read_installer(scan *s, const char *info_dir, dl_py_package *p)
 {
-    char *path = join(info_dir, "INSTALLER"), *text;
+    char *path = dl_path_join(info_dir, "INSTALLER"), *text;
     dl_io_error err = {DL_IO_OK, NULL};
     text = read_small(s, path, SMALL_FILE_MAX, &err);
     if (text) {
@@ -311,7 +306,7 @@ static void read_installer(scan *s, const char *info_dir, dl_py_package *p)
  * directory. Absent (not unknown) when there is no such file: an index install. */
 static void read_direct_url(scan *s, const char *info_dir, dl_py_package *p)
 {
-    char *path = join(info_dir, "direct_url.json"), *text;
+    char *path = dl_path_join(info_dir, "direct_url.json"), *text;
     dl_io_error err = {DL_IO_OK, NULL};
     text = read_small(s, path, SMALL_FILE_MAX, &err);
     if (text) {
@@ -360,7 +355,7 @@ static void fill_package(scan *s, dl_py_package *p, const char *info, const char
  * that pins torch matters whatever its name; only those that matter get a row. */
 static void read_package(scan *s, const char *entry, const char *suffix)
 {
-    char *info = join(s->dir, entry), *meta_path;
+    char *info = dl_path_join(s->dir, entry), *meta_path;
     bool egg = strcmp(suffix, ".egg-info") == 0, info_is_dir = true;
     size_t name_len = dist_name_len(entry, suffix);
     meta md = {NULL, NULL, NULL};
@@ -369,7 +364,7 @@ static void read_package(scan *s, const char *entry, const char *suffix)
      * distutils wrote a single PKG-INFO-format file with the egg-info name. */
     if (egg)
         info_is_dir = dl_fs_kind_of(s->m, info, NULL) == DL_FS_DIR;
-    meta_path = info_is_dir ? join(info, egg ? "PKG-INFO" : "METADATA") : dl_strdup(info);
+    meta_path = info_is_dir ? dl_path_join(info, egg ? "PKG-INFO" : "METADATA") : dl_strdup(info);
     if (read_headers(s, meta_path, &md, &err) && egg && info_is_dir && !md.requires_torch)
         read_requires_txt(s, info, &md);
     if (is_wanted(entry, name_len) || (md.name && is_wanted(md.name, strlen(md.name))) ||
@@ -448,7 +443,7 @@ static void set_local_tag(dl_torch_install *t)
 
 static void read_version_py(scan *s, const char *torch_dir, dl_torch_install *t)
 {
-    char *path = join(torch_dir, "version.py"), *text;
+    char *path = dl_path_join(torch_dir, "version.py"), *text;
     dl_io_error err = {DL_IO_OK, NULL};
     text = read_small(s, path, SMALL_FILE_MAX, &err);
     if (text) {
@@ -546,7 +541,7 @@ static void add_nvidia_libs(scan *s, dl_torch_install *t)
 
 static void read_torch(scan *s)
 {
-    char *torch_dir = join(s->dir, "torch");
+    char *torch_dir = dl_path_join(s->dir, "torch");
     dl_torch_install *t;
     if (dl_fs_kind_of(s->m, torch_dir, NULL) != DL_FS_DIR) {
         free(torch_dir);
@@ -612,7 +607,7 @@ static void fill_conda(dl_py_package *p, const char *path, const cJSON *root)
 
 static void read_conda_record(scan *s, const char *meta_dir, const char *entry)
 {
-    char *path = join(meta_dir, entry), *text;
+    char *path = dl_path_join(meta_dir, entry), *text;
     dl_io_error err = {DL_IO_OK, NULL};
     dl_py_package *p;
     text = read_small(s, path, CONDA_META_MAX, &err);
@@ -638,7 +633,7 @@ static void read_conda_record(scan *s, const char *meta_dir, const char *entry)
 
 static void read_conda(scan *s, const char *prefix)
 {
-    char *meta_dir = join(prefix, "conda-meta"), **names;
+    char *meta_dir = dl_path_join(prefix, "conda-meta"), **names;
     size_t count, i;
     dl_io_error err = {DL_IO_OK, NULL};
     names = list_quiet(s, meta_dir, &count, &err);

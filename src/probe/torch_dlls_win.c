@@ -17,12 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *join(const char *dir, const char *name)
-{
-    return dl_fmt("%s%s%s", dir, dl_ends_with(dir, "\\") || dl_ends_with(dir, "/") ? "" : "\\",
-                  name);
-}
-
 static char *parent_of(const char *path)
 {
     const char *a = strrchr(path, '\\'), *b = strrchr(path, '/');
@@ -79,7 +73,7 @@ static void search_order(const dl_machine *m, const dl_python *py, const char *l
     dl_list_known(dirs);
     add_dir(m, dirs, dl_strdup(lib));
     if (py->prefix.value)
-        add_dir(m, dirs, join(py->prefix.value, "Library\\bin"));
+        add_dir(m, dirs, dl_path_join(py->prefix.value, "Library\\bin"));
     if (py->path.value)
         add_dir(m, dirs, parent_of(py->path.value));
     system_dirs(m, dirs);
@@ -96,7 +90,7 @@ static bool found_in(const dl_machine *m, const dl_list *dirs, const char *name)
 {
     size_t i;
     for (i = 0; i < dirs->count; i++) {
-        char *path = join(DL_LIST_AT(*dirs, char *, i), name);
+        char *path = dl_path_join(DL_LIST_AT(*dirs, char *, i), name);
         bool yes = dl_fs_kind_of(m, path, NULL) == DL_FS_FILE;
         free(path);
         if (yes)
@@ -136,11 +130,11 @@ static void find_openmp(const dl_machine *m, const dl_python *py, const char *li
     char *dirs[3];
     size_t i;
     dirs[0] = dl_strdup(lib);
-    dirs[1] = py->prefix.value ? join(py->prefix.value, "Library\\bin") : NULL;
+    dirs[1] = py->prefix.value ? dl_path_join(py->prefix.value, "Library\\bin") : NULL;
     dirs[2] = py->path.value ? parent_of(py->path.value) : NULL;
     dl_list_known(&t->openmp_runtimes);
     for (i = 0; i < 3; i++) {
-        char *path = dirs[i] ? join(dirs[i], "libiomp5md.dll") : NULL;
+        char *path = dirs[i] ? dl_path_join(dirs[i], "libiomp5md.dll") : NULL;
         if (path && dl_fs_kind_of(m, path, NULL) == DL_FS_FILE &&
             !dl_textlist_has(&t->openmp_runtimes, path))
             dl_textlist_add(&t->openmp_runtimes, path);
@@ -151,7 +145,7 @@ static void find_openmp(const dl_machine *m, const dl_python *py, const char *li
 
 static void check_install(const dl_machine *m, const dl_python *py, dl_torch_install *t)
 {
-    char *lib = join(t->location.value, "lib");
+    char *lib = dl_path_join(t->location.value, "lib");
     char **names = NULL;
     size_t count = 0, i;
     search_order(m, py, lib, &t->dll_search);
@@ -160,7 +154,7 @@ static void check_install(const dl_machine *m, const dl_python *py, dl_torch_ins
         for (i = 0; i < count; i++) {
             size_t n = strlen(names[i]);
             if (n > 4 && _stricmp(names[i] + n - 4, ".dll") == 0) {
-                char *path = join(lib, names[i]);
+                char *path = dl_path_join(lib, names[i]);
                 check_dll(m, &t->dll_search, path, t);
                 free(path);
             }

@@ -3,6 +3,7 @@
  * that clash. Fixes are written for PowerShell, the default Windows terminal. */
 #include "base/str.h"
 #include "know/version.h"
+#include "rules/fixes.h"
 #include "rules/query.h"
 #include "rules/rules.h"
 
@@ -98,10 +99,14 @@ void dl_rule_win_dll_dependency_missing(const dl_rule_input *in, dl_findings *ou
     if (driver)
         dl_finding_fix(x, "# install NVIDIA's driver (https://www.nvidia.com/Download/index.aspx)"
                           ": it puts nvcuda.dll in System32");
-    if (torch)
-        dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps torch==%s   (the torch "
-                          "install is incomplete; use the index URL from `dlenv plan`)",
-                       dl_q_python_cmd(py), t->version.value ? t->version.value : "<version>");
+    if (torch && t->version.value && t->local_tag.value && strcmp(t->local_tag.value, "none"))
+        dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps torch==%s "
+                          "--index-url " DL_TORCH_INDEX "%s   (the torch install is incomplete)",
+                       dl_q_python_cmd(py), t->version.value, t->local_tag.value);
+    else if (torch)
+        dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps torch%s%s   (the torch "
+                          "install is incomplete)", dl_q_python_cmd(py),
+                       t->version.value ? "==" : "", t->version.value ? t->version.value : "");
 }
 
 static bool has_cuda_torch(const dl_facts *f)

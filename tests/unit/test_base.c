@@ -75,9 +75,30 @@ static void buffer_grows(void **state)
     free(s);
 }
 
+static void expect_join(const char *dir, const char *name, const char *want)
+{
+    char *got = dl_path_join(dir, name);
+    assert_string_equal(got, want);
+    free(got);
+}
+
+static void path_join_uses_the_directory_separator(void **state)
+{
+    (void)state;
+    expect_join("/usr/local", "cuda", "/usr/local/cuda");
+    expect_join("/usr/local/", "bin/nvcc", "/usr/local/bin/nvcc");
+    expect_join("C:\\Python312", "Lib/site-packages", "C:\\Python312\\Lib\\site-packages");
+    expect_join("C:\\", "Windows", "C:\\Windows");
+    expect_join("C:/Users/li", "torch", "C:/Users/li\\torch");
+    expect_join("\\\\server\\share", "x/y", "\\\\server\\share\\x\\y");
+    /* a Linux path with a backslash in a name stays a Linux path */
+    expect_join("/tmp/a\\b", "c", "/tmp/a\\b/c");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(path_join_uses_the_directory_separator),
         cmocka_unit_test(utf8_clean_keeps_valid_text),
         cmocka_unit_test(utf8_clean_escapes_invalid_bytes_and_controls),
         cmocka_unit_test(utf8_valid_rejects_truncated_sequence),
