@@ -5,11 +5,14 @@ PATCH lines (blank lines and # comments skipped):
   PATH = JSON      set a value    (pythons.0.version = "3.16.0")
   PATH += JSON     append to a list
   PATH -           remove a key or a list item
+  base FILE        start from FILE (beside BASE) instead: windows.json is a healthy
+                   Windows 11 machine (RTX 4070, driver 560.94, Python 3.12, torch 2.5.1+cu124)
   expect ID        the root cause `dlenv doctor` must name ("none": no failure)
   fires ID         a finding that must be there;   quiet ID: one that must not
 PATH is dot-separated keys and list indexes. Only the test reads the expect lines.
 """
 import json
+import os
 import sys
 
 
@@ -24,13 +27,17 @@ def walk(doc, path):
 
 def main():
     base, patch, out = sys.argv[1:4]
+    with open(patch, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("base "):
+                base = os.path.join(os.path.dirname(base), line.split()[1])
     with open(base, encoding="utf-8") as f:
         doc = json.load(f)
     with open(patch, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#") or line.split()[0] in ("expect", "fires",
-                                                                     "quiet"):
+                                                                     "quiet", "base"):
                 continue
             try:
                 if " += " in line:
