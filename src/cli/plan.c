@@ -163,7 +163,7 @@ static const char *python_command(const dl_cli *cli, const dl_plan_machine *m,
             *venv_note = buf;
             return "~/.venvs/torch/bin/python";
         }
-        return py->path.value;
+        return dl_q_python_cmd(py); /* quoted for PowerShell when the path has a space */
     }
     (void)cli;
     if (m->os == DL_PLAN_OS_WINDOWS)

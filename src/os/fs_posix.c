@@ -362,3 +362,38 @@ void dl_fs_list_free(char **names, size_t count)
         free(names[i]);
     free(names);
 }
+
+bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void *buf,
+                   size_t len, size_t *got, dl_io_error *err)
+{
+    char *host = dl_machine_path(m, path);
+    int fd = open(host, O_RDONLY | O_CLOEXEC);
+    size_t done = 0;
+    free(host);
+    *got = 0;
+    if (fd < 0) {
+        set_error(err, errno, "read", path);
+        return false;
+    }
+    /* An offset off_t cannot hold is past the end of any file this system can open. */
+    if ((off_t)offset < 0 || (uint64_t)(off_t)offset != offset)
+        len = 0;
+    while (done < len) {
+        /* at most 1 GiB a call: below SSIZE_MAX everywhere, and the sum stays in off_t */
+        size_t want = len - done < ((size_t)1 << 30) ? len - done : (size_t)1 << 30;
+        ssize_t n = pread(fd, (char *)buf + done, want, (off_t)offset + (off_t)done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            set_error(err, errno, "read", path);
+            close(fd);
+            return false;
+        }
+        if (n == 0)
+            break;
+        done += (size_t)n;
+    }
+    close(fd);
+    *got = done;
+    return true;
+}

@@ -354,3 +354,41 @@ void dl_fs_list_free(char **names, size_t count)
         free(names[i]);
     free(names);
 }
+
+bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void *buf,
+                   size_t len, size_t *got, dl_io_error *err)
+{
+    DWORD code;
+    HANDLE h = open_for_read(m, path, &code);
+    size_t done = 0;
+    *got = 0;
+    if (h == INVALID_HANDLE_VALUE) {
+        set_error(err, code, "read", path);
+        return false;
+    }
+    while (done < len) {
+        /* ReadFile takes a DWORD count; the OVERLAPPED offset says where, on this
+         * synchronous handle as well */
+        DWORD want = len - done < ((size_t)1 << 30) ? (DWORD)(len - done) : (DWORD)1 << 30;
+        DWORD n = 0;
+        uint64_t at = offset + done;
+        OVERLAPPED ov;
+        memset(&ov, 0, sizeof ov);
+        ov.Offset = (DWORD)(at & 0xffffffffu);
+        ov.OffsetHigh = (DWORD)(at >> 32);
+        if (!ReadFile(h, (char *)buf + done, want, &n, &ov)) {
+            code = GetLastError();
+            if (code == ERROR_HANDLE_EOF) /* an offset at or past the end */
+                break;
+            set_error(err, code, "read", path);
+            CloseHandle(h);
+            return false;
+        }
+        if (n == 0)
+            break;
+        done += n;
+    }
+    CloseHandle(h);
+    *got = done;
+    return true;
+}

@@ -44,6 +44,10 @@ char *dl_machine_path(const dl_machine *m, const char *path);
  * NUL-terminated (binary files may hold NULs before len). */
 bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, size_t *len,
                 bool *truncated, dl_io_error *err);
+/* Reads up to len bytes at offset of a file into buf; *got is how many (fewer at the end
+ * of the file). For big files read piecewise (a PE image's headers and import tables). */
+bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void *buf,
+                   size_t len, size_t *got, dl_io_error *err);
 /* Line-by-line reading for large files (pci.ids) without loading them whole. */
 typedef struct dl_lines dl_lines;
 dl_lines *dl_lines_open(const dl_machine *m, const char *path, dl_io_error *err);

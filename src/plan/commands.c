@@ -78,11 +78,13 @@ void dl_plan_commands_make(const dl_knowledge *k, const dl_plan *p, const dl_pla
                                 c->variant);
     out->pip = dl_fmt("%s -m pip install %s%s%s", python, out->packages,
                       out->index_url ? " --index-url " : "", out->index_url ? out->index_url : "");
-    /* uv's --python takes a path or a version, not a launcher command ("py -3.12"). */
+    /* uv's --python takes a path or a version, not a launcher command ("py -3.12"), nor
+     * PowerShell's call operator (& "C:\Program Files\...\python.exe"). */
     if (!strchr(python, '/') && !strchr(python, '\\') && m->py_major)
         snprintf(uv_python, sizeof uv_python, "%u.%u", m->py_major, m->py_minor);
     else
-        snprintf(uv_python, sizeof uv_python, "%s", python);
+        snprintf(uv_python, sizeof uv_python, "%s",
+                 dl_starts_with(python, "& ") ? python + 2 : python);
     out->uv = dl_fmt("uv pip install --python %s %s%s%s", uv_python, out->packages,
                      out->index_url ? " --index-url " : "", out->index_url ? out->index_url : "");
     /* PyTorch stopped publishing conda packages (2.6): in a conda env, pip of that env. */

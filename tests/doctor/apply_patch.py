@@ -9,6 +9,7 @@ PATCH lines (blank lines and # comments skipped):
                    Windows 11 machine (RTX 4070, driver 560.94, Python 3.12, torch 2.5.1+cu124)
   expect ID        the root cause `dlenv doctor` must name ("none": no failure)
   fires ID         a finding that must be there;   quiet ID: one that must not
+  fix ID TEXT      one of ID's fix steps must contain TEXT
 PATH is dot-separated keys and list indexes. Only the test reads the expect lines.
 """
 import json
@@ -37,7 +38,7 @@ def main():
         for number, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#") or line.split()[0] in ("expect", "fires",
-                                                                     "quiet", "base"):
+                                                                     "quiet", "base", "fix"):
                 continue
             try:
                 if " += " in line:

@@ -2,7 +2,7 @@
 # run.sh DLENV JSON_MATCH DIR: every DIR/*.patch applied to DIR/base.json (a healthy
 # machine's saved report: an RTX 4090, driver 550, a venv with torch 2.3.1+cu121 that
 # works), then `dlenv doctor --from` through the real binary, checked against the patch's
-# `expect` (root cause), `fires` and `quiet` lines. Each rule has a patch where it fires
+# `expect` (root cause), `fires`, `quiet` and `fix ID TEXT` lines. Each rule has a patch where it fires
 # and a near miss where it must stay quiet.
 set -u
 dlenv=$1 match=$2 dir=$3
@@ -29,8 +29,21 @@ for patch in "$dir"/*.patch; do
         ids="$ids $id"
         i=$((i + 1))
     done
-    while read -r verb id; do
+    while read -r verb id text; do
         case "$verb" in
+        fix)
+            # fix ID TEXT: one of ID's fix steps contains TEXT
+            i=0 n=0 hit=no
+            for x in $ids; do [ "$x" = "$id" ] && n=$i; i=$((i + 1)); done
+            j=0
+            while step=$("$match" --get "$work/out.json" "findings.$n.fix.$j" 2>/dev/null); do
+                case "$step" in *"$text"*) hit=yes ;; esac
+                j=$((j + 1))
+            done
+            if [ $hit = no ]; then
+                echo "FAIL $name: no fix of $id contains: $text"
+                failed=$((failed + 1))
+            fi ;;
         expect)
             got=$("$match" --get "$work/out.json" root_cause)
             [ "$id" = none ] && id=null
