@@ -295,6 +295,9 @@ typedef struct dl_torch_runtime {
     dl_flag mps_available;
     dl_flag xpu_available;
     dl_list loaded_libraries;     /* text: the CUDA, cuDNN, BLAS, OpenMP files the process mapped */
+    dl_num matmul_gflops;         /* dlenv verify: an fp32 matrix product, median of 3 */
+    dl_int matmul_size;           /* its n (n x n times n x n) */
+    dl_num matmul_spread_pct;     /* (slowest - fastest) / median */
     dl_num import_ms;
 } dl_torch_runtime;
 
@@ -312,6 +315,19 @@ typedef struct dl_python {
     dl_torch_runtime runtime;
 } dl_python;
 
+/* dlenv verify: what this CPU really does (src/measure/), the limit torch is held to. */
+typedef struct dl_cpu_measure {
+    dl_text isa;                  /* the kernel that ran: avx512f, avx2_fma, sse2, generic */
+    dl_int threads;
+    dl_num fp32_gflops_1core;
+    dl_num fp64_gflops_1core;
+    dl_num fp32_gflops_all;
+    dl_num fp64_gflops_all;
+    dl_num peak_spread_pct;
+    dl_num triad_gbps;            /* STREAM triad, 3 x 8 bytes per element */
+    dl_int triad_array_bytes;
+} dl_cpu_measure;
+
 typedef struct dl_facts {
     dl_text schema;
     dl_tool_facts tool;
@@ -327,6 +343,7 @@ typedef struct dl_facts {
     dl_list cuda_toolkits;    /* dl_cuda_toolkit */
     dl_list libraries;        /* dl_library_lookup */
     dl_list pythons;          /* dl_python: every interpreter a user might run */
+    dl_cpu_measure cpu_measure; /* only from dlenv verify */
 } dl_facts;
 
 void dl_facts_init(dl_facts *f);

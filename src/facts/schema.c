@@ -386,6 +386,12 @@ static const dl_field torch_runtime_fields[] = {
     F(dl_torch_runtime, "loaded_libraries", "Loaded libraries", DL_F_TEXTLIST,
       loaded_libraries, NULL, 0),
     F(dl_torch_runtime, "import_ms", "Import ms", DL_F_NUM, import_ms, NULL, DL_VOLATILE),
+    F(dl_torch_runtime, "matmul_gflops", "fp32 matmul GFLOPS", DL_F_NUM, matmul_gflops, NULL,
+      DL_OPTIONAL | DL_VOLATILE),
+    F(dl_torch_runtime, "matmul_size", "matmul size", DL_F_INT, matmul_size, NULL,
+      DL_OPTIONAL),
+    F(dl_torch_runtime, "matmul_spread_pct", "matmul spread %", DL_F_NUM, matmul_spread_pct,
+      NULL, DL_OPTIONAL | DL_VOLATILE),
 };
 const dl_schema dl_torch_runtime_schema = {"runtime", sizeof(dl_torch_runtime),
                                            torch_runtime_fields, N(torch_runtime_fields)};
@@ -407,6 +413,27 @@ static const dl_field python_fields[] = {
 const dl_schema dl_python_schema = {"python", sizeof(dl_python), python_fields,
                                     N(python_fields)};
 
+#define MEASURED DL_OPTIONAL | DL_VOLATILE
+static const dl_field cpu_measure_fields[] = {
+    F(dl_cpu_measure, "isa", "Kernel ISA", DL_F_TEXT, isa, NULL, DL_OPTIONAL),
+    F(dl_cpu_measure, "threads", "Threads", DL_F_INT, threads, NULL, DL_OPTIONAL),
+    F(dl_cpu_measure, "fp32_gflops_1core", "fp32 GFLOPS, 1 core", DL_F_NUM, fp32_gflops_1core,
+      NULL, MEASURED),
+    F(dl_cpu_measure, "fp64_gflops_1core", "fp64 GFLOPS, 1 core", DL_F_NUM, fp64_gflops_1core,
+      NULL, MEASURED),
+    F(dl_cpu_measure, "fp32_gflops_all", "fp32 GFLOPS, all cores", DL_F_NUM, fp32_gflops_all,
+      NULL, MEASURED),
+    F(dl_cpu_measure, "fp64_gflops_all", "fp64 GFLOPS, all cores", DL_F_NUM, fp64_gflops_all,
+      NULL, MEASURED),
+    F(dl_cpu_measure, "peak_spread_pct", "Peak spread %", DL_F_NUM, peak_spread_pct, NULL,
+      MEASURED),
+    F(dl_cpu_measure, "triad_gbps", "Memory triad GB/s", DL_F_NUM, triad_gbps, NULL, MEASURED),
+    F(dl_cpu_measure, "triad_array_bytes", "Triad array", DL_F_INT, triad_array_bytes, NULL,
+      DL_OPTIONAL | DL_FMT_BYTES),
+};
+static const dl_schema cpu_measure_schema = {"cpu_measure", sizeof(dl_cpu_measure),
+                                             cpu_measure_fields, N(cpu_measure_fields)};
+
 static const dl_field facts_fields[] = {
     F(dl_facts, "schema", NULL, DL_F_TEXT, schema, NULL, 0),
     F(dl_facts, "os", "Operating system", DL_F_OBJECT, os, &os_schema, 0),
@@ -425,6 +452,7 @@ static const dl_field facts_fields[] = {
     F(dl_facts, "libraries", "Library search", DL_F_LIST, libraries, &library_lookup_schema,
       0),
     F(dl_facts, "pythons", "Python interpreters", DL_F_LIST, pythons, &dl_python_schema, 0),
+    F(dl_facts, "cpu_measure", "CPU, measured", DL_F_OBJECT, cpu_measure, &cpu_measure_schema, 0),
     F(dl_facts, "tool", "dlenv", DL_F_OBJECT, tool, &tool_schema, 0),
 };
 const dl_schema dl_facts_schema = {"facts", sizeof(dl_facts), facts_fields,

@@ -366,6 +366,8 @@ bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void 
         set_error(err, code, "read", path);
         return false;
     }
+    if (offset > (uint64_t)INT64_MAX) /* past the end of any file */
+        len = 0;
     while (done < len) {
         /* ReadFile takes a DWORD count; the OVERLAPPED offset says where, on this
          * synchronous handle as well */

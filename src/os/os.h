@@ -144,4 +144,18 @@ char *dl_self_path(const char *argv0);
 /* The name of a signal that ended a child ("SIGSEGV"), or NULL. */
 const char *dl_signal_name(int sig);
 
+/* ---- threads ---------------------------------------------------------------------------- */
+
+/* Runs fn(arg, i) on n threads at once (i = 0..n-1) and waits for all; false with why if
+ * a thread could not start (the ones that did are still joined). Every thread is created
+ * first and waits behind a start gate that opens only once all n exist, so the work starts
+ * together and a caller timing inside fn times only the parallel part. When a thread cannot
+ * be created the gate opens with "cancelled": fn runs on none of them. */
+typedef void (*dl_thread_fn)(void *arg, unsigned index);
+bool dl_threads_run(unsigned n, dl_thread_fn fn, void *arg, char **error);
+/* Logical CPUs this process may use (its affinity: sched_getaffinity / the process's
+ * affinity mask, else GetActiveProcessorCount), >= 1. A container's CPU quota (cgroup
+ * cpu.max) is not an affinity and is not counted. */
+unsigned dl_cpu_count_online(void);
+
 #endif

@@ -34,9 +34,10 @@ typedef struct dl_pe_info {
 bool dl_pe_parse(const unsigned char *data, size_t len, dl_pe_info *out, char **error);
 void dl_pe_info_free(dl_pe_info *info);
 
-/* Reads a file through the machine layer and parses it. Only a prefix of the file is held
- * in memory: the first 1 MiB, grown (reading again from the start) until it covers the
- * import data, up to 512 MiB; see pe_image.c. *error names the path. */
+/* Reads a file through the machine layer and parses it, reading only the bytes the parse
+ * needs (the headers, the section table, the descriptors and names of the import tables),
+ * never the whole file, which for a CUDA DLL can be a gigabyte; see pe_image.c. *error names
+ * the path. */
 bool dl_pe_read(const dl_machine *m, const char *path, dl_pe_info *out, char **error);
 
 /* Machine name for display: "x64", "x86", "arm64", "arm", "unknown (0x1234)". Caller frees. */

@@ -75,16 +75,17 @@ static void failed(dl_python *py, const char *status, const char *why)
     dl_schema_fill_unknown(&dl_torch_runtime_schema, &py->runtime, why);
 }
 
-void dl_python_runtime(dl_python *py, int timeout_ms)
+void dl_python_runtime(dl_python *py, int timeout_ms, bool measure)
 {
-    const char *argv[4];
+    const char *argv[5];
     dl_proc_opts opts;
     dl_proc_result r;
     char *why = NULL;
     argv[0] = py->path.value;
     argv[1] = "-c";
     argv[2] = dl_torch_probe_py;
-    argv[3] = NULL;
+    argv[3] = measure ? "measure" : NULL;
+    argv[4] = NULL;
     memset(&opts, 0, sizeof opts);
     opts.timeout_ms = timeout_ms;
     opts.max_output = 1u << 20;

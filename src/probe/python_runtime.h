@@ -9,7 +9,8 @@
 /* Runs the embedded probe with python->path (never through a shell) and fills
  * python->runtime; also python->version and python->bits when the interpreter states them
  * more precisely than its files did. */
-void dl_python_runtime(dl_python *python, int timeout_ms);
+/* measure: also time an fp32 matrix product (`dlenv verify`). */
+void dl_python_runtime(dl_python *python, int timeout_ms, bool measure);
 
 /* Reads the probe's output (anything, then "@@DLENV@@" + JSON) into py. False with *why
  * when no answer is in it. Exposed for tests. */

@@ -358,13 +358,30 @@ char *dl_render_report_text(const dl_facts *f, const dl_style *style)
             render_field(&v, fd, p, 2);
             continue;
         }
+        if (fd->kind == DL_F_OBJECT) {
+            /* a section with nothing in it (no measurements without verify) is left out */
+            size_t start = v.out.len;
+            render_object(&v, fd->sub, p, 2);
+            if (v.out.len == start)
+                continue;
+            {
+                char *body = dl_strdup(v.out.data + start);
+                v.out.len = start;
+                v.out.data[start] = '\0';
+                if (!first)
+                    dl_buf_puts(&v.out, "\n");
+                first = false;
+                heading(&v, fd->label);
+                dl_buf_puts(&v.out, body);
+                free(body);
+            }
+            continue;
+        }
         if (!first)
             dl_buf_puts(&v.out, "\n");
         first = false;
         heading(&v, fd->label);
-        if (fd->kind == DL_F_OBJECT)
-            render_object(&v, fd->sub, p, 2);
-        else if (fd->kind == DL_F_DICT)
+        if (fd->kind == DL_F_DICT)
             render_dict(&v, 2, p);
         else
             render_list(&v, 2, fd, p, true);

@@ -77,6 +77,37 @@ def describe(torch):
     out["xpu_available"] = bool(xpu and xpu.is_available())
 
 
+def clock():
+    return time.perf_counter() if hasattr(time, "perf_counter") else time.time()
+
+
+def measure_matmul(torch):
+    # fp32 matrix product, sized so that one product takes >= 0.25 s (at most 4096): a
+    # reference BLAS stays at a small size, an optimised one fills the cores. Warm-up,
+    # three timed runs, the median; the product is checked, so a wrong result never counts.
+    n = 256
+    a = b = c = None
+    while True:
+        a, b = torch.randn(n, n), torch.randn(n, n)
+        t0 = clock()
+        c = torch.mm(a, b)
+        if clock() - t0 >= 0.25 or n >= 4096:
+            break
+        n *= 2
+    times = []
+    for _ in range(3):
+        t0 = clock()
+        c = torch.mm(a, b)
+        times.append(clock() - t0)
+    want = float((a[7].double() * b[:, 5].double()).sum())
+    if abs(float(c[7, 5]) - want) > 1e-3 * (1.0 + abs(want)) * n ** 0.5:
+        raise ValueError("the product is wrong: %g instead of %g" % (float(c[7, 5]), want))
+    times.sort()
+    out["matmul_size"] = n
+    out["matmul_gflops"] = 2.0 * n ** 3 / times[1] / 1e9
+    out["matmul_spread_pct"] = (times[2] - times[0]) / times[1] * 100.0
+
+
 def main():
     out["python_version"] = "%d.%d.%d" % tuple(sys.version_info[:3])
     out["python_bits"] = 64 if sys.maxsize > 2 ** 32 else 32
@@ -91,6 +122,12 @@ def main():
         out["import_ms"] = (time.time() - start) * 1000.0
         try:
             describe(torch)
+            if len(sys.argv) > 1 and sys.argv[1] == "measure":
+                attempt("matmul", lambda: measure_matmul(torch))
+                if out.get("matmul") is None:
+                    out.pop("matmul", None)
+                else:
+                    out["matmul_gflops"] = out.pop("matmul")
         except BaseException as e:  # noqa: BLE001
             out["error"] = "%s: %s" % (type(e).__name__, e)
     attempt("loaded_libraries", loaded_libraries)
