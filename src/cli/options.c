@@ -10,7 +10,7 @@ typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_
                       OPT_NO_RUNTIME, OPT_DATA, OPT_MARKDOWN, OPT_REDACT, OPT_VERBOSE,
                       OPT_LIST_CHECKS, OPT_CHECK, OPT_STRICT, OPT_WHY, OPT_OFFLINE, OPT_TORCH,
                       OPT_FOR, OPT_INDEX_MIRROR, OPT_OS, OPT_ARCH, OPT_GPU, OPT_DRIVER,
-                      OPT_FROM } opt_id;
+                      OPT_FROM, OPT_QUICK, OPT_FULL } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -29,6 +29,8 @@ static const dl_command commands[] = {
      dl_cmd_plan},
     {"explain", "diagnose somebody's pasted collect_env / nvidia-smi / error output (FILE or -)",
      dl_cmd_explain},
+    {"verify", "measure the compute path: CPU peak, memory bandwidth, torch's matrix product, "
+               "each next to its limit", dl_cmd_verify},
     {"data", "list the knowledge tables, where each came from and the sources they cite",
      dl_cmd_data},
 };
@@ -38,15 +40,15 @@ static const option_spec options[] = {
     {OPT_VERSION, "version", 'V', NULL, NULL, "show the version and exit"},
     {OPT_ROOT, "root", 0, "DIR", "report doctor plan",
      "read the machine's files under DIR (a container image, a mounted disk)"},
-    {OPT_JSON, "json", 0, NULL, "report doctor plan explain data", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
+    {OPT_JSON, "json", 0, NULL, "report doctor plan explain data verify", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
     {OPT_FROM, "from", 0, "FILE", "report doctor plan",
      "use the facts of a saved `dlenv report --json` (- for stdin), not this machine's"},
-    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor plan",
+    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor plan verify",
      "how long NVML or the CUDA driver may take to answer (default 15)"},
-    {OPT_PYTHON, "python", 0, "PATH", "report doctor plan",
+    {OPT_PYTHON, "python", 0, "PATH", "report doctor plan verify",
      "also inspect this interpreter, first (plan: a PATH, or X.Y for a described machine)"},
     {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report doctor", "do not run `import torch`"},
-    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report doctor",
+    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report doctor verify",
      "how long `import torch` may take in one interpreter (default 60)"},
     {OPT_DATA, "data", 0, "DIR", NULL,
      "use DIR/<table>.csv in place of the built-in tables"},
@@ -56,7 +58,9 @@ static const option_spec options[] = {
     {OPT_VERBOSE, "verbose", 'v', NULL, "doctor", "show every check and every probe's time"},
     {OPT_LIST_CHECKS, "list-checks", 0, NULL, "doctor", "list the checks and exit"},
     {OPT_CHECK, "check", 0, "ID", "doctor", "run only this check (an id from --list-checks)"},
-    {OPT_STRICT, "strict", 0, NULL, "doctor", "warnings fail too (exit code 1)"},
+    {OPT_STRICT, "strict", 0, NULL, "doctor verify", "warnings fail too (exit code 1)"},
+    {OPT_QUICK, "quick", 0, NULL, "verify", "shorter measurements (under 3 s)"},
+    {OPT_FULL, "full", 0, NULL, "verify", "longer, steadier measurements"},
     {OPT_WHY, "why", 0, NULL, "plan", "list every candidate and why it was rejected"},
     {OPT_OFFLINE, "offline", 0, NULL, "plan",
      "also the wheel files to download on another machine"},
@@ -152,6 +156,8 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
     case OPT_STRICT: cli->strict = true; break;
     case OPT_DATA: cli->data_dir = value; break;
     case OPT_WHY: cli->why = true; break;
+    case OPT_QUICK: cli->quick = true; break;
+    case OPT_FULL: cli->full = true; break;
     case OPT_FROM: cli->from = value; break;
     case OPT_OFFLINE: cli->offline = true; break;
     case OPT_TORCH: cli->torch = value; break;

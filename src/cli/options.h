@@ -34,6 +34,8 @@ typedef struct dl_cli {
     const char *input;       /* explain FILE, "-" for stdin */
     /* plan */
     bool why;
+    bool quick;            /* verify --quick */
+    bool full;             /* verify --full */
     bool offline;
     const char *torch;       /* --torch VERSION|REQUIREMENTS */
     const char *for_kind;    /* --for cpu|cuda|rocm|xpu|mps */
@@ -61,6 +63,7 @@ void dl_cli_help(FILE *out, const char *command);
 /* Commands (src/cli/<name>.c). */
 int dl_cmd_report(const dl_cli *cli);
 int dl_cmd_doctor(const dl_cli *cli);
+int dl_cmd_verify(const dl_cli *cli);
 int dl_cmd_data(const dl_cli *cli);
 int dl_cmd_plan(const dl_cli *cli);
 int dl_cmd_explain(const dl_cli *cli);

@@ -354,8 +354,8 @@ static pe_status read_headers(pe_reader *r, dl_pe_info *out, uint32_t *import_rv
     table_size = (size_t)r->section_count * PE_SECTION_SIZE;
     if (table_size) {
         r->sections = dl_xmalloc(table_size);
-        st = get(r, sections, table_size, r->sections, "section table");
-        if (st == PE_BAD && !strncmp(r->error, "truncated", 9))
+        st = get_some(r, sections, table_size, r->sections, &got);
+        if (st == PE_OK && got < table_size)
             st = bad(r, dl_fmt("truncated section table (%u sections claimed)",
                                r->section_count));
     }

@@ -64,17 +64,67 @@ void dl_rule_pcie_link_degraded(const dl_rule_input *in, dl_findings *out)
                           "PCIe setting in the firmware");
 }
 
+/* An optimised BLAS the process really mapped: Debian's torch says BLAS_INFO=generic and
+ * still runs OpenBLAS once libblas.so.3 points to it. */
+static bool optimised_blas_loaded(const dl_torch_runtime *r)
+{
+    static const char *const names[] = {"openblas", "libmkl", "blis", "Accelerate"};
+    size_t i, j;
+    for (i = 0; r->loaded_libraries.known && i < r->loaded_libraries.count; i++)
+        for (j = 0; j < sizeof names / sizeof names[0]; j++)
+            if (strstr(DL_LIST_AT(r->loaded_libraries, char *, i), names[j]))
+                return true;
+    return false;
+}
+
+/* Measured by dlenv verify: torch's product below this share of the CPU's own measured
+ * fp32 peak is a reference BLAS or a single thread (optimised BLAS reach 50-90%). */
+#define MATMUL_SLOW_PCT 10.0
+
+static dl_finding *slow_finding(const dl_facts *f, const dl_python *py, dl_findings *out)
+{
+    const dl_torch_runtime *r = &py->runtime;
+    const dl_cpu_measure *c = &f->cpu_measure;
+    if (r->matmul_gflops.known && c->fp32_gflops_all.known && c->fp32_gflops_all.value > 0) {
+        double pct = r->matmul_gflops.value / c->fp32_gflops_all.value * 100.0;
+        dl_finding *x;
+        if (pct >= MATMUL_SLOW_PCT)
+            return NULL;
+        x = dl_finding_add(out, "cpu_matmul_slow", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
+                           "torch's fp32 matrix product runs at %.1f GFLOPS, %.1f%% of the "
+                           "%.0f GFLOPS this CPU reaches", r->matmul_gflops.value, pct,
+                           c->fp32_gflops_all.value);
+        dl_finding_evidence(x, "pythons[0].runtime.matmul_gflops", "%.1f (n = %lld)",
+                            r->matmul_gflops.value, r->matmul_size.value);
+        dl_finding_evidence(x, "cpu_measure.fp32_gflops_all", "%.1f (%s, %lld threads)",
+                            c->fp32_gflops_all.value, c->isa.value ? c->isa.value : "?",
+                            c->threads.value);
+        return x;
+    }
+    if (r->matmul_gflops.known || !dl_q_text_is(&r->blas, "generic") || optimised_blas_loaded(r))
+        return NULL;
+    return dl_finding_add(out, "cpu_matmul_slow", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
+                          "torch uses the generic reference BLAS: CPU matrix products run many "
+                          "times slower than this CPU can");
+}
+
 void dl_rule_cpu_matmul_slow(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
     const dl_torch_install *t = dl_q_static_torch(py);
-    dl_finding *x;
-    if (!py || !dl_q_text_is(&py->runtime.blas, "generic"))
+    dl_finding *x = py ? slow_finding(in->facts, py, out) : NULL;
+    if (!x)
         return;
-    x = dl_finding_add(out, "cpu_matmul_slow", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
-                       "torch uses the generic reference BLAS: CPU matrix products run many "
-                       "times slower than this CPU can");
-    dl_finding_evidence(x, "pythons[0].runtime.blas", "generic");
+    if (py->runtime.blas.value)
+        dl_finding_evidence(x, "pythons[0].runtime.blas", "%s%s", py->runtime.blas.value,
+                            optimised_blas_loaded(&py->runtime) ? "" : ", no optimised BLAS mapped");
+    if (py->runtime.threads.known && py->runtime.threads.value == 1 &&
+        in->facts->cpu.logical_threads.known && in->facts->cpu.logical_threads.value > 1) {
+        dl_finding_evidence(x, "pythons[0].runtime.threads", "1 of %lld logical CPUs",
+                            in->facts->cpu.logical_threads.value);
+        dl_finding_fix(x, "# torch runs on one thread: unset OMP_NUM_THREADS / MKL_NUM_THREADS "
+                          "(or set them to the core count)");
+    }
     if (t && t->location.value && strncmp(t->location.value, "/usr/lib/python3/", 17) == 0)
         dl_finding_fix(x, "sudo apt install libopenblas0-pthread   (Debian's torch then uses "
                           "OpenBLAS through libblas.so.3)");

@@ -124,6 +124,52 @@ static void read_limit_reports_truncation(void **state)
     dl_machine_close(&m);
 }
 
+/* Reads at an offset: inside the file, across its end (short), past it (nothing), through
+ * an absolute link that must stay inside the root, and a missing file. */
+static void read_at_an_offset(void **state)
+{
+    dl_machine m;
+    char *err = NULL, buf[16];
+    size_t got = 99;
+    dl_io_error e = {0};
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    /* "inside-host\n" */
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", 7, buf, 4, &got, &e));
+    assert_int_equal(got, 4);
+    assert_memory_equal(buf, "host", 4);
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", 0, buf, 6, &got, &e));
+    assert_int_equal(got, 6);
+    assert_memory_equal(buf, "inside", 6);
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", 9, buf, sizeof buf, &got, &e));
+    assert_int_equal(got, 3);
+    assert_memory_equal(buf, "st\n", 3);
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", 12, buf, sizeof buf, &got, &e));
+    assert_int_equal(got, 0);
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", (uint64_t)1 << 40, buf, sizeof buf, &got,
+                              &e));
+    assert_int_equal(got, 0);
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", UINT64_MAX, buf, sizeof buf, &got, &e));
+    assert_int_equal(got, 0);
+    assert_true(dl_fs_read_at(&m, "/etc/hostname", 3, buf, 0, &got, &e));
+    assert_int_equal(got, 0);
+    assert_true(dl_fs_read_at(&m, "/etc/os-release", 3, buf, 6, &got, &e));
+    assert_int_equal(got, 6);
+    assert_memory_equal(buf, "inside", 6);
+    assert_int_equal(e.status, DL_IO_OK);
+    assert_null(e.message);
+    got = 99;
+    assert_false(dl_fs_read_at(&m, "/etc/missing", 0, buf, sizeof buf, &got, &e));
+    assert_int_equal(got, 0);
+    assert_int_equal(e.status, DL_IO_NOT_FOUND);
+    assert_string_equal(e.message, "cannot read /etc/missing: No such file or directory");
+    dl_io_error_clear(&e);
+    assert_false(dl_fs_read_at(&m, "/etc/loop", 0, buf, sizeof buf, &got, &e));
+    assert_int_equal(e.status, DL_IO_FAILED);
+    dl_io_error_clear(&e);
+    dl_machine_close(&m);
+}
+
 static void bad_roots_are_refused(void **state)
 {
     dl_machine m;
@@ -273,6 +319,7 @@ int main(void)
         cmocka_unit_test(absolute_links_resolve_inside_the_root),
         cmocka_unit_test(errors_say_what_and_why),
         cmocka_unit_test(read_limit_reports_truncation),
+        cmocka_unit_test(read_at_an_offset),
         cmocka_unit_test(bad_roots_are_refused),
         cmocka_unit_test(listing_is_sorted),
         cmocka_unit_test(lines_handle_crlf_long_lines_and_no_final_newline),

@@ -754,8 +754,9 @@ static void read_file(void **state)
     free(b.data);
 }
 
-/* The import section past the first 1 MiB read: the reader reads on to it. */
-static void read_file_with_imports_past_the_first_read(void **state)
+/* The import section 3 MiB into the file: read where it lies. A section claimed at 1 GiB of
+ * that 3 MiB file is a truncated table, found with a read that comes back empty. */
+static void read_file_with_imports_far_in(void **state)
 {
     pe_spec s = x64_dll();
     pe_built b;
@@ -780,18 +781,131 @@ static void read_file_with_imports_past_the_first_read(void **state)
     dl_pe_info_free(&info);
     temp_remove(&t);
 
-    /* a section claimed at 1 GiB of a longer-than-1 MiB file is refused without reading it */
     put32(b.data + b.sections + 40 + 20, 0x40000000u);
     temp_write(&t, "far.dll", b.data, b.len);
     assert_false(dl_pe_read(&m, t.path, &info, &error));
     assert_non_null(error);
-    if (!strstr(error, "past the 512 MiB read at most"))
+    assert_true(dl_starts_with(error, t.path));
+    if (!strstr(error, "truncated import table"))
+        fail_msg("unexpected error: %s", error);
+    assert_int_equal(info.import_count, 0);
+    free(error);
+    temp_remove(&t);
+    dl_machine_close(&m);
+    free(b.data);
+}
+
+#if !defined(_WIN32)
+/* Writes b's headers and .text at 0 and the first tail_len bytes of its import section at
+ * far (whose section header must already say so), then extends the file to total bytes
+ * when total is not 0: the gaps are holes, so a gigabyte file costs no disk. */
+static void write_sparse(temp_file *t, const char *name, const pe_built *b, uint32_t far,
+                         size_t tail_len, uint64_t total)
+{
+    FILE *f;
+    temp_write(t, name, b->data, b->idata);
+    f = fopen(t->path, "r+b");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, (long)far, SEEK_SET), 0);
+    assert_int_equal(fwrite(b->data + b->idata, 1, tail_len, f), tail_len);
+    assert_int_equal(fflush(f), 0);
+    if (total)
+        assert_int_equal(ftruncate(fileno(f), (off_t)total), 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A 1 GiB file (torch_cuda.dll's size) with its import section at 768 MiB, past where a
+ * reader of prefixes would give up: read at once, and so are its truncated versions. */
+static void read_sparse_file_with_imports_at_768_mib(void **state)
+{
+    const uint32_t far = 768u << 20;
+    pe_spec s = x64_dll();
+    pe_built b;
+    temp_file t;
+    dl_machine m;
+    dl_pe_info info;
+    char *error = NULL;
+    (void)state;
+    s.delay = delay_names;
+    s.delay_count = 2;
+    b = build_pe(&s);
+    put32(b.data + b.sections + 40 + 20, far);
+    write_sparse(&t, "torch_cuda.dll", &b, far, b.len - b.idata, (uint64_t)1 << 30);
+    open_live(&m);
+    if (!dl_pe_read(&m, t.path, &info, &error))
+        fail_msg("%s", error);
+    assert_int_equal(info.machine, 0x8664);
+    assert_true(info.is_dll);
+    assert_int_equal(info.import_count, 3);
+    assert_string_equal(info.imports[0], "KERNEL32.dll");
+    assert_string_equal(info.imports[2], "MyHelper.DLL");
+    assert_int_equal(info.delay_import_count, 2);
+    assert_string_equal(info.delay_imports[0], "cudart64_12.dll");
+    assert_string_equal(info.delay_imports[1], "nvcuda.dll");
+    dl_pe_info_free(&info);
+    temp_remove(&t);
+
+    /* the file ends inside the second import descriptor */
+    write_sparse(&t, "cut-descriptors.dll", &b, far, IMPORT_DESC + 10, 0);
+    assert_false(dl_pe_read(&m, t.path, &info, &error));
+    assert_true(dl_starts_with(error, t.path));
+    if (!strstr(error, "truncated import table"))
+        fail_msg("unexpected error: %s", error);
+    assert_null(info.imports);
+    free(error);
+    error = NULL;
+    temp_remove(&t);
+
+    /* the file ends before the last name's NUL */
+    write_sparse(&t, "cut-name.dll", &b, far, b.len - b.idata - 1, 0);
+    assert_false(dl_pe_read(&m, t.path, &info, &error));
+    assert_true(dl_starts_with(error, t.path));
+    if (!strstr(error, "runs past the end of the file"))
         fail_msg("unexpected error: %s", error);
     free(error);
     temp_remove(&t);
     dl_machine_close(&m);
     free(b.data);
 }
+
+/* 2000 names 32 KiB apart in a 64 MiB import section: each one a separate read, which adds
+ * up past the reader's budget, so the image is refused instead of read all over. */
+static void scattered_names_are_refused(void **state)
+{
+    const char **names = dl_xcalloc(2000, sizeof *names);
+    const uint32_t stride = 0x8000u, spread = 2000u * 0x8000u;
+    pe_spec s = x64_dll();
+    pe_built b;
+    temp_file t;
+    dl_machine m;
+    dl_pe_info info;
+    char *error = NULL;
+    size_t i;
+    (void)state;
+    for (i = 0; i < 2000; i++)
+        names[i] = "a.dll";
+    s.imports = names;
+    s.import_count = 2000;
+    b = build_pe(&s);
+    for (i = 0; i < 2000; i++) /* each into the zeros of the hole: an empty name */
+        put32(b.data + b.idata + i * IMPORT_DESC + 12,
+              b.idata_va + 0x100000u + (uint32_t)i * stride);
+    put32(b.data + b.sections + 40 + 16, 0x100000u + spread); /* .idata's raw size */
+    write_sparse(&t, "scattered.dll", &b, (uint32_t)b.idata, b.len - b.idata,
+                 b.idata + 0x100000u + spread);
+    open_live(&m);
+    assert_false(dl_pe_read(&m, t.path, &info, &error));
+    assert_true(dl_starts_with(error, t.path));
+    if (!strstr(error, "MiB of reads"))
+        fail_msg("unexpected error: %s", error);
+    assert_null(info.imports);
+    free(error);
+    temp_remove(&t);
+    dl_machine_close(&m);
+    free(b.data);
+    free(names);
+}
+#endif
 
 int main(void)
 {
@@ -820,7 +934,11 @@ int main(void)
         cmocka_unit_test(not_an_image),
         cmocka_unit_test(damaged_bytes_stay_in_bounds),
         cmocka_unit_test(read_file),
-        cmocka_unit_test(read_file_with_imports_past_the_first_read),
+        cmocka_unit_test(read_file_with_imports_far_in),
+#if !defined(_WIN32)
+        cmocka_unit_test(read_sparse_file_with_imports_at_768_mib),
+        cmocka_unit_test(scattered_names_are_refused),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -82,7 +82,7 @@ def clock():
 
 
 def measure_matmul(torch):
-    # fp32 matrix product, sized so that one product takes >= 0.25 s (at most 4096): a
+    # fp32 matrix product, sized so that one product takes >= 0.1 s (at most 4096): a
     # reference BLAS stays at a small size, an optimised one fills the cores. Warm-up,
     # three timed runs, the median; the product is checked, so a wrong result never counts.
     n = 256
@@ -91,7 +91,7 @@ def measure_matmul(torch):
         a, b = torch.randn(n, n), torch.randn(n, n)
         t0 = clock()
         c = torch.mm(a, b)
-        if clock() - t0 >= 0.25 or n >= 4096:
+        if clock() - t0 >= 0.1 or n >= 4096:
             break
         n *= 2
     times = []

@@ -1,0 +1,122 @@
+/* dlenv verify: "it imports" is not "it works". Gathers the facts with torch's CPU matrix
+ * product timed in `python`, measures this CPU natively (its fp32/fp64 peak with the
+ * widest FMA kernel, one core and all; a STREAM triad), runs the rules (cpu_matmul_slow
+ * compares torch with the peak) and prints each figure next to its limit. Exit 0 unless a
+ * failure (or, with --strict, a warning) is found. */
+#include "cli/exit_codes.h"
+#include "cli/gather.h"
+#include "cli/options.h"
+#include "cli/output.h"
+
+#include "base/str.h"
+#include "know/tables.h"
+#include "measure/cpu_peak.h"
+#include "measure/memory_bandwidth.h"
+#include "os/os.h"
+#include "probe/probe.h"
+#include "render/text_verify.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Seconds for the peak and the triad: --quick stays under 3 s in all, the default under
+ * 10 s (torch's import and product take the rest), --full is steadier. */
+static void budgets(const dl_cli *cli, double *peak, double *triad)
+{
+    *peak = cli->quick ? 0.5 : cli->full ? 6.0 : 1.5;
+    *triad = cli->quick ? 0.3 : cli->full ? 4.0 : 0.8;
+}
+
+static void progress(const char *what)
+{
+    if (dl_term_is_tty(2)) {
+        fprintf(stderr, "\r\033[Kdlenv verify: %s", what);
+        fflush(stderr);
+    }
+}
+
+static void measure_cpu(const dl_cli *cli, dl_cpu_measure *c)
+{
+    dl_cpu_peak peak;
+    dl_memory_bandwidth bw;
+    double peak_s, triad_s;
+    char *error = NULL;
+    budgets(cli, &peak_s, &triad_s);
+    progress("measuring the CPU's peak floating-point rate ...");
+    if (dl_measure_cpu_peak(peak_s, &peak, &error)) {
+        dl_text_set(&c->isa, peak.isa);
+        dl_int_set(&c->threads, peak.threads);
+        dl_num_set(&c->fp32_gflops_1core, peak.fp32_gflops_1core);
+        dl_num_set(&c->fp64_gflops_1core, peak.fp64_gflops_1core);
+        dl_num_set(&c->fp32_gflops_all, peak.fp32_gflops_all);
+        dl_num_set(&c->fp64_gflops_all, peak.fp64_gflops_all);
+        dl_num_set(&c->peak_spread_pct, peak.spread_pct);
+    } else {
+        dl_num_unknown(&c->fp32_gflops_1core, "%s", error);
+        dl_num_unknown(&c->fp64_gflops_1core, "%s", error);
+        dl_num_unknown(&c->fp32_gflops_all, "%s", error);
+        dl_num_unknown(&c->fp64_gflops_all, "%s", error);
+        free(error);
+        error = NULL;
+    }
+    progress("measuring the memory bandwidth ...");
+    if (dl_measure_memory_bandwidth(triad_s, &bw, &error)) {
+        dl_num_set(&c->triad_gbps, bw.triad_gbps);
+        dl_int_set(&c->triad_array_bytes, (long long)bw.array_bytes);
+    } else {
+        dl_num_unknown(&c->triad_gbps, "%s", error);
+        free(error);
+    }
+    progress("");
+    if (dl_term_is_tty(2))
+        fputs("\r\033[K", stderr);
+}
+
+int dl_cmd_verify(const dl_cli *cli)
+{
+    dl_knowledge know;
+    char *error = NULL;
+    dl_facts f;
+    dl_findings fs;
+    dl_verify_view view;
+    dl_verify_input in;
+    dl_rule_input rin;
+    dl_style style;
+    char *text;
+    int rc;
+    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
+        fprintf(stderr, "dlenv: %s\n", error);
+        free(error);
+        return DL_EXIT_BAD_INPUT;
+    }
+    dl_probe_configure_measure(true);
+    progress("gathering the facts and timing torch's matrix product ...");
+    rc = dl_cli_gather(cli, &f);
+    if (rc != DL_EXIT_OK) {
+        dl_facts_free(&f);
+        dl_knowledge_free(&know);
+        return rc;
+    }
+    measure_cpu(cli, &f.cpu_measure);
+    memset(&fs, 0, sizeof fs);
+    rin.facts = &f;
+    rin.know = &know;
+    dl_rules_run(&rin, NULL, &fs);
+    dl_verify_view_build(&view, &f, &fs);
+    in.facts = &f;
+    in.findings = &fs;
+    in.view = &view;
+    style = dl_cli_style(cli);
+    text = cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style);
+    rc = dl_cli_write(text, cli->json);
+    if (rc == DL_EXIT_OK && (view.verdict == DL_SEV_FAILURE ||
+                             (cli->strict && view.verdict == DL_SEV_WARNING)))
+        rc = DL_EXIT_FINDINGS;
+    free(text);
+    dl_verify_view_free(&view);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+    dl_knowledge_free(&know);
+    return rc;
+}
