@@ -9,6 +9,7 @@ scenario's expectations, one per line:
     title ID TEXT...            ID's title contains TEXT
     fact PATH JSON              facts.PATH equals JSON (PATH: a.b[0].c)
     has PATH TEXT...            facts.PATH, as text, contains TEXT (unknowns: their reason)
+    above PATH NUMBER           facts.PATH is a number above NUMBER
 Prints every failed line and exits 1 when any failed."""
 import json
 import re
@@ -63,6 +64,9 @@ def check(doc, code, line):
     if kind == "fact":
         want = json.loads(" ".join(args[1:]))
         return value == want, f"is {text_of(value)}"
+    if kind == "above":
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return ok and value > float(args[1]), f"is {text_of(value)}"
     if kind == "has":
         return " ".join(args[1:]) in text_of(value), f"is {text_of(value)}"
     return False, "unknown expectation"
