@@ -85,6 +85,10 @@ int dl_cmd_verify(const dl_cli *cli)
     dl_style style;
     char *text;
     int rc;
+    if (cli->quick && cli->full) {
+        fprintf(stderr, "dlenv: --quick and --full exclude each other\n");
+        return DL_EXIT_USAGE;
+    }
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
         fprintf(stderr, "dlenv: %s\n", error);
         free(error);

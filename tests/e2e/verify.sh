@@ -59,7 +59,13 @@ else
     echo "SKIP part 2: cannot download and unpack libopenblas0-pthread (apt-get download / dpkg-deb)"
 fi
 
-# 3. The text view: every figure with its limit, and the verdict.
+# 3. Usage errors.
+run verify --quick --full
+expect_eq "--quick --full exit code" 2 "$rc"
+run verify --from /dev/null
+expect_eq "--from is not a verify option" 2 "$rc"
+
+# 4. The text view: every figure with its limit, and the verdict.
 run verify --quick --python "$py"
 case "$out" in *"fp32 peak, all cores"*"% of"*"torch fp32 matmul"*"Verdict:"*) ;;
     *) fail "text view: $out" ;; esac
