@@ -19,10 +19,37 @@ def attempt(key, fn):
         out[key] = unknown("%s: %s" % (type(e).__name__, e))
 
 
+def windows_modules():
+    # The DLLs this process has loaded (EnumProcessModules), as /proc/self/maps is elsewhere.
+    import ctypes
+    from ctypes import wintypes
+    psapi, kernel32 = ctypes.WinDLL("psapi"), ctypes.WinDLL("kernel32")
+    kernel32.GetCurrentProcess.restype = wintypes.HANDLE
+    process = kernel32.GetCurrentProcess()
+    needed = wintypes.DWORD()
+    modules = (wintypes.HMODULE * 4096)()
+    psapi.EnumProcessModules.argtypes = [wintypes.HANDLE, ctypes.c_void_p, wintypes.DWORD,
+                                         ctypes.POINTER(wintypes.DWORD)]
+    if not psapi.EnumProcessModules(process, modules, ctypes.sizeof(modules), ctypes.byref(needed)):
+        raise OSError("EnumProcessModules failed")
+    count = min(needed.value // ctypes.sizeof(wintypes.HMODULE), 4096)
+    kernel32.GetModuleFileNameW.argtypes = [wintypes.HMODULE, wintypes.LPWSTR, wintypes.DWORD]
+    paths = []
+    for i in range(count):
+        buf = ctypes.create_unicode_buffer(1024)
+        if kernel32.GetModuleFileNameW(modules[i], buf, 1024):
+            paths.append(buf.value)
+    return paths
+
+
 def loaded_libraries():
     wanted = ("cudnn", "cublas", "cudart", "libcuda.so", "nvrtc", "nccl", "nvJitLink", "iomp",
-              "gomp", "openblas", "blas", "mkl", "amdhip", "MIOpen", "libtorch_cuda", "c10_cuda")
+              "gomp", "openblas", "blas", "mkl", "amdhip", "MIOpen", "libtorch_cuda", "c10_cuda",
+              "nvcuda")
     seen = []
+    if sys.platform == "win32":
+        wanted_lower = tuple(w.lower() for w in wanted)
+        return [p for p in windows_modules() if any(w in p.lower() for w in wanted_lower)]
     with open("/proc/self/maps") as maps:
         for line in maps:
             parts = line.split()
