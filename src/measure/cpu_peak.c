@@ -36,30 +36,6 @@ double dl_peak_sum_f64(const double *v, unsigned n)
     return s;
 }
 
-/* The cpuid words the decoder needs, read the way the CPU probe reads them (cpu.c); false
- * where there is no cpuid (not x86, or a compiler without the intrinsic). */
-static bool read_cpuid(dl_x86_cpuid *id)
-{
-    uint32_t r[4], max_leaf, max_sub = 0;
-    memset(id, 0, sizeof *id);
-    if (!dl_cpuid(0, 0, r))
-        return false;
-    max_leaf = r[0];
-    if (max_leaf >= 1 && dl_cpuid(1, 0, r))
-        id->leaf1_ecx = r[2];
-    if (max_leaf >= 7 && dl_cpuid(7, 0, r)) {
-        max_sub = r[0];
-        id->leaf7_ebx = r[1];
-        id->leaf7_ecx = r[2];
-        id->leaf7_edx = r[3];
-    }
-    if (max_sub >= 1 && dl_cpuid(7, 1, r))
-        id->leaf7_1_eax = r[0];
-    if (!dl_xgetbv0(&id->xcr0))
-        id->xcr0 = 0;   /* no XSAVE enabled: no AVX state is saved, so no AVX is usable */
-    return true;
-}
-
 static bool has_isa(const char *const *names, size_t n, const char *want)
 {
     size_t i;
@@ -76,7 +52,7 @@ unsigned dl_peak_kernels_usable(const dl_peak_kernel *out[DL_PEAK_KERNELS_MAX])
     size_t count = 0;
     unsigned n = 0;
     bool fma_avx2;
-    if (read_cpuid(&id))
+    if (dl_x86_cpuid_read(&id))
         count = dl_x86_isa_decode(&id, names);
     /* The decoder already requires the OS to save the registers (XCR0). The AVX-512 file is
      * built with -mfma as well, and AVX2 comes with -mavx512f: require all three. */

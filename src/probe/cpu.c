@@ -468,36 +468,13 @@ static void isa_from_flags(dl_list *isa, const cpuinfo *ci)
             dl_textlist_add(isa, dl_x86_isa_names[i]);
 }
 
-/* false where there is no cpuid (not x86, or a compiler without the intrinsic). */
-static bool read_cpuid(dl_x86_cpuid *id)
-{
-    uint32_t r[4], max_leaf, max_sub = 0;
-    memset(id, 0, sizeof *id);
-    if (!dl_cpuid(0, 0, r))
-        return false;
-    max_leaf = r[0];
-    if (max_leaf >= 1 && dl_cpuid(1, 0, r))
-        id->leaf1_ecx = r[2];
-    if (max_leaf >= 7 && dl_cpuid(7, 0, r)) {
-        max_sub = r[0];
-        id->leaf7_ebx = r[1];
-        id->leaf7_ecx = r[2];
-        id->leaf7_edx = r[3];
-    }
-    if (max_sub >= 1 && dl_cpuid(7, 1, r))
-        id->leaf7_1_eax = r[0];
-    if (!dl_xgetbv0(&id->xcr0))
-        id->xcr0 = 0;   /* no XSAVE enabled: the OS saves no vector state beyond SSE */
-    return true;
-}
-
 static void fill_isa(const dl_machine *m, dl_cpu_facts *c, const cpuinfo *ci)
 {
     dl_x86_cpuid id;
     const char *names[DL_X86_ISA_MAX];
     size_t i, n;
     /* Never under --root: the CPU we run on is not the one the files describe. */
-    if (m->live && read_cpuid(&id)) {
+    if (m->live && dl_x86_cpuid_read(&id)) {
         n = dl_x86_isa_decode(&id, names);
         dl_list_known(&c->isa);
         for (i = 0; i < n; i++)

@@ -1,9 +1,10 @@
 /* Decoding of x86 cpuid words into the vector features PyTorch's kernels dispatch on.
  * Pure functions over register values, so tests can feed them any CPU; the probe reads
- * the registers through src/os and hands them here. */
+ * the registers through src/os (dl_x86_cpuid_read) and hands them here. */
 #ifndef DLENV_PROBE_CPU_ISA_H
 #define DLENV_PROBE_CPU_ISA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,9 @@ extern const char *const dl_x86_isa_names[DL_X86_ISA_MAX];
 /* The features the CPU has and the OS lets a program use, named as Linux's
  * /proc/cpuinfo spells them, in the report's fixed order. Returns how many. */
 size_t dl_x86_isa_decode(const dl_x86_cpuid *id, const char *names[DL_X86_ISA_MAX]);
+/* Reads the words the decoder needs from this CPU (cpuid, XGETBV); false where there is no
+ * cpuid (not x86, or a compiler without the intrinsic). */
+bool dl_x86_cpuid_read(dl_x86_cpuid *id);
 
 /* "GenuineIntel", "AuthenticAMD": leaf 0's EBX, EDX, ECX as text. */
 void dl_x86_vendor_text(const uint32_t leaf0[4], char out[13]);

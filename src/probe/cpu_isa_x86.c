@@ -2,6 +2,8 @@
  * the decoding run everywhere. */
 #include "probe/cpu_isa.h"
 
+#include "os/os.h"
+
 #include <stdbool.h>
 #include <string.h>
 
@@ -116,4 +118,26 @@ void dl_x86_brand_text(const uint32_t regs[12], char out[49])
         end--;
     memcpy(out, raw + start, end - start);
     out[end - start] = '\0';
+}
+
+bool dl_x86_cpuid_read(dl_x86_cpuid *id)
+{
+    uint32_t r[4], max_leaf, max_sub = 0;
+    memset(id, 0, sizeof *id);
+    if (!dl_cpuid(0, 0, r))
+        return false;
+    max_leaf = r[0];
+    if (max_leaf >= 1 && dl_cpuid(1, 0, r))
+        id->leaf1_ecx = r[2];
+    if (max_leaf >= 7 && dl_cpuid(7, 0, r)) {
+        max_sub = r[0];
+        id->leaf7_ebx = r[1];
+        id->leaf7_ecx = r[2];
+        id->leaf7_edx = r[3];
+    }
+    if (max_sub >= 1 && dl_cpuid(7, 1, r))
+        id->leaf7_1_eax = r[0];
+    if (!dl_xgetbv0(&id->xcr0))
+        id->xcr0 = 0;   /* no XSAVE enabled: the OS saves no vector state beyond SSE */
+    return true;
 }
