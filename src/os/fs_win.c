@@ -5,6 +5,7 @@
 #include "os/os.h"
 
 #include "base/str.h"
+#include "os/fs_names.h"
 #include "os/wide_win.h"
 
 #define WIN32_LEAN_AND_MEAN
@@ -13,15 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void dl_io_error_clear(dl_io_error *e)
-{
-    if (!e)
-        return;
-    free(e->message);
-    e->message = NULL;
-    e->status = DL_IO_OK;
-}
 
 static void set_error(dl_io_error *e, DWORD code, const char *what, const char *path)
 {
@@ -235,11 +227,6 @@ bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_
     return false;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool dl_fs_list(const dl_machine *m, const char *dir, char ***names, size_t *count,
                 dl_io_error *err)
 {
@@ -267,26 +254,13 @@ bool dl_fs_list(const dl_machine *m, const char *dir, char ***names, size_t *cou
     do {
         if (wcscmp(fd.cFileName, L".") == 0 || wcscmp(fd.cFileName, L"..") == 0)
             continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 16;
-            out = dl_xrealloc(out, cap * sizeof *out);
-        }
-        out[n++] = dl_narrow(fd.cFileName);
+        dl_names_push(&out, &n, &cap, dl_narrow(fd.cFileName));
     } while (FindNextFileW(h, &fd));
     FindClose(h);
-    if (n)
-        qsort(out, n, sizeof *out, compare_names);
+    dl_names_sort(out, n);
     *names = out;
     *count = n;
     return true;
-}
-
-void dl_fs_list_free(char **names, size_t count)
-{
-    size_t i;
-    for (i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
 }
 
 bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void *buf,

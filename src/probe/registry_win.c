@@ -1,6 +1,7 @@
 /* The registry through RegGetValueW / RegEnumKeyExW. */
 #include "probe/registry_win.h"
 
+#include "os/fs_names.h"
 #include "os/wide_win.h"
 
 #define WIN32_LEAN_AND_MEAN
@@ -98,11 +99,6 @@ bool dl_reg_multi(const char *key, const char *value, dl_strv *out)
     return true;
 }
 
-static int compare_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 bool dl_reg_subkeys(const char *key, dl_strv *out)
 {
     const char *sub = NULL;
@@ -124,7 +120,6 @@ bool dl_reg_subkeys(const char *key, dl_strv *out)
         dl_strv_add(out, dl_narrow(name));
     }
     RegCloseKey(h);
-    if (out->n)
-        qsort(out->v, out->n, sizeof *out->v, compare_names);
+    dl_names_sort(out->v, out->n);
     return true;
 }
