@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     const dl_command *command;
     argv = dl_process_args(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "__probe") == 0) /* dlenv's own isolated child */
-        return dl_probe_child_main(argc >= 3 ? argv[2] : NULL);
+        return dl_probe_child_main(argc >= 3 ? argv[2] : NULL, argc >= 4 ? argv[3] : NULL);
     if (!dl_cli_parse(argc, argv, &cli, &error)) {
         fprintf(stderr, "dlenv: %s\n", error);
         free(error);

@@ -6,6 +6,7 @@
 
 #include "base/str.h"
 #include "facts/facts_json.h"
+#include "measure/gpu_measure.h"
 #include "probe/gpu_gather.h"
 
 #include <cjson/cJSON.h>
@@ -30,7 +31,26 @@ static int answer(const dl_schema *s, const void *facts, const dl_probe_outcome 
     return rc;
 }
 
-int dl_probe_child_main(const char *which)
+/* The GPU measurements at a level; the probe's status says whether any device failed. */
+static int measure_gpus(const char *level, dl_probe_outcome *out)
+{
+    dl_gpu_budget b;
+    dl_gpu_measure_facts f;
+    int rc;
+    if (!level || !dl_gpu_budget_for(level, &b)) {
+        fprintf(stderr, "dlenv: __probe gpu-measure takes quick, default or full\n");
+        return DL_EXIT_USAGE;
+    }
+    memset(&f, 0, sizeof f);
+    dl_measure_gpus(&b, &f);
+    if (f.status.value && strcmp(f.status.value, "failed") == 0)
+        dl_probe_note(out, DL_PROBE_FAILED, f.detail.value ? f.detail.value : "failed");
+    rc = answer(&dl_gpu_measure_schema, &f, out);
+    dl_schema_free(&dl_gpu_measure_schema, &f);
+    return rc;
+}
+
+int dl_probe_child_main(const char *which, const char *arg)
 {
     dl_probe_outcome out = {DL_PROBE_OK, NULL};
     int rc;
@@ -46,8 +66,10 @@ int dl_probe_child_main(const char *which)
         dl_gather_cuda(&f, &out);
         rc = answer(&dl_cuda_driver_schema, &f, &out);
         dl_schema_free(&dl_cuda_driver_schema, &f);
+    } else if (which && strcmp(which, "gpu-measure") == 0) {
+        rc = measure_gpus(arg, &out);
     } else {
-        fprintf(stderr, "dlenv: __probe takes nvml or cuda\n");
+        fprintf(stderr, "dlenv: __probe takes nvml, cuda or gpu-measure LEVEL\n");
         return DL_EXIT_USAGE;
     }
     free(out.detail);

@@ -1,8 +1,10 @@
-/* dlenv verify: "it imports" is not "it works". Gathers the facts with torch's CPU matrix
- * product timed in `python`, measures this CPU natively (its fp32/fp64 peak with the
- * widest FMA kernel, one core and all; a STREAM triad), runs the rules (cpu_matmul_slow
- * compares torch with the peak) and prints each figure next to its limit. Exit 0 unless a
- * failure (or, with --strict, a warning) is found. */
+/* dlenv verify: "it imports" is not "it works". Gathers the facts with torch's matrix
+ * products timed in `python` (CPU, and each GPU dtype), measures every CUDA device with
+ * dlenv's own PTX kernels in a child process (check, fp32 FMA rate, memory bandwidth, host
+ * copies, largest allocation, NVML under load), measures this CPU natively (its fp32/fp64
+ * peak with the widest FMA kernel, one core and all; a STREAM triad), runs the rules and
+ * prints each figure next to its limit. Exit 0 unless a failure (or, with --strict, a
+ * warning) is found. */
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
 #include "cli/options.h"
@@ -84,6 +86,49 @@ static void measure_cpu(const dl_cli *cli, dl_cpu_measure *c)
         fputs("\r\033[K", stderr);
 }
 
+/* Why there is nothing to measure, or NULL when the CUDA driver answered with devices. */
+static char *gpu_skip_reason(const dl_facts *f)
+{
+    const dl_cuda_driver_facts *c = &f->cuda_driver;
+    if (!c->init_code.known)
+        return dl_fmt("the CUDA driver did not answer: %s",
+                      c->library.why ? c->library.why : c->init_code.why ? c->init_code.why
+                                                                          : "unknown");
+    if (c->init_code.value != 0)
+        return dl_fmt("cuInit failed: %s", c->init_result.value ? c->init_result.value : "?");
+    if (!c->device_count.known || c->device_count.value <= 0)
+        return dl_strdup("the CUDA driver lists no device");
+    return NULL;
+}
+
+/* Each CUDA device measured in dlenv's child process; a JIT and the measurements of
+ * several devices fit well inside the timeout, a kernel that never ends does not. */
+static void measure_gpus(const dl_cli *cli, dl_facts *f)
+{
+    dl_gpu_measure_facts *g = &f->gpu_measure;
+    dl_probe_outcome out = {DL_PROBE_OK, NULL};
+    dl_machine m;
+    char *why = gpu_skip_reason(f), *error = NULL;
+    const char *level = cli->quick ? "quick" : cli->full ? "full" : "default";
+    int timeout_ms;
+    if (why || !dl_machine_open(&m, NULL, &error)) {
+        dl_text_set(&g->status, "skipped");
+        dl_text_set(&g->detail, why ? why : error);
+        free(why);
+        free(error);
+        return;
+    }
+    progress("measuring the GPU (dlenv's own kernels through the CUDA driver) ...");
+    timeout_ms = 30000 + 20000 * (int)f->cuda_driver.device_count.value * (cli->full ? 3 : 1);
+    dl_probe_gpu_measure(&m, level, timeout_ms, g, &out);
+    if (out.status != DL_PROBE_OK && !g->status.value) {
+        dl_text_set(&g->status, dl_probe_status_name(out.status));
+        dl_text_set(&g->detail, out.detail ? out.detail : "the measuring child failed");
+    }
+    free(out.detail);
+    dl_machine_close(&m);
+}
+
 int dl_cmd_verify(const dl_cli *cli)
 {
     dl_knowledge know;
@@ -113,12 +158,13 @@ int dl_cmd_verify(const dl_cli *cli)
         dl_knowledge_free(&know);
         return rc;
     }
+    measure_gpus(cli, &f);
     measure_cpu(cli, &f.cpu_measure);
     memset(&fs, 0, sizeof fs);
     rin.facts = &f;
     rin.know = &know;
     dl_rules_run(&rin, NULL, &fs);
-    dl_verify_view_build(&view, &f, &fs);
+    dl_verify_view_build(&view, &f, &fs, &know);
     in.facts = &f;
     in.findings = &fs;
     in.view = &view;

@@ -273,6 +273,16 @@ typedef struct dl_torch_device {
     dl_int memory_bytes;
 } dl_torch_device;
 
+/* dlenv verify: one matrix product torch ran on its CUDA device. */
+typedef struct dl_torch_gpu_matmul {
+    dl_text dtype;                /* fp32 (TF32 off), tf32, fp16, bf16 */
+    dl_int device;                /* torch's device index */
+    dl_int size;                  /* n */
+    dl_num tflops;                /* median of 3 timed with CUDA events */
+    dl_num spread_pct;
+    dl_text check;                /* passed, or how far from float64 on the CPU */
+} dl_torch_gpu_matmul;
+
 typedef struct dl_torch_runtime {
     dl_text status;               /* imported, import_failed, timed_out, crashed, skipped */
     dl_text error;                /* the exception (type: message) when import failed */
@@ -298,6 +308,7 @@ typedef struct dl_torch_runtime {
     dl_num matmul_gflops;         /* dlenv verify: an fp32 matrix product, median of 3 */
     dl_int matmul_size;           /* its n (n x n times n x n) */
     dl_num matmul_spread_pct;     /* (slowest - fastest) / median */
+    dl_list gpu_matmul;           /* dlenv verify: dl_torch_gpu_matmul */
     dl_num import_ms;
 } dl_torch_runtime;
 
@@ -328,6 +339,44 @@ typedef struct dl_cpu_measure {
     dl_int triad_array_bytes;
 } dl_cpu_measure;
 
+/* dlenv verify: one GPU measured natively through the CUDA driver API with dlenv's own PTX
+ * kernels (src/measure/gpu_*.c), in a child process; what NVML said while it was busy. */
+typedef struct dl_gpu_measure {
+    dl_int index;                 /* the CUDA device ordinal (cuda_driver.devices) */
+    dl_text pci_bus_id;
+    dl_text status;               /* measured, failed */
+    dl_text error;                /* the first call that failed, in CUDA's words */
+    dl_text check;                /* passed, or what differed from the CPU */
+    dl_int check_elements;
+    dl_num fp32_tflops;           /* the FMA kernel, median */
+    dl_num fp32_spread_pct;
+    dl_num copy_kernel_gbps;      /* bytes read + written per second */
+    dl_num dtod_gbps;             /* cuMemcpyDtoD, read + written */
+    dl_int copy_buffer_bytes;
+    dl_num h2d_pinned_gbps;
+    dl_num d2h_pinned_gbps;
+    dl_num h2d_pageable_gbps;
+    dl_num d2h_pageable_gbps;
+    dl_int transfer_bytes;
+    dl_int memory_free_bytes;     /* cuMemGetInfo before the search */
+    dl_int memory_total_bytes;
+    dl_int max_alloc_bytes;       /* the largest single cuMemAlloc that succeeded */
+    dl_int load_sm_clock_mhz;     /* NVML while the FMA kernel ran */
+    dl_int load_sm_clock_max_mhz;
+    dl_list load_throttle_reasons;
+    dl_num load_power_watts;
+    dl_int load_pcie_generation;  /* NVML while host-to-device copies ran */
+    dl_int load_pcie_width;
+    dl_int pcie_generation_max;
+    dl_int pcie_width_max;
+} dl_gpu_measure;
+
+typedef struct dl_gpu_measure_facts {
+    dl_text status;               /* measured, skipped, failed, timed_out */
+    dl_text detail;
+    dl_list devices;              /* dl_gpu_measure */
+} dl_gpu_measure_facts;
+
 typedef struct dl_facts {
     dl_text schema;
     dl_tool_facts tool;
@@ -344,6 +393,7 @@ typedef struct dl_facts {
     dl_list libraries;        /* dl_library_lookup */
     dl_list pythons;          /* dl_python: every interpreter a user might run */
     dl_cpu_measure cpu_measure; /* only from dlenv verify */
+    dl_gpu_measure_facts gpu_measure; /* only from dlenv verify */
 } dl_facts;
 
 void dl_facts_init(dl_facts *f);

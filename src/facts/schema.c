@@ -359,6 +359,18 @@ static const dl_field torch_device_fields[] = {
 static const dl_schema torch_device_schema = {"device", sizeof(dl_torch_device),
                                               torch_device_fields, N(torch_device_fields)};
 
+static const dl_field torch_gpu_matmul_fields[] = {
+    F(dl_torch_gpu_matmul, "dtype", "dtype", DL_F_TEXT, dtype, NULL, 0),
+    F(dl_torch_gpu_matmul, "device", "Device", DL_F_INT, device, NULL, 0),
+    F(dl_torch_gpu_matmul, "size", "n", DL_F_INT, size, NULL, 0),
+    F(dl_torch_gpu_matmul, "tflops", "TFLOPS", DL_F_NUM, tflops, NULL, DL_VOLATILE),
+    F(dl_torch_gpu_matmul, "spread_pct", "Spread %", DL_F_NUM, spread_pct, NULL, DL_VOLATILE),
+    F(dl_torch_gpu_matmul, "check", "Check", DL_F_TEXT, check, NULL, 0),
+};
+static const dl_schema torch_gpu_matmul_schema = {"gpu_matmul", sizeof(dl_torch_gpu_matmul),
+                                                  torch_gpu_matmul_fields,
+                                                  N(torch_gpu_matmul_fields)};
+
 static const dl_field torch_runtime_fields[] = {
     F(dl_torch_runtime, "status", "import torch", DL_F_TEXT, status, NULL, 0),
     F(dl_torch_runtime, "error", "Error", DL_F_TEXT, error, NULL, DL_OPTIONAL),
@@ -392,6 +404,8 @@ static const dl_field torch_runtime_fields[] = {
       DL_OPTIONAL),
     F(dl_torch_runtime, "matmul_spread_pct", "matmul spread %", DL_F_NUM, matmul_spread_pct,
       NULL, DL_OPTIONAL | DL_VOLATILE),
+    F(dl_torch_runtime, "gpu_matmul", "GPU matmul", DL_F_LIST, gpu_matmul,
+      &torch_gpu_matmul_schema, DL_OPTIONAL),
 };
 const dl_schema dl_torch_runtime_schema = {"runtime", sizeof(dl_torch_runtime),
                                            torch_runtime_fields, N(torch_runtime_fields)};
@@ -434,6 +448,65 @@ static const dl_field cpu_measure_fields[] = {
 static const dl_schema cpu_measure_schema = {"cpu_measure", sizeof(dl_cpu_measure),
                                              cpu_measure_fields, N(cpu_measure_fields)};
 
+#define GPU_MEASURED(key, label, kind, member, flags) \
+    F(dl_gpu_measure, key, label, kind, member, NULL, DL_OPTIONAL | (flags))
+static const dl_field gpu_measure_fields[] = {
+    GPU_MEASURED("index", "CUDA device", DL_F_INT, index, 0),
+    GPU_MEASURED("pci_bus_id", "PCI bus id", DL_F_TEXT, pci_bus_id, 0),
+    GPU_MEASURED("status", "Status", DL_F_TEXT, status, 0),
+    GPU_MEASURED("error", "Error", DL_F_TEXT, error, 0),
+    GPU_MEASURED("check", "Kernel check", DL_F_TEXT, check, 0),
+    GPU_MEASURED("check_elements", "Checked values", DL_F_INT, check_elements, 0),
+    GPU_MEASURED("fp32_tflops", "fp32 TFLOPS (FMA kernel)", DL_F_NUM, fp32_tflops, DL_VOLATILE),
+    GPU_MEASURED("fp32_spread_pct", "fp32 spread %", DL_F_NUM, fp32_spread_pct, DL_VOLATILE),
+    GPU_MEASURED("copy_kernel_gbps", "Copy kernel GB/s", DL_F_NUM, copy_kernel_gbps,
+                 DL_VOLATILE),
+    GPU_MEASURED("dtod_gbps", "cuMemcpyDtoD GB/s", DL_F_NUM, dtod_gbps, DL_VOLATILE),
+    GPU_MEASURED("copy_buffer_bytes", "Copy buffer", DL_F_INT, copy_buffer_bytes, DL_FMT_BYTES),
+    GPU_MEASURED("h2d_pinned_gbps", "Host to device, pinned GB/s", DL_F_NUM, h2d_pinned_gbps,
+                 DL_VOLATILE),
+    GPU_MEASURED("d2h_pinned_gbps", "Device to host, pinned GB/s", DL_F_NUM, d2h_pinned_gbps,
+                 DL_VOLATILE),
+    GPU_MEASURED("h2d_pageable_gbps", "Host to device, pageable GB/s", DL_F_NUM,
+                 h2d_pageable_gbps, DL_VOLATILE),
+    GPU_MEASURED("d2h_pageable_gbps", "Device to host, pageable GB/s", DL_F_NUM,
+                 d2h_pageable_gbps, DL_VOLATILE),
+    GPU_MEASURED("transfer_bytes", "Transfer buffer", DL_F_INT, transfer_bytes, DL_FMT_BYTES),
+    GPU_MEASURED("memory_free_bytes", "Free memory", DL_F_INT, memory_free_bytes,
+                 DL_FMT_BYTES | DL_VOLATILE),
+    GPU_MEASURED("memory_total_bytes", "Total memory", DL_F_INT, memory_total_bytes,
+                 DL_FMT_BYTES),
+    GPU_MEASURED("max_alloc_bytes", "Largest allocation", DL_F_INT, max_alloc_bytes,
+                 DL_FMT_BYTES | DL_VOLATILE),
+    GPU_MEASURED("load_sm_clock_mhz", "SM clock under load MHz", DL_F_INT, load_sm_clock_mhz,
+                 DL_VOLATILE),
+    GPU_MEASURED("load_sm_clock_max_mhz", "SM clock max MHz", DL_F_INT, load_sm_clock_max_mhz,
+                 0),
+    F(dl_gpu_measure, "load_throttle_reasons", "Clock events under load", DL_F_TEXTLIST,
+      load_throttle_reasons, NULL, DL_OPTIONAL | DL_VOLATILE),
+    GPU_MEASURED("load_power_watts", "Power under load W", DL_F_NUM, load_power_watts,
+                 DL_VOLATILE),
+    GPU_MEASURED("load_pcie_generation", "PCIe gen. under load", DL_F_INT, load_pcie_generation,
+                 DL_VOLATILE),
+    GPU_MEASURED("load_pcie_width", "PCIe width under load", DL_F_INT, load_pcie_width,
+                 DL_VOLATILE),
+    GPU_MEASURED("pcie_generation_max", "PCIe gen. max", DL_F_INT, pcie_generation_max, 0),
+    GPU_MEASURED("pcie_width_max", "PCIe width max", DL_F_INT, pcie_width_max, 0),
+};
+#undef GPU_MEASURED
+static const dl_schema gpu_measure_schema = {"gpu", sizeof(dl_gpu_measure),
+                                             gpu_measure_fields, N(gpu_measure_fields)};
+
+static const dl_field gpu_measure_facts_fields[] = {
+    F(dl_gpu_measure_facts, "status", "Status", DL_F_TEXT, status, NULL, DL_OPTIONAL),
+    F(dl_gpu_measure_facts, "detail", "Detail", DL_F_TEXT, detail, NULL, DL_OPTIONAL),
+    F(dl_gpu_measure_facts, "devices", "Devices", DL_F_LIST, devices, &gpu_measure_schema,
+      DL_OPTIONAL),
+};
+const dl_schema dl_gpu_measure_schema = {"gpu_measure", sizeof(dl_gpu_measure_facts),
+                                         gpu_measure_facts_fields,
+                                         N(gpu_measure_facts_fields)};
+
 static const dl_field facts_fields[] = {
     F(dl_facts, "schema", NULL, DL_F_TEXT, schema, NULL, 0),
     F(dl_facts, "os", "Operating system", DL_F_OBJECT, os, &os_schema, 0),
@@ -453,6 +526,8 @@ static const dl_field facts_fields[] = {
       0),
     F(dl_facts, "pythons", "Python interpreters", DL_F_LIST, pythons, &dl_python_schema, 0),
     F(dl_facts, "cpu_measure", "CPU, measured", DL_F_OBJECT, cpu_measure, &cpu_measure_schema, 0),
+    F(dl_facts, "gpu_measure", "GPU, measured", DL_F_OBJECT, gpu_measure, &dl_gpu_measure_schema,
+      0),
     F(dl_facts, "tool", "dlenv", DL_F_OBJECT, tool, &tool_schema, 0),
 };
 const dl_schema dl_facts_schema = {"facts", sizeof(dl_facts), facts_fields,

@@ -56,6 +56,7 @@ extern const dl_schema dl_device_node_schema;
 extern const dl_schema dl_nvidia_kernel_schema;
 extern const dl_schema dl_nvml_schema;
 extern const dl_schema dl_cuda_driver_schema;
+extern const dl_schema dl_gpu_measure_schema;
 extern const dl_schema dl_cuda_device_schema;
 extern const dl_schema dl_site_packages_schema;
 extern const dl_schema dl_torch_runtime_schema;

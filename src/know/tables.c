@@ -16,6 +16,7 @@ extern const char dl_data_cudnn_libraries_csv[];
 extern const char dl_data_torch_wheels_csv[];
 extern const char dl_data_known_bad_releases_csv[];
 extern const char dl_data_error_signatures_csv[];
+extern const char dl_data_gpu_arch_csv[];
 
 /* A table's file is untrusted input when it comes from --data: bound what we read. */
 #define MAX_TABLE_BYTES (16u * 1024u * 1024u)
@@ -48,6 +49,11 @@ static const char *const error_signatures_cols[] = {
     "signature", "finding", "layer", "title", "fix", "all_of", "none_of", "alternatives",
     "ask", "source",
     NULL};
+static const char *const gpu_arch_cols[] = {
+    "compute_capability", "architecture", "fp32_lanes_per_sm", "fp64_lanes_per_sm",
+    "tf32_tensor_flops_per_clk_sm", "fp16_tensor_flops_per_clk_sm",
+    "bf16_tensor_flops_per_clk_sm", "geforce_fp32acc_factor", "geforce_tf32_factor",
+    "reduced_rate_devices", "source", NULL};
 
 typedef struct table_spec {
     const char *name;
@@ -66,6 +72,7 @@ static const table_spec specs[DL_TABLE_COUNT] = {
     {"torch_wheels", dl_data_torch_wheels_csv, torch_wheels_cols},
     {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols},
     {"error_signatures", dl_data_error_signatures_csv, error_signatures_cols},
+    {"gpu_arch", dl_data_gpu_arch_csv, gpu_arch_cols},
 };
 
 const char *dl_table_name(size_t i)

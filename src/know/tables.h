@@ -1,7 +1,8 @@
 /* The knowledge tables: what dlenv knows about PyTorch releases, CUDA drivers, wheel
- * architectures, GPUs and cuDNN. Each ships inside the binary (data/<name>.csv, embedded
- * by CMake) so dlenv works offline, and each can be replaced at run time with --data DIR
- * so a new release can be described without waiting for a new dlenv. */
+ * architectures, GPUs (and what each architecture computes per clock) and cuDNN. Each
+ * ships inside the binary (data/<name>.csv, embedded by CMake) so dlenv works offline,
+ * and each can be replaced at run time with --data DIR so a new release can be described
+ * without waiting for a new dlenv. */
 #ifndef DLENV_KNOW_TABLES_H
 #define DLENV_KNOW_TABLES_H
 
@@ -10,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DL_TABLE_COUNT 9
+#define DL_TABLE_COUNT 10
 
 typedef struct dl_table {
     const char *name;   /* "cuda_driver" */

@@ -6,46 +6,14 @@
 
 #include "base/str.h"
 #include "probe/cuda_api.h"
+#include "probe/cuda_errors.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct cuda {
     dl_lib *lib;
-    cuGetErrorName_fn error_name;
 } cuda;
-
-/* Our own table for when the library cannot name its codes (a stub, an old driver). */
-static const char *builtin_name(CUresult rc)
-{
-    switch (rc) {
-    case CUDA_SUCCESS: return "CUDA_SUCCESS";
-    case CUDA_ERROR_INVALID_VALUE: return "CUDA_ERROR_INVALID_VALUE";
-    case CUDA_ERROR_NOT_INITIALIZED: return "CUDA_ERROR_NOT_INITIALIZED";
-    case CUDA_ERROR_STUB_LIBRARY: return "CUDA_ERROR_STUB_LIBRARY";
-    case CUDA_ERROR_INSUFFICIENT_DRIVER: return "CUDA_ERROR_INSUFFICIENT_DRIVER";
-    case CUDA_ERROR_DEVICE_UNAVAILABLE: return "CUDA_ERROR_DEVICE_UNAVAILABLE";
-    case CUDA_ERROR_NO_DEVICE: return "CUDA_ERROR_NO_DEVICE";
-    case CUDA_ERROR_INVALID_DEVICE: return "CUDA_ERROR_INVALID_DEVICE";
-    case CUDA_ERROR_SYSTEM_NOT_READY: return "CUDA_ERROR_SYSTEM_NOT_READY";
-    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH: return "CUDA_ERROR_SYSTEM_DRIVER_MISMATCH";
-    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
-        return "CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE";
-    case CUDA_ERROR_UNKNOWN: return "CUDA_ERROR_UNKNOWN";
-    default: return NULL;
-    }
-}
-
-/* The library's name for a code, else ours, else the number. Caller frees. */
-static char *name_of(const cuda *c, CUresult rc)
-{
-    const char *s = NULL;
-    if (c->error_name && c->error_name(rc, &s) != CUDA_SUCCESS)
-        s = NULL;
-    if (!s)
-        s = builtin_name(rc);
-    return s ? dl_strdup(s) : dl_fmt("CUresult %d", rc);
-}
 
 static void attribute(const cuda *c, CUdevice d, int attr, const char *what, dl_int *v)
 {
@@ -56,7 +24,7 @@ static void attribute(const cuda *c, CUdevice d, int attr, const char *what, dl_
     if (!fn) {
         dl_int_unknown(v, "this libcuda has no cuDeviceGetAttribute");
     } else if (rc != CUDA_SUCCESS) {
-        char *name = name_of(c, rc);
+        char *name = dl_cuda_error_name(c->lib, rc);
         dl_int_unknown(v, "cuDeviceGetAttribute(%s): %s", what, name);
         free(name);
     } else {
@@ -80,14 +48,14 @@ static void describe_identity(const cuda *c, CUdevice d, dl_cuda_device *dev)
     char buf[256] = {0};
     size_t bytes = 0;
     CUresult rc = name_fn ? name_fn(buf, (int)sizeof buf - 1, d) : CUDA_ERROR_NOT_INITIALIZED;
-    char *why = name_of(c, rc);
+    char *why = dl_cuda_error_name(c->lib, rc);
     if (name_fn && rc == CUDA_SUCCESS)
         dl_text_set(&dev->name, buf);
     else
         dl_text_unknown(&dev->name, "cuDeviceGetName: %s", name_fn ? why : "missing");
     free(why);
     rc = mem_fn ? mem_fn(&bytes, d) : CUDA_ERROR_NOT_INITIALIZED;
-    why = name_of(c, rc);
+    why = dl_cuda_error_name(c->lib, rc);
     if (mem_fn && rc == CUDA_SUCCESS)
         dl_int_set(&dev->memory_bytes, (long long)bytes);
     else
@@ -145,7 +113,7 @@ static void describe_devices(const cuda *c, dl_cuda_driver_facts *f)
     int count = 0, i;
     CUresult rc = count_fn ? count_fn(&count) : CUDA_ERROR_NOT_INITIALIZED;
     if (!count_fn || rc != CUDA_SUCCESS) {
-        char *name = name_of(c, rc);
+        char *name = dl_cuda_error_name(c->lib, rc);
         dl_int_unknown(&f->device_count, "cuDeviceGetCount: %s", count_fn ? name : "missing");
         dl_list_unknown(&f->devices, "%s", f->device_count.why);
         free(name);
@@ -161,7 +129,7 @@ static void describe_devices(const cuda *c, dl_cuda_driver_facts *f)
         if (get_fn && rc == CUDA_SUCCESS) {
             describe_device(c, d, dev);
         } else {
-            char *name = name_of(c, rc);
+            char *name = dl_cuda_error_name(c->lib, rc);
             char *why = dl_fmt("cuDeviceGet(%d): %s", i, get_fn ? name : "missing");
             dl_schema_fill_unknown(&dl_cuda_device_schema, dev, why);
             free(why);
@@ -178,7 +146,6 @@ static void describe_library(cuda *c, dl_cuda_driver_facts *f)
     else
         dl_text_unknown(&f->library, "the loader did not say which file it loaded");
     free(path);
-    c->error_name = (cuGetErrorName_fn)dl_lib_sym(c->lib, "cuGetErrorName");
 }
 
 static void describe_version(const cuda *c, dl_cuda_driver_facts *f)
@@ -189,7 +156,7 @@ static void describe_version(const cuda *c, dl_cuda_driver_facts *f)
     if (fn && rc == CUDA_SUCCESS) {
         dl_int_set(&f->driver_version, v);
     } else {
-        char *name = name_of(c, rc);
+        char *name = dl_cuda_error_name(c->lib, rc);
         dl_int_unknown(&f->driver_version, "cuDriverGetVersion: %s", fn ? name : "missing");
         free(name);
     }
@@ -213,7 +180,7 @@ void dl_gather_cuda(dl_cuda_driver_facts *f, dl_probe_outcome *out)
     describe_library(&c, f);
     init = (cuInit_fn)dl_lib_sym(c.lib, "cuInit");
     rc = init ? init(0) : CUDA_ERROR_NOT_INITIALIZED;
-    name = init ? name_of(&c, rc) : dl_strdup("this libcuda has no cuInit");
+    name = init ? dl_cuda_error_name(c.lib, rc) : dl_strdup("this libcuda has no cuInit");
     dl_int_set(&f->init_code, rc);
     dl_text_set(&f->init_result, name);
     describe_version(&c, f);

@@ -54,10 +54,11 @@ static void read_answer(const dl_proc_result *r, const dl_schema *s, void *obj,
     cJSON_Delete(j);
 }
 
-static void run_child(const dl_machine *m, const char *which, const char *library,
-                      const dl_schema *s, void *obj, dl_probe_outcome *out)
+static void run_child(const dl_machine *m, const char *which, const char *arg, int timeout_ms,
+                      const char *library, const dl_schema *s, void *obj,
+                      dl_probe_outcome *out)
 {
-    const char *argv[4];
+    const char *argv[5];
     dl_proc_opts opts;
     dl_proc_result r;
     char *why = NULL;
@@ -69,16 +70,17 @@ static void run_child(const dl_machine *m, const char *which, const char *librar
     argv[0] = self_path ? self_path : "dlenv";
     argv[1] = "__probe";
     argv[2] = which;
-    argv[3] = NULL;
+    argv[3] = arg;
+    argv[4] = NULL;
     memset(&opts, 0, sizeof opts);
-    opts.timeout_ms = child_timeout_ms;
+    opts.timeout_ms = timeout_ms;
     opts.max_output = 4u << 20;
     dl_proc_run(argv, &opts, &r);
     if (!r.started)
         why = dl_fmt("could not start the child probe: %s", r.error);
     else if (r.timed_out)
         why = dl_fmt("%s did not answer within %.1f s: its initialisation hangs (a wedged "
-                     "driver?); the child probe was killed", library, child_timeout_ms / 1000.0);
+                     "driver?); the child probe was killed", library, timeout_ms / 1000.0);
     else if (r.term_signal)
         why = dl_fmt("the child probe crashed inside %s with signal %d (%s): a broken driver "
                      "install", library, r.term_signal,
@@ -93,10 +95,19 @@ static void run_child(const dl_machine *m, const char *which, const char *librar
 
 void dl_probe_nvml(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
 {
-    run_child(m, "nvml", dl_lib_name_nvml(), &dl_nvml_schema, &f->nvml, out);
+    run_child(m, "nvml", NULL, child_timeout_ms, dl_lib_name_nvml(), &dl_nvml_schema, &f->nvml,
+              out);
 }
 
 void dl_probe_cuda_driver(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
 {
-    run_child(m, "cuda", dl_lib_name_cuda(), &dl_cuda_driver_schema, &f->cuda_driver, out);
+    run_child(m, "cuda", NULL, child_timeout_ms, dl_lib_name_cuda(), &dl_cuda_driver_schema,
+              &f->cuda_driver, out);
+}
+
+void dl_probe_gpu_measure(const dl_machine *m, const char *level, int timeout_ms,
+                          dl_gpu_measure_facts *f, dl_probe_outcome *out)
+{
+    run_child(m, "gpu-measure", level, timeout_ms, dl_lib_name_cuda(), &dl_gpu_measure_schema,
+              f, out);
 }

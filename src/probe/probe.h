@@ -52,6 +52,10 @@ void dl_probe_environment(const dl_machine *m, dl_facts *f, dl_probe_outcome *ou
 void dl_probe_nvidia_kernel(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_nvml(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cuda_driver(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+/* dlenv verify: every CUDA device measured (src/measure/gpu_measure.h) in the isolated
+ * child, at a level (quick, default, full), killed after timeout_ms. */
+void dl_probe_gpu_measure(const dl_machine *m, const char *level, int timeout_ms,
+                          dl_gpu_measure_facts *f, dl_probe_outcome *out);
 void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);

@@ -29,8 +29,11 @@ static void add_line(cJSON *g, const dl_verify_line *l)
         cJSON_AddItemToObject(g, l->key, u);
         return;
     }
-    cJSON_AddNumberToObject(g, l->key, l->value);
-    if (l->has_limit) {
+    if (l->text)
+        cJSON_AddStringToObject(g, l->key, l->text);
+    else
+        cJSON_AddNumberToObject(g, l->key, l->value);
+    if (l->has_limit && !l->text) {
         key = dl_fmt("%s_limit", l->key);
         cJSON_AddNumberToObject(g, key, l->limit);
         free(key);

@@ -9,30 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *group_title(const char *group, const dl_facts *f, char *buf, size_t n)
-{
-    const dl_cpu_measure *c = &f->cpu_measure;
-    const dl_python *py = dl_q_main_python(f);
-    if (!strcmp(group, "cpu"))
-        snprintf(buf, n, "CPU, native (%s kernel, %lld threads)",
-                 c->isa.value ? c->isa.value : "no", c->threads.known ? c->threads.value : 0);
-    else if (!strcmp(group, "torch_cpu"))
-        snprintf(buf, n, "torch on the CPU (%s, torch %s)",
-                 py && py->path.value ? py->path.value : "python",
-                 py && py->runtime.version.value ? py->runtime.version.value : "?");
-    else
-        snprintf(buf, n, "GPU");
-    return buf;
-}
-
 static void line(dl_buf *b, const dl_style *st, const dl_verify_line *l)
 {
     double pct = dl_verify_line_pct(l);
     dl_tone tone = l->verdict == DL_SEV_WARNING || l->verdict == DL_SEV_FAILURE ? DL_TONE_WARN
                                                                                 : DL_TONE_PLAIN;
     if (!l->known) {
+        dl_tone why_tone = l->verdict >= DL_SEV_WARNING ? DL_TONE_WARN : DL_TONE_DIM;
         dl_buf_printf(b, "  %-26s %snot measured: %s%s\n", l->what,
-                      dl_style_on(st, DL_TONE_DIM), l->why, dl_style_off(st, DL_TONE_DIM));
+                      dl_style_on(st, why_tone), l->why, dl_style_off(st, why_tone));
+        return;
+    }
+    if (l->text) {
+        dl_buf_printf(b, "  %-26s %s%s%s\n", l->what, dl_style_on(st, tone), l->text,
+                      dl_style_off(st, tone));
         return;
     }
     dl_buf_printf(b, "  %-26s %s%9.1f %-6s%s", l->what, dl_style_on(st, tone), l->value,
@@ -63,7 +53,6 @@ char *dl_render_verify_text(const dl_verify_input *in, const dl_style *style)
 {
     dl_buf b = {0};
     const char *group = "";
-    char title[512];
     size_t i;
     dl_buf_printf(&b, "%sdlenv verify%s  %s\n", dl_style_on(style, DL_TONE_HEAD),
                   dl_style_off(style, DL_TONE_HEAD),
@@ -72,7 +61,7 @@ char *dl_render_verify_text(const dl_verify_input *in, const dl_style *style)
         const dl_verify_line *l = &in->view->lines[i];
         if (strcmp(l->group, group) != 0) {
             group = l->group;
-            dl_buf_printf(&b, "\n%s\n", group_title(group, in->facts, title, sizeof title));
+            dl_buf_printf(&b, "\n%s\n", l->group_title);
         }
         line(&b, style, l);
     }

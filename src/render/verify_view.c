@@ -1,19 +1,37 @@
+/* The verify view: the CPU's lines and torch's CPU product here, the GPUs' lines in
+ * verify_view_gpu.c; then the verdict, the worst line or performance finding. */
 #include "render/verify_view.h"
 
 #include "base/str.h"
 #include "rules/query.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static dl_verify_line *add(dl_verify_view *v, const char *group, const char *what,
-                           const char *key, const char *unit, const dl_num *value)
+static dl_verify_line *new_line(dl_verify_view *v, const char *group, const char *title,
+                                const char *what, const char *key)
 {
-    dl_verify_line *l = &v->lines[v->count++];
+    dl_verify_line *l;
+    if (v->count == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 16;
+        v->lines = dl_xrealloc(v->lines, v->cap * sizeof *v->lines);
+    }
+    l = &v->lines[v->count++];
     memset(l, 0, sizeof *l);
-    l->group = group;
+    l->group = dl_strdup(group);
+    l->group_title = dl_strdup(title);
     l->what = what;
     l->key = key;
+    l->unit = "";
+    return l;
+}
+
+dl_verify_line *dl_verify_add(dl_verify_view *v, const char *group, const char *title,
+                              const char *what, const char *key, const char *unit,
+                              const dl_num *value)
+{
+    dl_verify_line *l = new_line(v, group, title, what, key);
     l->unit = unit;
     l->known = value->known;
     l->value = value->value;
@@ -22,18 +40,29 @@ static dl_verify_line *add(dl_verify_view *v, const char *group, const char *wha
     return l;
 }
 
-static void limit(dl_verify_line *l, const dl_num *value, char *what)
+dl_verify_line *dl_verify_add_text(dl_verify_view *v, const char *group, const char *title,
+                                   const char *what, const char *key, const dl_text *value)
 {
-    if (value->known && value->value > 0) {
+    dl_verify_line *l = new_line(v, group, title, what, key);
+    l->known = value->value != NULL;
+    l->text = dl_strdup(value->value);
+    l->why = value->value ? NULL : dl_strdup(value->why ? value->why : "not measured");
+    l->verdict = value->value ? DL_SEV_OK : DL_SEV_INFO;
+    return l;
+}
+
+void dl_verify_limit(dl_verify_line *l, double limit, char *what)
+{
+    if (limit > 0) {
         l->has_limit = true;
-        l->limit = value->value;
+        l->limit = limit;
         l->limit_what = what;
     } else {
         free(what);
     }
 }
 
-static bool has_finding(const dl_findings *fs, const char *id)
+bool dl_verify_has_finding(const dl_findings *fs, const char *id)
 {
     size_t i;
     for (i = 0; i < fs->items.count; i++)
@@ -46,17 +75,22 @@ static void cpu_lines(dl_verify_view *v, const dl_facts *f)
 {
     const dl_cpu_measure *c = &f->cpu_measure;
     dl_verify_line *l;
-    dl_num scaled = {0, 0, NULL};
-    add(v, "cpu", "fp32 peak, 1 core", "fp32_gflops_1core", "GFLOPS", &c->fp32_gflops_1core);
-    l = add(v, "cpu", "fp32 peak, all cores", "fp32_gflops_all", "GFLOPS", &c->fp32_gflops_all);
-    if (c->fp32_gflops_1core.known && c->threads.known) {
-        scaled.known = true;
-        scaled.value = c->fp32_gflops_1core.value * (double)c->threads.value;
-    }
-    limit(l, &scaled, dl_fmt("1 core x %lld threads", c->threads.value));
-    add(v, "cpu", "fp64 peak, 1 core", "fp64_gflops_1core", "GFLOPS", &c->fp64_gflops_1core);
-    add(v, "cpu", "fp64 peak, all cores", "fp64_gflops_all", "GFLOPS", &c->fp64_gflops_all);
-    add(v, "cpu", "memory bandwidth (triad)", "triad_gbps", "GB/s", &c->triad_gbps);
+    char title[160];
+    snprintf(title, sizeof title, "CPU, native (%s kernel, %lld threads)",
+             c->isa.value ? c->isa.value : "no", c->threads.known ? c->threads.value : 0);
+    dl_verify_add(v, "cpu", title, "fp32 peak, 1 core", "fp32_gflops_1core", "GFLOPS",
+                  &c->fp32_gflops_1core);
+    l = dl_verify_add(v, "cpu", title, "fp32 peak, all cores", "fp32_gflops_all", "GFLOPS",
+                      &c->fp32_gflops_all);
+    if (c->fp32_gflops_1core.known && c->threads.known)
+        dl_verify_limit(l, c->fp32_gflops_1core.value * (double)c->threads.value,
+                        dl_fmt("1 core x %lld threads", c->threads.value));
+    dl_verify_add(v, "cpu", title, "fp64 peak, 1 core", "fp64_gflops_1core", "GFLOPS",
+                  &c->fp64_gflops_1core);
+    dl_verify_add(v, "cpu", title, "fp64 peak, all cores", "fp64_gflops_all", "GFLOPS",
+                  &c->fp64_gflops_all);
+    dl_verify_add(v, "cpu", title, "memory bandwidth (triad)", "triad_gbps", "GB/s",
+                  &c->triad_gbps);
 }
 
 static void torch_lines(dl_verify_view *v, const dl_facts *f, const dl_findings *fs)
@@ -64,35 +98,33 @@ static void torch_lines(dl_verify_view *v, const dl_facts *f, const dl_findings 
     const dl_python *py = dl_q_main_python(f);
     dl_num none = {0, 0, NULL};
     dl_verify_line *l;
+    char *title;
     if (!py)
         return;
     if (!py->runtime.matmul_gflops.known && !py->runtime.matmul_gflops.why)
         none.why = py->runtime.error.value ? py->runtime.error.value
                                            : (char *)"torch did not run in this interpreter";
-    l = add(v, "torch_cpu", "torch fp32 matmul", "matmul_gflops", "GFLOPS",
-            py->runtime.matmul_gflops.known || py->runtime.matmul_gflops.why
-                ? &py->runtime.matmul_gflops : &none);
-    limit(l, &f->cpu_measure.fp32_gflops_all, dl_strdup("this CPU's fp32 peak"));
-    if (l->known && has_finding(fs, "cpu_matmul_slow"))
+    title = dl_fmt("torch on the CPU (%s, torch %s)", py->path.value ? py->path.value : "python",
+                   py->runtime.version.value ? py->runtime.version.value : "?");
+    l = dl_verify_add(v, "torch_cpu", title, "torch fp32 matmul", "matmul_gflops", "GFLOPS",
+                      py->runtime.matmul_gflops.known || py->runtime.matmul_gflops.why
+                          ? &py->runtime.matmul_gflops : &none);
+    free(title);
+    if (f->cpu_measure.fp32_gflops_all.known)
+        dl_verify_limit(l, f->cpu_measure.fp32_gflops_all.value,
+                        dl_strdup("this CPU's fp32 peak"));
+    if (l->known && dl_verify_has_finding(fs, "cpu_matmul_slow"))
         l->verdict = DL_SEV_WARNING;
 }
 
-static void gpu_lines(dl_verify_view *v, const dl_facts *f)
-{
-    dl_num none = {0, 0, NULL};
-    none.why = dl_q_has_nvidia_gpu(f)
-                   ? (char *)"the native CUDA measurements are not part of this build yet"
-                   : (char *)"no NVIDIA GPU on this machine";
-    add(v, "gpu", "GPU compute and bandwidth", "gpu", "", &none);
-}
-
-void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs)
+void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
+                          const dl_knowledge *know)
 {
     size_t i;
     memset(v, 0, sizeof *v);
     cpu_lines(v, f);
     torch_lines(v, f, fs);
-    gpu_lines(v, f);
+    dl_verify_view_gpu(v, f, fs, know);
     v->verdict = DL_SEV_OK;
     for (i = 0; i < v->count; i++)
         if (v->lines[i].verdict > v->verdict && v->lines[i].verdict != DL_SEV_INFO)
@@ -109,13 +141,17 @@ void dl_verify_view_free(dl_verify_view *v)
 {
     size_t i;
     for (i = 0; i < v->count; i++) {
+        free(v->lines[i].group);
+        free(v->lines[i].group_title);
+        free(v->lines[i].text);
         free(v->lines[i].why);
         free(v->lines[i].limit_what);
     }
+    free(v->lines);
     memset(v, 0, sizeof *v);
 }
 
 double dl_verify_line_pct(const dl_verify_line *l)
 {
-    return l->known && l->has_limit ? l->value / l->limit * 100.0 : -1.0;
+    return l->known && l->has_limit && !l->text ? l->value / l->limit * 100.0 : -1.0;
 }

@@ -1,16 +1,20 @@
 /* What `dlenv verify` shows: each measured figure next to its limit and a verdict, built
- * once from the facts and findings, drawn by text_verify.c and json_verify.c. */
+ * once from the facts, findings and knowledge (the per-architecture rates of
+ * data/gpu_arch.csv), drawn by text_verify.c and json_verify.c. */
 #ifndef DLENV_RENDER_VERIFY_VIEW_H
 #define DLENV_RENDER_VERIFY_VIEW_H
 
+#include "know/tables.h"
 #include "rules/rules.h"
 
 typedef struct dl_verify_line {
-    const char *group;        /* "cpu", "torch_cpu", "gpu" */
+    char *group;              /* "cpu", "torch_cpu", "gpu0", "torch_gpu0" */
+    char *group_title;        /* "GPU 0: NVIDIA H200 (sm_90, 132 SMs), dlenv's kernels" */
     const char *what;         /* "fp32 peak, all cores" */
     const char *key;          /* JSON key, unit included: fp32_gflops_all */
     bool known;
     double value;
+    char *text;               /* a line whose value is words (the kernel check) */
     char *why;                /* when not known */
     const char *unit;         /* GFLOPS, GB/s */
     bool has_limit;
@@ -20,14 +24,33 @@ typedef struct dl_verify_line {
 } dl_verify_line;
 
 typedef struct dl_verify_view {
-    dl_verify_line lines[16];
-    size_t count;
+    dl_verify_line *lines;
+    size_t count, cap;
     dl_severity verdict;      /* the worst line or performance finding */
 } dl_verify_view;
 
-void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs);
+void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
+                          const dl_knowledge *know);
 void dl_verify_view_free(dl_verify_view *v);
 /* The share of its limit a line reached, in percent; negative when there is none. */
 double dl_verify_line_pct(const dl_verify_line *l);
+
+/* Building blocks for the view's parts (verify_view.c, verify_view_gpu.c): a line for a
+ * number (unknown keeps its reason), its limit (taking `what`, freed when the limit is
+ * unknown), a line whose value is words. */
+dl_verify_line *dl_verify_add(dl_verify_view *v, const char *group, const char *title,
+                              const char *what, const char *key, const char *unit,
+                              const dl_num *value);
+void dl_verify_limit(dl_verify_line *l, double limit, char *what);
+dl_verify_line *dl_verify_add_text(dl_verify_view *v, const char *group, const char *title,
+                                   const char *what, const char *key, const dl_text *value);
+bool dl_verify_has_finding(const dl_findings *fs, const char *id);
+void dl_verify_view_gpu(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
+                        const dl_knowledge *know);
+
+/* Below these shares of its limit a figure is a warning: the FMA kernel and the copies
+ * reach 80-95% on a healthy GPU, cuBLAS 60-90% of the tensor peak at this size. */
+#define DL_VERIFY_GPU_MIN_PCT 50.0
+#define DL_VERIFY_MATMUL_MIN_PCT 25.0
 
 #endif

@@ -153,6 +153,7 @@ FAKE_EXPORT CUresult cuDeviceGetAttribute(int *value, int attrib, CUdevice d)
     case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: field = "mem_clock_khz"; break;
     case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: field = "bus_width"; break;
     case CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID: field = "pci_domain"; break;
+    case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: field = "threads_per_sm"; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: field = "cc"; break;
     default: return CUDA_ERROR_INVALID_VALUE;
