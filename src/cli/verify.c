@@ -17,6 +17,7 @@
 #include "os/os.h"
 #include "probe/probe.h"
 #include "render/text_verify.h"
+#include "rules/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,9 @@ static void measure_cpu(const dl_cli *cli, dl_cpu_measure *c)
 static char *gpu_skip_reason(const dl_facts *f)
 {
     const dl_cuda_driver_facts *c = &f->cuda_driver;
+    bool ready = c->init_code.known && c->init_code.value == 0;
+    if (!ready && !dl_q_has_nvidia_gpu(f))
+        return dl_strdup("no NVIDIA GPU on this machine");
     if (!c->init_code.known)
         return dl_fmt("the CUDA driver did not answer: %s",
                       c->library.why ? c->library.why : c->init_code.why ? c->init_code.why
