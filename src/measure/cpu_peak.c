@@ -65,6 +65,9 @@ unsigned dl_peak_kernels_usable(const dl_peak_kernel *out[DL_PEAK_KERNELS_MAX])
      * wherever this program runs. */
     if (dl_peak_kernel_sse2())
         out[n++] = dl_peak_kernel_sse2();
+    /* Built only on AArch64, where AdvSIMD is architectural */
+    if (dl_peak_kernel_neon())
+        out[n++] = dl_peak_kernel_neon();
     out[n++] = dl_peak_kernel_generic();
     return n;
 }

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 typedef struct dl_peak_kernel {
-    const char *isa;          /* "avx512f", "avx2_fma", "sse2", "generic" */
+    const char *isa;          /* "avx512f", "avx2_fma", "sse2", "neon", "generic" */
     double flops_f32;         /* floating-point operations per iteration of run_f32 */
     double flops_f64;
     double (*run_f32)(uint64_t iterations);   /* returns the sum of the accumulators */
@@ -26,11 +26,12 @@ typedef struct dl_peak_kernel {
 const dl_peak_kernel *dl_peak_kernel_avx512(void);
 const dl_peak_kernel *dl_peak_kernel_avx2(void);
 const dl_peak_kernel *dl_peak_kernel_sse2(void);
+const dl_peak_kernel *dl_peak_kernel_neon(void);      /* 64-bit ARM */
 const dl_peak_kernel *dl_peak_kernel_generic(void);   /* never NULL */
 
 /* The kernels this CPU and OS can run, widest first (the first is what
- * dl_measure_cpu_peak uses); returns how many (1..4). */
-#define DL_PEAK_KERNELS_MAX 4
+ * dl_measure_cpu_peak uses); returns how many (1..4 on x86-64, 1..2 on ARM). */
+#define DL_PEAK_KERNELS_MAX 5
 unsigned dl_peak_kernels_usable(const dl_peak_kernel *out[DL_PEAK_KERNELS_MAX]);
 
 /* The constants every kernel reads (volatile: unknown to the optimiser). */
