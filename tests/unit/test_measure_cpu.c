@@ -205,8 +205,9 @@ static void test_cpu_peak(void **state)
         assert_true(p.fp32_gflops_all > 0.0 && p.fp32_gflops_all < 1e5 * p.threads);
         assert_true(p.fp64_gflops_all > 0.0 && p.fp64_gflops_all < 1e5 * p.threads);
         assert_true(p.spread_pct >= 0.0);
-        /* The budget is a target; allow for a loaded machine and sanitizers. */
-        assert_true(ms < 5000.0);
+        /* The budget is a target, not a limit: this only catches a run that ignores it (a
+         * loaded machine and sanitizers stretch it several times). */
+        assert_true(ms < 30000.0);
         ratios = peak_ratios_hold(&p);
     }
     if (!ratios)
