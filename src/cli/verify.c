@@ -27,8 +27,8 @@
  * 10 s (torch's import and product take the rest), --full is steadier. */
 static void budgets(const dl_cli *cli, double *peak, double *triad)
 {
-    *peak = cli->quick ? 0.5 : cli->full ? 6.0 : 1.5;
-    *triad = cli->quick ? 0.3 : cli->full ? 4.0 : 0.8;
+    *peak = cli->quick ? 0.3 : cli->full ? 6.0 : 1.5;
+    *triad = cli->quick ? 0.2 : cli->full ? 4.0 : 0.8;
 }
 
 /* Arrays of 4 x the last-level cache (the default) can be 3 x 256 MiB where a VM reports
@@ -154,7 +154,7 @@ int dl_cmd_verify(const dl_cli *cli)
         free(error);
         return DL_EXIT_BAD_INPUT;
     }
-    dl_probe_configure_measure(true);
+    dl_probe_configure_measure(cli->quick ? "quick" : cli->full ? "full" : "default");
     progress("gathering the facts and timing torch's matrix product ...");
     rc = dl_cli_gather(cli, &f);
     if (rc != DL_EXIT_OK) {

@@ -34,8 +34,10 @@ dl_probe_status dl_probe_status_from_name(const char *name);   /* unknown names:
 void dl_probe_configure_children(const char *self_path, int timeout_ms);
 /* --python, --no-runtime and --import-timeout for the Python probe. */
 void dl_probe_configure_python(const char *chosen, bool runtime, int timeout_ms);
-/* dlenv verify: the runtime probe also measures torch's CPU matrix product. */
-void dl_probe_configure_measure(bool measure);
+/* dlenv verify: the runtime probe also times torch's matrix products (CPU, and each dtype on
+ * its CUDA device) at a level: quick, default or full; NULL: not at all. The string must
+ * outlive the probes. */
+void dl_probe_configure_measure(const char *level);
 /* Sets the outcome once: the first problem a probe meets is the one reported. */
 void dl_probe_note(dl_probe_outcome *out, dl_probe_status s, const char *detail);
 /* Maps a file error to the probe status it means. */

@@ -16,12 +16,12 @@ static struct {
     char *chosen;        /* --python */
     bool runtime;        /* false with --no-runtime */
     int timeout_ms;      /* --import-timeout */
-    bool measure;        /* dlenv verify: time torch's matrix product in `python` */
-} settings = {NULL, true, 60000, false};
+    const char *measure; /* dlenv verify: time torch's products in `python`, at this level */
+} settings = {NULL, true, 60000, NULL};
 
-void dl_probe_configure_measure(bool measure)
+void dl_probe_configure_measure(const char *level)
 {
-    settings.measure = measure;
+    settings.measure = level;
 }
 
 void dl_probe_configure_python(const char *chosen, bool runtime, int timeout_ms)
@@ -77,7 +77,7 @@ static void run_runtime(const dl_machine *m, dl_python *py, bool first)
         dl_schema_fill_unknown(&dl_torch_runtime_schema, &py->runtime, skip);
         return;
     }
-    dl_python_runtime(py, settings.timeout_ms, settings.measure && first);
+    dl_python_runtime(py, settings.timeout_ms, first ? settings.measure : NULL);
 }
 
 void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)

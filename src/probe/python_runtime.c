@@ -75,17 +75,18 @@ static void failed(dl_python *py, const char *status, const char *why)
     dl_schema_fill_unknown(&dl_torch_runtime_schema, &py->runtime, why);
 }
 
-void dl_python_runtime(dl_python *py, int timeout_ms, bool measure)
+void dl_python_runtime(dl_python *py, int timeout_ms, const char *measure_level)
 {
-    const char *argv[5];
+    const char *argv[6];
     dl_proc_opts opts;
     dl_proc_result r;
     char *why = NULL;
     argv[0] = py->path.value;
     argv[1] = "-c";
     argv[2] = dl_torch_probe_py;
-    argv[3] = measure ? "measure" : NULL;
-    argv[4] = NULL;
+    argv[3] = measure_level ? "measure" : NULL;
+    argv[4] = measure_level;
+    argv[5] = NULL;
     memset(&opts, 0, sizeof opts);
     opts.timeout_ms = timeout_ms;
     opts.max_output = 1u << 20;

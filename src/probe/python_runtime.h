@@ -10,7 +10,7 @@
  * python->runtime; also python->version and python->bits when the interpreter states them
  * more precisely than its files did. */
 /* measure: also time an fp32 matrix product (`dlenv verify`). */
-void dl_python_runtime(dl_python *python, int timeout_ms, bool measure);
+void dl_python_runtime(dl_python *python, int timeout_ms, const char *measure_level);
 
 /* Reads the probe's output (anything, then "@@DLENV@@" + JSON) into py. False with *why
  * when no answer is in it. Exposed for tests. */

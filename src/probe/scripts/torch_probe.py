@@ -108,17 +108,26 @@ def clock():
     return time.perf_counter() if hasattr(time, "perf_counter") else time.time()
 
 
+# How long one timed CPU product should take, per level of `dlenv verify`.
+PRODUCT_SECONDS = {"quick": 0.04, "default": 0.1, "full": 0.3}
+
+
+def measure_level():
+    return sys.argv[2] if len(sys.argv) > 2 and sys.argv[2] in PRODUCT_SECONDS else "default"
+
+
 def measure_matmul(torch):
     # fp32 matrix product, sized so that one product takes >= 0.1 s (at most 4096): a
     # reference BLAS stays at a small size, an optimised one fills the cores. Warm-up,
     # three timed runs, the median; the product is checked, so a wrong result never counts.
+    seconds = PRODUCT_SECONDS[measure_level()]
     n = 256
     a = b = c = None
     while True:
         a, b = torch.randn(n, n), torch.randn(n, n)
         t0 = clock()
         c = torch.mm(a, b)
-        if clock() - t0 >= 0.1 or n >= 4096:
+        if clock() - t0 >= seconds or n >= 4096:
             break
         n *= 2
     times = []
