@@ -122,9 +122,10 @@ bool dl_gpu_memory_bandwidth(dl_gpu_session *s)
 size_t dl_gpu_bisect_allocation(size_t free_bytes, size_t step, dl_gpu_try_alloc try_alloc,
                                 void *ctx)
 {
-    size_t lo = 0, hi = free_bytes / step * step + step;  /* lo works, hi does not */
+    size_t lo = 0, hi;   /* lo works, hi does not */
     if (step == 0 || free_bytes < step)
         return 0;
+    hi = free_bytes / step * step + step;
     if (try_alloc(ctx, hi - step))
         return hi - step;
     hi -= step;
