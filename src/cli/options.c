@@ -10,7 +10,8 @@ typedef enum opt_id { OPT_HELP, OPT_VERSION, OPT_ROOT, OPT_JSON, OPT_ASCII, OPT_
                       OPT_NO_RUNTIME, OPT_DATA, OPT_MARKDOWN, OPT_REDACT, OPT_VERBOSE,
                       OPT_LIST_CHECKS, OPT_CHECK, OPT_STRICT, OPT_WHY, OPT_OFFLINE, OPT_TORCH,
                       OPT_FOR, OPT_INDEX_MIRROR, OPT_OS, OPT_ARCH, OPT_GPU, OPT_DRIVER,
-                      OPT_FROM, OPT_QUICK, OPT_FULL } opt_id;
+                      OPT_FROM, OPT_QUICK, OPT_FULL, OPT_CPU, OPT_ENV, OPT_FORMAT, OPT_OUTPUT,
+                      OPT_NAME, OPT_LOCK } opt_id;
 
 typedef struct option_spec {
     opt_id id;
@@ -33,6 +34,14 @@ static const dl_command commands[] = {
                "each next to its limit", dl_cmd_verify},
     {"data", "list the knowledge tables, where each came from and the sources they cite",
      dl_cmd_data},
+    {"snapshot", "record this machine's facts and findings (JSON, with time and host) to "
+                 "compare later", dl_cmd_snapshot},
+    {"diff", "what changed between two snapshots, most important first (- is this machine "
+             "now)", dl_cmd_diff},
+    {"run", "run a command on the CPU or chosen GPUs, in a chosen venv or conda env",
+     dl_cmd_run},
+    {"profile", "`run`'s settings as a file: sh, bat, ps1, dotenv, VS Code launch.json",
+     dl_cmd_profile},
 };
 
 static const option_spec options[] = {
@@ -40,15 +49,17 @@ static const option_spec options[] = {
     {OPT_VERSION, "version", 'V', NULL, NULL, "show the version and exit"},
     {OPT_ROOT, "root", 0, "DIR", "report doctor plan",
      "read the machine's files under DIR (a container image, a mounted disk)"},
-    {OPT_JSON, "json", 0, NULL, "report doctor plan explain data verify", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
+    {OPT_JSON, "json", 0, NULL, "report doctor plan explain data verify diff", "print JSON (\"schema\": \"dlenv.<command>/1\")"},
     {OPT_FROM, "from", 0, "FILE", "report doctor plan",
      "use the facts of a saved `dlenv report --json` (- for stdin), not this machine's"},
-    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS", "report doctor plan verify",
+    {OPT_PROBE_TIMEOUT, "probe-timeout", 0, "SECONDS",
+     "report doctor plan verify snapshot diff run profile",
      "how long NVML or the CUDA driver may take to answer (default 15)"},
-    {OPT_PYTHON, "python", 0, "PATH", "report doctor plan verify",
+    {OPT_PYTHON, "python", 0, "PATH", "report doctor plan verify snapshot diff",
      "also inspect this interpreter, first (plan: a PATH, or X.Y for a described machine)"},
-    {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report doctor", "do not run `import torch`"},
-    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report doctor verify",
+    {OPT_NO_RUNTIME, "no-runtime", 0, NULL, "report doctor snapshot diff",
+     "do not run `import torch`"},
+    {OPT_IMPORT_TIMEOUT, "import-timeout", 0, "SECONDS", "report doctor verify snapshot diff",
      "how long `import torch` may take in one interpreter (default 60)"},
     {OPT_DATA, "data", 0, "DIR", NULL,
      "use DIR/<table>.csv in place of the built-in tables"},
@@ -66,12 +77,33 @@ static const option_spec options[] = {
      "also the wheel files to download on another machine"},
     {OPT_TORCH, "torch", 0, "VERSION", "plan", "only this torch: 2.3, 2.3.1 or >=2.1,<2.4"},
     {OPT_FOR, "for", 0, "KIND", "plan", "only this kind of build: cpu, cuda, rocm, xpu, mps"},
-    {OPT_INDEX_MIRROR, "index-mirror", 0, "URL", "plan",
+    {OPT_INDEX_MIRROR, "index-mirror", 0, "URL", "plan snapshot",
      "a mirror of https://download.pytorch.org/whl to use in the commands"},
     {OPT_OS, "os", 0, "OS", "plan", "plan for another machine: windows, linux or macos"},
     {OPT_ARCH, "arch", 0, "ARCH", "plan", "its architecture: x86_64, arm64, x86 (32-bit)"},
     {OPT_GPU, "gpu", 0, "GPU", "plan",
      "its GPU, repeatable: a name as nvidia-smi prints it, 8.6 / sm_86, or 10de:2504"},
+    /* run and profile: the same options, their meaning there */
+    {OPT_GPU, "gpu", 0, "LIST", "run profile",
+     "only these GPUs: 1 or 0,2, GPU-UUID (or prefix), PCI bus id"},
+    {OPT_CPU, "cpu", 0, NULL, "run profile", "no GPU at all (CUDA_VISIBLE_DEVICES empty)"},
+    {OPT_PYTHON, "python", 0, "PATH", "run profile",
+     "in this interpreter's venv or conda env, as if activated"},
+    {OPT_ENV, "env", 0, "NAME", "run profile",
+     "in this conda env or venv, by name or by folder"},
+    {OPT_FORMAT, "format", 0, "FORMAT", "profile",
+     "sh, bat, ps1, env (dotenv) or vscode (launch.json)"},
+    {OPT_OUTPUT, "output", 'o', "FILE", "profile",
+     "write to FILE (default stdout; vscode .vscode/launch.json)"},
+    {OPT_NAME, "name", 0, "NAME", "profile", "the profile's name (default: from the GPUs)"},
+    /* snapshot and diff */
+    {OPT_OUTPUT, "output", 'o', "FILE", "snapshot",
+     "write to FILE, - for stdout (default: dlenv-snapshot-HOST-YYYYMMDD-HHMMSS.json here, "
+     "UTC; --lock: stdout)"},
+    {OPT_LOCK, "lock", 0, NULL, "snapshot",
+     "write the exact reinstall commands of the torch stack of `python` (or --python)"},
+    {OPT_VERBOSE, "verbose", 'v', NULL, "diff",
+     "also show volatile values (clocks, memory in use, timings)"},
     {OPT_DRIVER, "driver", 0, "VERSION", "plan",
      "its NVIDIA driver: 535.104.05 or the Windows form 31.0.15.3598"},
     {OPT_ASCII, "ascii", 0, NULL, NULL, "plain ASCII output, no symbols"},
@@ -101,6 +133,25 @@ static bool applies_to(const option_spec *o, const char *command)
         if ((p == o->commands || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
             return true;
     return false;
+}
+
+/* One option may have a row per group of commands (--gpu: plan's machine, run's choice):
+ * it applies when any of its rows does. */
+static bool applies_any(const option_spec *o, const char *command)
+{
+    size_t i;
+    for (i = 0; i < COUNT(options); i++)
+        if (options[i].id == o->id && applies_to(&options[i], command))
+            return true;
+    return false;
+}
+
+/* run and profile write take a command after their options: the first argument that is
+ * not an option (or everything after `--`) and the rest, untouched. */
+static bool takes_command(const dl_cli *cli)
+{
+    return cli->command && (!strcmp(cli->command, "run") ||
+                            (!strcmp(cli->command, "profile") && cli->action));
 }
 
 static const option_spec *find_long(const char *name, size_t len)
@@ -166,6 +217,12 @@ static bool apply(const option_spec *o, const char *value, dl_cli *cli, char **e
     case OPT_OS: cli->os = value; break;
     case OPT_ARCH: cli->arch = value; break;
     case OPT_DRIVER: cli->driver = value; break;
+    case OPT_CPU: cli->cpu = true; break;
+    case OPT_ENV: cli->env_name = value; break;
+    case OPT_FORMAT: cli->format = value; break;
+    case OPT_OUTPUT: cli->output = value; break;
+    case OPT_NAME: cli->name = value; break;
+    case OPT_LOCK: cli->lock = true; break;
     case OPT_GPU:
         if (cli->n_gpus == DL_CLI_MAX_GPUS) {
             *error = dl_fmt("--gpu given more than %d times", DL_CLI_MAX_GPUS);
@@ -234,7 +291,21 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
     for (i = 1; i < argc; i++) {
         const char *a = argv[i], *value;
         const option_spec *o;
+        if (takes_command(cli) && (!strcmp(a, "--") || a[0] != '-' || a[1] == '\0')) {
+            i += !strcmp(a, "--");
+            cli->command_argv = argv + i;
+            cli->command_argc = (size_t)(argc - i);
+            break;
+        }
         if (a[0] != '-' || a[1] == '\0') {
+            if (cli->command && !strcmp(cli->command, "profile") && !cli->action) {
+                cli->action = a; /* profile write */
+                continue;
+            }
+            if (cli->command && !strcmp(cli->command, "diff") && !cli->input2) {
+                *(cli->input ? &cli->input2 : &cli->input) = a; /* diff A B */
+                continue;
+            }
             if (cli->command && !strcmp(cli->command, "explain") && !cli->input) {
                 cli->input = a; /* explain FILE|- */
                 continue;
@@ -258,7 +329,7 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
     }
     /* Checked after the loop so that options may come before the command. */
     for (k = 0; k < nseen && !cli->help; k++)
-        if (!applies_to(seen[k], cli->command)) {
+        if (!applies_any(seen[k], cli->command)) {
             *error = dl_fmt("--%s does not apply to '%s'", seen[k]->name,
                             cli->command ? cli->command : "dlenv");
             return false;
@@ -278,13 +349,65 @@ static void option_help(FILE *out, const option_spec *o)
     fprintf(out, "  %-22s %s\n", left, o->help);
 }
 
+/* What a command takes besides its options, and what its help says after them. */
+static const struct {
+    const char *command, *usage, *notes;
+} command_help[] = {
+    {"explain", " [FILE|-] [options]", NULL},
+    {"snapshot", " [-o FILE] [--lock] [options]",
+     "\nThe snapshot is one JSON document: {\"schema\": \"dlenv.snapshot/1\", \"taken_at\",\n"
+     "\"host\", \"verdict\", \"root_cause\", \"findings\", \"facts\"} (facts: `dlenv report\n"
+     "--json`). Files are written whole: a temporary file, then renamed over FILE.\n"
+     "--lock writes pip (or uv, or conda) commands that pin every package of the torch\n"
+     "stack with its local tag, each from its index (download.pytorch.org/whl/cu121, PyPI).\n"
+     "Exit 1 with --lock: the interpreter has no torch.\n"},
+    {"diff", " A B [options]",
+     "\nA and B are snapshots (or `dlenv report --json` / `dlenv doctor --json` files); - is\n"
+     "this machine now. Changes come in the order that matters: driver, CUDA, torch,\n"
+     "Python, libraries on the path, settings, then the rest; then the findings that\n"
+     "appeared or went away. Exit 0 equal, 1 different, 4 a file is unreadable or not a\n"
+     "snapshot (or from a newer dlenv).\n"},
+    {"run", " [options] [--] COMMAND [ARGS...]",
+     "\nSets CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=PCI_BUS_ID (indices as nvidia-smi shows\n"
+     "them), HIP_VISIBLE_DEVICES and ZE_AFFINITY_MASK, and with --python/--env what activate\n"
+     "would (PATH, VIRTUAL_ENV or CONDA_PREFIX), then runs COMMAND in its place, arguments\n"
+     "untouched (no shell). Example: dlenv run --gpu 1 --env torch -- python train.py\n"
+     "\nExit codes: the command's own. Before it starts: 2 usage error, 4 no such GPU,\n"
+     "interpreter or env, 126 the command cannot run, 127 it is not found.\n"},
+    {"profile", " write [options] [--] [COMMAND [ARGS...]]",
+     "\nWrites what `dlenv run` with the same options would do as a file. Without COMMAND the\n"
+     "launcher runs the command it is given (vscode: the file open in the editor). The\n"
+     "vscode format adds or replaces the configuration of the same name in launch.json.\n"
+     "Example: dlenv profile write --gpu 0,2 --format sh -o gpus02.sh\n"},
+};
+
+static size_t help_index(const char *command)
+{
+    size_t i;
+    for (i = 0; command && i < COUNT(command_help); i++)
+        if (!strcmp(command_help[i].command, command))
+            return i;
+    return COUNT(command_help);
+}
+
+/* Without a command every option is listed once: the first row of one that has several. */
+static bool first_row(size_t i)
+{
+    size_t j;
+    for (j = 0; j < i; j++)
+        if (options[j].id == options[i].id)
+            return false;
+    return true;
+}
+
 void dl_cli_help(FILE *out, const char *command)
 {
     size_t i;
     const dl_command *c = dl_cli_find_command(command);
+    size_t h = help_index(command);
     if (c) {
-        fprintf(out, "Usage: dlenv %s%s [options]\n\n%s.\n\nOptions:\n", c->name,
-                !strcmp(c->name, "explain") ? " [FILE|-]" : "", c->summary);
+        fprintf(out, "Usage: dlenv %s%s\n\n%s.\n\nOptions:\n", c->name,
+                h < COUNT(command_help) ? command_help[h].usage : " [options]", c->summary);
     } else {
         fprintf(out, "dlenv %s: makes a PyTorch environment work on the first try\n\n"
                      "Usage: dlenv <command> [options]\n\nCommands:\n",
@@ -294,8 +417,11 @@ void dl_cli_help(FILE *out, const char *command)
         fprintf(out, "\nOptions:\n");
     }
     for (i = 0; i < COUNT(options); i++)
-        if (!c || applies_to(&options[i], c->name))
+        if (c ? applies_to(&options[i], c->name) : first_row(i))
             option_help(out, &options[i]);
-    fprintf(out, "\nExit codes: 0 ok, 1 a failure was found, 2 usage error, 3 dlenv failed, "
-                 "4 unusable input.\n");
+    if (h < COUNT(command_help) && command_help[h].notes)
+        fputs(command_help[h].notes, out);
+    if (!c || strcmp(c->name, "run"))
+        fprintf(out, "\nExit codes: 0 ok, 1 a failure was found, 2 usage error, 3 dlenv failed, "
+                     "4 unusable input.\n");
 }

@@ -31,7 +31,9 @@ typedef struct dl_cli {
     bool strict;
     const char *data_dir;    /* --data DIR: knowledge tables that replace the built-in ones */
     const char *from;        /* --from FILE: a saved report's facts */
-    const char *input;       /* explain FILE, "-" for stdin */
+    const char *input;       /* explain FILE, "-" for stdin; diff A */
+    const char *input2;      /* diff B */
+    bool lock;               /* snapshot --lock */
     /* plan */
     bool why;
     bool quick;            /* verify --quick */
@@ -43,6 +45,15 @@ typedef struct dl_cli {
     const char *os, *arch, *driver;
     const char *gpus[DL_CLI_MAX_GPUS];
     size_t n_gpus;
+    /* run, profile */
+    bool cpu;                /* --cpu */
+    const char *env_name;    /* --env NAME: a conda env or venv by name */
+    const char *format;      /* profile --format sh|bat|ps1|env|vscode */
+    const char *output;      /* profile -o FILE */
+    const char *name;        /* profile --name */
+    const char *action;      /* profile ACTION: write */
+    char **command_argv;     /* the command after the options (or `--`), NULL-terminated */
+    size_t command_argc;
     const char *argv0;
 } dl_cli;
 
@@ -67,5 +78,9 @@ int dl_cmd_verify(const dl_cli *cli);
 int dl_cmd_data(const dl_cli *cli);
 int dl_cmd_plan(const dl_cli *cli);
 int dl_cmd_explain(const dl_cli *cli);
+int dl_cmd_snapshot(const dl_cli *cli);
+int dl_cmd_diff(const dl_cli *cli);
+int dl_cmd_run(const dl_cli *cli);
+int dl_cmd_profile(const dl_cli *cli);
 
 #endif

@@ -82,6 +82,11 @@ char dl_path_list_separator(void);            /* ':' or ';' */
 char **dl_process_args(int argc, char **argv);
 /* fopen for a UTF-8 path. */
 FILE *dl_fopen(const char *path, const char *mode);
+/* Writes data to path whole or not at all: a new temporary file in the same directory,
+ * flushed, then renamed over path (MoveFileExW with REPLACE_EXISTING on Windows). On
+ * failure the temporary file is removed and *error says why, naming path.
+ * (atomic_write_posix.c / atomic_write_win.c) */
+bool dl_file_write_atomic(const char *path, const char *data, size_t len, char **error);
 
 /* ---- facts only the live machine can give ------------------------------------------------- */
 
@@ -123,6 +128,31 @@ typedef struct dl_proc_opts {
 /* Runs argv[0] (looked up on PATH when it has no slash) directly, never through a shell. */
 void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_result *r);
 void dl_proc_result_free(dl_proc_result *r);
+
+/* ---- a command in place of dlenv (`dlenv run`: exec_posix.c / exec_win.c) ---------------- */
+
+/* This process's environment, one "NAME=value" (UTF-8) per entry, in its own order. */
+struct dl_strv; /* base/str.h */
+void dl_env_snapshot(struct dl_strv *env);
+/* The program name is looked up on path_list (a PATH value, NULL: none) as dl_proc_run
+ * would: a name with a directory part is taken as it is; Windows tries .exe and .com too.
+ * NULL when there is no such program. Caller frees. */
+char *dl_proc_find(const char *name, const char *path_list);
+/* Runs program with argv and exactly env (NULL-terminated), no shell. POSIX: execve, so
+ * the command replaces dlenv (same process id, its signals and exit status are the
+ * caller's to see) and this returns only on failure. Windows: a child in this console
+ * (in a job that dies with dlenv while it runs); dlenv ignores Ctrl+C and Ctrl+Break,
+ * which the child, in the same console, gets and handles; *exit_code is the child's.
+ * False with *error when it could not be started. */
+bool dl_proc_exec(const char *program, const char *const *argv, const char *const *env,
+                  int *exit_code, char **error);
+/* chmod a+x as the umask allows (a launcher script); true where there is no such bit. */
+bool dl_file_make_executable(const char *path, char **error);
+/* path made absolute against the current directory (not resolved: links stay), or a copy
+ * when it already is. Caller frees. (dir_posix.c / dir_win.c) */
+char *dl_path_absolute(const char *path);
+/* Creates the directory dir (one level); true when it exists already. */
+bool dl_dir_make(const char *dir, char **error);
 
 /* ---- dynamic libraries ---------------------------------------------------------------------- */
 

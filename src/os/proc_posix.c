@@ -19,13 +19,11 @@
 extern char **environ;
 
 /* PATH lookup in the parent, so the child only calls execve (async-signal-safe). */
-static char *find_program(const char *name)
+char *dl_proc_find(const char *name, const char *path)
 {
-    const char *path;
     char *copy, *dir, *save = NULL;
     if (strchr(name, '/'))
         return dl_strdup(name);
-    path = getenv("PATH");
     if (!path || !*path)
         path = "/usr/local/bin:/usr/bin:/bin";
     copy = dl_strdup(path);
@@ -40,6 +38,11 @@ static char *find_program(const char *name)
     }
     free(copy);
     return NULL;
+}
+
+static char *find_program(const char *name)
+{
+    return dl_proc_find(name, getenv("PATH"));
 }
 
 typedef struct capture {

@@ -5,6 +5,7 @@
 #include "os/os.h"
 
 #include "base/str.h"
+#include "os/cmdline.h"
 #include "os/wide_win.h"
 
 #define WIN32_LEAN_AND_MEAN
@@ -40,9 +41,8 @@ static char *with_extension(const char *path)
     return NULL;
 }
 
-static char *find_program(const char *name)
+char *dl_proc_find(const char *name, const char *path)
 {
-    const char *path = dl_env_get("PATH");
     dl_strv dirs = {0};
     size_t i;
     char *found = NULL;
@@ -61,52 +61,16 @@ static char *find_program(const char *name)
     return found;
 }
 
-/* One argument quoted the way CommandLineToArgvW and the C runtime read it back:
- * backslashes are literal except before a quote. */
-static void quote_arg(dl_buf *b, const char *arg)
+static char *find_program(const char *name)
 {
-    const char *p;
-    if (*arg && !strpbrk(arg, " \t\n\v\"")) {
-        dl_buf_puts(b, arg);
-        return;
-    }
-    dl_buf_puts(b, "\"");
-    for (p = arg;; p++) {
-        size_t slashes = 0;
-        while (*p == '\\') {
-            p++;
-            slashes++;
-        }
-        if (!*p) {
-            while (slashes--) /* doubled: the closing quote must stay a quote */
-                dl_buf_puts(b, "\\\\");
-            break;
-        }
-        if (*p == '"') {
-            while (slashes--)
-                dl_buf_puts(b, "\\\\");
-            dl_buf_puts(b, "\\\"");
-        } else {
-            while (slashes--)
-                dl_buf_puts(b, "\\");
-            dl_buf_add(b, p, 1);
-        }
-    }
-    dl_buf_puts(b, "\"");
+    return dl_proc_find(name, dl_env_get("PATH"));
 }
 
 static wchar_t *command_line(const char *program, const char *const *argv)
 {
-    dl_buf b = {0};
-    wchar_t *w;
-    size_t i;
-    quote_arg(&b, program);
-    for (i = 1; argv[i]; i++) {
-        dl_buf_puts(&b, " ");
-        quote_arg(&b, argv[i]);
-    }
-    w = dl_wide(b.data);
-    dl_buf_free(&b);
+    char *line = dl_cmdline_build(program, argv);
+    wchar_t *w = dl_wide(line);
+    free(line);
     return w;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""check.py OUTPUT EXIT_CODE EXPECT: checks a `dlenv.exe doctor --json` answer against a
-scenario's expectations, one per line:
+"""check.py OUTPUT EXIT_CODE EXPECT [STDERR]: checks a `dlenv.exe doctor --json` answer
+against a scenario's expectations, one per line:
     exit N                      the exit code
+    stderr TEXT...              standard error contains TEXT
+    nostdout                    nothing was written on standard output
     root ID | root none         the root cause
     finding ID SEVERITY         a finding with this id and severity
     no ID                       no finding with this id
@@ -10,6 +12,7 @@ scenario's expectations, one per line:
     fact PATH JSON              facts.PATH equals JSON (PATH: a.b[0].c)
     has PATH TEXT...            facts.PATH, as text, contains TEXT (unknowns: their reason)
     above PATH NUMBER           facts.PATH is a number above NUMBER
+    absent PATH                 facts.PATH does not exist
 Prints every failed line and exits 1 when any failed."""
 import json
 import re
@@ -37,12 +40,20 @@ def text_of(value):
     return json.dumps(value, ensure_ascii=False)
 
 
-def check(doc, code, line):
+def check(out, err, code, line):
     words = line.split()
     kind, args = words[0], words[1:]
-    findings = {f["id"]: f for f in doc.get("findings", [])}
     if kind == "exit":
         return code == int(args[0]), f"exit code {code}"
+    if kind == "stderr":
+        return " ".join(args) in err, f"stderr: {err.strip()[:300]}"
+    if kind == "nostdout":
+        return out == "", f"stdout: {out[:300]}"
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        return False, f"the output is not JSON: {e}"
+    findings = {f["id"]: f for f in doc.get("findings", [])}
     if kind == "root":
         root = doc.get("root_cause")
         root = root if isinstance(root, str) else "none"
@@ -60,7 +71,9 @@ def check(doc, code, line):
     try:
         value = at(doc["facts"], args[0])
     except (KeyError, IndexError, TypeError):
-        return False, "no such fact"
+        return kind == "absent", "no such fact"
+    if kind == "absent":
+        return False, f"is {text_of(value)}"
     if kind == "fact":
         want = json.loads(" ".join(args[1:]))
         return value == want, f"is {text_of(value)}"
@@ -72,21 +85,21 @@ def check(doc, code, line):
     return False, "unknown expectation"
 
 
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
 def main():
-    out, code, expect = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    try:
-        with open(out, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
-        print(f"  the output is not JSON: {e}")
-        return 1
+    out, code, expect = read(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    err = read(sys.argv[4]) if len(sys.argv) > 4 else ""
     failed = 0
     with open(expect, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
-            ok, why = check(doc, code, line)
+            ok, why = check(out, err, code, line)
             if not ok:
                 print(f"  FAILED: {line}   ({why})")
                 failed += 1

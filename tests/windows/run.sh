@@ -4,7 +4,9 @@
 #   1. the portable unit tests (BUILD_DIR/tests/test_*.exe);
 #   2. each scenarios/NAME/: the prefix is reset, NAME/setup (sh, sourced, with the helpers
 #      below) plants files under drive_c and registry values, dlenv.exe runs with
-#      NAME/args (default: doctor --json --no-runtime) and check.py compares the answer
+#      NAME/args (default: doctor --json --no-runtime; or NAME/argv, one argument per
+#      line, for arguments with spaces; with a NAME/console file, under a pseudo-terminal
+#      so that Wine has a console) and check.py compares the answer
 #      with NAME/expect.
 # Files go under C:\dlenv-test, the toolkit folder and System32's nvml.dll / nvcuda.dll,
 # which the reset removes; registry values are set by reg.exe through one batch file.
@@ -106,6 +108,7 @@ done
 reset_prefix() {
     rm -rf "$T" "$C/Program Files/NVIDIA GPU Computing Toolkit"
     rm -f "$C/windows/system32/nvml.dll" "$C/windows/system32/nvcuda.dll" "$C/windows/py.exe"
+    rm -rf "$C"/users/*/.conda
     mkdir -p "$T/cwd"
     : > "$work/env"
     cp "$here/base.bat" "$work/registry.bat"
@@ -119,11 +122,24 @@ for dir in "$here"/scenarios/*/; do
     . "$dir/setup"
     wine_run cmd /c "$(winpath "$work/registry.bat")" > "$work/reg.log" 2>&1 || true
     args=$(cat "$dir/args" 2>/dev/null || echo "doctor --json --no-runtime")
-    code=0
     # shellcheck disable=SC2086
-    (cd "$T/cwd" && wine_run_env wine "$build/dlenv.exe" $args) \
-        > "$work/out.json" 2> "$work/err.log" || code=$?
-    if python3 "$here/check.py" "$work/out.json" "$code" "$dir/expect"; then
+    set -- $args
+    if [ -f "$dir/argv" ]; then
+        set --
+        while IFS= read -r a; do set -- "$@" "$a"; done < "$dir/argv"
+    fi
+    code=0
+    if [ -f "$dir/console" ]; then
+        # a pseudo-terminal (script) gives Wine a console, so Ctrl+C can be sent in it;
+        # NAME/args is a shell command line there (quote backslashes)
+        command -v script > /dev/null 2>&1 || { echo "skipped $name: no script(1)"; continue; }
+        (cd "$T/cwd" && wine_run_env script -qec "wine '$build/dlenv.exe' $args" /dev/null) \
+            > "$work/out.json" 2> "$work/err.log" || code=$?
+    else
+        (cd "$T/cwd" && wine_run_env wine "$build/dlenv.exe" "$@") \
+            > "$work/out.json" 2> "$work/err.log" || code=$?
+    fi
+    if python3 "$here/check.py" "$work/out.json" "$code" "$dir/expect" "$work/err.log"; then
         passed=$((passed + 1))
     else
         echo "FAILED scenario $name (exit $code)"

@@ -1,0 +1,116 @@
+/* dlenv diff A B: what changed from A to B. Each is a snapshot file (or a saved
+ * `dlenv report --json` / `dlenv doctor --json`), or "-" for this machine now, gathered as
+ * the doctor gathers it. Exit 0 when equal (volatile values aside), 1 when different, 4
+ * when a file cannot be read or is not a snapshot (one line naming the file). */
+#include "cli/exit_codes.h"
+#include "cli/input.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/snapshot.h"
+
+#include "base/str.h"
+#include "diff/facts_diff.h"
+#include "render/diff_render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A snapshot is some hundred kilobytes; anything far larger is not one. */
+#define MAX_SNAPSHOT_BYTES (64u * 1024u * 1024u)
+
+static int read_side(const char *path, dl_snapshot *s)
+{
+    size_t len = 0;
+    char *text = dl_cli_read_input(path, MAX_SNAPSHOT_BYTES, &len), *error = NULL;
+    memset(s, 0, sizeof *s);
+    if (!text)
+        return DL_EXIT_BAD_INPUT;
+    if (!dl_snapshot_from_json_text(text, len, s, &error)) {
+        fprintf(stderr, "dlenv: %s: %s\n", path, error);
+        free(error);
+        free(text);
+        return DL_EXIT_BAD_INPUT;
+    }
+    free(text);
+    return DL_EXIT_OK;
+}
+
+/* "-" is this machine now; anything else a file. Findings are the rules' when the
+ * document has none. */
+static int load_side(const dl_cli *cli, const dl_knowledge *know, const char *source,
+                     dl_snapshot *s)
+{
+    int rc;
+    if (!strcmp(source, "-"))
+        return dl_cli_take_snapshot(cli, know, s);
+    rc = read_side(source, s);
+    if (rc == DL_EXIT_OK)
+        dl_cli_snapshot_judge(s, know);
+    return rc;
+}
+
+static dl_diff_side side_of(const char *source, const dl_snapshot *s)
+{
+    dl_diff_side d;
+    d.source = source;
+    d.schema = s->schema;
+    d.taken_at = s->taken_at;
+    d.host = s->host;
+    return d;
+}
+
+static int compare(const dl_cli *cli, const dl_snapshot *a, const dl_snapshot *b)
+{
+    dl_diff d;
+    dl_diff_input in;
+    char *text;
+    int rc;
+    memset(&d, 0, sizeof d);
+    dl_diff_facts(&a->facts, &b->facts, cli->verbose, &d);
+    dl_diff_findings(&a->findings, &b->findings, &d);
+    in.diff = &d;
+    in.a = side_of(cli->input, a);
+    in.b = side_of(cli->input2, b);
+    in.verbose = cli->verbose;
+    if (cli->json) {
+        text = dl_render_diff_json(&in);
+    } else {
+        dl_style style = dl_cli_style(cli);
+        text = dl_render_diff_text(&in, &style);
+    }
+    rc = dl_cli_write(text, cli->json);
+    if (rc == DL_EXIT_OK && !dl_diff_equal(&d))
+        rc = DL_EXIT_FINDINGS;
+    free(text);
+    dl_diff_free(&d);
+    return rc;
+}
+
+int dl_cmd_diff(const dl_cli *cli)
+{
+    dl_knowledge know;
+    dl_snapshot a, b;
+    char *error = NULL;
+    int rc;
+    if (!cli->input || !cli->input2) {
+        fprintf(stderr, "dlenv: diff needs two snapshots: dlenv diff A B (- is this machine "
+                        "now)\n");
+        return DL_EXIT_USAGE;
+    }
+    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
+        fprintf(stderr, "dlenv: %s\n", error);
+        free(error);
+        return DL_EXIT_BAD_INPUT;
+    }
+    memset(&b, 0, sizeof b);
+    rc = load_side(cli, &know, cli->input, &a);
+    if (rc == DL_EXIT_OK)
+        rc = load_side(cli, &know, cli->input2, &b);
+    if (rc == DL_EXIT_OK)
+        rc = compare(cli, &a, &b);
+    dl_snapshot_free(&a);
+    dl_snapshot_free(&b);
+    dl_knowledge_free(&know);
+    return rc;
+}

@@ -1,0 +1,222 @@
+#include "diff/snapshot.h"
+
+#include "base/str.h"
+#include "facts/facts_json.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static const char *verdict_of(const dl_findings *f)
+{
+    int worst = DL_SEV_OK;
+    size_t i;
+    for (i = 0; f->items.known && i < f->items.count; i++) {
+        int s = dl_severity_of_name(DL_LIST_AT(f->items, dl_finding, i).severity.value);
+        if (s > worst)
+            worst = s;
+    }
+    return dl_severity_name((dl_severity)worst);
+}
+
+static void add_text_or_null(cJSON *doc, const char *key, const char *value)
+{
+    if (value)
+        cJSON_AddStringToObject(doc, key, value);
+    else
+        cJSON_AddNullToObject(doc, key);
+}
+
+char *dl_snapshot_to_json_text(const dl_snapshot *s)
+{
+    cJSON *doc = cJSON_CreateObject(), *all, *items;
+    char *text, *out;
+    cJSON_AddStringToObject(doc, "schema", DL_SNAPSHOT_SCHEMA);
+    add_text_or_null(doc, "taken_at", s->taken_at);
+    add_text_or_null(doc, "host", s->host);
+    cJSON_AddStringToObject(doc, "verdict", verdict_of(&s->findings));
+    add_text_or_null(doc, "root_cause", s->findings.root_cause.value);
+    all = dl_schema_to_json(&dl_findings_schema, &s->findings);
+    items = cJSON_DetachItemFromObject(all, "findings");
+    cJSON_Delete(all);
+    cJSON_AddItemToObject(doc, "findings", items ? items : cJSON_CreateArray());
+    cJSON_AddItemToObject(doc, "facts", dl_schema_to_json(&dl_facts_schema, &s->facts));
+    text = cJSON_Print(doc);
+    out = dl_strdup(text);
+    cJSON_free(text);
+    cJSON_Delete(doc);
+    return out;
+}
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+typedef enum doc_kind { DOC_SNAPSHOT, DOC_REPORT, DOC_DOCTOR } doc_kind;
+
+typedef struct doc_form {
+    const char *name;
+    doc_kind kind;
+    long newest;   /* the newest major version this dlenv reads */
+} doc_form;
+
+static const doc_form forms[] = {
+    {"dlenv.snapshot/", DOC_SNAPSHOT, 1},
+    {"dlenv.report/", DOC_REPORT, 1},
+    {"dlenv.doctor/", DOC_DOCTOR, 1},
+};
+
+static bool fail(char **error, char *message)
+{
+    *error = message;
+    return false;
+}
+
+/* "line 3, column 14" of the byte at p in text. */
+static char *position(const char *text, size_t len, const char *p)
+{
+    size_t line = 1, column = 1, i, at = p && p >= text ? (size_t)(p - text) : len;
+    for (i = 0; i < at && i < len; i++) {
+        if (text[i] == '\n') {
+            line++;
+            column = 1;
+        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+            column++;
+        }
+    }
+    return dl_fmt("line %zu, column %zu", line, column);
+}
+
+/* Which document this is, from "schema": NAME/MAJOR; path names doc in errors. */
+static bool identify(const cJSON *doc, const char *path, const doc_form **form, char **error)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    const char *s;
+    size_t i;
+    if (!cJSON_IsString(schema))
+        return fail(error, dl_strdup("not a dlenv snapshot (no \"schema\": "
+                                     "\"dlenv.snapshot/N\")"));
+    s = schema->valuestring;
+    for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        unsigned long long major;
+        if (!dl_starts_with(s, forms[i].name))
+            continue;
+        if (!dl_parse_u64(s + strlen(forms[i].name), 10, &major))
+            break;
+        if (major > (unsigned long long)forms[i].newest)
+            return fail(error, dl_fmt("%s.schema: \"%s\" is newer than this dlenv reads "
+                                      "(%s%ld): update dlenv", path, s, forms[i].name,
+                                      forms[i].newest));
+        *form = &forms[i];
+        return true;
+    }
+    return fail(error, dl_fmt("%s.schema: \"%s\" is not a dlenv snapshot, report or "
+                              "doctor document", path, s));
+}
+
+static bool read_string(const cJSON *doc, const char *key, char **out, char **error)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(doc, key);
+    if (!j || cJSON_IsNull(j))
+        return true;
+    if (!cJSON_IsString(j))
+        return fail(error, dl_fmt("$.%s: expected a string", key));
+    *out = dl_strdup(j->valuestring);
+    return true;
+}
+
+/* The facts: the document itself (a report) or its "facts", itself a report. */
+static bool read_facts(const cJSON *doc, const doc_form *form, dl_facts *f, char **error)
+{
+    const cJSON *facts = form->kind == DOC_REPORT ? doc
+                                                  : cJSON_GetObjectItemCaseSensitive(doc, "facts");
+    const char *path = form->kind == DOC_REPORT ? "$" : "$.facts";
+    const cJSON *schema;
+    if (!cJSON_IsObject(facts))
+        return fail(error, dl_fmt("%s: %s", path, facts ? "expected an object" : "missing"));
+    schema = cJSON_GetObjectItemCaseSensitive(facts, "schema");
+    if (form->kind != DOC_REPORT && cJSON_IsString(schema)) {
+        const doc_form *inner = NULL;
+        if (!identify(facts, path, &inner, error))
+            return false;
+        if (inner->kind != DOC_REPORT)
+            return fail(error, dl_fmt("$.facts.schema: expected \"dlenv.report/1\", not "
+                                      "\"%s\"", schema->valuestring));
+    }
+    return dl_schema_from_json(&dl_facts_schema, facts, f, path, error);
+}
+
+/* "findings" and "root_cause" as the doctor writes them; a null root cause is none. */
+static bool read_findings(const cJSON *doc, dl_snapshot *out, char **error)
+{
+    const cJSON *items = cJSON_GetObjectItemCaseSensitive(doc, "findings");
+    const cJSON *root = cJSON_GetObjectItemCaseSensitive(doc, "root_cause");
+    cJSON *view;
+    bool ok;
+    if (!items)
+        return true; /* an older snapshot without findings: the caller runs the rules */
+    if (root && !cJSON_IsNull(root) && !cJSON_IsString(root))
+        return fail(error, dl_strdup("$.root_cause: expected a string or null"));
+    view = cJSON_CreateObject();
+    cJSON_AddItemReferenceToObject(view, "findings", (cJSON *)items);
+    if (cJSON_IsString(root))
+        cJSON_AddItemReferenceToObject(view, "root_cause", (cJSON *)root);
+    ok = dl_schema_from_json(&dl_findings_schema, view, &out->findings, "$", error);
+    cJSON_Delete(view);
+    out->has_findings = ok;
+    return ok;
+}
+
+static bool read_document(const cJSON *doc, dl_snapshot *out, char **error)
+{
+    const doc_form *form = NULL;
+    const cJSON *schema;
+    if (!cJSON_IsObject(doc))
+        return fail(error, dl_strdup("$: expected an object"));
+    if (!identify(doc, "$", &form, error))
+        return false;
+    schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    out->schema = dl_strdup(schema->valuestring);
+    if (form->kind == DOC_SNAPSHOT && (!read_string(doc, "taken_at", &out->taken_at, error) ||
+                                       !read_string(doc, "host", &out->host, error)))
+        return false;
+    if (!read_facts(doc, form, &out->facts, error))
+        return false;
+    return form->kind == DOC_REPORT || read_findings(doc, out, error);
+}
+
+bool dl_snapshot_from_json_text(const char *text, size_t len, dl_snapshot *out, char **error)
+{
+    const char *end = NULL;
+    cJSON *doc;
+    bool ok;
+    memset(out, 0, sizeof *out);
+    *error = NULL;
+    doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
+    while (doc && end && end < text + len && strchr(" \t\r\n", *end) && *end)
+        end++;
+    if (!doc || (end && end < text + len)) {
+        char *where = position(text, len, end);
+        *error = !len ? dl_strdup("empty, not JSON")
+                 : doc ? dl_fmt("not valid JSON: more text after the document (%s)", where)
+                       : dl_fmt("not valid JSON (%s)", where);
+        free(where);
+        cJSON_Delete(doc);
+        return false;
+    }
+    ok = read_document(doc, out, error);
+    cJSON_Delete(doc);
+    if (!ok)
+        dl_snapshot_free(out);
+    return ok;
+}
+
+void dl_snapshot_free(dl_snapshot *s)
+{
+    free(s->schema);
+    free(s->taken_at);
+    free(s->host);
+    dl_facts_free(&s->facts);
+    dl_findings_free(&s->findings);
+    memset(s, 0, sizeof *s);
+}

@@ -1,0 +1,148 @@
+/* A command in place of dlenv (Windows), which has no exec: the command runs as a child in
+ * this console with dlenv's standard handles, and dlenv waits and passes its exit code
+ * back whole (an NTSTATUS such as 0xC000013A after Ctrl+C, too). Ctrl+C and Ctrl+Break go
+ * to every process of the console; dlenv ignores them, so the child decides (Python raises
+ * KeyboardInterrupt, finishes, and dlenv returns its code). While the child runs it is in a
+ * job that kills it if dlenv is killed (an IDE's stop button ends dlenv, not the child); once
+ * it has exited, whatever it left running is let go, as after an exec. */
+#include "os/os.h"
+
+#include "base/str.h"
+#include "os/cmdline.h"
+#include "os/wide_win.h"
+
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+void dl_env_snapshot(dl_strv *env)
+{
+    wchar_t *block = GetEnvironmentStringsW(), *p;
+    if (!block)
+        return;
+    for (p = block; *p; p += wcslen(p) + 1)
+        dl_strv_add(env, dl_narrow(p)); /* "=C:=C:\dir" entries too: cmd's per-drive dirs */
+    FreeEnvironmentStringsW(block);
+}
+
+/* Names compare as Windows sorts an environment block: without case, up to the '=' (the
+ * "=C:" entries have theirs after a leading '='). */
+static int by_name(const void *a, const void *b)
+{
+    const wchar_t *x = *(wchar_t *const *)a, *y = *(wchar_t *const *)b;
+    size_t nx = wcscspn(x + 1, L"=") + 1, ny = wcscspn(y + 1, L"=") + 1;
+    int c = _wcsnicmp(x, y, nx < ny ? nx : ny);
+    return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* "NAME=value\0...\0\0" in UTF-16 for CREATE_UNICODE_ENVIRONMENT, sorted by name as
+ * CreateProcessW's documentation asks. */
+static wchar_t *environment_block(const char *const *env)
+{
+    size_t i, n, total = 0, at = 0;
+    wchar_t **parts, *block;
+    for (n = 0; env[n]; n++)
+        ;
+    parts = dl_xcalloc(n + 1, sizeof *parts);
+    for (i = 0; i < n; i++) {
+        parts[i] = dl_wide(env[i]);
+        total += wcslen(parts[i]) + 1;
+    }
+    qsort(parts, n, sizeof *parts, by_name);
+    block = dl_xcalloc(total + 2, sizeof *block);
+    for (i = 0; i < n; i++) {
+        size_t len = wcslen(parts[i]) + 1;
+        memcpy(block + at, parts[i], len * sizeof *block);
+        at += len;
+        free(parts[i]);
+    }
+    free(parts);
+    return block;
+}
+
+static BOOL WINAPI ignore_interrupts(DWORD event)
+{
+    return event == CTRL_C_EVENT || event == CTRL_BREAK_EVENT;
+}
+
+static HANDLE kill_on_close_job(bool kill)
+{
+    JOBOBJECT_EXTENDED_LIMIT_INFORMATION limits;
+    static HANDLE job;
+    if (!job && kill)
+        job = CreateJobObjectW(NULL, NULL);
+    if (!job)
+        return NULL;
+    memset(&limits, 0, sizeof limits);
+    limits.BasicLimitInformation.LimitFlags = kill ? JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE : 0;
+    SetInformationJobObject(job, JobObjectExtendedLimitInformation, &limits, sizeof limits);
+    return job;
+}
+
+/* The standard handles, inheritable, so a redirected stdout (a pipe, a file) reaches the
+ * child as well as a console does. */
+static void std_handles(STARTUPINFOW *si)
+{
+    static const DWORD ids[3] = {STD_INPUT_HANDLE, STD_OUTPUT_HANDLE, STD_ERROR_HANDLE};
+    HANDLE h[3];
+    int i;
+    for (i = 0; i < 3; i++) {
+        h[i] = GetStdHandle(ids[i]);
+        if (h[i] && h[i] != INVALID_HANDLE_VALUE)
+            SetHandleInformation(h[i], HANDLE_FLAG_INHERIT, HANDLE_FLAG_INHERIT);
+    }
+    si->dwFlags = STARTF_USESTDHANDLES;
+    si->hStdInput = h[0];
+    si->hStdOutput = h[1];
+    si->hStdError = h[2];
+}
+
+bool dl_proc_exec(const char *program, const char *const *argv, const char *const *env,
+                  int *exit_code, char **error)
+{
+    STARTUPINFOW si;
+    PROCESS_INFORMATION pi;
+    char *line = dl_cmdline_build(argv[0], argv);
+    wchar_t *cmd = dl_wide(line), *app = dl_wide(program), *block = environment_block(env);
+    HANDLE job = kill_on_close_job(true);
+    DWORD code = 0;
+    BOOL ok;
+    free(line);
+    memset(&si, 0, sizeof si);
+    si.cb = sizeof si;
+    std_handles(&si);
+    fflush(stdout);
+    fflush(stderr);
+    SetConsoleCtrlHandler(ignore_interrupts, TRUE);
+    ok = CreateProcessW(app, cmd, NULL, NULL, TRUE, CREATE_UNICODE_ENVIRONMENT | CREATE_SUSPENDED,
+                        block, NULL, &si, &pi);
+    free(cmd);
+    free(app);
+    free(block);
+    if (!ok) {
+        char *why = dl_win_error_text(GetLastError());
+        SetConsoleCtrlHandler(ignore_interrupts, FALSE);
+        *error = dl_fmt("cannot run %s: %s", program, why);
+        free(why);
+        return false;
+    }
+    if (job)
+        AssignProcessToJobObject(job, pi.hProcess);
+    ResumeThread(pi.hThread);
+    CloseHandle(pi.hThread);
+    WaitForSingleObject(pi.hProcess, INFINITE);
+    GetExitCodeProcess(pi.hProcess, &code);
+    CloseHandle(pi.hProcess);
+    kill_on_close_job(false);
+    *exit_code = (int)code;
+    return true;
+}
+
+bool dl_file_make_executable(const char *path, char **error)
+{
+    (void)path;
+    (void)error;
+    return true;
+}

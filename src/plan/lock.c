@@ -1,0 +1,290 @@
+#include "plan/lock.h"
+
+#include "base/str.h"
+#include "plan/commands.h"
+#include "rules/query.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GROUPS 8
+
+/* The packages that go through one index: a PyTorch index (its local tag) or PyPI. */
+typedef struct group {
+    char tag[32];       /* "cu121"; "" for PyPI */
+    dl_buf pins;        /* "torch==2.3.1+cu121 torchvision==0.18.1+cu121" */
+} group;
+
+typedef struct lock {
+    const dl_lock_input *in;
+    const dl_py_package **chosen;   /* first copy of each name, in import order */
+    size_t n;
+    group groups[MAX_GROUPS];
+    size_t n_groups;
+    dl_buf conda;                   /* name=version=build, from conda-meta */
+    dl_buf notes;                   /* # lines about what cannot be pinned exactly */
+    dl_buf unmanaged;               /* installed without an installer record */
+} lock;
+
+/* PEP 503: names compare case-insensitively with '-', '_' and '.' alike. */
+static bool same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++) {
+        int x = (*a == '_' || *a == '.') ? '-' : tolower((unsigned char)*a);
+        int y = (*b == '_' || *b == '.') ? '-' : tolower((unsigned char)*b);
+        if (x != y)
+            return false;
+    }
+    return !*a && !*b;
+}
+
+static bool from_conda_meta(const dl_py_package *p)
+{
+    return p->source.value && strstr(p->source.value, "conda-meta");
+}
+
+/* The first copy of every name: what `import` finds, since sites are in import order. */
+static void choose(lock *l)
+{
+    const dl_python *py = l->in->python;
+    size_t i, j, k;
+    for (i = 0; py->site_packages.known && i < py->site_packages.count; i++) {
+        const dl_site_packages *s = &DL_LIST_AT(py->site_packages, dl_site_packages, i);
+        for (j = 0; s->packages.known && j < s->packages.count; j++) {
+            const dl_py_package *p = &DL_LIST_AT(s->packages, dl_py_package, j);
+            bool seen = false;
+            if (!p->name.value)
+                continue;
+            for (k = 0; k < l->n && !seen; k++)
+                seen = same_name(l->chosen[k]->name.value, p->name.value) &&
+                       from_conda_meta(l->chosen[k]) == from_conda_meta(p);
+            if (seen)
+                continue;
+            l->chosen = dl_xrealloc(l->chosen, (l->n + 1) * sizeof *l->chosen);
+            l->chosen[l->n++] = p;
+        }
+    }
+}
+
+/* A local tag that names a PyTorch index: cu121, cpu, rocm6.0, xpu. */
+static bool index_tag(const char *tag)
+{
+    return (tag[0] == 'c' && tag[1] == 'u' && isdigit((unsigned char)tag[2])) ||
+           strcmp(tag, "cpu") == 0 || dl_starts_with(tag, "rocm") || strcmp(tag, "xpu") == 0;
+}
+
+static const char *tag_of(const char *version)
+{
+    const char *plus = strchr(version, '+');
+    return plus ? plus + 1 : "";
+}
+
+/* torch's own index: where a companion with another kind of local tag (a triton build
+ * "3.0.0+45fff310c8") came from too. */
+static const char *torch_tag(const lock *l)
+{
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        if (same_name(l->chosen[i]->name.value, "torch") && l->chosen[i]->version.value &&
+            !from_conda_meta(l->chosen[i]))
+            return tag_of(l->chosen[i]->version.value);
+    return "";
+}
+
+static group *group_for(lock *l, const char *tag)
+{
+    size_t i;
+    for (i = 0; i < l->n_groups; i++)
+        if (strcmp(l->groups[i].tag, tag) == 0)
+            return &l->groups[i];
+    if (l->n_groups == MAX_GROUPS)
+        return &l->groups[MAX_GROUPS - 1];
+    snprintf(l->groups[l->n_groups].tag, sizeof l->groups[0].tag, "%s", tag);
+    return &l->groups[l->n_groups++];
+}
+
+/* conda's version reads "2.3.1 (py3.11_cuda12.1_cudnn8.9.2_0)": `conda list --export`'s
+ * name=version=build pins the exact build. */
+static void add_conda(lock *l, const dl_py_package *p)
+{
+    const char *v = p->version.value, *open = strstr(v, " (");
+    if (open && dl_ends_with(v, ")"))
+        dl_buf_printf(&l->conda, " %s=%.*s=%.*s", p->name.value, (int)(open - v), v,
+                      (int)(strlen(open) - 3), open + 2);
+    else
+        dl_buf_printf(&l->conda, " %s=%s", p->name.value, v);
+}
+
+static void sort_packages(lock *l)
+{
+    const char *ttag = torch_tag(l);
+    bool conda_records = false;
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        conda_records = conda_records || from_conda_meta(l->chosen[i]);
+    group_for(l, index_tag(ttag) ? ttag : ""); /* torch's index first */
+    for (i = 0; i < l->n; i++) {
+        const dl_py_package *p = l->chosen[i];
+        const char *tag;
+        group *g;
+        if (!p->version.value) {
+            dl_buf_printf(&l->notes, "# %s: its version is unknown (%s); not pinned\n",
+                          p->name.value, p->version.why ? p->version.why : "no reason given");
+            continue;
+        }
+        if (from_conda_meta(p)) {
+            add_conda(l, p);
+            continue;
+        }
+        if (conda_records && dl_q_text_is(&p->installer, "conda"))
+            continue; /* conda's own record of it is pinned with conda */
+        if (!p->installer.value) {
+            /* no INSTALLER file: a distribution's package (python3-torch) or setup.py;
+             * pip cannot fetch "1.13.0a0+gitunknown" back */
+            dl_buf_printf(&l->unmanaged, "%s %s %s", l->unmanaged.len ? "," : "#",
+                          p->name.value, p->version.value);
+            continue;
+        }
+        if (p->direct_url.value)
+            dl_buf_printf(&l->notes, "# %s %s was installed from %s\n", p->name.value,
+                          p->version.value, p->direct_url.value);
+        tag = tag_of(p->version.value);
+        tag = !*tag ? "" : index_tag(tag) ? tag : index_tag(ttag) ? ttag : "";
+        g = group_for(l, tag);
+        dl_buf_printf(&g->pins, "%s%s==%s", g->pins.len ? " " : "", p->name.value,
+                      p->version.value);
+    }
+}
+
+/* ---- the commands ------------------------------------------------------------------------ */
+
+static bool shell_safe(const char *s)
+{
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && !strchr("/._-+:@%,=~", *s))
+            return false;
+    return true;
+}
+
+static bool windows_path(const char *p)
+{
+    return p[0] && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
+}
+
+/* The interpreter as a shell word: Windows paths as the doctor's fixes write them (for
+ * PowerShell), others single-quoted when they need it. */
+static char *python_word(const dl_python *py)
+{
+    const char *path = py->path.value;
+    dl_buf b = {0};
+    if (windows_path(path) || shell_safe(path))
+        return dl_strdup(dl_q_python_cmd(py));
+    dl_buf_puts(&b, "'");
+    for (; *path; path++) {
+        if (*path == '\'')
+            dl_buf_puts(&b, "'\\''");
+        else
+            dl_buf_add(&b, path, 1);
+    }
+    dl_buf_puts(&b, "'");
+    return dl_buf_take(&b);
+}
+
+static char *index_url(const lock *l, const char *tag)
+{
+    const char *base = l->in->mirror && *l->in->mirror ? l->in->mirror : DL_PLAN_DEFAULT_INDEX;
+    size_t n = strlen(base);
+    return dl_fmt("%.*s/%s", (int)(base[n - 1] == '/' ? n - 1 : n), base, tag);
+}
+
+/* uv makes venvs without pip: what uv installed, uv reinstalls. */
+static bool installed_by_uv(const lock *l)
+{
+    size_t i;
+    for (i = 0; i < l->n; i++)
+        if (same_name(l->chosen[i]->name.value, "torch"))
+            return dl_q_text_is(&l->chosen[i]->installer, "uv");
+    return false;
+}
+
+static void commands(lock *l, dl_buf *out)
+{
+    const dl_python *py = l->in->python;
+    char *word = python_word(py);
+    bool uv = installed_by_uv(l);
+    size_t i;
+    for (i = 0; i < l->n_groups; i++) {
+        const group *g = &l->groups[i];
+        char *url = *g->tag ? index_url(l, g->tag) : NULL;
+        if (!g->pins.len)
+            continue;
+        if (uv)
+            dl_buf_printf(out, "uv pip install --python %s %s", dl_starts_with(word, "& ")
+                          ? word + 2 : word, g->pins.data);
+        else
+            dl_buf_printf(out, "%s -m pip install %s", word, g->pins.data);
+        dl_buf_printf(out, "%s%s\n", url ? " --index-url " : "", url ? url : "");
+        free(url);
+    }
+    if (l->conda.len)
+        dl_buf_printf(out, "# installed by conda (channels are not recorded: add the -c "
+                           "options you installed with)\nconda install --yes --prefix %s%s\n",
+                      py->prefix.value ? py->prefix.value : "<env>", l->conda.data);
+    free(word);
+}
+
+static void header(const lock *l, dl_buf *out)
+{
+    const dl_python *py = l->in->python;
+    dl_buf_printf(out, "# dlenv lock: the torch stack of %s", py->path.value);
+    if (py->version.value)
+        dl_buf_printf(out, " (Python %s)", py->version.value);
+    if (l->in->host)
+        dl_buf_printf(out, " on %s", l->in->host);
+    if (l->in->taken_at)
+        dl_buf_printf(out, ", %s", l->in->taken_at);
+    dl_buf_puts(out, "\n# Reinstalls exactly these versions; run the lines in order.\n");
+}
+
+char *dl_lock_text(const dl_lock_input *in, char **error)
+{
+    lock l;
+    dl_buf out = {0};
+    size_t i;
+    bool has_torch = false;
+    *error = NULL;
+    if (!in->python || !in->python->path.value) {
+        *error = dl_strdup("no Python interpreter was found to lock");
+        return NULL;
+    }
+    memset(&l, 0, sizeof l);
+    l.in = in;
+    choose(&l);
+    for (i = 0; i < l.n && !has_torch; i++)
+        has_torch = same_name(l.chosen[i]->name.value, "torch") ||
+                    same_name(l.chosen[i]->name.value, "pytorch");
+    if (!has_torch) {
+        *error = dl_fmt("%s has no torch in its site-packages: nothing to lock",
+                        in->python->path.value);
+        free(l.chosen);
+        return NULL;
+    }
+    sort_packages(&l);
+    header(&l, &out);
+    if (l.notes.len)
+        dl_buf_add(&out, l.notes.data, l.notes.len);
+    if (l.unmanaged.len)
+        dl_buf_printf(&out, "# Installed without pip, uv or conda (no INSTALLER record: a "
+                            "distribution's package?);\n# reinstall these with the system's "
+                            "package manager:\n%s\n", l.unmanaged.data);
+    commands(&l, &out);
+    for (i = 0; i < l.n_groups; i++)
+        dl_buf_free(&l.groups[i].pins);
+    dl_buf_free(&l.conda);
+    dl_buf_free(&l.notes);
+    dl_buf_free(&l.unmanaged);
+    free(l.chosen);
+    return dl_buf_take(&out);
+}
