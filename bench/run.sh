@@ -6,6 +6,7 @@
 #   dlenv report --json   the same
 #   with the fake driver libraries (tests/fakes, scenario healthy-1gpu): under 40 ms,
 #   the NVML and CUDA child probes included
+#   dlenv verify --quick / default   under 3 s / 10 s (with Debian's torch)
 # Needs hyperfine (Debian package `hyperfine`); peak RSS is read with getrusage through
 # python3 when GNU time is absent.
 set -eu
@@ -84,5 +85,18 @@ if /usr/bin/python3 -c "import torch.utils.collect_env" 2>/dev/null; then
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]
 print("doctor --no-runtime %.1f ms, collect_env %.0f ms: %.0fx faster (target 50x)" % (
     r[0]["mean"]*1e3, r[1]["mean"]*1e3, r[1]["mean"]/r[0]["mean"]))' "$out"
+    rm -f "$out"
+fi
+
+# dlenv verify, whole runs with Debian's torch as the interpreter (targets: --quick under
+# 3 s, the default under 10 s; this machine has no GPU, so the GPU part is not in them).
+if /usr/bin/python3 -c "import torch" 2>/dev/null; then
+    out=$(mktemp)
+    hyperfine -N -i --warmup 1 --runs 3 --export-json "$out" \
+        "$dlenv verify --quick --python /usr/bin/python3" \
+        "$dlenv verify --python /usr/bin/python3" >/dev/null 2>&1
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]
+print("verify --quick %.2f s (target 3 s), verify %.2f s (target 10 s)" % (
+    r[0]["mean"], r[1]["mean"]))' "$out"
     rm -f "$out"
 fi
