@@ -6,9 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define FAKE_CHECK_TYPE(fn, type) \
-    _Static_assert(_Generic(&fn, type: 1, default: 0), #fn " does not match " #type)
-
 static int fake_initialized;
 
 static int fake_dev_count(void)

@@ -25,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FAKE_CHECK_TYPE(fn, type) \
-    _Static_assert(_Generic(&fn, type: 1, default: 0), #fn " does not match " #type)
-
 #define MAX_ALLOCS 64
 #define BACKED_LIMIT ((size_t)256 << 20)   /* larger allocations are never touched */
 

@@ -19,9 +19,6 @@ static struct nvmlDevice_st fake_gpus[FAKE_MAX_GPUS];
 static int fake_init_count;   /* nvmlInit calls not yet matched by nvmlShutdown */
 
 /* Check each exported function against the probe's function type. */
-#define FAKE_CHECK_TYPE(fn, type) \
-    _Static_assert(_Generic(&fn, type: 1, default: 0), #fn " does not match " #type)
-
 /* ---- helpers ------------------------------------------------------------------------- */
 
 static unsigned int fake_gpu_count(void)

@@ -15,6 +15,10 @@
 #define FAKE_EXPORT __attribute__((visibility("default")))
 #endif
 
+/* Each exported function is checked against the typedef dlenv calls it through. */
+#define FAKE_CHECK_TYPE(fn, type) \
+    _Static_assert(_Generic(&fn, type: 1, default: 0), #fn " does not match " #type)
+
 /* A driver that crashes or hangs inside its init call. */
 FAKE_HIDDEN void fake_crash(void);
 FAKE_HIDDEN void fake_hang(void);
