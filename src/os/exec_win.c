@@ -27,41 +27,6 @@ void dl_env_snapshot(dl_strv *env)
     FreeEnvironmentStringsW(block);
 }
 
-/* Names compare as Windows sorts an environment block: without case, up to the '=' (the
- * "=C:" entries have theirs after a leading '='). */
-static int by_name(const void *a, const void *b)
-{
-    const wchar_t *x = *(wchar_t *const *)a, *y = *(wchar_t *const *)b;
-    size_t nx = wcscspn(x + 1, L"=") + 1, ny = wcscspn(y + 1, L"=") + 1;
-    int c = _wcsnicmp(x, y, nx < ny ? nx : ny);
-    return c ? c : (nx > ny) - (nx < ny);
-}
-
-/* "NAME=value\0...\0\0" in UTF-16 for CREATE_UNICODE_ENVIRONMENT, sorted by name as
- * CreateProcessW's documentation asks. */
-static wchar_t *environment_block(const char *const *env)
-{
-    size_t i, n, total = 0, at = 0;
-    wchar_t **parts, *block;
-    for (n = 0; env[n]; n++)
-        ;
-    parts = dl_xcalloc(n + 1, sizeof *parts);
-    for (i = 0; i < n; i++) {
-        parts[i] = dl_wide(env[i]);
-        total += wcslen(parts[i]) + 1;
-    }
-    qsort(parts, n, sizeof *parts, by_name);
-    block = dl_xcalloc(total + 2, sizeof *block);
-    for (i = 0; i < n; i++) {
-        size_t len = wcslen(parts[i]) + 1;
-        memcpy(block + at, parts[i], len * sizeof *block);
-        at += len;
-        free(parts[i]);
-    }
-    free(parts);
-    return block;
-}
-
 static BOOL WINAPI ignore_interrupts(DWORD event)
 {
     return event == CTRL_C_EVENT || event == CTRL_BREAK_EVENT;
@@ -105,7 +70,7 @@ bool dl_proc_exec(const char *program, const char *const *argv, const char *cons
     STARTUPINFOW si;
     PROCESS_INFORMATION pi;
     char *line = dl_cmdline_build(argv[0], argv);
-    wchar_t *cmd = dl_wide(line), *app = dl_wide(program), *block = environment_block(env);
+    wchar_t *cmd = dl_wide(line), *app = dl_wide(program), *block = dl_win_environment_block(env);
     HANDLE job = kill_on_close_job(true);
     DWORD code = 0;
     BOOL ok;

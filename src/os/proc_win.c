@@ -74,29 +74,6 @@ static wchar_t *command_line(const char *program, const char *const *argv)
     return w;
 }
 
-/* "NAME=value\0...\0\0" in UTF-16, for CREATE_UNICODE_ENVIRONMENT. */
-static wchar_t *environment_block(const char *const *env)
-{
-    size_t i, total = 0, at = 0;
-    wchar_t **parts, *block;
-    for (i = 0; env[i]; i++)
-        ;
-    parts = dl_xcalloc(i + 1, sizeof *parts);
-    for (i = 0; env[i]; i++) {
-        parts[i] = dl_wide(env[i]);
-        total += wcslen(parts[i]) + 1;
-    }
-    block = dl_xcalloc(total + 2, sizeof *block);
-    for (i = 0; env[i]; i++) {
-        size_t n = wcslen(parts[i]) + 1;
-        memcpy(block + at, parts[i], n * sizeof *block);
-        at += n;
-        free(parts[i]);
-    }
-    free(parts);
-    return block;
-}
-
 typedef struct capture {
     HANDLE pipe;
     dl_buf buf;
@@ -161,7 +138,7 @@ static bool start_child(const char *program, const char *const *argv, const dl_p
     STARTUPINFOW si;
     PROCESS_INFORMATION pi;
     wchar_t *cmd = command_line(program, argv), *app = dl_wide(program);
-    wchar_t *env = o->env ? environment_block(o->env) : NULL, *cwd = dl_wide(o->cwd);
+    wchar_t *env = o->env ? dl_win_environment_block(o->env) : NULL, *cwd = dl_wide(o->cwd);
     BOOL ok;
     int i;
     in_r = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,

@@ -72,3 +72,38 @@ void dl_wide_backslashes(wchar_t *path)
         if (*path == L'/')
             *path = L'\\';
 }
+
+/* Names compare as Windows sorts an environment block: without case, up to the '=' (the
+ * "=C:" entries have theirs after a leading '='). */
+static int by_name(const void *a, const void *b)
+{
+    const wchar_t *x = *(wchar_t *const *)a, *y = *(wchar_t *const *)b;
+    size_t nx = wcscspn(x + 1, L"=") + 1, ny = wcscspn(y + 1, L"=") + 1;
+    int c = _wcsnicmp(x, y, nx < ny ? nx : ny);
+    return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* "NAME=value\0...\0\0" in UTF-16 for CREATE_UNICODE_ENVIRONMENT, sorted by name as
+ * CreateProcessW's documentation asks. */
+wchar_t *dl_win_environment_block(const char *const *env)
+{
+    size_t i, n, total = 0, at = 0;
+    wchar_t **parts, *block;
+    for (n = 0; env[n]; n++)
+        ;
+    parts = dl_xcalloc(n + 1, sizeof *parts);
+    for (i = 0; i < n; i++) {
+        parts[i] = dl_wide(env[i]);
+        total += wcslen(parts[i]) + 1;
+    }
+    qsort(parts, n, sizeof *parts, by_name);
+    block = dl_xcalloc(total + 2, sizeof *block);
+    for (i = 0; i < n; i++) {
+        size_t len = wcslen(parts[i]) + 1;
+        memcpy(block + at, parts[i], len * sizeof *block);
+        at += len;
+        free(parts[i]);
+    }
+    free(parts);
+    return block;
+}

@@ -13,5 +13,8 @@ char *dl_narrow_n(const wchar_t *wide, int len);
 char *dl_win_error_text(unsigned long code);
 /* Machine paths use either slash; Windows paths are built with backslashes. */
 void dl_wide_backslashes(wchar_t *path);
+/* "NAME=value\0...\0\0" in UTF-16 for CREATE_UNICODE_ENVIRONMENT from a NULL-ended list,
+ * sorted by name as CreateProcessW's documentation asks. Caller frees. */
+wchar_t *dl_win_environment_block(const char *const *env);
 
 #endif
