@@ -300,6 +300,8 @@ typedef struct dl_torch_runtime {
     dl_flag mkldnn;
     dl_flag openmp;
     dl_text blas;                 /* BLAS_INFO from the build configuration */
+    dl_text blas_core;            /* the kernel a mapped OpenBLAS chose: Prescott, SkylakeX */
+    dl_int blas_threads;          /* openblas_get_num_threads() */
     dl_int threads;
     dl_int interop_threads;
     dl_flag mps_available;

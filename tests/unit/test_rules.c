@@ -681,6 +681,104 @@ static void runtime_and_performance(void **state)
     expect_not(nothing, "cpu_matmul_slow");
 }
 
+/* ---- cpu_matmul_slow: which cause, which fix ---- */
+static void cpu_isa(dl_facts *f, const char *const *isa)
+{
+    dl_list_known(&f->cpu.isa);
+    for (; *isa; isa++)
+        dl_textlist_add(&f->cpu.isa, *isa);
+    dl_int_set(&f->cpu.physical_cores, 8);
+    dl_int_set(&f->cpu.logical_threads, 16);
+}
+static void avx512_cpu(dl_facts *f)
+{
+    static const char *const isa[] = {"sse4_2", "avx", "avx2", "fma", "avx512f", NULL};
+    cpu_isa(f, isa);
+}
+static void avx2_cpu(dl_facts *f)
+{
+    static const char *const isa[] = {"sse4_2", "avx", "avx2", "fma", NULL};
+    cpu_isa(f, isa);
+}
+static void openblas(dl_facts *f, const char *core)
+{
+    dl_torch_runtime *r = &main_py(f)->runtime;
+    dl_text_set(&r->blas, "generic");
+    dl_textlist_add(&r->loaded_libraries, "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3");
+    dl_text_set(&r->blas_core, core);
+}
+static void m_prescott_on_avx512(dl_facts *f) { avx512_cpu(f); openblas(f, "Prescott"); }
+static void m_haswell_on_avx512(dl_facts *f) { avx512_cpu(f); openblas(f, "Haswell"); }
+static void m_skylakex_on_avx512(dl_facts *f) { avx512_cpu(f); openblas(f, "SkylakeX"); }
+static void m_sandybridge_on_avx2(dl_facts *f) { avx2_cpu(f); openblas(f, "Sandybridge"); }
+static void m_zen_on_avx2(dl_facts *f) { avx2_cpu(f); openblas(f, "Zen"); }
+static void m_arm_core(dl_facts *f) { avx512_cpu(f); openblas(f, "NeoverseN1"); }
+static void m_prescott_isa_unknown(dl_facts *f)
+{
+    openblas(f, "Prescott");
+    dl_list_unknown(&f->cpu.isa, "no cpuid");
+}
+/* Measured: the right kernel but 5% of the peak on one thread torch chose itself. */
+static void m_measured_slow_one_thread(dl_facts *f)
+{
+    m_skylakex_on_avx512(f);
+    dl_num_set(&main_py(f)->runtime.matmul_gflops, 25.0);
+    dl_num_set(&f->cpu_measure.fp32_gflops_all, 500.0);
+    dl_int_set(&main_py(f)->runtime.threads, 1);
+}
+static void m_measured_fast(dl_facts *f)
+{
+    m_prescott_on_avx512(f);
+    dl_num_set(&main_py(f)->runtime.matmul_gflops, 25.0);
+    dl_num_set(&f->cpu_measure.fp32_gflops_all, 100.0);
+}
+static void m_omp_one(dl_facts *f)
+{
+    m_measured_slow_one_thread(f);
+    dl_dict_add(&f->environment, "OMP_NUM_THREADS", "1");
+}
+
+/* The finding fires and one of its fixes contains `needle` (or, with `absent`, none does). */
+static void expect_fix(mutator m, const char *needle, bool absent)
+{
+    dl_facts f;
+    dl_findings fs;
+    const dl_finding *x;
+    size_t i;
+    bool seen = false;
+    healthy(&f);
+    m(&f);
+    diagnose(&f, &fs);
+    x = find(&fs, "cpu_matmul_slow");
+    if (!x)
+        fail_msg("cpu_matmul_slow did not fire");
+    for (i = 0; i < x->fix.count; i++)
+        seen = seen || strstr(DL_LIST_AT(x->fix, char *, i), needle);
+    if (seen == absent)
+        fail_msg("fix '%s' %s", needle, absent ? "given" : "missing");
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
+
+static void openblas_kernel(void **state)
+{
+    (void)state;
+    expect(m_prescott_on_avx512, "cpu_matmul_slow", NULL);
+    expect_fix(m_prescott_on_avx512, "export OPENBLAS_CORETYPE=SkylakeX", false);
+    expect_fix(m_prescott_on_avx512, "apt install", true); /* OpenBLAS is already there */
+    expect_fix(m_haswell_on_avx512, "OPENBLAS_CORETYPE=SkylakeX", false);
+    expect_fix(m_sandybridge_on_avx2, "OPENBLAS_CORETYPE=Haswell", false);
+    expect_not(m_skylakex_on_avx512, "cpu_matmul_slow");
+    expect_not(m_zen_on_avx2, "cpu_matmul_slow");
+    expect_not(m_arm_core, "cpu_matmul_slow");          /* not an x86 kernel: no judgement */
+    expect_not(m_prescott_isa_unknown, "cpu_matmul_slow");
+    expect_fix(m_measured_slow_one_thread, "torch.set_num_threads(8)", false);
+    expect_fix(m_measured_slow_one_thread, "OPENBLAS_CORETYPE", true);
+    expect_fix(m_omp_one, "unset OMP_NUM_THREADS", false);
+    /* 25% of the peak, still the wrong kernel: said, with its fix. */
+    expect_fix(m_measured_fast, "OPENBLAS_CORETYPE=SkylakeX", false);
+}
+
 /* The lowest failing layer is the root; failures above follow from it. */
 static void root_cause_and_consequences(void **state)
 {
@@ -741,6 +839,7 @@ int main(void)
         cmocka_unit_test(torch_build),
         cmocka_unit_test(known_bad),
         cmocka_unit_test(runtime_and_performance),
+        cmocka_unit_test(openblas_kernel),
         cmocka_unit_test(root_cause_and_consequences),
         cmocka_unit_test(every_rule_has_a_documented_id),
     };

@@ -59,6 +59,31 @@ def loaded_libraries():
     return seen
 
 
+def openblas(paths):
+    # The kernel a mapped OpenBLAS chose (it falls back to an SSE kernel for a CPU model it
+    # does not know) and its threads. numpy's and scipy's own copies are not torch's.
+    import ctypes
+    for path in paths:
+        low = path.lower()
+        if "blas" not in low or "numpy" in low or "scipy" in low:
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+            corename = lib.openblas_get_corename
+        except (OSError, AttributeError):
+            continue
+        corename.restype = ctypes.c_char_p
+        core = corename()
+        if isinstance(core, bytes):
+            core = core.decode("ascii", "replace")
+        threads = unknown("this OpenBLAS has no openblas_get_num_threads")
+        if hasattr(lib, "openblas_get_num_threads"):
+            threads = lib.openblas_get_num_threads()
+        return core.strip(), threads
+    why = unknown("no OpenBLAS in this process")
+    return why, why
+
+
 def config_value(text, key):
     # "  - Build settings: BLAS_INFO=generic, BUILD_TYPE=..., ..."
     for item in text.replace("\n", ",").split(","):
@@ -234,6 +259,10 @@ def main():
         except BaseException as e:  # noqa: BLE001
             out["error"] = "%s: %s" % (type(e).__name__, e)
     attempt("loaded_libraries", loaded_libraries)
+    try:
+        out["blas_core"], out["blas_threads"] = openblas(out["loaded_libraries"])
+    except Exception as e:  # noqa: BLE001 - the failure is the fact
+        out["blas_core"] = out["blas_threads"] = unknown("%s: %s" % (type(e).__name__, e))
     sys.stdout.write("\n@@DLENV@@" + json.dumps(out) + "\n")
     sys.stdout.flush()
 
