@@ -79,7 +79,8 @@ static bool refined(const char *shape, const char *a, const char *b)
 
 /* Two values that may be absent (NULL): added, removed or changed; nothing when equal.
  * Unknown on both sides with other reasons says nothing about the machine (a reason may
- * hold a timing or an errno text): volatile, as is a version told more precisely. */
+ * hold a timing or an errno text): volatile, as is a version told more precisely, and an
+ * unknown against an absent key (a snapshot from a dlenv that did not record it yet). */
 static void compare(walker *w, const place *at, const char *a, const char *b)
 {
     place minor;
@@ -87,8 +88,9 @@ static void compare(walker *w, const place *at, const char *a, const char *b)
         return;
     if (!a && !b)
         return;
-    if (a && b && ((dl_starts_with(a, "unknown: ") && dl_starts_with(b, "unknown: ")) ||
-                   refined(at->shape, a, b))) {
+    if ((a && b && ((dl_starts_with(a, "unknown: ") && dl_starts_with(b, "unknown: ")) ||
+                    refined(at->shape, a, b))) ||
+        (!a && dl_starts_with(b, "unknown: ")) || (!b && dl_starts_with(a, "unknown: "))) {
         minor = *at;
         minor.volatile_value = true;
         at = &minor;

@@ -266,6 +266,44 @@ static void unknown_and_absent_lists(void **state)
     dl_facts_free(&b);
 }
 
+static const dl_fact_change *find_ending(const dl_diff *d, const char *end)
+{
+    size_t i, n = strlen(end);
+    for (i = 0; i < d->n_facts; i++)
+        if (strlen(d->facts[i].path) >= n &&
+            !strcmp(d->facts[i].path + strlen(d->facts[i].path) - n, end))
+            return &d->facts[i];
+    return NULL;
+}
+
+/* A key an older dlenv did not record: absent against "unknown: ..." tells nothing and is
+ * volatile; absent against a value is that value added. */
+static void absent_key_against_unknown(void **state)
+{
+    dl_facts a, b;
+    dl_diff d = {0};
+    const dl_fact_change *c;
+    (void)state;
+    machine(&a, "550.54.14", "2.3.1+cu121");
+    machine(&b, "550.54.14", "2.3.1+cu121");
+    dl_text_unknown(&DL_LIST_AT(b.pythons, dl_python, 0).runtime.blas_core,
+                    "no OpenBLAS in this process");
+    dl_diff_facts(&a, &b, false, &d);
+    assert_int_equal(d.n_facts, 0);
+    assert_true(d.n_volatile >= 1);
+    dl_diff_free(&d);
+    dl_text_set(&DL_LIST_AT(b.pythons, dl_python, 0).runtime.blas_core, "SkylakeX");
+    memset(&d, 0, sizeof d);
+    dl_diff_facts(&a, &b, false, &d);
+    c = find_ending(&d, "blas_core");
+    assert_non_null(c);
+    assert_int_equal(c->kind, DL_DIFF_ADDED);
+    assert_string_equal(c->new_value, "SkylakeX");
+    dl_diff_free(&d);
+    dl_facts_free(&a);
+    dl_facts_free(&b);
+}
+
 static void finding(dl_findings *f, const char *id, const char *severity, const char *subject)
 {
     dl_finding *x = dl_list_push(&f->items, sizeof *x);
@@ -421,6 +459,7 @@ int main(void)
         cmocka_unit_test(near_miss_cpu_to_cuda_is_not_high),
         cmocka_unit_test(items_and_lists),
         cmocka_unit_test(unknown_and_absent_lists),
+        cmocka_unit_test(absent_key_against_unknown),
         cmocka_unit_test(findings_appear_and_go),
         cmocka_unit_test(snapshot_round_trip),
         cmocka_unit_test(snapshot_errors),
