@@ -71,7 +71,7 @@ static int diagnose(const dl_cli *cli, const dl_knowledge *know)
     in.findings = &fs;
     in.view = &view;
     in.verbose = cli->verbose;
-    text = dl_cli_redact(cli, render(cli, &in));
+    text = dl_cli_redact(cli, render(cli, &in), cli->json);
     rc = dl_cli_write(text, cli->json);
     if (rc == DL_EXIT_OK)
         rc = verdict_code(cli, view.verdict);

@@ -55,18 +55,22 @@ int dl_cli_gather(const dl_cli *cli, dl_facts *f)
     return DL_EXIT_OK;
 }
 
-char *dl_cli_redact(const dl_cli *cli, char *text)
+char *dl_cli_redact(const dl_cli *cli, char *text, bool json)
 {
     dl_redaction r = {NULL, NULL, NULL};
     dl_uname u;
     char *error = NULL, *out;
     if (!cli->redact)
         return text;
-    r.home = dl_env_get("HOME");
-    r.user = dl_env_get("USER") ? dl_env_get("USER") : dl_env_get("LOGNAME");
+    /* Windows sets USERPROFILE and USERNAME; HOME there is usually an MSYS or Git Bash
+     * one, and then the same folder. */
+    r.home = dl_env_get("HOME") ? dl_env_get("HOME") : dl_env_get("USERPROFILE");
+    r.user = dl_env_get("USER")      ? dl_env_get("USER")
+             : dl_env_get("LOGNAME") ? dl_env_get("LOGNAME")
+                                     : dl_env_get("USERNAME");
     if (dl_os_uname(&u, &error))
         r.host = u.nodename;
-    out = dl_redact(text, &r);
+    out = json ? dl_redact_json(text, &r) : dl_redact(text, &r);
     free(text);
     if (!error)
         dl_uname_free(&u);

@@ -64,7 +64,7 @@ static const option_spec options[] = {
     {OPT_DATA, "data", 0, "DIR", NULL,
      "use DIR/<table>.csv in place of the built-in tables"},
     {OPT_MARKDOWN, "markdown", 0, NULL, "doctor", "print Markdown, ready to paste into a bug report"},
-    {OPT_REDACT, "redact", 0, NULL, "report doctor",
+    {OPT_REDACT, "redact", 0, NULL, "report doctor verify snapshot",
      "replace the user name, home directory and host name in the output"},
     {OPT_VERBOSE, "verbose", 'v', NULL, "doctor", "show every check and every probe's time"},
     {OPT_LIST_CHECKS, "list-checks", 0, NULL, "doctor", "list the checks and exit"},

@@ -26,7 +26,7 @@ int dl_cmd_report(const dl_cli *cli)
         dl_style style = dl_cli_style(cli);
         text = dl_render_report_text(&f, &style);
     }
-    text = dl_cli_redact(cli, text);
+    text = dl_cli_redact(cli, text, cli->json);
     rc = dl_cli_write(text, cli->json);
     free(text);
     dl_facts_free(&f);

@@ -125,6 +125,8 @@ static int write_lock(const dl_cli *cli)
     in.taken_at = when;
     in.host = host;
     text = dl_lock_text(&in, &error);
+    if (text)
+        text = dl_cli_redact(cli, text, false);
     if (!text) {
         fprintf(stderr, "dlenv: %s\n", error);
         rc = DL_EXIT_FINDINGS;
@@ -152,7 +154,7 @@ static int write_snapshot(const dl_cli *cli)
     rc = dl_cli_take_snapshot(cli, &know, &s);
     if (rc == DL_EXIT_OK) {
         char *json = dl_snapshot_to_json_text(&s);
-        text = dl_fmt("%s\n", json); /* a text file ends with a newline */
+        text = dl_cli_redact(cli, dl_fmt("%s\n", json), true); /* ends with a newline */
         free(json);
         name = cli->output ? dl_strdup(cli->output) : default_name(s.host);
         rc = put(name, text, "Snapshot");

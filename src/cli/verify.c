@@ -173,7 +173,9 @@ int dl_cmd_verify(const dl_cli *cli)
     in.findings = &fs;
     in.view = &view;
     style = dl_cli_style(cli);
-    text = cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style);
+    text = dl_cli_redact(cli,
+                         cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style),
+                         cli->json);
     rc = dl_cli_write(text, cli->json);
     if (rc == DL_EXIT_OK && (view.verdict == DL_SEV_FAILURE ||
                              (cli->strict && view.verdict == DL_SEV_WARNING)))

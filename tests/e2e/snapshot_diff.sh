@@ -2,7 +2,7 @@
 # back and compared with itself and with the machine now; the fixture pairs of tests/diff
 # (a driver update, a CPU build replacing a CUDA one, a new library on the path, the same
 # machine later) and the headlines they must give; broken, older and newer files; files
-# written whole or not at all; --lock against a real venv.
+# written whole or not at all; --lock against a real venv; --redact on a venv in a home.
 set -eu
 . "$(dirname "$0")/lib.inc"
 fixtures=$(cd "$(dirname "$0")/../diff" && pwd)
@@ -169,6 +169,29 @@ if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
     expect_eq "lock of a distribution's torch: exit" 0 "$rc"
     case "$out" in *"package manager:"*"torch "*) ;; *) fail "distribution torch: $out" ;; esac
     case "$out" in *"pip install"*"torch=="*) fail "a distribution's torch pinned for pip: $out" ;; esac
+fi
+
+
+# --redact: a venv in the user's home, as a snapshot shared in a bug report. The home, the
+# user's name in a path and the host go; the document keeps its keys and reads back.
+home="$work/home/root"
+mkdir -p "$home"
+if /usr/bin/python3 -m venv --without-pip "$home/.venv" 2>/dev/null; then
+    HOME=$home USER=root run snapshot --no-runtime --redact --python "$home/.venv/bin/python" \
+        -o "$work/redacted.json"
+    expect_eq "redacted snapshot: exit" 0 "$rc"
+    grep -q "$home" "$work/redacted.json" && fail "the home is in the redacted snapshot"
+    grep -q '"~/.venv/bin/python"' "$work/redacted.json" ||
+        fail "the venv is not named from ~: $(grep -o '"[^"]*\.venv/bin/python"' "$work/redacted.json" | head -n 3)"
+    "$match" --get "$work/redacted.json" root_cause > /dev/null 2>&1 ||
+        "$match" --get "$work/redacted.json" verdict > /dev/null || fail "keys changed by --redact"
+    expect_eq "host" "<host>" "$("$match" --get "$work/redacted.json" host)"
+    run diff "$work/redacted.json" "$work/redacted.json"
+    expect_eq "a redacted snapshot reads back" 0 "$rc"
+    HOME=$home USER=root run snapshot --no-runtime --python "$home/.venv/bin/python" -o "$work/plain.json"
+    grep -q "$home/.venv" "$work/plain.json" || fail "without --redact the venv's path is missing"
+else
+    echo "note: python3 -m venv is not available; --redact check skipped"
 fi
 
 finish

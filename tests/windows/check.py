@@ -13,6 +13,8 @@ against a scenario's expectations, one per line:
     has PATH TEXT...            facts.PATH, as text, contains TEXT (unknowns: their reason)
     above PATH NUMBER           facts.PATH is a number above NUMBER
     absent PATH                 facts.PATH does not exist
+    lacks TEXT...               the output has TEXT nowhere, in any case, plain or as JSON
+                                writes it
 Prints every failed line and exits 1 when any failed."""
 import json
 import re
@@ -49,6 +51,11 @@ def check(out, err, code, line):
         return " ".join(args) in err, f"stderr: {err.strip()[:300]}"
     if kind == "nostdout":
         return out == "", f"stdout: {out[:300]}"
+    if kind == "lacks":
+        text = " ".join(args).lower()
+        hay = out.lower()
+        where = max(hay.find(text), hay.find(json.dumps(text)[1:-1]))
+        return where < 0, f"found: ...{out[max(where - 80, 0):where + 80]}..."
     try:
         doc = json.loads(out)
     except ValueError as e:

@@ -108,7 +108,7 @@ done
 reset_prefix() {
     rm -rf "$T" "$C/Program Files/NVIDIA GPU Computing Toolkit"
     rm -f "$C/windows/system32/nvml.dll" "$C/windows/system32/nvcuda.dll" "$C/windows/py.exe"
-    rm -rf "$C"/users/*/.conda
+    rm -rf "$C"/users/*/.conda "$C"/users/*/AppData/Local/Programs/Python
     mkdir -p "$T/cwd"
     : > "$work/env"
     cp "$here/base.bat" "$work/registry.bat"
