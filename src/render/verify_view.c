@@ -93,6 +93,24 @@ static void cpu_lines(dl_verify_view *v, const dl_facts *f)
                   &c->triad_gbps);
 }
 
+/* "torch on the CPU (PYTHON, torch 2.5.1, OpenBLAS SkylakeX kernel, 8 torch threads)": what
+ * the figure below depends on. */
+static char *torch_title(const dl_torch_runtime *r, const char *python)
+{
+    dl_buf b = {0};
+    dl_buf_printf(&b, "torch on the CPU (%s, torch %s", python ? python : "python",
+                  r->version.value ? r->version.value : "?");
+    if (r->blas_core.value)
+        dl_buf_printf(&b, ", OpenBLAS %s kernel", r->blas_core.value);
+    else if (r->blas.value)
+        dl_buf_printf(&b, ", BLAS %s", r->blas.value);
+    if (r->threads.known)
+        dl_buf_printf(&b, ", %lld torch thread%s", r->threads.value,
+                      r->threads.value == 1 ? "" : "s");
+    dl_buf_puts(&b, ")");
+    return dl_buf_take(&b);
+}
+
 static void torch_lines(dl_verify_view *v, const dl_facts *f, const dl_findings *fs)
 {
     const dl_python *py = dl_q_main_python(f);
@@ -104,8 +122,7 @@ static void torch_lines(dl_verify_view *v, const dl_facts *f, const dl_findings 
     if (!py->runtime.matmul_gflops.known && !py->runtime.matmul_gflops.why)
         none.why = py->runtime.error.value ? py->runtime.error.value
                                            : (char *)"torch did not run in this interpreter";
-    title = dl_fmt("torch on the CPU (%s, torch %s)", py->path.value ? py->path.value : "python",
-                   py->runtime.version.value ? py->runtime.version.value : "?");
+    title = torch_title(&py->runtime, py->path.value);
     l = dl_verify_add(v, "torch_cpu", title, "torch fp32 matmul", "matmul_gflops", "GFLOPS",
                       py->runtime.matmul_gflops.known || py->runtime.matmul_gflops.why
                           ? &py->runtime.matmul_gflops : &none);

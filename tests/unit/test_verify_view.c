@@ -163,6 +163,25 @@ static void test_no_gpu_is_one_line_with_the_reason(void **state)
     destroy(x);
 }
 
+/* torch's CPU product: the title names what the figure depends on, the limit is the
+ * measured peak. */
+static void test_torch_cpu_names_the_blas_kernel(void **state)
+{
+    const char *json =
+        "{\"schema\": \"dlenv.report/1\", \"cpu_measure\": {\"fp32_gflops_all\": 280.0},"
+        " \"pythons\": [{\"path\": \"/usr/bin/python3\", \"runtime\": {\"status\":"
+        " \"imported\", \"version\": \"1.13.0a0\", \"blas\": \"generic\", \"blas_core\":"
+        " \"Prescott\", \"threads\": 1, \"matmul_gflops\": 28.0}}]}";
+    fixture *x = build(json);
+    const dl_verify_line *l = line(x, "torch_cpu", "matmul_gflops");
+    (void)state;
+    assert_string_equal(l->group_title, "torch on the CPU (/usr/bin/python3, torch 1.13.0a0, "
+                                        "OpenBLAS Prescott kernel, 1 torch thread)");
+    assert_true(l->has_limit);
+    assert_near(280.0, l->limit);
+    destroy(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -171,6 +190,7 @@ int main(void)
         cmocka_unit_test(test_geforce_tensor_rate_is_halved),
         cmocka_unit_test(test_failed_kernel_check_fails_the_run),
         cmocka_unit_test(test_no_gpu_is_one_line_with_the_reason),
+        cmocka_unit_test(test_torch_cpu_names_the_blas_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
