@@ -106,9 +106,13 @@ static void kernel_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *r
                         "has %s", r->blas_core.value,
                         dl_x86_level_name(dl_openblas_core_level(r->blas_core.value)),
                         dl_x86_level_name(cpu));
-    dl_finding_fix(x, "%s OPENBLAS_CORETYPE=%s   (OpenBLAS did not recognise this CPU model, as "
-                      "in many virtual machines: set it where the job starts)",
-                   dl_q_is_windows(f) ? "set" : "export", dl_openblas_core_for(cpu));
+    /* Windows fixes are PowerShell, as everywhere in the doctor. */
+    dl_finding_fix(x, dl_q_is_windows(f) ? "$env:OPENBLAS_CORETYPE = \"%s\"   (OpenBLAS did not "
+                                           "recognise this CPU model: set it where the job starts)"
+                                         : "export OPENBLAS_CORETYPE=%s   (OpenBLAS did not "
+                                           "recognise this CPU model, as in many virtual "
+                                           "machines: set it where the job starts)",
+                   dl_openblas_core_for(cpu));
 }
 
 /* One thread where the CPU has more: said as set, or as torch's own choice. */
@@ -129,8 +133,9 @@ static bool threads_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *
         const char *v = dl_dict_get(&f->environment, vars[i]);
         if (v && strcmp(v, "1") == 0) {
             dl_finding_evidence(x, "environment", "%s=1", vars[i]);
-            dl_finding_fix(x, dl_q_is_windows(f) ? "set %s=   (or set it to %lld, the core count)"
-                                                 : "unset %s   (or set it to %lld, the core count)",
+            dl_finding_fix(x, dl_q_is_windows(f)
+                                  ? "Remove-Item Env:%s   (or set it to %lld, the core count)"
+                                  : "unset %s   (or set it to %lld, the core count)",
                            vars[i], cores);
             return true;
         }

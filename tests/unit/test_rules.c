@@ -732,6 +732,11 @@ static void m_measured_fast(dl_facts *f)
     dl_num_set(&main_py(f)->runtime.matmul_gflops, 25.0);
     dl_num_set(&f->cpu_measure.fp32_gflops_all, 100.0);
 }
+static void m_prescott_windows(dl_facts *f)
+{
+    m_prescott_on_avx512(f);
+    dl_text_set(&f->os.family, "windows");
+}
 static void m_omp_one(dl_facts *f)
 {
     m_measured_slow_one_thread(f);
@@ -775,6 +780,7 @@ static void openblas_kernel(void **state)
     expect_fix(m_measured_slow_one_thread, "torch.set_num_threads(8)", false);
     expect_fix(m_measured_slow_one_thread, "OPENBLAS_CORETYPE", true);
     expect_fix(m_omp_one, "unset OMP_NUM_THREADS", false);
+    expect_fix(m_prescott_windows, "$env:OPENBLAS_CORETYPE = \"SkylakeX\"", false);
     /* 25% of the peak, still the wrong kernel: said, with its fix. */
     expect_fix(m_measured_fast, "OPENBLAS_CORETYPE=SkylakeX", false);
 }
