@@ -106,6 +106,9 @@ static void kernel_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *r
                         "has %s", r->blas_core.value,
                         dl_x86_level_name(dl_openblas_core_level(r->blas_core.value)),
                         dl_x86_level_name(cpu));
+    if (dl_dict_get(&f->environment, "OPENBLAS_CORETYPE"))
+        dl_finding_evidence(x, "environment.OPENBLAS_CORETYPE", "%s (set, and OpenBLAS obeys it)",
+                            dl_dict_get(&f->environment, "OPENBLAS_CORETYPE"));
     /* Windows fixes are PowerShell, as everywhere in the doctor. */
     dl_finding_fix(x, dl_q_is_windows(f) ? "$env:OPENBLAS_CORETYPE = \"%s\"   (OpenBLAS did not "
                                            "recognise this CPU model: set it where the job starts)"

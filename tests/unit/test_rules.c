@@ -737,30 +737,60 @@ static void m_prescott_windows(dl_facts *f)
     m_prescott_on_avx512(f);
     dl_text_set(&f->os.family, "windows");
 }
+static void m_coretype_set_narrow(dl_facts *f)
+{
+    m_haswell_on_avx512(f);
+    dl_dict_add(&f->environment, "OPENBLAS_CORETYPE", "Haswell");
+}
 static void m_omp_one(dl_facts *f)
 {
     m_measured_slow_one_thread(f);
     dl_dict_add(&f->environment, "OMP_NUM_THREADS", "1");
 }
 
-/* The finding fires and one of its fixes contains `needle` (or, with `absent`, none does). */
+/* The machine `m` makes, diagnosed; cpu_matmul_slow must be among the findings. */
+static const dl_finding *matmul_finding(mutator m, dl_facts *f, dl_findings *fs)
+{
+    const dl_finding *x;
+    healthy(f);
+    m(f);
+    diagnose(f, fs);
+    x = find(fs, "cpu_matmul_slow");
+    if (!x)
+        fail_msg("cpu_matmul_slow did not fire");
+    return x;
+}
+
+/* One of cpu_matmul_slow's fixes contains `needle` (or, with `absent`, none does). */
 static void expect_fix(mutator m, const char *needle, bool absent)
 {
     dl_facts f;
     dl_findings fs;
-    const dl_finding *x;
+    const dl_finding *x = matmul_finding(m, &f, &fs);
     size_t i;
     bool seen = false;
-    healthy(&f);
-    m(&f);
-    diagnose(&f, &fs);
-    x = find(&fs, "cpu_matmul_slow");
-    if (!x)
-        fail_msg("cpu_matmul_slow did not fire");
     for (i = 0; i < x->fix.count; i++)
         seen = seen || strstr(DL_LIST_AT(x->fix, char *, i), needle);
     if (seen == absent)
         fail_msg("fix '%s' %s", needle, absent ? "given" : "missing");
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+}
+
+/* cpu_matmul_slow has evidence `fact` whose value contains `text`. */
+static void expect_evidence(mutator m, const char *fact, const char *text)
+{
+    dl_facts f;
+    dl_findings fs;
+    const dl_finding *x = matmul_finding(m, &f, &fs);
+    size_t i;
+    bool seen = false;
+    for (i = 0; i < x->evidence.count; i++) {
+        const dl_pair *e = &DL_LIST_AT(x->evidence, dl_pair, i);
+        seen = seen || (!strcmp(e->name, fact) && strstr(e->value, text));
+    }
+    if (!seen)
+        fail_msg("no evidence %s: %s", fact, text);
     dl_findings_free(&fs);
     dl_facts_free(&f);
 }
@@ -780,6 +810,8 @@ static void openblas_kernel(void **state)
     expect_fix(m_measured_slow_one_thread, "torch.set_num_threads(8)", false);
     expect_fix(m_measured_slow_one_thread, "OPENBLAS_CORETYPE", true);
     expect_fix(m_omp_one, "unset OMP_NUM_THREADS", false);
+    expect_fix(m_coretype_set_narrow, "OPENBLAS_CORETYPE=SkylakeX", false);
+    expect_evidence(m_coretype_set_narrow, "environment.OPENBLAS_CORETYPE", "Haswell (set");
     expect_fix(m_prescott_windows, "$env:OPENBLAS_CORETYPE = \"SkylakeX\"", false);
     /* 25% of the peak, still the wrong kernel: said, with its fix. */
     expect_fix(m_measured_fast, "OPENBLAS_CORETYPE=SkylakeX", false);
