@@ -302,6 +302,7 @@ typedef struct dl_torch_runtime {
     dl_text blas;                 /* BLAS_INFO from the build configuration */
     dl_text blas_core;            /* the kernel a mapped OpenBLAS chose: Prescott, SkylakeX */
     dl_int blas_threads;          /* openblas_get_num_threads() */
+    dl_text blas_config;          /* openblas_get_config(): "OpenBLAS 0.3.21 DYNAMIC_ARCH ..." */
     dl_int threads;
     dl_int interop_threads;
     dl_flag mps_available;

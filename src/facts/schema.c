@@ -393,6 +393,8 @@ static const dl_field torch_runtime_fields[] = {
     F(dl_torch_runtime, "blas_core", "OpenBLAS kernel", DL_F_TEXT, blas_core, NULL, DL_OPTIONAL),
     F(dl_torch_runtime, "blas_threads", "OpenBLAS threads", DL_F_INT, blas_threads, NULL,
       DL_OPTIONAL),
+    F(dl_torch_runtime, "blas_config", "OpenBLAS build", DL_F_TEXT, blas_config, NULL,
+      DL_OPTIONAL),
     F(dl_torch_runtime, "threads", "Threads", DL_F_INT, threads, NULL, 0),
     F(dl_torch_runtime, "interop_threads", "Interop threads", DL_F_INT, interop_threads, NULL,
       0),

@@ -1,9 +1,12 @@
 /* OpenBLAS x86_64 core names (driver/others/dynamic.c of OpenBLAS 0.3.21-0.3.28, the
- * strings in Debian 12's libopenblasp-r0.3.21.so) and the instructions each kernel uses. */
+ * strings in Debian 12's libopenblasp-r0.3.21.so) and the instructions each kernel uses.
+ * A build for one target (no DYNAMIC_ARCH) names it in capitals, "HASWELL": compared
+ * without case. */
 #include "know/blas_kernel.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stddef.h>
-#include <string.h>
 
 static const struct {
     const char *core;
@@ -24,11 +27,19 @@ static const struct {
     {"SapphireRapids", DL_X86_AVX512},
 };
 
+static bool same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
 dl_x86_level dl_openblas_core_level(const char *core)
 {
     size_t i;
     for (i = 0; core && i < sizeof cores / sizeof cores[0]; i++)
-        if (strcmp(cores[i].core, core) == 0)
+        if (same_name(cores[i].core, core))
             return cores[i].level;
     return DL_X86_UNKNOWN;
 }

@@ -112,6 +112,14 @@ static void kernel_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *r
     if (dl_dict_get(&f->environment, "OPENBLAS_CORETYPE"))
         dl_finding_evidence(x, "environment.OPENBLAS_CORETYPE", "%s (set, and OpenBLAS obeys it)",
                             dl_dict_get(&f->environment, "OPENBLAS_CORETYPE"));
+    /* OPENBLAS_CORETYPE only chooses among the kernels of a DYNAMIC_ARCH build. */
+    if (r->blas_config.value && !strstr(r->blas_config.value, "DYNAMIC_ARCH")) {
+        dl_finding_evidence(x, "pythons[0].runtime.blas_config", "%s", r->blas_config.value);
+        dl_finding_fix(x, "# this OpenBLAS was built for %s only: use one built with "
+                          "DYNAMIC_ARCH (Debian's libopenblas0-pthread, conda-forge's) or "
+                          "the official torch wheels", r->blas_core.value);
+        return;
+    }
     /* Windows fixes are PowerShell, as everywhere in the doctor. */
     dl_finding_fix(x, dl_q_is_windows(f) ? "$env:OPENBLAS_CORETYPE = \"%s\"   (OpenBLAS did not "
                                            "recognise this CPU model: set it where the job starts)"

@@ -712,6 +712,19 @@ static void m_haswell_on_avx512(dl_facts *f) { avx512_cpu(f); openblas(f, "Haswe
 static void m_skylakex_on_avx512(dl_facts *f) { avx512_cpu(f); openblas(f, "SkylakeX"); }
 static void m_sandybridge_on_avx2(dl_facts *f) { avx2_cpu(f); openblas(f, "Sandybridge"); }
 static void m_zen_on_avx2(dl_facts *f) { avx2_cpu(f); openblas(f, "Zen"); }
+static void m_static_build_on_avx512(dl_facts *f)
+{
+    avx512_cpu(f);
+    openblas(f, "HASWELL");
+    dl_text_set(&main_py(f)->runtime.blas_config,
+                "OpenBLAS 0.3.26 NO_AFFINITY HASWELL MAX_THREADS=64");
+}
+static void m_dynamic_build_on_avx512(dl_facts *f)
+{
+    m_static_build_on_avx512(f);
+    dl_text_set(&main_py(f)->runtime.blas_config,
+                "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64");
+}
 static void m_arm_core(dl_facts *f) { avx512_cpu(f); openblas(f, "NeoverseN1"); }
 static void m_prescott_isa_unknown(dl_facts *f)
 {
@@ -803,6 +816,9 @@ static void openblas_kernel(void **state)
     expect_fix(m_prescott_on_avx512, "apt install", true); /* OpenBLAS is already there */
     expect_fix(m_haswell_on_avx512, "OPENBLAS_CORETYPE=SkylakeX", false);
     expect_fix(m_sandybridge_on_avx2, "OPENBLAS_CORETYPE=Haswell", false);
+    expect_fix(m_static_build_on_avx512, "built for HASWELL only", false);
+    expect_fix(m_static_build_on_avx512, "OPENBLAS_CORETYPE", true); /* it would not obey */
+    expect_fix(m_dynamic_build_on_avx512, "OPENBLAS_CORETYPE=SkylakeX", false);
     expect_not(m_skylakex_on_avx512, "cpu_matmul_slow");
     expect_not(m_zen_on_avx2, "cpu_matmul_slow");
     expect_not(m_arm_core, "cpu_matmul_slow");          /* not an x86 kernel: no judgement */

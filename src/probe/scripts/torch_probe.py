@@ -61,7 +61,7 @@ def loaded_libraries():
 
 def openblas(paths):
     # The kernel a mapped OpenBLAS chose (it falls back to an SSE kernel for a CPU model it
-    # does not know) and its threads. numpy's and scipy's own copies are not torch's.
+    # does not know), its threads and its build configuration. numpy's and scipy's own copies are not torch's.
     import ctypes
     for path in paths:
         low = path.lower()
@@ -79,9 +79,17 @@ def openblas(paths):
         threads = unknown("this OpenBLAS has no openblas_get_num_threads")
         if hasattr(lib, "openblas_get_num_threads"):
             threads = lib.openblas_get_num_threads()
-        return core.strip(), threads
+        config = unknown("this OpenBLAS has no openblas_get_config")
+        if hasattr(lib, "openblas_get_config"):
+            # "OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH NO_AFFINITY Prescott MAX_THREADS=64"
+            lib.openblas_get_config.restype = ctypes.c_char_p
+            config = lib.openblas_get_config()
+            if isinstance(config, bytes):
+                config = config.decode("ascii", "replace")
+            config = config.strip()
+        return core.strip(), threads, config
     why = unknown("no OpenBLAS in this process")
-    return why, why
+    return why, why, why
 
 
 def config_value(text, key):
@@ -260,9 +268,10 @@ def main():
             out["error"] = "%s: %s" % (type(e).__name__, e)
     attempt("loaded_libraries", loaded_libraries)
     try:
-        out["blas_core"], out["blas_threads"] = openblas(out["loaded_libraries"])
+        out["blas_core"], out["blas_threads"], out["blas_config"] = openblas(out["loaded_libraries"])
     except Exception as e:  # noqa: BLE001 - the failure is the fact
-        out["blas_core"] = out["blas_threads"] = unknown("%s: %s" % (type(e).__name__, e))
+        why = unknown("%s: %s" % (type(e).__name__, e))
+        out["blas_core"] = out["blas_threads"] = out["blas_config"] = why
     sys.stdout.write("\n@@DLENV@@" + json.dumps(out) + "\n")
     sys.stdout.flush()
 
