@@ -704,7 +704,8 @@ static void openblas(dl_facts *f, const char *core)
 {
     dl_torch_runtime *r = &main_py(f)->runtime;
     dl_text_set(&r->blas, "generic");
-    dl_textlist_add(&r->loaded_libraries, "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3");
+    dl_textlist_add(&r->loaded_libraries,
+                    "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3");
     dl_text_set(&r->blas_core, core);
 }
 static void m_prescott_on_avx512(dl_facts *f) { avx512_cpu(f); openblas(f, "Prescott"); }

@@ -61,7 +61,8 @@ def loaded_libraries():
 
 def openblas(paths):
     # The kernel a mapped OpenBLAS chose (it falls back to an SSE kernel for a CPU model it
-    # does not know), its threads and its build configuration. numpy's and scipy's own copies are not torch's.
+    # does not know), its threads and its build configuration. numpy's and scipy's own
+    # copies are not torch's.
     import ctypes
     for path in paths:
         low = path.lower()
@@ -268,7 +269,8 @@ def main():
             out["error"] = "%s: %s" % (type(e).__name__, e)
     attempt("loaded_libraries", loaded_libraries)
     try:
-        out["blas_core"], out["blas_threads"], out["blas_config"] = openblas(out["loaded_libraries"])
+        blas = openblas(out["loaded_libraries"])
+        out["blas_core"], out["blas_threads"], out["blas_config"] = blas
     except Exception as e:  # noqa: BLE001 - the failure is the fact
         why = unknown("%s: %s" % (type(e).__name__, e))
         out["blas_core"] = out["blas_threads"] = out["blas_config"] = why
