@@ -1,6 +1,6 @@
 /* dlenv doctor: gather the facts, run the rules, name the lowest broken layer with its
  * evidence and the exact fix. Exit 0 without a failure (warnings allowed, unless
- * --strict), 1 with one. */
+ * --strict), 1 with one, 5 when no failure was found but a layer could not be judged. */
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
 #include "cli/options.h"
@@ -42,10 +42,12 @@ static char *render(const dl_cli *cli, const dl_doctor_input *in)
     return dl_render_doctor_text(in, &style);
 }
 
-static int verdict_code(const dl_cli *cli, dl_severity verdict)
+static int verdict_code(const dl_cli *cli, dl_verdict verdict)
 {
-    if (verdict == DL_SEV_FAILURE || (cli->strict && verdict == DL_SEV_WARNING))
+    if (verdict == DL_VERDICT_FAILURE || (cli->strict && verdict == DL_VERDICT_WARNING))
         return DL_EXIT_FINDINGS;
+    if (verdict == DL_VERDICT_CANNOT_JUDGE)
+        return DL_EXIT_CANNOT_JUDGE;
     return DL_EXIT_OK;
 }
 
@@ -66,7 +68,7 @@ static int diagnose(const dl_cli *cli, const dl_knowledge *know)
     rin.facts = &f;
     rin.know = know;
     dl_rules_run(&rin, cli->check, &fs);
-    dl_doctor_view_build(&view, &f, &fs);
+    dl_doctor_view_build(&view, &f, &fs, cli->check);
     in.facts = &f;
     in.findings = &fs;
     in.view = &view;
@@ -74,7 +76,7 @@ static int diagnose(const dl_cli *cli, const dl_knowledge *know)
     text = dl_cli_redact(cli, render(cli, &in), cli->json);
     rc = dl_cli_write(text, cli->json);
     if (rc == DL_EXIT_OK)
-        rc = verdict_code(cli, view.verdict);
+        rc = verdict_code(cli, view.judged.verdict);
     free(text);
     dl_doctor_view_free(&view);
     dl_findings_free(&fs);

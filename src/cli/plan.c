@@ -148,29 +148,16 @@ static void described(const dl_cli *cli, dl_plan_machine *m)
     snprintf(m->arch, sizeof m->arch, "%s", m->os == DL_PLAN_OS_MACOS ? "arm64" : "x86_64");
 }
 
-/* The interpreter command the commands use. On this machine the interpreter's own path;
- * a distribution's Python refuses pip (PEP 668), so a venv made from it. */
-static const char *python_command(const dl_cli *cli, const dl_plan_machine *m,
-                                  const dl_python *py, const char **venv_note, char *buf,
-                                  size_t n)
+/* How the commands start the interpreter: this machine's own (a venv made from a
+ * distribution's Python, which refuses pip), or the launcher of the described version. */
+static void python_command(const dl_plan_machine *m, const dl_python *py,
+                           dl_python_command *out)
 {
-    *venv_note = NULL;
-    if (py && py->path.value) {
-        if (dl_q_text_is(&py->kind, "system") && py->prefix.value &&
-            !strcmp(py->prefix.value, "/usr")) {
-            snprintf(buf, n, "%s -m venv ~/.venvs/torch   (the system's Python refuses pip "
-                             "installs; keep torch in a venv)", py->path.value);
-            *venv_note = buf;
-            return "~/.venvs/torch/bin/python";
-        }
-        return dl_q_python_cmd(py); /* quoted for PowerShell when the path has a space */
-    }
-    (void)cli;
-    if (m->os == DL_PLAN_OS_WINDOWS)
-        snprintf(buf, n, m->py_major ? "py -%u.%u" : "py", m->py_major, m->py_minor);
-    else
-        snprintf(buf, n, m->py_major ? "python%u.%u" : "python3", m->py_major, m->py_minor);
-    return buf;
+    bool managed = py && dl_q_text_is(&py->kind, "system") && py->prefix.value &&
+                   !strcmp(py->prefix.value, "/usr");
+    dl_python_command_make(dl_plan_shell(m), py ? py->path.value : NULL, managed,
+                           py && dl_q_text_is(&py->kind, "conda") ? py->prefix.value : NULL, m,
+                           out);
 }
 
 typedef struct plan_run {
@@ -179,7 +166,7 @@ typedef struct plan_run {
     dl_plan_machine machine;
     dl_plan plan;
     dl_plan_view view;
-    char venv[512];  /* the venv note, or the described machine's Python command */
+    dl_python_command python;
 } plan_run;
 
 static int gather_this_machine(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
@@ -204,9 +191,9 @@ static char *render(const dl_cli *cli, plan_run *r, const dl_knowledge *k)
     const dl_python *py = r->have_facts && !(cli->python && r->machine.py_major &&
                                              !strchr(cli->python, '/'))
                               ? dl_q_main_python(&r->facts) : NULL;
-    const char *python = python_command(cli, &r->machine, py, &r->view.venv_note, r->venv,
-                                        sizeof r->venv);
     dl_style style;
+    python_command(&r->machine, py, &r->python);
+    r->view.venv_note = r->python.make_venv;
     r->view.machine = &r->machine;
     r->view.plan = &r->plan;
     r->view.machine_source = cli->os ? "a machine described by flags" : "this machine";
@@ -214,11 +201,11 @@ static char *render(const dl_cli *cli, plan_run *r, const dl_knowledge *k)
     r->view.why = cli->why;
     r->view.offline = cli->offline;
     if (r->plan.best >= 0)
-        dl_plan_commands_make(k, &r->plan, &r->plan.c[r->plan.best], &r->machine, python,
+        dl_plan_commands_make(k, &r->plan, &r->plan.c[r->plan.best], &r->machine, &r->python,
                               cli->index_mirror, &r->view.best);
     if (r->plan.after_driver_update >= 0)
         dl_plan_commands_make(k, &r->plan, &r->plan.c[r->plan.after_driver_update],
-                              &r->machine, python, cli->index_mirror, &r->view.after_update);
+                              &r->machine, &r->python, cli->index_mirror, &r->view.after_update);
     if (cli->json)
         return dl_render_plan_json(&r->view);
     style = dl_cli_style(cli);
@@ -278,6 +265,7 @@ int dl_cmd_plan(const dl_cli *cli)
     rc = plan_with(cli, &know, r);
     dl_plan_commands_free(&r->view.best);
     dl_plan_commands_free(&r->view.after_update);
+    dl_python_command_free(&r->python);
     dl_plan_free(&r->plan);
     if (r->have_facts)
         dl_facts_free(&r->facts);

@@ -434,7 +434,9 @@ static bool runtime_on_one_side(const dl_field *fd, const void *a, const void *b
     const dl_torch_runtime *ra = a, *rb = b;
     if (fd->sub != &dl_torch_runtime_schema)
         return false;
-    return text_is(&ra->status, "skipped") != text_is(&rb->status, "skipped");
+    bool ran_a = !text_is(&ra->status, "skipped") && !text_is(&ra->status, "not_run");
+    bool ran_b = !text_is(&rb->status, "skipped") && !text_is(&rb->status, "not_run");
+    return ran_a != ran_b;
 }
 
 static void walk_field(walker *w, const dl_field *fd, const void *a, const void *b,

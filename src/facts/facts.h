@@ -37,6 +37,14 @@ typedef struct dl_container_facts {
     dl_list evidence;     /* text */
 } dl_container_facts;
 
+/* A virtual machine: the CPU's hypervisor bit and vendor leaf, the firmware's (DMI) maker
+ * and product names. */
+typedef struct dl_virtualization_facts {
+    dl_flag detected;
+    dl_text hypervisor;   /* kvm, vmware, hyper-v, xen, virtualbox, qemu, parallels, bhyve ... */
+    dl_list evidence;     /* text */
+} dl_virtualization_facts;
+
 /* Windows settings that decide whether torch loads and runs well (issue 8). */
 typedef struct dl_windows_facts {
     dl_text product_name;         /* Windows 11 Pro (the registry says 10 on 11: see os_win.c) */
@@ -68,6 +76,7 @@ typedef struct dl_os_facts {
     dl_text libc_version;
     dl_wsl_facts wsl;
     dl_container_facts container;
+    dl_virtualization_facts virtualization;
     dl_windows_facts windows;
 } dl_os_facts;
 
@@ -284,10 +293,20 @@ typedef struct dl_torch_gpu_matmul {
 } dl_torch_gpu_matmul;
 
 typedef struct dl_torch_runtime {
-    dl_text status;               /* imported, import_failed, timed_out, crashed, skipped */
-    dl_text error;                /* the exception (type: message) when import failed */
+    dl_text status;               /* imported; incomplete (imported, but it lacks PyTorch's
+                                     API); import_failed, timed_out, crashed, failed (the
+                                     interpreter gave no answer), not_runnable (it could not
+                                     be started); skipped (--no-runtime), not_run (under
+                                     --root, or nothing to import) */
+    dl_text error;                /* the exception (type: message) when import failed, or
+                                     the last lines the interpreter wrote when it died */
     dl_text version;
     dl_text file;                 /* torch.__file__: which torch was imported */
+    dl_text origin;               /* how torch's folder got onto sys.path: own_site,
+                                     base_site (a venv's --system-site-packages),
+                                     user_site, pythonpath, pth_file, current_directory,
+                                     other */
+    dl_text origin_detail;        /* that folder, or the .pth file that names it */
     dl_text cuda;                 /* torch.version.cuda */
     dl_text hip;
     dl_flag cuda_available;
@@ -314,6 +333,20 @@ typedef struct dl_torch_runtime {
     dl_list gpu_matmul;           /* dlenv verify: dl_torch_gpu_matmul */
     dl_num import_ms;
 } dl_torch_runtime;
+
+/* What typing `pip` runs: the first pip (or pip3) on PATH and the interpreter it installs
+ * into (its #! line), which is not always the one `python` runs. */
+typedef struct dl_pip_command {
+    dl_text path;                 /* /home/u/b/bin/pip */
+    dl_text python;               /* the interpreter it runs, real path */
+    dl_text prefix;               /* that interpreter's installation (a venv's folder) */
+} dl_pip_command;
+
+/* Who runs dlenv, for the fixes it writes: an administrator needs no sudo. */
+typedef struct dl_user_facts {
+    dl_flag admin;                /* root (POSIX) or an elevated administrator (Windows) */
+    dl_flag sudo;                 /* sudo is on PATH */
+} dl_user_facts;
 
 typedef struct dl_python {
     dl_text path;                 /* as found */
@@ -395,6 +428,8 @@ typedef struct dl_facts {
     dl_list cuda_toolkits;    /* dl_cuda_toolkit */
     dl_list libraries;        /* dl_library_lookup */
     dl_list pythons;          /* dl_python: every interpreter a user might run */
+    dl_pip_command pip;       /* what `pip` on PATH installs into */
+    dl_user_facts user;
     dl_cpu_measure cpu_measure; /* only from dlenv verify */
     dl_gpu_measure_facts gpu_measure; /* only from dlenv verify */
 } dl_facts;

@@ -44,6 +44,19 @@ static const dl_field container_fields[] = {
 static const dl_schema container_schema = {"container", sizeof(dl_container_facts),
                                            container_fields, N(container_fields)};
 
+static const dl_field virtualization_fields[] = {
+    F(dl_virtualization_facts, "detected", "Virtual machine", DL_F_FLAG, detected, NULL,
+      DL_OPTIONAL),
+    F(dl_virtualization_facts, "hypervisor", "Hypervisor", DL_F_TEXT, hypervisor, NULL,
+      DL_OPTIONAL),
+    F(dl_virtualization_facts, "evidence", "VM evidence", DL_F_TEXTLIST, evidence, NULL,
+      DL_OPTIONAL),
+};
+static const dl_schema virtualization_schema = {"virtualization",
+                                                sizeof(dl_virtualization_facts),
+                                                virtualization_fields,
+                                                N(virtualization_fields)};
+
 /* Every Windows value is optional: other systems have none of them. */
 static const dl_field windows_fields[] = {
     F(dl_windows_facts, "product_name", "Windows", DL_F_TEXT, product_name, NULL, DL_OPTIONAL),
@@ -84,6 +97,8 @@ static const dl_field os_fields[] = {
     F(dl_os_facts, "libc_version", "C library version", DL_F_TEXT, libc_version, NULL, 0),
     F(dl_os_facts, "wsl", NULL, DL_F_OBJECT, wsl, &wsl_schema, 0),
     F(dl_os_facts, "container", NULL, DL_F_OBJECT, container, &container_schema, 0),
+    F(dl_os_facts, "virtualization", NULL, DL_F_OBJECT, virtualization, &virtualization_schema,
+      0),
     F(dl_os_facts, "windows", NULL, DL_F_OBJECT, windows, &windows_schema, 0),
 };
 static const dl_schema os_schema = {"os", sizeof(dl_os_facts), os_fields, N(os_fields)};
@@ -376,6 +391,9 @@ static const dl_field torch_runtime_fields[] = {
     F(dl_torch_runtime, "error", "Error", DL_F_TEXT, error, NULL, DL_OPTIONAL),
     F(dl_torch_runtime, "version", "torch", DL_F_TEXT, version, NULL, 0),
     F(dl_torch_runtime, "file", "Imported from", DL_F_TEXT, file, NULL, 0),
+    F(dl_torch_runtime, "origin", "Found through", DL_F_TEXT, origin, NULL, DL_OPTIONAL),
+    F(dl_torch_runtime, "origin_detail", "Found in", DL_F_TEXT, origin_detail, NULL,
+      DL_OPTIONAL),
     F(dl_torch_runtime, "cuda", "torch.version.cuda", DL_F_TEXT, cuda, NULL, 0),
     F(dl_torch_runtime, "hip", "torch.version.hip", DL_F_TEXT, hip, NULL, 0),
     F(dl_torch_runtime, "cuda_available", "CUDA available", DL_F_FLAG, cuda_available, NULL,
@@ -431,6 +449,22 @@ static const dl_field python_fields[] = {
 };
 const dl_schema dl_python_schema = {"python", sizeof(dl_python), python_fields,
                                     N(python_fields)};
+
+/* Optional: reports written before they existed lack them. */
+static const dl_field pip_command_fields[] = {
+    F(dl_pip_command, "path", "pip on PATH", DL_F_TEXT, path, NULL, DL_OPTIONAL),
+    F(dl_pip_command, "python", "Installs for", DL_F_TEXT, python, NULL, DL_OPTIONAL),
+    F(dl_pip_command, "prefix", "Into", DL_F_TEXT, prefix, NULL, DL_OPTIONAL),
+};
+static const dl_schema pip_command_schema = {"pip", sizeof(dl_pip_command), pip_command_fields,
+                                             N(pip_command_fields)};
+
+static const dl_field user_fields[] = {
+    F(dl_user_facts, "admin", "Administrator", DL_F_FLAG, admin, NULL, DL_OPTIONAL),
+    F(dl_user_facts, "sudo", "sudo on PATH", DL_F_FLAG, sudo, NULL, DL_OPTIONAL),
+};
+static const dl_schema user_schema = {"user", sizeof(dl_user_facts), user_fields,
+                                      N(user_fields)};
 
 #define MEASURED DL_OPTIONAL | DL_VOLATILE
 static const dl_field cpu_measure_fields[] = {
@@ -530,6 +564,8 @@ static const dl_field facts_fields[] = {
     F(dl_facts, "libraries", "Library search", DL_F_LIST, libraries, &library_lookup_schema,
       0),
     F(dl_facts, "pythons", "Python interpreters", DL_F_LIST, pythons, &dl_python_schema, 0),
+    F(dl_facts, "pip", "pip", DL_F_OBJECT, pip, &pip_command_schema, 0),
+    F(dl_facts, "user", "User", DL_F_OBJECT, user, &user_schema, 0),
     F(dl_facts, "cpu_measure", "CPU, measured", DL_F_OBJECT, cpu_measure, &cpu_measure_schema, 0),
     F(dl_facts, "gpu_measure", "GPU, measured", DL_F_OBJECT, gpu_measure, &dl_gpu_measure_schema,
       0),

@@ -66,3 +66,32 @@ bool dl_xgetbv0(uint64_t *xcr0)
     return false;
 #endif
 }
+
+/* Leaf 1's ECX bit 31 is set by every hypervisor that tells; the leaves from 0x40000000 then
+ * are the hypervisor's own. They lie outside the CPU's maximum leaf, so the compiler's
+ * range-checked helper would refuse them: ask the instruction directly, and only when the
+ * bit says a hypervisor answers there. */
+bool dl_cpuid_hypervisor_leaf(uint32_t leaf, uint32_t regs[4])
+{
+    uint32_t r[4];
+    if (leaf < 0x40000000u || leaf > 0x400000ffu || !dl_cpuid(1, 0, r) ||
+        !(r[2] & (1u << 31)))
+        return false;
+#if DL_HAVE_CPUID && defined(_MSC_VER)
+    {
+        int v[4];
+        __cpuid(v, (int)leaf);
+        regs[0] = (uint32_t)v[0];
+        regs[1] = (uint32_t)v[1];
+        regs[2] = (uint32_t)v[2];
+        regs[3] = (uint32_t)v[3];
+    }
+    return true;
+#elif DL_HAVE_CPUID
+    __cpuid(leaf, regs[0], regs[1], regs[2], regs[3]);
+    return true;
+#else
+    (void)regs;
+    return false;
+#endif
+}

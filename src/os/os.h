@@ -95,11 +95,16 @@ typedef struct dl_uname {
 } dl_uname;
 bool dl_os_uname(dl_uname *u, char **error);
 void dl_uname_free(dl_uname *u);
+/* Whether dlenv runs as root (POSIX) or elevated (Windows). */
+bool dl_os_is_admin(void);
 /* The C library this binary runs on: name ("glibc") and version, or false with why. */
 bool dl_os_libc(char **name, char **version, char **error);
 
 /* cpuid; false when the instruction does not exist on this architecture/compiler. */
 bool dl_cpuid(uint32_t leaf, uint32_t subleaf, uint32_t regs[4]);
+/* A hypervisor's cpuid leaf (0x40000000..0x400000ff); false when the CPU does not say it
+ * runs under one (leaf 1, ECX bit 31) or has no cpuid. */
+bool dl_cpuid_hypervisor_leaf(uint32_t leaf, uint32_t regs[4]);
 /* XGETBV(0): which register states the OS saves; false when unavailable. */
 bool dl_xgetbv0(uint64_t *xcr0);
 

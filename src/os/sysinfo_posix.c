@@ -59,3 +59,8 @@ bool dl_os_libc(char **name, char **version, char **error)
     return false;
 #endif
 }
+
+bool dl_os_is_admin(void)
+{
+    return geteuid() == 0;
+}

@@ -76,3 +76,18 @@ bool dl_os_libc(char **name, char **version, char **error)
     *error = dl_strdup("Windows programs carry their C runtime (the VC++ redistributable)");
     return false;
 }
+
+/* An elevated token: what "Run as administrator" gives (UAC's split token otherwise). */
+bool dl_os_is_admin(void)
+{
+    HANDLE token = NULL;
+    TOKEN_ELEVATION elevation;
+    DWORD size = 0;
+    bool admin = false;
+    if (!OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token))
+        return false;
+    if (GetTokenInformation(token, TokenElevation, &elevation, sizeof elevation, &size))
+        admin = elevation.TokenIsElevated != 0;
+    CloseHandle(token);
+    return admin;
+}

@@ -32,7 +32,7 @@ static const char *platform_tag(const dl_knowledge *k, const char *torch, const 
 
 static void offline(const dl_knowledge *k, const dl_plan *p, const dl_plan_candidate *c,
                     const dl_plan_machine *m, const char *python, const char *index,
-                    dl_plan_commands *out)
+                    const char *index_arg, dl_plan_commands *out)
 {
     char pyver[48] = "";
     const char *tags = platform_tag(k, c->torch, p->platform);
@@ -55,43 +55,56 @@ static void offline(const dl_knowledge *k, const dl_plan *p, const dl_plan_candi
         snprintf(pyver, sizeof pyver, " --python-version %u.%u", m->py_major, m->py_minor);
     out->download = dl_fmt("%s -m pip download %s%s%s --only-binary=:all:%s%s%s -d wheels",
                            python, out->packages, index ? " --index-url " : "",
-                           index ? out->index_url : "", pyver, first ? " --platform " : "",
+                           index ? index_arg : "", pyver, first ? " --platform " : "",
                            first ? first : "");
     out->install_downloaded = dl_fmt("%s -m pip install --no-index --find-links wheels %s",
                                      python, out->packages);
     free(first);
 }
 
+/* conda: PyTorch stopped publishing conda packages (2.6), so pip inside the environment,
+ * run there with `conda run` (no activation needed in the pasting shell); a new env named
+ * torch when the interpreter is not in one. */
+static char *conda_line(dl_shell sh, const dl_plan_machine *m, const dl_python_command *py,
+                        const char *pip_args)
+{
+    char *env, *line;
+    if (py->conda_env) {
+        env = dl_shell_quote(sh, py->conda_env);
+        line = dl_fmt("conda run -p %s python -m pip install %s", env, pip_args);
+        free(env);
+        return line;
+    }
+    if (m->py_major)
+        return dl_fmt("conda create -y -n torch python=%u.%u && conda run -n torch python -m pip "
+                      "install %s", m->py_major, m->py_minor, pip_args);
+    return dl_fmt("conda create -y -n torch python && conda run -n torch python -m pip install "
+                  "%s", pip_args);
+}
+
 void dl_plan_commands_make(const dl_knowledge *k, const dl_plan *p, const dl_plan_candidate *c,
-                           const dl_plan_machine *m, const char *python, const char *mirror,
-                           dl_plan_commands *out)
+                           const dl_plan_machine *m, const dl_python_command *py,
+                           const char *mirror, dl_plan_commands *out)
 {
     const char *base = mirror && *mirror ? mirror : DL_PLAN_DEFAULT_INDEX;
     size_t blen = strlen(base);
-    char uv_python[512];
+    dl_shell sh = dl_plan_shell(m);
+    char *index_arg = NULL, *args;
     memset(out, 0, sizeof *out);
-    if (!python)
-        python = "python";
     out->packages = packages(c);
-    if (m->os != DL_PLAN_OS_MACOS)
+    if (m->os != DL_PLAN_OS_MACOS) {
         out->index_url = dl_fmt("%.*s/%s", (int)(base[blen - 1] == '/' ? blen - 1 : blen), base,
                                 c->variant);
-    out->pip = dl_fmt("%s -m pip install %s%s%s", python, out->packages,
-                      out->index_url ? " --index-url " : "", out->index_url ? out->index_url : "");
-    /* uv's --python takes a path or a version, not a launcher command ("py -3.12"), nor
-     * PowerShell's call operator (& "C:\Program Files\...\python.exe"). */
-    if (!strchr(python, '/') && !strchr(python, '\\') && m->py_major)
-        snprintf(uv_python, sizeof uv_python, "%u.%u", m->py_major, m->py_minor);
-    else
-        snprintf(uv_python, sizeof uv_python, "%s",
-                 dl_starts_with(python, "& ") ? python + 2 : python);
-    out->uv = dl_fmt("uv pip install --python %s %s%s%s", uv_python, out->packages,
-                     out->index_url ? " --index-url " : "", out->index_url ? out->index_url : "");
-    /* PyTorch stopped publishing conda packages (2.6): in a conda env, pip of that env. */
-    out->conda = dl_fmt("conda activate <env> && python -m pip install %s%s%s", out->packages,
-                        out->index_url ? " --index-url " : "",
-                        out->index_url ? out->index_url : "");
-    offline(k, p, c, m, python, out->index_url ? base : NULL, out);
+        index_arg = dl_shell_quote(sh, out->index_url);
+    }
+    args = dl_fmt("%s%s%s", out->packages, index_arg ? " --index-url " : "",
+                  index_arg ? index_arg : "");
+    out->pip = dl_fmt("%s -m pip install %s", py->run, args);
+    out->uv = dl_fmt("uv pip install --python %s %s", py->uv_python, args);
+    out->conda = conda_line(sh, m, py, args);
+    offline(k, p, c, m, py->run, out->index_url ? base : NULL, index_arg, out);
+    free(args);
+    free(index_arg);
 }
 
 void dl_plan_commands_free(dl_plan_commands *c)

@@ -5,6 +5,7 @@
 
 #include "base/str.h"
 #include "plan/plan.h"
+#include "plan/python_command.h"
 
 #define DL_PLAN_DEFAULT_INDEX "https://download.pytorch.org/whl"
 
@@ -20,11 +21,12 @@ typedef struct dl_plan_commands {
     char *install_downloaded;
 } dl_plan_commands;
 
-/* python: the interpreter command ("python3", "/home/u/.venvs/t/bin/python"; NULL:
- * "python"). mirror: --index-mirror, replacing https://download.pytorch.org/whl. */
+/* Each command is one line for the machine's shell (PowerShell for Windows), its values
+ * quoted. py: how to start the interpreter; mirror: --index-mirror, replacing
+ * https://download.pytorch.org/whl. */
 void dl_plan_commands_make(const dl_knowledge *k, const dl_plan *p, const dl_plan_candidate *c,
-                           const dl_plan_machine *m, const char *python, const char *mirror,
-                           dl_plan_commands *out);
+                           const dl_plan_machine *m, const dl_python_command *py,
+                           const char *mirror, dl_plan_commands *out);
 void dl_plan_commands_free(dl_plan_commands *c);
 
 #endif

@@ -1,13 +1,18 @@
 #include "plan/lock.h"
 
+#include "base/shell.h"
 #include "base/str.h"
 #include "plan/commands.h"
-#include "rules/query.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static bool text_is(const dl_text *t, const char *value)
+{
+    return t->value && strcmp(t->value, value) == 0;
+}
 
 #define MAX_GROUPS 8
 
@@ -138,7 +143,7 @@ static void sort_packages(lock *l)
             add_conda(l, p);
             continue;
         }
-        if (conda_records && dl_q_text_is(&p->installer, "conda"))
+        if (conda_records && text_is(&p->installer, "conda"))
             continue; /* conda's own record of it is pinned with conda */
         if (!p->installer.value) {
             /* no INSTALLER file: a distribution's package (python3-torch) or setup.py;
@@ -160,36 +165,16 @@ static void sort_packages(lock *l)
 
 /* ---- the commands ------------------------------------------------------------------------ */
 
-static bool shell_safe(const char *s)
-{
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && !strchr("/._-+:@%,=~", *s))
-            return false;
-    return true;
-}
-
 static bool windows_path(const char *p)
 {
     return p[0] && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
 }
 
-/* The interpreter as a shell word: Windows paths as the doctor's fixes write them (for
- * PowerShell), others single-quoted when they need it. */
-static char *python_word(const dl_python *py)
+/* A lock of a Windows interpreter is run in PowerShell, any other in a POSIX shell. */
+static dl_shell shell_of(const dl_python *py)
 {
-    const char *path = py->path.value;
-    dl_buf b = {0};
-    if (windows_path(path) || shell_safe(path))
-        return dl_strdup(dl_q_python_cmd(py));
-    dl_buf_puts(&b, "'");
-    for (; *path; path++) {
-        if (*path == '\'')
-            dl_buf_puts(&b, "'\\''");
-        else
-            dl_buf_add(&b, path, 1);
-    }
-    dl_buf_puts(&b, "'");
-    return dl_buf_take(&b);
+    return py->path.value && windows_path(py->path.value) ? DL_SHELL_POWERSHELL
+                                                          : DL_SHELL_POSIX;
 }
 
 static char *index_url(const lock *l, const char *tag)
@@ -205,33 +190,46 @@ static bool installed_by_uv(const lock *l)
     size_t i;
     for (i = 0; i < l->n; i++)
         if (same_name(l->chosen[i]->name.value, "torch"))
-            return dl_q_text_is(&l->chosen[i]->installer, "uv");
+            return text_is(&l->chosen[i]->installer, "uv");
     return false;
 }
 
 static void commands(lock *l, dl_buf *out)
 {
     const dl_python *py = l->in->python;
-    char *word = python_word(py);
+    dl_shell sh = shell_of(py);
+    char *word = dl_shell_program(sh, py->path.value ? py->path.value : "python");
+    char *path = dl_shell_quote(sh, py->path.value ? py->path.value : "python");
     bool uv = installed_by_uv(l);
     size_t i;
     for (i = 0; i < l->n_groups; i++) {
         const group *g = &l->groups[i];
         char *url = *g->tag ? index_url(l, g->tag) : NULL;
-        if (!g->pins.len)
+        char *quoted = url ? dl_shell_quote(sh, url) : NULL;
+        if (!g->pins.len) {
+            free(quoted);
+            free(url);
             continue;
+        }
         if (uv)
-            dl_buf_printf(out, "uv pip install --python %s %s", dl_starts_with(word, "& ")
-                          ? word + 2 : word, g->pins.data);
+            dl_buf_printf(out, "uv pip install --python %s %s", path, g->pins.data);
         else
             dl_buf_printf(out, "%s -m pip install %s", word, g->pins.data);
-        dl_buf_printf(out, "%s%s\n", url ? " --index-url " : "", url ? url : "");
+        dl_buf_printf(out, "%s%s\n", quoted ? " --index-url " : "", quoted ? quoted : "");
+        free(quoted);
         free(url);
     }
-    if (l->conda.len)
+    if (l->conda.len && py->prefix.value) {
+        char *prefix = dl_shell_quote(sh, py->prefix.value);
         dl_buf_printf(out, "# installed by conda (channels are not recorded: add the -c "
                            "options you installed with)\nconda install --yes --prefix %s%s\n",
-                      py->prefix.value ? py->prefix.value : "<env>", l->conda.data);
+                      prefix, l->conda.data);
+        free(prefix);
+    } else if (l->conda.len) {
+        dl_buf_printf(out, "# installed by conda, into an environment whose prefix is "
+                           "unknown:%s\n", l->conda.data);
+    }
+    free(path);
     free(word);
 }
 

@@ -24,14 +24,17 @@ static void note(dl_container_facts *c, const char *runtime, const char *evidenc
         dl_text_set(&c->runtime, runtime);
 }
 
-static void check_cgroup(const dl_machine *m, dl_container_facts *c)
+/* True when a cgroup file could be read at all. */
+static bool check_cgroup(const dl_machine *m, dl_container_facts *c)
 {
     static const char *const files[] = {"/proc/1/cgroup", "/proc/self/cgroup"};
     size_t f, h;
+    bool read = false;
     for (f = 0; f < 2; f++) {
         char *data;
         if (!dl_fs_read(m, files[f], 64 * 1024, &data, NULL, NULL, NULL))
             continue;
+        read = true;
         for (h = 0; h < sizeof cgroup_hints / sizeof cgroup_hints[0]; h++) {
             if (strstr(data, cgroup_hints[h].token)) {
                 char *e = dl_fmt("%s mentions %s", files[f], cgroup_hints[h].token);
@@ -42,8 +45,9 @@ static void check_cgroup(const dl_machine *m, dl_container_facts *c)
         }
         free(data);
         if (c->evidence.count)
-            return;
+            return true;
     }
+    return read;
 }
 
 /* The fourth and fifth fields of a mountinfo line are the mount's root and mount point;
@@ -80,7 +84,7 @@ void dl_probe_container(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
 {
     dl_container_facts *c = &f->os.container;
     char *mountinfo;
-    (void)out;
+    bool looked;
     dl_list_known(&c->evidence);
     if (dl_fs_kind_of(m, "/.dockerenv", NULL) != DL_FS_NONE)
         note(c, "docker", "/.dockerenv exists");
@@ -90,11 +94,19 @@ void dl_probe_container(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
         note(c, "kubernetes", "/run/secrets/kubernetes.io exists");
     if (m->live && dl_env_get("KUBERNETES_SERVICE_HOST"))
         note(c, "kubernetes", "KUBERNETES_SERVICE_HOST is set");
-    check_cgroup(m, c);
+    looked = check_cgroup(m, c);
     if (dl_fs_read(m, "/proc/self/mountinfo", 1u << 20, &mountinfo, NULL, NULL, NULL)) {
+        looked = true;
         if (root_is_overlay(mountinfo))
             note(c, NULL, "the root filesystem is an overlay mount");
         free(mountinfo);
+    }
+    /* No marker and no /proc to read (a tree under --root without one): no answer. */
+    if (!looked && !c->evidence.count) {
+        dl_flag_unknown(&c->detected, "no marker file, and no /proc/1/cgroup, "
+                                      "/proc/self/cgroup or /proc/self/mountinfo to read");
+        dl_probe_note(out, DL_PROBE_NOT_PRESENT, "no /proc to read");
+        return;
     }
     dl_flag_set(&c->detected, c->evidence.count > 0);
     if (c->evidence.count && !c->runtime.value)

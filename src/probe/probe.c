@@ -11,6 +11,8 @@ static const dl_probe linux_probes[] = {
     {"os", dl_probe_os},
     {"wsl", dl_probe_wsl},
     {"container", dl_probe_container},
+    {"virtualization", dl_probe_virtualization},
+    {"user", dl_probe_user},
     {"cpu", dl_probe_cpu},
     {"memory", dl_probe_memory},
     {"pci", dl_probe_pci},
@@ -49,6 +51,8 @@ static void no_linux_kernel(const dl_machine *m, dl_facts *f, dl_probe_outcome *
 static const dl_probe windows_probes[] = {
     {"os", dl_probe_os_windows},
     {"wsl_container", not_wsl_or_container},
+    {"virtualization", dl_probe_virtualization},
+    {"user", dl_probe_user},
     {"windows_settings", dl_probe_windows_settings},
     {"cpu", dl_probe_cpu},
     {"memory", dl_probe_memory_windows},

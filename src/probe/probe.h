@@ -47,6 +47,8 @@ dl_probe_status dl_probe_status_of_io(dl_io_status s);
 void dl_probe_os(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_wsl(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_container(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_virtualization(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_user(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cpu(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_memory(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_pci(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);

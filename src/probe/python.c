@@ -63,17 +63,19 @@ static void read_sites(const dl_machine *m, dl_python *py, dl_probe_outcome *out
  * that `python` means (the first found) and in every one that has a torch. */
 static void run_runtime(const dl_machine *m, dl_python *py, bool first)
 {
-    const char *skip = NULL;
-    if (!settings.runtime)
+    const char *skip = NULL, *status = "not_run";
+    if (!settings.runtime) {
         skip = "--no-runtime was given";
-    else if (!m->live)
+        status = "skipped"; /* as asked: not a gap in what dlenv knows */
+    } else if (!m->live) {
         skip = "interpreters are run only on the live machine, not under --root";
-    else if (!first && !has_torch(py))
+    } else if (!first && !has_torch(py)) {
         skip = "no torch in its site-packages";
-    else if (!py->path.value)
+    } else if (!py->path.value) {
         skip = "its path is unknown";
+    }
     if (skip) {
-        dl_text_set(&py->runtime.status, "skipped");
+        dl_text_set(&py->runtime.status, status);
         dl_schema_fill_unknown(&dl_torch_runtime_schema, &py->runtime, skip);
         return;
     }
@@ -84,11 +86,15 @@ void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
 {
     size_t i;
 #ifdef _WIN32
-    if (m->live)
+    if (m->live) {
         dl_python_discover_windows(m, settings.chosen, &f->pythons, &f->os.windows, out);
-    else
+        dl_text_unknown(&f->pip.path, "which interpreter pip.exe runs is not read on Windows");
+    } else
 #endif
+    {
         dl_python_discover(m, settings.chosen, &f->pythons, out);
+        dl_pip_on_path(m, &f->pip);
+    }
     for (i = 0; i < f->pythons.count; i++) {
         dl_python *py = &DL_LIST_AT(f->pythons, dl_python, i);
         read_sites(m, py, out);

@@ -1030,6 +1030,19 @@ static void consider_all(finder *f, const char *chosen)
     consider_installs(f, &f->uv_dirs, "bin/python3", "uv");
 }
 
+/* A tree under --root with none of these is no system (an empty folder, a data disk):
+ * "no interpreter" would be a guess. */
+static bool has_usual_places(finder *f)
+{
+    static const char *const places[] = {"/usr/bin", "/usr/local/bin", "/bin", "/opt", "/home",
+                                         "/root"};
+    size_t i;
+    for (i = 0; i < sizeof places / sizeof places[0]; i++)
+        if (is_dir(f, places[i]))
+            return true;
+    return false;
+}
+
 void dl_python_discover(const dl_machine *m, const char *chosen, dl_list *pythons,
                         dl_probe_outcome *out)
 {
@@ -1038,6 +1051,12 @@ void dl_python_discover(const dl_machine *m, const char *chosen, dl_list *python
     f.m = m;
     f.pythons = pythons;
     f.out = out;
+    if (!m->live && !has_usual_places(&f)) {
+        dl_list_unknown(pythons, "the tree has no /usr/bin, /usr/local/bin, /bin, /opt or home "
+                                 "folder to look in");
+        dl_probe_note(out, DL_PROBE_NOT_PRESENT, "no place to look for interpreters");
+        return;
+    }
     dl_list_known(pythons);
     find_homes(&f);
     find_install_dirs(&f);
@@ -1046,5 +1065,39 @@ void dl_python_discover(const dl_machine *m, const char *chosen, dl_list *python
     if (pythons->count == 0)
         dl_probe_note(out, DL_PROBE_NOT_PRESENT,
                       "no Python interpreter found on PATH or in the usual places");
+    finder_free(&f);
+}
+
+/* What typing `pip` runs: the first pip on PATH (else pip3) and the interpreter its #!
+ * line starts. Live only: PATH describes this machine, not a --root tree. */
+void dl_pip_on_path(const dl_machine *m, dl_pip_command *pip)
+{
+    finder f;
+    interp owner;
+    dl_probe_outcome ignored = {DL_PROBE_OK, NULL};
+    char *why = NULL;
+    memset(&f, 0, sizeof f);
+    f.m = m;
+    f.out = &ignored;
+    if (!m->live) {
+        dl_text_unknown(&pip->path, "PATH describes the machine dlenv runs on, not the --root "
+                                    "tree");
+        return;
+    }
+    find_pips(&f);
+    if (!f.pips.n) {
+        dl_text_unknown(&pip->path, "no pip or pip3 on PATH");
+    } else {
+        dl_text_set(&pip->path, f.pips.v[0]);
+        if (pip_owner(&f, f.pips.v[0], &owner, &why)) {
+            dl_text_set(&pip->python, owner.real);
+            dl_text_set(&pip->prefix, owner.prefix);
+            interp_free(&owner);
+        } else {
+            dl_text_unknown(&pip->python, "%s", why);
+            free(why);
+        }
+    }
+    free(ignored.detail);
     finder_free(&f);
 }

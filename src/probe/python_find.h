@@ -15,6 +15,9 @@
 void dl_python_discover(const dl_machine *m, const char *chosen, dl_list *pythons,
                         dl_probe_outcome *out);
 
+/* What `pip` on PATH installs into (live only; under --root, unknown with why). */
+void dl_pip_on_path(const dl_machine *m, dl_pip_command *pip);
+
 /* The same on this Windows machine (python_find_win.c): PATH, the active venv or conda env,
  * the PEP 514 registry (recorded in win->python_registry) and conda's lists. */
 void dl_python_discover_windows(const dl_machine *m, const char *chosen, dl_list *pythons,

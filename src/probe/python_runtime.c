@@ -47,8 +47,12 @@ bool dl_python_runtime_parse(const char *output, dl_python *py, char **why)
     ok = dl_schema_from_json(&dl_torch_runtime_schema, j, &py->runtime, "$.runtime", why);
     status = cJSON_GetObjectItemCaseSensitive(j, "status");
     error = cJSON_GetObjectItemCaseSensitive(j, "error");
-    if (ok && cJSON_IsString(status) && strcmp(status->valuestring, "import_failed") == 0) {
-        char *reason = dl_fmt("import torch failed: %s",
+    if (ok && cJSON_IsString(status) && (strcmp(status->valuestring, "import_failed") == 0 ||
+                                         strcmp(status->valuestring, "incomplete") == 0)) {
+        char *reason = dl_fmt("%s: %s",
+                              strcmp(status->valuestring, "incomplete") == 0
+                                  ? "torch imported, but describing it failed"
+                                  : "import torch failed",
                               cJSON_IsString(error) ? error->valuestring : "no message");
         dl_schema_fill_unknown(&dl_torch_runtime_schema, &py->runtime, reason);
         free(reason);
@@ -57,16 +61,32 @@ bool dl_python_runtime_parse(const char *output, dl_python *py, char **why)
     return ok;
 }
 
-/* The last non-empty line of what the interpreter wrote to stderr: usually the error. */
-static char *last_line(const char *text)
+/* The last lines (at most n) of what the interpreter wrote to stderr, joined with " | ":
+ * the error, or for a crash the stack faulthandler printed. */
+static char *last_lines(const char *text, int n)
 {
     const char *end = text + strlen(text), *start;
+    dl_buf b = {0};
+    char *joined, *line;
     while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
         end--;
     start = end;
-    while (start > text && start[-1] != '\n')
+    while (start > text && n > 0) {
         start--;
-    return dl_strndup(start, (size_t)(end - start));
+        if (*start == '\n')
+            n--;
+    }
+    if (*start == '\n')
+        start++;
+    joined = dl_strndup(start, (size_t)(end - start));
+    for (line = strtok(joined, "\r\n"); line; line = strtok(NULL, "\r\n")) {
+        char *t = dl_trim(line);
+        if (!*t)
+            continue;
+        dl_buf_printf(&b, "%s%s", b.len ? " | " : "", t);
+    }
+    free(joined);
+    return b.len ? dl_buf_take(&b) : dl_strdup("");
 }
 
 static void failed(dl_python *py, const char *status, const char *why)
@@ -93,20 +113,27 @@ void dl_python_runtime(dl_python *py, int timeout_ms, const char *measure_level)
     dl_proc_run(argv, &opts, &r);
     if (!r.started) {
         why = dl_fmt("could not run %s: %s", py->path.value, r.error);
-        failed(py, "failed", why);
+        failed(py, "not_runnable", why);
+        dl_text_set(&py->runtime.error, why);
     } else if (r.timed_out) {
         why = dl_fmt("%s did not finish `import torch` within %.0f s; it was stopped",
                      py->path.value, timeout_ms / 1000.0);
         failed(py, "timed_out", why);
+        dl_text_set(&py->runtime.error, why);
     } else if (r.term_signal) {
-        why = dl_fmt("%s died with signal %d (%s) while importing torch", py->path.value,
+        char *err = last_lines(r.err ? r.err : "", 6);
+        why = dl_fmt("%s died with signal %d (%s) while importing torch%s%s", py->path.value,
                      r.term_signal, dl_signal_name(r.term_signal) ? dl_signal_name(r.term_signal)
-                                                                  : "?");
+                                                                  : "?",
+                     *err ? ": " : "", err);
         failed(py, "crashed", why);
+        dl_text_set(&py->runtime.error, why);
+        free(err);
     } else if (!dl_python_runtime_parse(r.out, py, &why)) {
-        char *err = last_line(r.err ? r.err : "");
+        char *err = last_lines(r.err ? r.err : "", 3);
         char *full = dl_fmt("%s (exit code %d)%s%s", why, r.exit_code, *err ? ": " : "", err);
         failed(py, "failed", full);
+        dl_text_set(&py->runtime.error, full);
         free(full);
         free(err);
     } else {

@@ -12,17 +12,18 @@ char *dl_render_doctor_json(const dl_doctor_input *in)
     char *text, *out;
     size_t i;
     cJSON_AddStringToObject(doc, "schema", "dlenv.doctor/1");
-    cJSON_AddStringToObject(doc, "verdict", dl_severity_word(in->view->verdict));
+    cJSON_AddStringToObject(doc, "verdict", dl_verdict_name(in->view->judged.verdict));
     if (in->view->root)
         cJSON_AddStringToObject(doc, "root_cause", in->view->root->id.value);
     else
         cJSON_AddNullToObject(doc, "root_cause");
     for (i = 0; i < DL_LAYER_COUNT; i++) {
+        const dl_layer_judgement *j = &in->view->judged.layers[i];
         cJSON *l = cJSON_CreateObject();
-        cJSON_AddStringToObject(l, "layer", dl_layer_name(in->view->layers[i].layer));
-        cJSON_AddStringToObject(l, "status", dl_severity_word(in->view->layers[i].status));
-        cJSON_AddStringToObject(l, "summary", in->view->layers[i].summary);
-        cJSON_AddBoolToObject(l, "consequence", in->view->layers[i].consequence);
+        cJSON_AddStringToObject(l, "layer", dl_layer_name(j->layer));
+        cJSON_AddStringToObject(l, "status", dl_layer_state_name(j->state));
+        cJSON_AddStringToObject(l, "summary", j->summary);
+        cJSON_AddBoolToObject(l, "consequence", j->consequence);
         cJSON_AddItemToArray(layers, l);
     }
     cJSON_AddItemToObject(doc, "layers", layers);

@@ -13,6 +13,21 @@ static const char *md_mark(dl_severity s)
                                                                                         : "ok";
 }
 
+static const char *md_state(dl_layer_state s)
+{
+    return s == DL_STATE_UNKNOWN ? "?" : s == DL_STATE_SKIPPED ? "-" : md_mark((dl_severity)s);
+}
+
+static const char *md_verdict(dl_verdict v)
+{
+    switch (v) {
+    case DL_VERDICT_FAILURE: return "a failure was found";
+    case DL_VERDICT_CANNOT_JUDGE: return "cannot judge (some layers are unknown)";
+    case DL_VERDICT_WARNING: return "no failure; warnings";
+    default: return "no problem found";
+    }
+}
+
 /* Table cells may not hold '|' or line breaks. */
 static void cell(dl_buf *b, const char *text)
 {
@@ -26,7 +41,7 @@ static void cell(dl_buf *b, const char *text)
     }
 }
 
-static void finding_md(dl_buf *b, const dl_finding *x, const char *heading)
+static void finding_md(dl_buf *b, const dl_finding *x, const char *heading, bool windows)
 {
     size_t i;
     dl_buf_printf(b, "\n### %s `%s`: %s\n\n", heading, x->id.value, x->title.value);
@@ -34,7 +49,7 @@ static void finding_md(dl_buf *b, const dl_finding *x, const char *heading)
         dl_buf_printf(b, "- `%s`: %s\n", DL_LIST_AT(x->evidence, dl_pair, i).name,
                       DL_LIST_AT(x->evidence, dl_pair, i).value);
     if (x->fix.count) {
-        dl_buf_puts(b, "\nFix:\n\n```sh\n");
+        dl_buf_puts(b, windows ? "\nFix (PowerShell):\n\n```powershell\n" : "\nFix:\n\n```sh\n");
         for (i = 0; i < x->fix.count; i++)
             dl_buf_printf(b, "%s\n", DL_LIST_AT(x->fix, char *, i));
         dl_buf_puts(b, "```\n");
@@ -64,20 +79,23 @@ char *dl_render_doctor_markdown(const dl_doctor_input *in)
 {
     dl_buf b = {0};
     const dl_doctor_view *v = in->view;
+    bool windows = dl_q_is_windows(in->facts);
     size_t i;
-    dl_buf_puts(&b, "## dlenv doctor\n\n| | Layer | Status |\n|---|---|---|\n");
+    dl_buf_printf(&b, "## dlenv doctor\n\nVerdict: %s\n\n| | Layer | Status |\n|---|---|---|\n",
+                  md_verdict(v->judged.verdict));
     for (i = 0; i < DL_LAYER_COUNT; i++) {
-        dl_buf_printf(&b, "| %s | %s | ", md_mark(v->layers[i].status),
-                      dl_layer_title(v->layers[i].layer));
-        cell(&b, v->layers[i].summary);
-        dl_buf_puts(&b, v->layers[i].consequence ? " (follows from the root cause) |\n" : " |\n");
+        const dl_layer_judgement *j = &v->judged.layers[i];
+        dl_buf_printf(&b, "| %s | %s | ", md_state(j->state), dl_layer_title(j->layer));
+        cell(&b, j->summary);
+        dl_buf_puts(&b, j->consequence ? " (follows from the root cause) |\n" : " |\n");
     }
     if (v->root)
-        finding_md(&b, v->root, "Root cause");
+        finding_md(&b, v->root, "Root cause", windows);
     for (i = 0; i < in->findings->items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(in->findings->items, dl_finding, i);
         if (x != v->root)
-            finding_md(&b, x, md_mark((dl_severity)dl_severity_of_name(x->severity.value)));
+            finding_md(&b, x, md_mark((dl_severity)dl_severity_of_name(x->severity.value)),
+                       windows);
     }
     key_facts(&b, in->facts);
     return dl_buf_take(&b);

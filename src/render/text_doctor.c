@@ -17,12 +17,32 @@ static const char *mark(const dl_style *s, dl_severity sev)
     }
 }
 
+/* A layer's mark, as wide as ASCII's "ok" there, so the titles line up. */
+static const char *state_mark(const dl_style *s, dl_layer_state st)
+{
+    switch (st) {
+    case DL_STATE_FAILURE: return s->unicode ? dl_glyph_fail(s) : "x ";
+    case DL_STATE_WARNING: return s->unicode ? "!" : "! ";
+    case DL_STATE_INFO: return s->unicode ? "i" : "i ";
+    case DL_STATE_UNKNOWN: return s->unicode ? "?" : "? ";
+    case DL_STATE_SKIPPED: return s->unicode ? dl_glyph_skip(s) : "- ";
+    default: return dl_glyph_ok(s);
+    }
+}
+
 static dl_tone tone_of(dl_severity sev)
 {
     return sev == DL_SEV_FAILURE ? DL_TONE_BAD
            : sev == DL_SEV_WARNING ? DL_TONE_WARN
            : sev == DL_SEV_INFO ? DL_TONE_DIM
                                 : DL_TONE_GOOD;
+}
+
+static dl_tone state_tone(dl_layer_state st)
+{
+    return st == DL_STATE_UNKNOWN   ? DL_TONE_WARN
+           : st == DL_STATE_SKIPPED ? DL_TONE_DIM
+                                    : tone_of((dl_severity)st);
 }
 
 /* Wraps text at spaces into lines of WIDTH, every line after the first indented. */
@@ -54,13 +74,13 @@ static void layer_lines(dl_buf *b, const dl_doctor_view *v, const dl_style *s)
 {
     size_t i;
     for (i = 0; i < DL_LAYER_COUNT; i++) {
-        const dl_layer_line *l = &v->layers[i];
+        const dl_layer_judgement *l = &v->judged.layers[i];
         char *summary = l->consequence ? dl_fmt("%s (follows from the root cause)", l->summary)
                                        : dl_strdup(l->summary);
-        dl_buf_printf(b, "  %s%s%s %-20s ", dl_style_on(s, tone_of(l->status)),
-                      mark(s, l->status), dl_style_off(s, tone_of(l->status)),
+        dl_buf_printf(b, "  %s%s%s %-20s ", dl_style_on(s, state_tone(l->state)),
+                      state_mark(s, l->state), dl_style_off(s, state_tone(l->state)),
                       dl_layer_title(l->layer));
-        wrapped(b, summary, 25, 25);
+        wrapped(b, summary, s->unicode ? 25 : 26, s->unicode ? 25 : 26);
         free(summary);
     }
 }
@@ -128,6 +148,41 @@ static void verbose_part(dl_buf *b, const dl_doctor_input *in)
     }
 }
 
+/* No root cause: what the verdict is, and what it could not judge or did not check. */
+static void verdict_lines(dl_buf *b, const dl_doctor_view *v, const dl_style *s)
+{
+    char *not_checked = dl_doctor_view_not_checked(v), *line;
+    dl_verdict verdict = v->judged.verdict;
+    dl_strv unknown = {0};
+    size_t i;
+    if (verdict == DL_VERDICT_CANNOT_JUDGE) {
+        dl_buf_printf(b, "\n%sdlenv cannot judge this machine: no failure was found, but these "
+                         "could not be checked:%s\n", dl_style_on(s, DL_TONE_WARN),
+                      dl_style_off(s, DL_TONE_WARN));
+        dl_doctor_view_unknown(v, &unknown);
+        for (i = 0; i < unknown.n; i++) {
+            dl_buf_puts(b, "  - ");
+            wrapped(b, unknown.v[i], 4, 6);
+        }
+        dl_strv_free(&unknown);
+    } else {
+        line = verdict == DL_VERDICT_WARNING
+                   ? dl_strdup(not_checked ? "No failure found; see the warnings below."
+                                           : "PyTorch works here; see the warnings below.")
+                   : dl_strdup(not_checked ? "No problem found in what was checked."
+                                           : "Everything PyTorch needs on this machine works.");
+        dl_buf_printf(b, "\n%s%s%s\n", dl_style_on(s, tone_of((dl_severity)verdict)), line,
+                      dl_style_off(s, tone_of((dl_severity)verdict)));
+        free(line);
+    }
+    if (not_checked) {
+        line = dl_fmt("Not checked: %s.", not_checked);
+        wrapped(b, line, 0, 2);
+        free(line);
+    }
+    free(not_checked);
+}
+
 char *dl_render_doctor_text(const dl_doctor_input *in, const dl_style *s)
 {
     dl_buf b = {0};
@@ -145,11 +200,7 @@ char *dl_render_doctor_text(const dl_doctor_input *in, const dl_style *s)
         free(head);
         finding_detail(&b, v->root, s);
     } else {
-        dl_buf_printf(&b, "\n%s%s%s\n", dl_style_on(s, tone_of(v->verdict)),
-                      v->verdict == DL_SEV_WARNING
-                          ? "PyTorch works here; see the warnings below."
-                          : "Everything PyTorch needs on this machine works.",
-                      dl_style_off(s, tone_of(v->verdict)));
+        verdict_lines(&b, v, s);
     }
     others(&b, in, s);
     if (v->notes.n)

@@ -5,11 +5,60 @@
 #include "plan/commands.h"
 #include "plan/machine_facts.h"
 #include "plan/plan_checks.h"
+#include "plan/python_command.h"
 #include "rules/know_query.h"
 #include "rules/query.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+dl_shell dl_fix_shell(const dl_facts *f)
+{
+    return dl_q_is_windows(f) ? DL_SHELL_POWERSHELL : DL_SHELL_POSIX;
+}
+
+char *dl_fix_python(const dl_facts *f, const dl_python *py)
+{
+    if (!py || !py->path.value)
+        return dl_strdup(dl_q_is_windows(f) ? "python" : "python3");
+    return dl_shell_program(dl_fix_shell(f), py->path.value);
+}
+
+void dl_fix_note(dl_finding *x, const char *fmt, ...)
+{
+    va_list ap;
+    char *text;
+    va_start(ap, fmt);
+    text = dl_vfmt(fmt, ap);
+    va_end(ap);
+    dl_finding_fix(x, "# %s", text);
+    free(text);
+}
+
+void dl_fix_as_root(dl_finding *x, const dl_facts *f, const char *fmt, ...)
+{
+    va_list ap;
+    char *cmd;
+    bool admin = f->user.admin.known && f->user.admin.value;
+    bool no_sudo = f->user.sudo.known && !f->user.sudo.value;
+    va_start(ap, fmt);
+    cmd = dl_vfmt(fmt, ap);
+    va_end(ap);
+    if (dl_q_is_windows(f)) {
+        if (!admin)
+            dl_fix_note(x, "in a PowerShell run as administrator:");
+        dl_finding_fix(x, "%s", cmd);
+    } else if (admin) {
+        dl_finding_fix(x, "%s", cmd);
+    } else if (no_sudo) {
+        dl_fix_note(x, "as root (there is no sudo here):");
+        dl_finding_fix(x, "%s", cmd);
+    } else {
+        dl_finding_fix(x, "sudo %s", cmd);
+    }
+    free(cmd);
+}
 
 long long dl_fix_driver_cuda(const dl_facts *f)
 {
@@ -51,50 +100,112 @@ char *dl_fix_cuda_variant(const dl_rule_input *in)
     return variant;
 }
 
+/* A distribution's own Python refuses pip installs (PEP 668). */
+static bool externally_managed(const dl_python *py)
+{
+    return py && dl_q_text_is(&py->kind, "system") && py->prefix.value &&
+           strcmp(py->prefix.value, "/usr") == 0;
+}
+
+/* pip can remove the torch it installed into the interpreter's own packages; one seen
+ * through PYTHONPATH, the user site or a base install it refuses ("Not uninstalling ...
+ * outside environment"), and a distribution's it must not touch. */
+static bool pip_can_uninstall(const dl_python *py)
+{
+    const dl_py_package *t = dl_q_package(py, "torch");
+    return dl_q_own_torch(py) && t &&
+           (dl_q_text_is(&t->installer, "pip") || dl_q_text_is(&t->installer, "uv"));
+}
+
+static void python_command(const dl_rule_input *in, const dl_python *py,
+                           const dl_plan_machine *m, dl_python_command *cmd)
+{
+    dl_python_command_make(dl_fix_shell(in->facts), py && py->path.value ? py->path.value : NULL,
+                           externally_managed(py),
+                           py && dl_q_text_is(&py->kind, "conda") ? py->prefix.value : NULL, m,
+                           cmd);
+}
+
 void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                           const char *variant)
 {
-    const char *python = dl_q_python_cmd(py);
-    bool in_venv = false;
     dl_plan_want want = variant && !strcmp(variant, "cpu") ? DL_WANT_CPU : DL_WANT_ANY;
+    dl_python_command cmd;
     dl_plan p;
     dl_plan_machine m;
-    /* `python` is the Microsoft Store's alias with no Python behind it: install one. */
-    if (py && dl_q_text_is(&py->kind, "store_stub")) {
-        dl_finding_fix(x, "winget install --id Python.Python.3.12 -e   (`python` is the "
-                          "Microsoft Store alias; then open a new terminal)");
-        python = "py -3.12";
+    if (py && dl_q_text_is(&py->kind, "store_stub"))
+        return; /* no Python to install into: no_python says how to get one */
+    if (!planned(in, py, want, &p, &m)) {
+        dl_fix_note(x, "no torch build in dlenv's tables fits this machine: `dlenv plan --why` "
+                       "says why");
+        dl_plan_free(&p);
+        return;
     }
-    /* A distribution's own Python refuses pip (PEP 668): work in a venv made from it. */
-    if (py && dl_q_text_is(&py->kind, "system") && py->prefix.value &&
-        strcmp(py->prefix.value, "/usr") == 0) {
-        dl_finding_fix(x, "%s -m venv ~/.venvs/torch   (%s is the system's; keep torch in a "
-                          "venv)", python, python);
-        python = "~/.venvs/torch/bin/python";
-        in_venv = true;
-    }
-    if (planned(in, py, want, &p, &m)) {
-        dl_plan_commands c;
-        dl_plan_commands_make(in->know, &p, &p.c[p.best], &m, python, NULL, &c);
+    python_command(in, py, &m, &cmd);
+    if (cmd.make_venv) {
+        dl_fix_note(x, "%s is the system's Python, which refuses pip (PEP 668): keep torch in "
+                       "a venv", py->path.value);
+        dl_finding_fix(x, "%s", cmd.make_venv);
+    } else if (py && pip_can_uninstall(py)) {
         /* pip keeps an installed 2.9.1+cpu when asked for torch==2.9.1: remove it first. */
-        if (py && !in_venv && dl_q_static_torch(py))
-            dl_finding_fix(x, "%s -m pip uninstall -y torch torchvision torchaudio", python);
+        dl_finding_fix(x, "%s -m pip uninstall -y torch torchvision torchaudio", cmd.run);
+    }
+    {
+        dl_plan_commands c;
+        dl_plan_commands_make(in->know, &p, &p.c[p.best], &m, &cmd, NULL, &c);
         dl_finding_fix(x, "%s", c.pip);
         dl_plan_commands_free(&c);
         if (p.after_driver_update >= 0 && !dl_plan_accelerated(&p.c[p.best], &m)) {
             const dl_plan_candidate *up = &p.c[p.after_driver_update];
-            dl_plan_commands_make(in->know, &p, up, &m, python, NULL, &c);
-            dl_finding_fix(x, "# for the GPU: update the NVIDIA driver to >= %s, then: %s",
-                           up->min_driver, c.pip);
+            dl_plan_commands_make(in->know, &p, up, &m, &cmd, NULL, &c);
+            dl_fix_note(x, "for the GPU: update the NVIDIA driver to %s or newer, then:",
+                        up->min_driver);
+            dl_finding_fix(x, "%s", c.pip);
             dl_plan_commands_free(&c);
         }
-    } else {
-        dl_finding_fix(x, "%s -m pip install --upgrade --force-reinstall torch torchvision "
-                          "torchaudio --index-url " DL_TORCH_INDEX "cuXYZ   (see `dlenv plan "
-                          "--why`: no build in dlenv's tables fits this machine)",
-                       python);
     }
+    dl_python_command_free(&cmd);
     dl_plan_free(&p);
+}
+
+/* The index a torch with this local tag came from: +cu121 -> .../whl/cu121; none: PyPI. */
+static char *index_of_tag(const char *version)
+{
+    const char *plus = version ? strchr(version, '+') : NULL;
+    if (!plus || !plus[1])
+        return NULL;
+    return dl_fmt(DL_TORCH_INDEX "%s", plus + 1);
+}
+
+void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                            bool with_dependencies)
+{
+    const char *version = dl_q_torch_version(py);
+    dl_plan_machine m;
+    dl_python_command cmd;
+    char *index, *quoted;
+    if (!version) {
+        dl_fix_install_torch(x, in, py, NULL);
+        return;
+    }
+    if (externally_managed(py)) {
+        const char *d = dl_fix_distro(in->facts);
+        if (!strcmp(d, "debian") || !strcmp(d, "ubuntu"))
+            dl_fix_as_root(x, in->facts, "apt-get install -y --reinstall python3-torch");
+        else
+            dl_fix_note(x, "reinstall the distribution's torch package");
+        return;
+    }
+    memset(&m, 0, sizeof m);
+    python_command(in, py, &m, &cmd);
+    index = index_of_tag(version);
+    quoted = index ? dl_shell_quote(dl_fix_shell(in->facts), index) : NULL;
+    dl_finding_fix(x, "%s -m pip install --force-reinstall%s torch==%s%s%s", cmd.run,
+                   with_dependencies ? "" : " --no-deps", version, quoted ? " --index-url " : "",
+                   quoted ? quoted : "");
+    free(quoted);
+    free(index);
+    dl_python_command_free(&cmd);
 }
 
 const char *dl_fix_distro(const dl_facts *f)

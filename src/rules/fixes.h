@@ -3,6 +3,7 @@
 #ifndef DLENV_RULES_FIXES_H
 #define DLENV_RULES_FIXES_H
 
+#include "base/shell.h"
 #include "rules/rules.h"
 
 #define DL_TORCH_INDEX "https://download.pytorch.org/whl/"
@@ -12,11 +13,27 @@
  * variant that fits this machine's driver (dl_fix_cuda_variant). */
 void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                           const char *variant);
+/* "<python> -m pip install --force-reinstall [--no-deps] torch==V --index-url <its tag's
+ * index>": the same torch again, for a broken install; the plan's command when the
+ * version is unknown. */
+void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                            bool with_dependencies);
 /* The newest CUDA wheel variant ("cu126") whose CUDA the driver runs, from the knowledge
  * tables; NULL when the tables or the driver's CUDA version are unknown. Caller frees. */
 char *dl_fix_cuda_variant(const dl_rule_input *in);
 /* The driver's newest CUDA as NVML or the CUDA driver API says it (12040), or 0. */
 long long dl_fix_driver_cuda(const dl_facts *f);
+/* The shell the fixes for this machine are written for: PowerShell on Windows. */
+dl_shell dl_fix_shell(const dl_facts *f);
+/* The interpreter as a command for that shell (quoted; "python3" when unknown). Caller
+ * frees. */
+char *dl_fix_python(const dl_facts *f, const dl_python *py);
+/* A step in words, shown as a comment ("# ..."), never pasted as a command. */
+void dl_fix_note(dl_finding *x, const char *fmt, ...) DL_PRINTF_LIKE(2, 3);
+/* A command that needs root: as it is for root, behind sudo for a user who has it, else
+ * after a note saying to run it as root (Windows: in an administrator's PowerShell). */
+void dl_fix_as_root(dl_finding *x, const dl_facts *f, const char *fmt, ...)
+    DL_PRINTF_LIKE(3, 4);
 /* The distribution family for package commands: "ubuntu", "debian", "fedora", "arch", "other". */
 const char *dl_fix_distro(const dl_facts *f);
 

@@ -21,7 +21,13 @@ void dl_rule_no_gpu(const dl_rule_input *in, dl_findings *out)
     x = dl_finding_add(out, "no_gpu", DL_LAYER_HARDWARE, DL_SEV_INFO,
                        "No GPU on this machine: PyTorch runs on the CPU");
     dl_finding_evidence(x, "gpus", "no display or 3D controller on the PCI bus");
-    dl_fix_install_torch(x, in, dl_q_main_python(f), "cpu");
+    if (f->os.virtualization.detected.known && f->os.virtualization.detected.value)
+        dl_finding_evidence(x, "os.virtualization", "a %s virtual machine: a GPU must be passed "
+                                                    "through to it (or a vGPU assigned)",
+                            f->os.virtualization.hypervisor.value
+                                ? f->os.virtualization.hypervisor.value : "");
+    /* Information: a torch that runs on the CPU needs nothing, and a missing one is the
+     * Python layer's finding, with its install command. */
 }
 
 void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out)
@@ -38,10 +44,9 @@ void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out)
                         g->device_name.value ? g->device_name.value : "",
                         g->vendor_id.known ? g->vendor_id.value : 0);
     if (dl_q_pci_gpus(f, DL_PCI_AMD))
-        dl_finding_fix(x, "# AMD GPUs supported by ROCm on Linux: the ROCm wheels "
-                          "(https://pytorch.org/get-started/locally/, Compute Platform ROCm)");
+        dl_fix_note(x, "AMD GPUs that ROCm supports, on Linux: the ROCm wheels (`dlenv plan "
+                       "--for rocm`)");
     if (dl_q_pci_gpus(f, DL_PCI_INTEL))
-        dl_finding_fix(x, "# Intel Arc / Data Center GPUs: the XPU wheels "
-                          "(--index-url https://download.pytorch.org/whl/xpu)");
-    dl_fix_install_torch(x, in, dl_q_main_python(f), "cpu");
+        dl_fix_note(x, "Intel Arc and Data Center GPUs: the XPU wheels (`dlenv plan --for "
+                       "xpu`)");
 }

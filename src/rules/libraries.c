@@ -103,8 +103,13 @@ void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out)
             chosen = &DL_LIST_AT(l->copies, dl_library_copy, i);
     if (!code34 && !(chosen && chosen->stub.value))
         return;
-    x = dl_finding_add(out, "libcuda_stub_on_path", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
-                       "The CUDA toolkit's stub libcuda is loaded instead of the driver's");
+    /* Without an NVIDIA GPU nothing needs the real libcuda: the stub only misleads tools. */
+    x = dl_finding_add(out, "libcuda_stub_on_path", DL_LAYER_LIBRARIES,
+                       dl_q_has_nvidia_gpu(f) ? DL_SEV_FAILURE : DL_SEV_WARNING,
+                       dl_q_has_nvidia_gpu(f)
+                           ? "The CUDA toolkit's stub libcuda is loaded instead of the driver's"
+                           : "The CUDA toolkit's stub libcuda is on the loader's path (harmless "
+                             "without an NVIDIA GPU)");
     if (chosen)
         dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s -> %s", chosen->path.value,
                             chosen->real_path.value ? chosen->real_path.value : "?");

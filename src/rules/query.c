@@ -83,6 +83,21 @@ const dl_torch_install *dl_q_static_torch(const dl_python *py)
     return NULL;
 }
 
+const dl_torch_install *dl_q_own_torch(const dl_python *py)
+{
+    bool env = py && (dl_q_text_is(&py->kind, "venv") || dl_q_text_is(&py->kind, "uv") ||
+                      dl_q_text_is(&py->kind, "conda"));
+    size_t i;
+    for (i = 0; py && i < py->site_packages.count; i++) {
+        const dl_site_packages *s = &DL_LIST_AT(py->site_packages, dl_site_packages, i);
+        bool own = dl_q_text_is(&s->scope, "prefix") ||
+                   (!env && dl_q_text_is(&s->scope, "system"));
+        if (own && s->torches.known && s->torches.count)
+            return &DL_LIST_AT(s->torches, dl_torch_install, 0);
+    }
+    return NULL;
+}
+
 const dl_py_package *dl_q_package(const dl_python *py, const char *name)
 {
     size_t i, j;
@@ -101,6 +116,26 @@ const dl_py_package *dl_q_package(const dl_python *py, const char *name)
 bool dl_q_torch_imported(const dl_python *py)
 {
     return py && dl_q_text_is(&py->runtime.status, "imported");
+}
+
+bool dl_q_says_no_torch(const char *error)
+{
+    const char *p = error ? strstr(error, "No module named ") : NULL;
+    if (!p)
+        return false;
+    p += strlen("No module named ");
+    if (*p == '\'')
+        return strncmp(p, "'torch'", 7) == 0;
+    return strncmp(p, "torch", 5) == 0 && (p[5] == '\0' || p[5] == ' ' || p[5] == '\n');
+}
+
+const char *dl_q_torch_version(const dl_python *py)
+{
+    const dl_torch_install *t = dl_q_static_torch(py);
+    const dl_py_package *p = dl_q_package(py, "torch");
+    if (t && t->version.value)
+        return t->version.value;
+    return p ? p->version.value : NULL;
 }
 
 static bool is_windows_path(const char *p)

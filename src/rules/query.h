@@ -25,8 +25,16 @@ const dl_library_lookup *dl_q_library(const dl_facts *f, const char *name);
 const dl_python *dl_q_main_python(const dl_facts *f);
 /* The first torch visible to an interpreter (in import order), or NULL. */
 const dl_torch_install *dl_q_static_torch(const dl_python *py);
+/* The torch in the interpreter's own site-packages (a venv's, or a system Python's own
+ * dist-packages): not one reached through PYTHONPATH, the user site or a base install. */
+const dl_torch_install *dl_q_own_torch(const dl_python *py);
 const dl_py_package *dl_q_package(const dl_python *py, const char *name);
 bool dl_q_torch_imported(const dl_python *py);
+/* An import error that says torch itself is not there ("No module named 'torch'"), not a
+ * module inside it ('torch._C'). */
+bool dl_q_says_no_torch(const char *error);
+/* The version of torch this interpreter has by its files (version.py, else pip's record). */
+const char *dl_q_torch_version(const dl_python *py);
 /* "python3 -m pip": the interpreter's own pip, which cannot install into another one. */
 const char *dl_q_python_cmd(const dl_python *py);
 bool dl_q_text_is(const dl_text *t, const char *value);

@@ -118,3 +118,47 @@ void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
     }
     free(pin);
 }
+
+/* A module named torch that is not PyTorch: it imports but lacks PyTorch's API (a stub, a
+ * typo-squat, a folder named torch), or pip records a torch whose folder is gone (a broken
+ * partial install). */
+void dl_rule_torch_not_pytorch(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_py_package *pkg = dl_q_package(py, "torch");
+    bool incomplete = py && dl_q_text_is(&py->runtime.status, "incomplete");
+    bool folder_gone = pkg && !dl_q_static_torch(py) &&
+                       (dl_q_says_no_torch(py->runtime.error.value) ||
+                        !py->runtime.status.value || dl_q_text_is(&py->runtime.status, "skipped") ||
+                        dl_q_text_is(&py->runtime.status, "not_run"));
+    dl_finding *x;
+    if (!py || (!incomplete && !folder_gone))
+        return;
+    if (incomplete) {
+        x = dl_finding_add(out, "torch_not_pytorch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+                           "The module named torch that imports is not PyTorch");
+        dl_finding_evidence(x, "pythons[0].runtime.file", "%s",
+                            py->runtime.file.value ? py->runtime.file.value : "?");
+        dl_finding_evidence(x, "pythons[0].runtime.error", "%s",
+                            py->runtime.error.value ? py->runtime.error.value : "?");
+    } else {
+        x = dl_finding_add(out, "torch_not_pytorch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+                           "torch %s is recorded as installed, but its package folder is "
+                           "missing: a broken install",
+                           pkg->version.value ? pkg->version.value : "");
+        dl_finding_evidence(x, "pythons[0].site_packages", "%s records torch %s; no torch/ "
+                                                           "beside it",
+                            pkg->source.value ? pkg->source.value : "its metadata",
+                            pkg->version.value ? pkg->version.value : "?");
+        if (py->runtime.error.value)
+            dl_finding_evidence(x, "pythons[0].runtime.error", "%s", py->runtime.error.value);
+    }
+    if (!incomplete) {
+        dl_fix_reinstall_torch(x, in, py, false);
+        return;
+    }
+    if (!pkg)
+        dl_fix_note(x, "that folder is no installed package: rename or remove it (%s)",
+                    py->runtime.file.value ? py->runtime.file.value : "torch");
+    dl_fix_install_torch(x, in, py, NULL);
+}

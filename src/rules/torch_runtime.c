@@ -1,6 +1,15 @@
-/* torch at run time: it imported, it is a CUDA build, and still sees no GPU. */
+/* torch at run time: `import torch` fails, crashes or hangs; or it imported, is a CUDA
+ * build, and still sees no GPU; or another process holds the GPU's memory. */
+#include "base/str.h"
+#include "know/tables.h"
+#include "parse/paste.h"
+#include "parse/signatures.h"
+#include "rules/fixes.h"
 #include "rules/query.h"
 #include "rules/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 void dl_rule_no_gpu_visible(const dl_rule_input *in, dl_findings *out)
 {
@@ -50,4 +59,152 @@ void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findin
                               "(dlenv run --gpu N)", p->pid.value);
         }
     }
+}
+
+/* ---- torch_import_failed ------------------------------------------------------------- */
+
+/* The CUDA wheels that bring each library torch loads at import, by file-name prefix
+ * (longest first where one prefix holds another). */
+static const struct {
+    const char *prefix;
+    const char *wheel;   /* nvidia-<wheel>-cuNN */
+} library_wheels[] = {
+    {"libcudnn", "cudnn"},        {"libcublas", "cublas"},     {"libcufft", "cufft"},
+    {"libcurand", "curand"},      {"libcusolver", "cusolver"}, {"libcusparseLt", "cusparselt"},
+    {"libcusparse", "cusparse"},  {"libnccl", "nccl"},         {"libnvJitLink", "nvjitlink"},
+    {"libcudart", "cuda-runtime"}, {"libnvrtc", "cuda-nvrtc"}, {"libcupti", "cuda-cupti"},
+    {"libnvToolsExt", "nvtx"},    {"libcufile", "cufile"},     {"libnvshmem", "nvshmem"},
+};
+
+static bool import_broken(const dl_python *py)
+{
+    const dl_text *s = &py->runtime.status;
+    if (dl_q_text_is(s, "import_failed"))
+        return !dl_q_says_no_torch(py->runtime.error.value);
+    return dl_q_text_is(s, "crashed") || dl_q_text_is(s, "timed_out") ||
+           dl_q_text_is(s, "failed");
+}
+
+/* "libcudnn.so.9" out of "...: libcudnn.so.9: cannot open shared object file: ...". */
+static char *missing_library(const char *error)
+{
+    const char *end = error ? strstr(error, ": cannot open shared object file") : NULL;
+    const char *start = end;
+    while (start && start > error && start[-1] != ' ' && start[-1] != ':' && start[-1] != '\'')
+        start--;
+    return end && end > start ? dl_strndup(start, (size_t)(end - start)) : NULL;
+}
+
+/* "12" of torch's CUDA ("12.1", or the local tag cu121), for the nvidia-*-cuNN names. */
+static char *cuda_major(const dl_python *py)
+{
+    const dl_torch_install *t = dl_q_static_torch(py);
+    const char *v = dl_q_torch_version(py), *tag = v ? strstr(v, "+cu") : NULL;
+    if (t && t->cuda.value && strcmp(t->cuda.value, "none") != 0)
+        return dl_strndup(t->cuda.value, strcspn(t->cuda.value, "."));
+    if (tag && strlen(tag + 3) >= 3)
+        return dl_strndup(tag + 3, strlen(tag + 3) - 1);
+    return NULL;
+}
+
+/* Who should bring the missing library: an nvidia-* wheel (installed or not), torch itself,
+ * or the driver (libcuda: the signatures' libcuda_not_found covers it). */
+static void name_provider(dl_finding *x, const dl_python *py, const char *lib)
+{
+    char *major = cuda_major(py), *wheel;
+    const dl_py_package *p;
+    size_t i;
+    for (i = 0; i < sizeof library_wheels / sizeof library_wheels[0]; i++)
+        if (dl_starts_with(lib, library_wheels[i].prefix))
+            break;
+    if (i == sizeof library_wheels / sizeof library_wheels[0]) {
+        dl_finding_evidence(x, "provided by", "torch's own files (torch/lib): the torch "
+                                              "install is incomplete");
+        free(major);
+        return;
+    }
+    wheel = dl_fmt("nvidia-%s-cu%s", library_wheels[i].wheel, major ? major : "12");
+    p = dl_q_package(py, wheel);
+    if (p)
+        dl_finding_evidence(x, "provided by", "the %s wheel: %s is installed, yet the "
+                                              "loader did not find %s in it", wheel,
+                            p->version.value ? p->version.value : "a version", lib);
+    else
+        dl_finding_evidence(x, "provided by", "the %s wheel, which is not installed", wheel);
+    free(wheel);
+    free(major);
+}
+
+/* The catalog's signatures on the error text: a cause in a lower layer (the driver's
+ * libcuda, a library path, a Windows DLL, MKL) is the root cause, as `explain` would name
+ * it for the same text. Returns whether one was added. */
+static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings *out)
+{
+    const dl_table *cat = in->know ? dl_knowledge_table(in->know, "error_signatures") : NULL;
+    dl_signature_hits hits;
+    dl_paste paste;
+    bool added = false;
+    size_t i;
+    if (!cat || !error)
+        return false;
+    dl_paste_read(error, strlen(error), &paste);
+    dl_signatures_match(cat, &paste, &hits);
+    for (i = 0; i < hits.n; i++) {
+        const char *id = dl_table_get(cat, hits.v[i].row, "finding");
+        int layer = dl_layer_of_name(dl_table_get(cat, hits.v[i].row, "layer"));
+        dl_finding *x;
+        if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id))
+            continue;
+        x = dl_finding_add(out, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+                           dl_table_get(cat, hits.v[i].row, "title"));
+        dl_finding_evidence(x, "pythons[0].runtime.error", "%s", error);
+        dl_fix_note(x, "%s", dl_table_get(cat, hits.v[i].row, "fix"));
+        added = true;
+    }
+    dl_signature_hits_free(&hits);
+    dl_paste_free(&paste);
+    return added;
+}
+
+static char *import_title(const dl_python *py, const char *lib)
+{
+    const dl_torch_runtime *r = &py->runtime;
+    if (lib)
+        return dl_fmt("import torch fails: %s is missing", lib);
+    if (dl_q_text_is(&r->status, "crashed"))
+        return dl_strdup("import torch crashes the interpreter");
+    if (dl_q_text_is(&r->status, "timed_out"))
+        return dl_strdup("import torch hangs: it did not finish in time");
+    if (dl_q_text_is(&r->status, "failed"))
+        return dl_strdup("The interpreter gave no answer to import torch");
+    return dl_fmt("import torch fails: %.160s", r->error.value ? r->error.value : "?");
+}
+
+void dl_rule_torch_import_failed(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    char *lib, *title, *python;
+    dl_finding *x;
+    if (!py || !import_broken(py))
+        return;
+    lower_causes(in, py->runtime.error.value, out);
+    lib = missing_library(py->runtime.error.value);
+    title = import_title(py, lib);
+    x = dl_finding_add(out, "torch_import_failed", DL_LAYER_TORCH_RUNTIME, DL_SEV_FAILURE, "%s",
+                       title);
+    dl_finding_evidence(x, "pythons[0].runtime.status", "%s", py->runtime.status.value);
+    dl_finding_evidence(x, "pythons[0].runtime.error", "%s",
+                        py->runtime.error.value ? py->runtime.error.value : "no message");
+    if (lib)
+        name_provider(x, py, lib);
+    if (dl_q_text_is(&py->runtime.status, "timed_out")) {
+        python = dl_fix_python(in->facts, py);
+        dl_fix_note(x, "see which module it stops in:");
+        dl_finding_fix(x, "%s -X importtime -c \"import torch\"", python);
+        free(python);
+    } else {
+        dl_fix_reinstall_torch(x, in, py, true);
+    }
+    free(title);
+    free(lib);
 }

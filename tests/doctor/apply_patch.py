@@ -9,7 +9,8 @@ PATCH lines (blank lines and # comments skipped):
                    Windows 11 machine (RTX 4070, driver 560.94, Python 3.12, torch 2.5.1+cu124)
   expect ID        the root cause `dlenv doctor` must name ("none": no failure)
   fires ID         a finding that must be there;   quiet ID: one that must not
-  fix ID TEXT      one of ID's fix steps must contain TEXT
+  fix ID TEXT      one of ID's fix steps must contain TEXT; nofix ID TEXT: none may
+  verdict V        the verdict it must give (ok, info, warning, failure, cannot_judge)
 PATH is dot-separated keys and list indexes. Only the test reads the expect lines.
 """
 import json
@@ -37,7 +38,7 @@ def main():
     with open(patch, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             line = line.strip()
-            if not line or line.startswith("#") or line.split()[0] in ("expect", "fires",
+            if not line or line.startswith("#") or line.split()[0] in ("expect", "verdict", "nofix", "fires",
                                                                      "quiet", "base", "fix"):
                 continue
             try:

@@ -19,7 +19,7 @@ for patch in "$dir"/*.patch; do
     fi
     "$dlenv" doctor --json --from "$work/facts.json" > "$work/out.json" 2> "$work/err"
     rc=$?
-    if [ "$rc" -gt 1 ]; then
+    if [ "$rc" -gt 1 ] && [ "$rc" -ne 5 ]; then
         echo "FAIL $name: exit $rc: $(cat "$work/err")"
         failed=$((failed + 1))
         continue
@@ -42,6 +42,24 @@ for patch in "$dir"/*.patch; do
             done
             if [ $hit = no ]; then
                 echo "FAIL $name: no fix of $id contains: $text"
+                failed=$((failed + 1))
+            fi ;;
+        nofix)
+            # nofix ID TEXT: none of ID's fix steps contains TEXT
+            i=0 n=-1
+            for x in $ids; do [ "$x" = "$id" ] && n=$i; i=$((i + 1)); done
+            j=0
+            while [ $n -ge 0 ] && step=$("$match" --get "$work/out.json" "findings.$n.fix.$j" 2>/dev/null); do
+                case "$step" in *"$text"*)
+                    echo "FAIL $name: a fix of $id contains: $text"
+                    failed=$((failed + 1)) ;;
+                esac
+                j=$((j + 1))
+            done ;;
+        verdict)
+            got=$("$match" --get "$work/out.json" verdict)
+            if [ "$got" != "$id" ]; then
+                echo "FAIL $name: verdict $got, expected $id"
                 failed=$((failed + 1))
             fi ;;
         expect)

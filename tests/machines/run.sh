@@ -8,7 +8,8 @@
 #   expected.json  the report it must give (volatile values are ignored by json_match)
 #   env            optional: the environment, one NAME=value a line (else PATH only)
 #   doctor         optional: the root cause `dlenv doctor` must name ("none": no failure),
-#                  then any other ids that must be among its findings, one a line
+#                  then any other ids that must be among its findings, one a line, and
+#                  optionally "verdict V": the verdict it must give (ok, cannot_judge, ...)
 #   unreadable     optional: machine paths to make unreadable (chmod 000) before the run;
 #                  as root, the run then drops to the nobody user, or permissions mean nothing
 # DLENV_UPDATE=1 writes the normalised output to expected.json instead (review it by hand).
@@ -74,6 +75,12 @@ if [ -f "$fixture/doctor" ]; then
     fi
     tail -n +2 "$fixture/doctor" | while IFS= read -r id; do
         [ -z "$id" ] && continue
+        case "$id" in
+        "verdict "*)
+            verdict=$("$match" --get "$work/doctor.json" verdict)
+            [ "verdict $verdict" = "$id" ] || { echo "doctor: verdict $verdict, expected ${id#verdict }"; exit 1; }
+            continue ;;
+        esac
         grep -q "\"id\":[[:space:]]*\"$id\"" "$work/doctor.json" ||
             { echo "doctor: $id not among the findings"; exit 1; }
     done

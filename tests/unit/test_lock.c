@@ -101,7 +101,7 @@ static void uv_and_odd_paths(void **state)
     s = site(&py, "C:\\Program Files\\Python312\\Lib\\site-packages");
     package(s, "torch", "2.5.1", "pip");
     text = lock_of(&py, NULL);
-    assert_non_null(strstr(text, "\n& \"C:\\Program Files\\Python312\\python.exe\" -m pip install "
+    assert_non_null(strstr(text, "\n& 'C:\\Program Files\\Python312\\python.exe' -m pip install "
                                  "torch==2.5.1\n"));
     free(text);
     dl_schema_free(&dl_python_schema, &py);

@@ -145,7 +145,9 @@ static void commands(void **state)
     (void)state;
     plan_for(&m, "2.9.1", DL_WANT_CPU, &p);
     assert_true(p.best >= 0);
-    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, "/v/bin/python",
+    dl_python_command py;
+    dl_python_command_make(DL_SHELL_POSIX, "/v/bin/python", false, NULL, &m, &py);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, &py,
                           "https://mirror.example/whl/", &c);
     assert_string_equal(c.packages, "torch==2.9.1 torchvision==0.24.1 torchaudio==2.9.1");
     assert_string_equal(c.index_url, "https://mirror.example/whl/cpu");
@@ -158,7 +160,47 @@ static void commands(void **state)
     assert_string_equal(c.torch_wheel, "torch-2.9.1+cpu-cp312-cp312-manylinux_2_28_x86_64.whl");
     assert_non_null(strstr(c.torch_url, "/cpu/torch-2.9.1%2Bcpu-cp312-cp312-"));
     assert_non_null(strstr(c.download, "--python-version 3.12 --platform manylinux_2_28_x86_64"));
+    assert_string_equal(c.conda, "conda create -y -n torch python=3.12 && conda run -n torch "
+                                 "python -m pip install torch==2.9.1 torchvision==0.24.1 "
+                                 "torchaudio==2.9.1 --index-url https://mirror.example/whl/cpu");
     dl_plan_commands_free(&c);
+    dl_python_command_free(&py);
+    dl_plan_free(&p);
+}
+
+/* Paths and a mirror that a shell would expand or split come out quoted, in the syntax of
+ * the machine's shell. */
+static void commands_quote_values(void **state)
+{
+    dl_plan_machine m = linux_machine(3, 12);
+    dl_plan p;
+    dl_plan_commands c;
+    dl_python_command py;
+    (void)state;
+    plan_for(&m, "2.9.1", DL_WANT_CPU, &p);
+    dl_python_command_make(DL_SHELL_POSIX, "/tmp/x$(touch P)/it's v/bin/python", false,
+                           "/opt/my envs/t", &m, &py);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, &py, "https://m.example/a b;c",
+                          &c);
+    assert_string_equal(c.pip, "'/tmp/x$(touch P)/it'\\''s v/bin/python' -m pip install "
+                               "torch==2.9.1 torchvision==0.24.1 torchaudio==2.9.1 "
+                               "--index-url 'https://m.example/a b;c/cpu'");
+    assert_non_null(strstr(c.uv, "--python '/tmp/x$(touch P)/it'\\''s v/bin/python' "));
+    assert_string_equal(c.conda, "conda run -p '/opt/my envs/t' python -m pip install "
+                                 "torch==2.9.1 torchvision==0.24.1 torchaudio==2.9.1 "
+                                 "--index-url 'https://m.example/a b;c/cpu'");
+    dl_plan_commands_free(&c);
+    dl_python_command_free(&py);
+    m.os = DL_PLAN_OS_WINDOWS;
+    dl_python_command_make(DL_SHELL_POWERSHELL, "C:\\Program Files\\Python312\\python.exe",
+                           false, NULL, &m, &py);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, &py, NULL, &c);
+    assert_true(dl_starts_with(c.pip, "& 'C:\\Program Files\\Python312\\python.exe' -m pip "
+                                      "install "));
+    assert_true(dl_starts_with(c.uv, "uv pip install --python 'C:\\Program "
+                                     "Files\\Python312\\python.exe' "));
+    dl_plan_commands_free(&c);
+    dl_python_command_free(&py);
     dl_plan_free(&p);
 }
 
@@ -167,17 +209,22 @@ static void free_threaded_wheel_name(void **state)
     dl_plan_machine m = linux_machine(3, 14);
     dl_plan p;
     dl_plan_commands c;
+    dl_python_command py;
     (void)state;
     m.py_free_threaded = true;
     plan_for(&m, "2.15.0", DL_WANT_CPU, &p);
     assert_true(p.best >= 0);
     assert_string_equal(p.python_tag, "cp314t");
-    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, "python3.14t", NULL, &c);
+    dl_python_command_make(DL_SHELL_POSIX, NULL, false, NULL, &m, &py);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, &py, NULL, &c);
     assert_string_equal(c.torch_wheel, "torch-2.15.0+cpu-cp314-cp314t-manylinux_2_28_x86_64.whl");
-    assert_string_equal(c.uv, "uv pip install --python 3.14 torch==2.15.0 torchvision==0.29.2 "
+    /* The free-threaded interpreter, by its own name: python3.14 would be the GIL build. */
+    assert_true(dl_starts_with(c.pip, "python3.14t -m pip install torch==2.15.0 "));
+    assert_string_equal(c.uv, "uv pip install --python 3.14t torch==2.15.0 torchvision==0.29.2 "
                               "torchaudio==2.11.1 --index-url "
                               "https://download.pytorch.org/whl/cpu");
     dl_plan_commands_free(&c);
+    dl_python_command_free(&py);
     dl_plan_free(&p);
 }
 
@@ -186,16 +233,19 @@ static void macos_uses_pypi(void **state)
     dl_plan_machine m = linux_machine(3, 12);
     dl_plan p;
     dl_plan_commands c;
+    dl_python_command py;
     (void)state;
     m.os = DL_PLAN_OS_MACOS;
     strcpy(m.arch, "arm64");
     plan_for(&m, NULL, DL_WANT_ANY, &p);
     assert_true(p.best >= 0);
     assert_string_equal(p.c[p.best].variant, "macos");
-    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, "python3", NULL, &c);
+    dl_python_command_make(DL_SHELL_POSIX, NULL, false, NULL, &m, &py);
+    dl_plan_commands_make(&dl_test_know, &p, &p.c[p.best], &m, &py, NULL, &c);
     assert_null(c.index_url);
     assert_null(strstr(c.pip, "--index-url"));
     dl_plan_commands_free(&c);
+    dl_python_command_free(&py);
     dl_plan_free(&p);
 }
 
@@ -252,6 +302,7 @@ int main(void)
         cmocka_unit_test(gpu_names),
         cmocka_unit_test(gpu_cc_and_pci_text),
         cmocka_unit_test(commands),
+        cmocka_unit_test(commands_quote_values),
         cmocka_unit_test(free_threaded_wheel_name),
         cmocka_unit_test(macos_uses_pypi),
         cmocka_unit_test(constraints),

@@ -257,7 +257,14 @@ static void test_nothing_found(void **state)
 {
     run r;
     (void)state;
+    /* A tree with none of the usual places is no system: no answer, not "none". */
     discover(&r, DATA "empty", NULL);
+    assert_false(r.f.pythons.known);
+    assert_non_null(strstr(r.f.pythons.why, "/usr/bin"));
+    assert_int_equal(r.out.status, DL_PROBE_NOT_PRESENT);
+    dl_test_run_free(&r);
+    /* A system with /usr/bin and no interpreter in it: none. */
+    discover(&r, DATA "no-python", NULL);
     assert_true(r.f.pythons.known);
     assert_int_equal(r.f.pythons.count, 0);
     assert_int_equal(r.out.status, DL_PROBE_NOT_PRESENT);

@@ -102,10 +102,67 @@ def config_value(text, key):
     return unknown("the build configuration has no %s" % key)
 
 
+def real(path):
+    import os
+    return os.path.normcase(os.path.realpath(path))
+
+
+def pth_naming(site_dirs, entry):
+    # The .pth file in one of the site directories whose line adds entry to sys.path.
+    import os
+    for site_dir in site_dirs:
+        try:
+            names = sorted(n for n in os.listdir(site_dir) if n.endswith(".pth"))
+        except OSError:
+            continue
+        for name in names:
+            try:
+                with open(os.path.join(site_dir, name)) as f:
+                    lines = f.read().splitlines()
+            except (OSError, UnicodeDecodeError):
+                continue
+            for line in lines:
+                line = line.strip()
+                if line and not line.startswith(("#", "import ", "import\t")) and \
+                        real(os.path.join(site_dir, line)) == entry:
+                    return os.path.join(site_dir, name)
+    return None
+
+
+def torch_origin(torch_file):
+    # How the folder holding torch/ got onto sys.path: the interpreter's own packages, a
+    # venv's --system-site-packages, the user site, PYTHONPATH, a .pth file, the current
+    # directory (python -c puts it first), or something else (sys.path edited).
+    import os, site
+    folder = os.path.dirname(os.path.dirname(os.path.abspath(torch_file)))
+    entry = real(folder)
+    if entry == real(os.getcwd()) and "" in sys.path[:1]:
+        return "current_directory", folder
+    for p in os.environ.get("PYTHONPATH", "").split(os.pathsep):
+        if p and real(p) == entry:
+            return "pythonpath", folder
+    own = list(getattr(site, "getsitepackages", lambda: [])())
+    user = getattr(site, "getusersitepackages", lambda: None)()
+    if user and getattr(site, "ENABLE_USER_SITE", False) and real(user) == entry:
+        return "user_site", folder
+    for p in own:
+        if real(p) == entry:
+            inside = real(p).startswith(real(sys.prefix) + os.sep)
+            return ("own_site" if inside else "base_site"), folder
+    pth = pth_naming(own + ([user] if user else []), entry)
+    if pth:
+        return "pth_file", pth
+    return "other", folder
+
+
 def describe(torch):
     import warnings
     out["version"] = str(torch.__version__)
     out["file"] = str(getattr(torch, "__file__", None) or "")
+    if out["file"]:
+        attempt("origin", lambda: torch_origin(out["file"]))
+        if isinstance(out.get("origin"), tuple):
+            out["origin"], out["origin_detail"] = out["origin"]
     out["cuda"] = torch.version.cuda if torch.version.cuda else "none"
     hip = getattr(torch.version, "hip", None)
     out["hip"] = hip if hip else "none"
@@ -243,6 +300,13 @@ def measure_gpu_matmul(torch):
 
 
 def main():
+    try:
+        # A crash inside torch's native code prints the Python stack on stderr, which dlenv
+        # keeps as the error: the module that was being imported when it died.
+        import faulthandler
+        faulthandler.enable()
+    except Exception:  # noqa: BLE001 - old Pythons have none
+        pass
     out["python_version"] = "%d.%d.%d" % tuple(sys.version_info[:3])
     out["python_bits"] = 64 if sys.maxsize > 2 ** 32 else 32
     start = time.time()
@@ -266,6 +330,9 @@ def main():
                 if out.get("gpu_matmul") is None:
                     out.pop("gpu_matmul", None)
         except BaseException as e:  # noqa: BLE001
+            # It imported, but it is not the PyTorch API (a stub, a typo-squat, a folder
+            # named torch): the first missing piece is the fact.
+            out["status"] = "incomplete"
             out["error"] = "%s: %s" % (type(e).__name__, e)
     attempt("loaded_libraries", loaded_libraries)
     try:
