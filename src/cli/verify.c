@@ -177,9 +177,11 @@ int dl_cmd_verify(const dl_cli *cli)
                          cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style),
                          cli->json);
     rc = dl_cli_write(text, cli->json);
-    if (rc == DL_EXIT_OK && (view.verdict == DL_SEV_FAILURE ||
-                             (cli->strict && view.verdict == DL_SEV_WARNING)))
+    if (rc == DL_EXIT_OK && (view.verdict == DL_VERDICT_FAILURE ||
+                             (cli->strict && view.verdict == DL_VERDICT_WARNING)))
         rc = DL_EXIT_FINDINGS;
+    else if (rc == DL_EXIT_OK && view.verdict == DL_VERDICT_CANNOT_JUDGE)
+        rc = DL_EXIT_CANNOT_JUDGE;
     free(text);
     dl_verify_view_free(&view);
     dl_findings_free(&fs);

@@ -55,7 +55,11 @@ char *dl_render_verify_json(const dl_verify_input *in)
     char *text, *out;
     size_t i;
     cJSON_AddStringToObject(doc, "schema", "dlenv.verify/1");
-    cJSON_AddStringToObject(doc, "verdict", dl_severity_word(in->view->verdict));
+    cJSON_AddStringToObject(doc, "verdict", dl_verdict_name(in->view->verdict));
+    if (in->view->root)
+        cJSON_AddStringToObject(doc, "root_cause", in->view->root->id.value);
+    else
+        cJSON_AddNullToObject(doc, "root_cause");
     for (i = 0; i < in->view->count; i++)
         add_line(group_object(m, in->view->lines[i].group), &in->view->lines[i]);
     cJSON_AddItemToObject(doc, "measurements", m);

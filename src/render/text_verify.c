@@ -66,6 +66,12 @@ char *dl_render_verify_text(const dl_verify_input *in, const dl_style *style)
         line(&b, style, l);
     }
     findings(&b, in->findings);
-    dl_buf_printf(&b, "\nVerdict: %s\n", dl_severity_word(in->view->verdict));
+    dl_buf_printf(&b, "\nVerdict: %s\n", dl_verdict_name(in->view->verdict));
+    if (in->view->root)
+        dl_buf_printf(&b, "torch does not work here: %s: %s (`dlenv doctor` has the fix)\n",
+                      in->view->root->id.value, in->view->root->title.value);
+    else if (in->view->verdict == DL_VERDICT_CANNOT_JUDGE)
+        dl_buf_puts(&b, "Whether torch works here cannot be judged: `dlenv doctor` says which "
+                        "layer is unknown.\n");
     return dl_buf_take(&b);
 }

@@ -137,21 +137,32 @@ static void torch_lines(dl_verify_view *v, const dl_facts *f, const dl_findings 
 void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
                           const dl_knowledge *know)
 {
+    dl_judgement judged;
     size_t i;
     memset(v, 0, sizeof *v);
     cpu_lines(v, f);
     torch_lines(v, f, fs);
     dl_verify_view_gpu(v, f, fs, know);
-    v->verdict = DL_SEV_OK;
+    v->measured = DL_SEV_OK;
     for (i = 0; i < v->count; i++)
-        if (v->lines[i].verdict > v->verdict && v->lines[i].verdict != DL_SEV_INFO)
-            v->verdict = v->lines[i].verdict;
+        if (v->lines[i].verdict > v->measured && v->lines[i].verdict != DL_SEV_INFO)
+            v->measured = v->lines[i].verdict;
     for (i = 0; i < fs->items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(fs->items, dl_finding, i);
         dl_severity s = (dl_severity)dl_severity_of_name(x->severity.value);
-        if (dl_q_text_is(&x->layer, "performance") && s > v->verdict)
-            v->verdict = s;
+        if (dl_q_text_is(&x->layer, "performance") && s > v->measured)
+            v->measured = s;
+        if (fs->root_cause.value && dl_q_text_is(&x->id, fs->root_cause.value))
+            v->root = x;
     }
+    dl_judge(f, fs, NULL, &judged);
+    v->verdict = judged.verdict == DL_VERDICT_FAILURE || v->measured == DL_SEV_FAILURE
+                     ? DL_VERDICT_FAILURE
+                 : judged.verdict == DL_VERDICT_CANNOT_JUDGE ? DL_VERDICT_CANNOT_JUDGE
+                 : v->measured == DL_SEV_WARNING || judged.verdict == DL_VERDICT_WARNING
+                     ? DL_VERDICT_WARNING
+                     : DL_VERDICT_OK;
+    dl_judgement_free(&judged);
 }
 
 void dl_verify_view_free(dl_verify_view *v)

@@ -6,6 +6,7 @@
 
 #include "know/tables.h"
 #include "rules/rules.h"
+#include "rules/verdict.h"
 
 typedef struct dl_verify_line {
     char *group;              /* "cpu", "torch_cpu", "gpu0", "torch_gpu0" */
@@ -26,7 +27,10 @@ typedef struct dl_verify_line {
 typedef struct dl_verify_view {
     dl_verify_line *lines;
     size_t count, cap;
-    dl_severity verdict;      /* the worst line or performance finding */
+    dl_severity measured;     /* the worst line or performance finding */
+    dl_verdict verdict;       /* that, with the doctor's verdict on the same facts: verify
+                                 and doctor never disagree on whether torch works */
+    const dl_finding *root;   /* the doctor's root cause, when it found a failure */
 } dl_verify_view;
 
 void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,

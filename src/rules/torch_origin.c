@@ -89,7 +89,7 @@ void dl_rule_torch_shadowed(const dl_rule_input *in, dl_findings *out)
     const dl_torch_runtime *r = py ? &py->runtime : NULL;
     const dl_torch_install *own;
     const char *origin, *detail;
-    bool broken, differs;
+    bool broken, same;
     char *title;
     dl_finding *x;
     if (!r || !(origin = r->origin.value) || !leaks(py, origin))
@@ -97,11 +97,13 @@ void dl_rule_torch_shadowed(const dl_rule_input *in, dl_findings *out)
     own = dl_q_own_torch(py);
     detail = r->origin_detail.value ? r->origin_detail.value : "?";
     broken = !dl_q_torch_imported(py);
-    differs = own && own->version.value && r->version.value &&
-              strcmp(own->version.value, r->version.value) != 0;
+    same = own && own->version.value && r->version.value &&
+           strcmp(own->version.value, r->version.value) == 0;
     title = title_of(origin, detail);
+    /* Only a copy of the interpreter's own torch is harmless; anything else runs a torch the
+     * environment did not install, which breaks where that variable or file is absent. */
     x = dl_finding_add(out, "torch_shadowed", DL_LAYER_PYTHON,
-                       broken || differs ? DL_SEV_FAILURE : DL_SEV_WARNING, "%s", title);
+                       !broken && same ? DL_SEV_WARNING : DL_SEV_FAILURE, "%s", title);
     free(title);
     dl_finding_evidence(x, "pythons[0].runtime.file", "%s%s%s",
                         r->file.value ? r->file.value : "?", r->version.value ? ", torch " : "",

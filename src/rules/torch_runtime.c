@@ -85,12 +85,13 @@ static bool import_broken(const dl_python *py)
            dl_q_text_is(s, "failed");
 }
 
-/* "libcudnn.so.9" out of "...: libcudnn.so.9: cannot open shared object file: ...". */
+/* "libcudnn.so.9" out of "...: libcudnn.so.9: cannot open shared object file: ..." (or of
+ * a full path to it). */
 static char *missing_library(const char *error)
 {
     const char *end = error ? strstr(error, ": cannot open shared object file") : NULL;
     const char *start = end;
-    while (start && start > error && start[-1] != ' ' && start[-1] != ':' && start[-1] != '\'')
+    while (start && start > error && !strchr(" :'\"/\\", start[-1]))
         start--;
     return end && end > start ? dl_strndup(start, (size_t)(end - start)) : NULL;
 }

@@ -20,9 +20,21 @@ scenario() {
         "dev0.d2h_gbps = 26" "$@"; } > "$work/$name.scenario"
 }
 
+# A venv whose torch is a CUDA build that sees the GPU (tests/e2e/fake_wheel.py): verify's
+# verdict follows the doctor's, so torch itself must work for a healthy verdict.
+py=""
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -m venv "$work/venv" >/dev/null 2>&1; then
+    /usr/bin/python3 "$(dirname "$0")/fake_wheel.py" "$work" torch 2.5.1+cu124 \
+        "healthy_cuda:NVIDIA GeForce RTX 4090:8.9" >/dev/null
+    "$work/venv/bin/python" -m pip install --quiet --no-index --no-deps \
+        "$work/torch-2.5.1+cu124-py3-none-any.whl" >/dev/null
+    py="$work/venv/bin/python"
+fi
+[ -n "$py" ] || { echo "SKIP: no python3 -m venv with pip here"; exit 77; }
+
 verify_on() { # verify_on NAME: dlenv verify --quick --json with that scenario's fakes
     LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$work/$1.scenario" \
-        run verify --quick --json
+        run verify --quick --json --python "$py"
 }
 
 near() { # near WHAT EXPECTED ACTUAL: within 1%
@@ -95,9 +107,19 @@ has "jit: log" "ptxas fatal: Unsupported .version 5.0" "$(get facts.gpu_measure.
 
 # 7. The text form shows the GPU's lines with their limits.
 LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$work/healthy.scenario" \
-    run verify --quick
+    run verify --quick --python "$py"
 has "text: title" "GPU 0: NVIDIA GeForce RTX 4090 (compute capability 8.9, 128 SMs)" "$out"
 has "text: fp32 line" "of 82.6 (128 SMs x 256 fp32 FLOP/clock x 2520 MHz)" "$out"
 has "text: check" "kernel check" "$out"
+
+# 8. The same healthy GPU with a CPU-only torch: doctor's failure is verify's too.
+if /usr/bin/python3 -c 'import torch, sys; sys.exit(torch.version.cuda is not None)' 2>/dev/null; then
+    LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$work/healthy.scenario" \
+        run verify --quick --json --python /usr/bin/python3
+    expect_eq "cpu torch: exit" 1 "$rc"
+    expect_eq "cpu torch: verdict" failure "$(get verdict)"
+    expect_eq "cpu torch: root cause" cpu_only_build "$(get root_cause)"
+    expect_eq "cpu torch: GPU figures still measured" ok "$(get measurements.gpu0.fp32_tflops_verdict)"
+fi
 
 finish

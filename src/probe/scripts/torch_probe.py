@@ -157,12 +157,13 @@ def torch_origin(torch_file):
 
 def describe(torch):
     import warnings
-    out["version"] = str(torch.__version__)
+    # Where it came from first: a module that is not PyTorch stops at the next line.
     out["file"] = str(getattr(torch, "__file__", None) or "")
     if out["file"]:
         attempt("origin", lambda: torch_origin(out["file"]))
         if isinstance(out.get("origin"), tuple):
             out["origin"], out["origin_detail"] = out["origin"]
+    out["version"] = str(torch.__version__)
     out["cuda"] = torch.version.cuda if torch.version.cuda else "none"
     hip = getattr(torch.version, "hip", None)
     out["hip"] = hip if hip else "none"

@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""fake_wheel.py OUTDIR NAME VERSION [BEHAVIOUR]: writes OUTDIR/NAME-VERSION-py3-none-any.whl,
+a real wheel (dist-info, RECORD with hashes) that real pip installs, holding a package that
+behaves as BEHAVIOUR says when imported. The broken-machine tests install these into real
+venvs: each fails `import torch` in one real way.
+
+BEHAVIOUR (for torch; other packages are plain):
+  healthy          answers everything dlenv's runtime probe asks, like a CPU build
+  healthy_cuda:NAME:CC  the same for a CUDA build (the version's +cuXYZ) seeing one GPU
+  cdll:LIB         loads LIB with ctypes at import (the loader's own error when it is missing)
+  raise:TYPE:MSG   raises TYPE(MSG) at import (OSError, ImportError, ...)
+  segv             reads address 0 in native code at import (SIGSEGV)
+  hang             sleeps at import
+  needs:MODULE     imports MODULE first (a missing dependency)
+  not_pytorch      a module named torch without PyTorch's API
+"""
+import base64
+import hashlib
+import os
+import sys
+import zipfile
+
+HEALTHY = r'''
+import sys as _sys
+__version__ = "{version}"
+
+class _NS(object):
+    pass
+
+version = _NS()
+version.__version__ = __version__
+version.cuda = None
+version.hip = None
+version.git_version = "0000000"
+
+def _false():
+    return False
+
+def _zero():
+    return 0
+
+cuda = _NS()
+cuda.is_available = _false
+cuda.device_count = _zero
+
+backends = _NS()
+for _name in ("cudnn", "mkl", "mkldnn", "openmp", "mps"):
+    _b = _NS()
+    _b.is_available = _false if _name in ("cudnn", "mps") else (lambda: True)
+    _b.version = lambda: None
+    setattr(backends, _name, _b)
+
+class _Config(object):
+    @staticmethod
+    def show():
+        return "PyTorch built with:\n  - Build settings: BLAS_INFO=mkl, BUILD_TYPE=Release,\n"
+
+__config__ = _Config()
+
+def get_num_threads():
+    return 2
+
+def get_num_interop_threads():
+    return 2
+'''
+
+VERSION_PY = '__version__ = "{version}"\ncuda = {cuda}\nhip = None\ngit_version = "0000000"\n'
+
+
+CUDA = r'''
+version.cuda = {cuda}
+cuda.is_available = lambda: True
+cuda.device_count = lambda: 1
+cuda.get_arch_list = lambda: ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+
+class _Props(object):
+    name = {name!r}
+    major, minor = {major}, {minor}
+    total_memory = 25757220864
+
+cuda.get_device_properties = lambda i: _Props()
+backends.cudnn.is_available = lambda: True
+backends.cudnn.version = lambda: 90100
+'''
+
+
+def torch_init(behaviour, version):
+    kind, _, arg = behaviour.partition(":")
+    if kind == "healthy":
+        return HEALTHY.format(version=version)
+    if kind == "healthy_cuda":
+        name, _, cc = arg.rpartition(":")
+        major, _, minor = cc.partition(".")
+        return HEALTHY.format(version=version) + CUDA.format(
+            cuda=cuda_of(version), name=name, major=int(major), minor=int(minor))
+    if kind == "cdll":
+        return "import ctypes\nctypes.CDLL(%r)\n" % arg + HEALTHY.format(version=version)
+    if kind == "raise":
+        etype, _, msg = arg.partition(":")
+        return "raise %s(%r)\n" % (etype, msg)
+    if kind == "segv":
+        return "import ctypes\nctypes.string_at(0)\n"
+    if kind == "hang":
+        return "import time\ntime.sleep(600)\n"
+    if kind == "needs":
+        return "import %s\n" % arg + HEALTHY.format(version=version)
+    if kind == "not_pytorch":
+        return "# not PyTorch: a placeholder package that happens to be named torch\n"
+    raise SystemExit("fake_wheel.py: unknown behaviour %r" % behaviour)
+
+
+def cuda_of(version):
+    tag = version.partition("+")[2]
+    if tag.startswith("cu") and tag[2:].isdigit():
+        digits = tag[2:]
+        return repr("%s.%s" % (digits[:-1], digits[-1]))
+    return "None"
+
+
+def record_line(path, data):
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return "%s,sha256=%s,%d" % (path, digest, len(data))
+
+
+def main():
+    out, name, version = sys.argv[1:4]
+    behaviour = sys.argv[4] if len(sys.argv) > 4 else "healthy"
+    files = {}
+    if name == "torch":
+        files["torch/__init__.py"] = torch_init(behaviour, version)
+        if behaviour != "not_pytorch":
+            files["torch/version.py"] = VERSION_PY.format(version=version, cuda=cuda_of(version))
+    else:
+        files["%s/__init__.py" % name] = '__version__ = "%s"\n' % version
+    dist = "%s-%s.dist-info" % (name, version)
+    files[dist + "/METADATA"] = "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
+    files[dist + "/WHEEL"] = ("Wheel-Version: 1.0\nGenerator: dlenv-tests\nRoot-Is-Purelib: true\n"
+                              "Tag: py3-none-any\n")
+    records = [record_line(p, d.encode()) for p, d in sorted(files.items())]
+    records.append(dist + "/RECORD,,")
+    files[dist + "/RECORD"] = "\n".join(records) + "\n"
+    path = os.path.join(out, "%s-%s-py3-none-any.whl" % (name, version))
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        for p in sorted(files):
+            z.writestr(p, files[p])
+    print(path)
+
+
+main()
