@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "facts/facts_json.h"
+#include "rules/verdict.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -9,16 +10,16 @@
 
 /* ---- writing ------------------------------------------------------------------------ */
 
-static const char *verdict_of(const dl_findings *f)
+/* The doctor's verdict on the recorded facts: "cannot_judge" where a layer is unknown,
+ * never "ok" for what was not seen to work. */
+static const char *verdict_of(const dl_snapshot *s)
 {
-    int worst = DL_SEV_OK;
-    size_t i;
-    for (i = 0; f->items.known && i < f->items.count; i++) {
-        int s = dl_severity_of_name(DL_LIST_AT(f->items, dl_finding, i).severity.value);
-        if (s > worst)
-            worst = s;
-    }
-    return dl_severity_name((dl_severity)worst);
+    dl_judgement j;
+    const char *name;
+    dl_judge(&s->facts, &s->findings, NULL, &j);
+    name = dl_verdict_name(j.verdict);
+    dl_judgement_free(&j);
+    return name;
 }
 
 static void add_text_or_null(cJSON *doc, const char *key, const char *value)
@@ -36,7 +37,7 @@ char *dl_snapshot_to_json_text(const dl_snapshot *s)
     cJSON_AddStringToObject(doc, "schema", DL_SNAPSHOT_SCHEMA);
     add_text_or_null(doc, "taken_at", s->taken_at);
     add_text_or_null(doc, "host", s->host);
-    cJSON_AddStringToObject(doc, "verdict", verdict_of(&s->findings));
+    cJSON_AddStringToObject(doc, "verdict", verdict_of(s));
     add_text_or_null(doc, "root_cause", s->findings.root_cause.value);
     all = dl_schema_to_json(&dl_findings_schema, &s->findings);
     items = cJSON_DetachItemFromObject(all, "findings");

@@ -70,6 +70,7 @@ void dl_explain_oom(const dl_paste *p, dl_findings *out)
                        other / (1 << 30), total / (1 << 30), reserved / (1 << 30));
     snprintf(key, sizeof key, "L%zu", p->lines[i].number);
     dl_finding_evidence(x, key, "%s", p->lines[i].text);
-    dl_finding_fix(x, "nvidia-smi   # find the process holding the memory, end it, or use "
+    dl_finding_fix(x, "# find the process holding the memory with nvidia-smi; end it, or use "
                       "another GPU (CUDA_VISIBLE_DEVICES)");
+    dl_finding_fix(x, "nvidia-smi");
 }

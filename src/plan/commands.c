@@ -68,18 +68,23 @@ static void offline(const dl_knowledge *k, const dl_plan *p, const dl_plan_candi
 static char *conda_line(dl_shell sh, const dl_plan_machine *m, const dl_python_command *py,
                         const char *pip_args)
 {
-    char *env, *line;
+    char *env, *line, *python;
     if (py->conda_env) {
         env = dl_shell_quote(sh, py->conda_env);
         line = dl_fmt("conda run -p %s python -m pip install %s", env, pip_args);
         free(env);
         return line;
     }
-    if (m->py_major)
-        return dl_fmt("conda create -y -n torch python=%u.%u && conda run -n torch python -m pip "
-                      "install %s", m->py_major, m->py_minor, pip_args);
-    return dl_fmt("conda create -y -n torch python && conda run -n torch python -m pip install "
-                  "%s", pip_args);
+    /* Windows PowerShell 5.1 has no &&: there the two commands are separated by ';'. A
+     * free-threaded Python is conda-forge's python-freethreading. */
+    python = !m->py_major ? dl_strdup("python")
+             : m->py_free_threaded ? dl_fmt("-c conda-forge python-freethreading=%u.%u",
+                                            m->py_major, m->py_minor)
+                                   : dl_fmt("python=%u.%u", m->py_major, m->py_minor);
+    line = dl_fmt("conda create -y -n torch %s%s conda run -n torch python -m pip install %s",
+                  python, sh == DL_SHELL_POWERSHELL ? ";" : " &&", pip_args);
+    free(python);
+    return line;
 }
 
 void dl_plan_commands_make(const dl_knowledge *k, const dl_plan *p, const dl_plan_candidate *c,

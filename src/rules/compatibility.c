@@ -55,7 +55,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     if (f->nvml.driver_version.value)
         dl_finding_evidence(x, "nvml.driver_version", "%s", f->nvml.driver_version.value);
     if (row >= 0 && dl_table_get(t, (size_t)row, "min_driver_linux"))
-        dl_finding_fix(x, "# update the driver to %s or newer for CUDA %s, or:",
+        dl_fix_note(x, "update the driver to %s or newer for CUDA %s, or:",
                        dl_table_get(t, (size_t)row, "min_driver_linux"), cuda);
     dl_fix_install_torch(x, in, py, NULL);
 }
@@ -178,15 +178,15 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
                            m.py_minor, p.platform);
         dl_finding_evidence(x, "pythons[0].version", "%s", py->version.value);
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
-        dl_finding_fix(x, "# install a Python torch has wheels for, then make a venv with it "
-                          "(see `dlenv plan --python 3.12 --why`), e.g. python3.12 -m venv "
-                          "~/.venvs/torch");
+        dl_fix_note(x, "install a Python torch has wheels for and make a venv with it "
+                       "(`dlenv plan --python 3.12 --why` shows which), for example with "
+                       "python3.12 -m venv ~/.venvs/torch");
     } else if (ok > newest) {
         x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_INFO,
                            "Python %u.%u gets torch %s at most: newer releases have no wheel "
                            "for it", m.py_major, m.py_minor, p.c[ok].torch);
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
-        dl_finding_fix(x, "# a newer Python unlocks torch %s (dlenv plan --why)",
+        dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)",
                        p.c[newest].torch);
     }
     dl_plan_free(&p);

@@ -1,5 +1,6 @@
 /* Containers and WSL: the GPU has to be passed in, and WSL's driver lives in a folder of
  * its own that the loader must know. */
+#include "rules/fixes.h"
 #include "rules/query.h"
 #include "rules/rules.h"
 
@@ -18,8 +19,9 @@ void dl_rule_docker_no_gpu_passthrough(const dl_rule_input *in, dl_findings *out
     dl_finding_evidence(x, "os.container.runtime", "%s",
                         f->os.container.runtime.value ? f->os.container.runtime.value : "?");
     dl_finding_evidence(x, "nvidia_kernel.device_nodes", "no /dev/nvidia* nodes");
-    dl_finding_fix(x, "# on the host: install the NVIDIA Container Toolkit, then start the "
-                      "container with: docker run --gpus all ...");
+    dl_fix_note(x, "on the host: install the NVIDIA Container Toolkit "
+                   "(https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/), then "
+                   "start this container again with --gpus all in its docker run command");
 }
 
 static const dl_library_copy *wsl_copy(const dl_library_lookup *l)
@@ -51,12 +53,13 @@ void dl_rule_wsl_libcuda_path(const dl_rule_input *in, dl_findings *out)
     dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s",
                         l->chosen.value ? l->chosen.value : "not found");
     dl_finding_evidence(x, "libraries[libcuda.so.1].copies", "%s", w->path.value);
-    if (unreachable)
-        dl_finding_fix(x, "echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && "
-                          "sudo ldconfig");
-    else
-        dl_finding_fix(x, "# remove the Linux NVIDIA driver packages installed inside WSL (the "
-                          "Windows driver provides libcuda); never install a Linux driver in WSL");
+    if (unreachable) {
+        dl_fix_as_root(x, f, "sh -c 'echo /usr/lib/wsl/lib > /etc/ld.so.conf.d/ld.wsl.conf'");
+        dl_fix_as_root(x, f, "ldconfig");
+    } else {
+        dl_fix_note(x, "remove the Linux NVIDIA driver packages installed inside WSL (the "
+                       "Windows driver provides libcuda); never install a Linux driver in WSL");
+    }
 }
 
 /* WSL2 gives its VM half the host's memory by default; under this, training data loaders
@@ -74,6 +77,6 @@ void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out)
                        "The WSL2 VM has only %.1f GiB of memory",
                        (double)f->memory.total_bytes.value / (1 << 30));
     dl_finding_evidence(x, "memory.total_bytes", "%lld", f->memory.total_bytes.value);
-    dl_finding_fix(x, "# in %%UserProfile%%\\.wslconfig on Windows: [wsl2] memory=16GB, "
-                      "then in PowerShell: wsl --shutdown");
+    dl_fix_note(x, "on Windows, in the file .wslconfig of your user folder, under [wsl2]: "
+                   "memory=16GB; then in PowerShell: wsl --shutdown");
 }

@@ -3,10 +3,12 @@
  * at OpenBLAS), an OpenBLAS that chose a kernel narrower than the CPU (a model it does not
  * know, as virtual machines show), and a single thread. */
 #include "know/blas_kernel.h"
+#include "rules/fixes.h"
 #include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* An optimised BLAS the process really mapped: Debian's torch says BLAS_INFO=generic and
@@ -115,18 +117,20 @@ static void kernel_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *r
     /* OPENBLAS_CORETYPE only chooses among the kernels of a DYNAMIC_ARCH build. */
     if (r->blas_config.value && !strstr(r->blas_config.value, "DYNAMIC_ARCH")) {
         dl_finding_evidence(x, "pythons[0].runtime.blas_config", "%s", r->blas_config.value);
-        dl_finding_fix(x, "# this OpenBLAS was built for %s only: use one built with "
-                          "DYNAMIC_ARCH (Debian's libopenblas0-pthread, conda-forge's) or "
-                          "the official torch wheels", r->blas_core.value);
+        dl_fix_note(x, "this OpenBLAS was built for %s only: use one built with "
+                       "DYNAMIC_ARCH (Debian's libopenblas0-pthread, conda-forge's) or "
+                       "the official torch wheels", r->blas_core.value);
         return;
     }
     /* Windows fixes are PowerShell, as everywhere in the doctor. */
-    dl_finding_fix(x, dl_q_is_windows(f) ? "$env:OPENBLAS_CORETYPE = \"%s\"   (OpenBLAS did not "
-                                           "recognise this CPU model: set it where the job starts)"
-                                         : "export OPENBLAS_CORETYPE=%s   (OpenBLAS did not "
-                                           "recognise this CPU model, as in many virtual "
-                                           "machines: set it where the job starts)",
-                   dl_openblas_core_for(cpu));
+    dl_fix_note(x, "OpenBLAS did not recognise this CPU model (as in many virtual machines): "
+                   "set this where the job starts");
+    {
+        char *cmd = dl_shell_set_env(dl_fix_shell(f), "OPENBLAS_CORETYPE",
+                                     dl_openblas_core_for(cpu));
+        dl_finding_fix(x, "%s", cmd);
+        free(cmd);
+    }
 }
 
 /* One thread where the CPU has more: said as set, or as torch's own choice. */
@@ -138,24 +142,32 @@ static bool threads_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *
                           ? f->cpu.physical_cores.value
                           : f->cpu.logical_threads.value;
     size_t i;
+    char *count, *cmd;
     if (!r->threads.known || r->threads.value != 1 || !f->cpu.logical_threads.known ||
         f->cpu.logical_threads.value <= 1)
         return false;
+    count = dl_fmt("%lld", cores);
     dl_finding_evidence(x, "pythons[0].runtime.threads", "1 of %lld logical CPUs",
                         f->cpu.logical_threads.value);
     for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
         const char *v = dl_dict_get(&f->environment, vars[i]);
         if (v && strcmp(v, "1") == 0) {
+            /* Set to the core count rather than removed: a torch that picks one thread by
+             * itself would stay at one without it. */
             dl_finding_evidence(x, "environment", "%s=1", vars[i]);
-            dl_finding_fix(x, dl_q_is_windows(f)
-                                  ? "Remove-Item Env:%s   (or set it to %lld, the core count)"
-                                  : "unset %s   (or set it to %lld, the core count)",
-                           vars[i], cores);
+            cmd = dl_shell_set_env(dl_fix_shell(f), vars[i], count);
+            dl_finding_fix(x, "%s", cmd);
+            free(cmd);
+            free(count);
             return true;
         }
     }
-    dl_finding_fix(x, "# torch chose one thread: torch.set_num_threads(%lld) at the start of "
-                      "the script, or OMP_NUM_THREADS=%lld in its environment", cores, cores);
+    dl_fix_note(x, "torch chose one thread itself: call torch.set_num_threads(%lld) at the "
+                   "start of the script, or set OMP_NUM_THREADS where it starts:", cores);
+    cmd = dl_shell_set_env(dl_fix_shell(f), "OMP_NUM_THREADS", count);
+    dl_finding_fix(x, "%s", cmd);
+    free(cmd);
+    free(count);
     return true;
 }
 
@@ -173,13 +185,14 @@ void dl_rule_cpu_matmul_slow(const dl_rule_input *in, dl_findings *out)
         dl_finding_evidence(x, "pythons[0].runtime.blas", "%s%s", r->blas.value,
                             optimised ? "" : ", no optimised BLAS mapped");
     kernel_evidence_and_fix(in->facts, r, x);
-    if (!optimised)
-        dl_finding_fix(x, t && t->location.value &&
-                                  strncmp(t->location.value, "/usr/lib/python3/", 17) == 0
-                              ? "sudo apt install libopenblas0-pthread   (Debian's torch then "
-                                "uses OpenBLAS through libblas.so.3)"
-                              : "# install the official wheels, which bundle an optimised BLAS");
+    if (!optimised && t && t->location.value &&
+        strncmp(t->location.value, "/usr/lib/python3/", 17) == 0) {
+        dl_fix_note(x, "Debian's torch then uses OpenBLAS through libblas.so.3:");
+        dl_fix_as_root(x, in->facts, "apt-get install -y libopenblas0-pthread");
+    } else if (!optimised) {
+        dl_fix_note(x, "install the official wheels, which bundle an optimised BLAS");
+    }
     if (!threads_evidence_and_fix(in->facts, r, x) && optimised && !kernel_too_narrow(in->facts, r))
-        dl_finding_fix(x, "# an optimised BLAS with a fitting kernel is this slow when the CPU is "
-                          "shared: check what else runs (top) and the *_NUM_THREADS variables");
+        dl_fix_note(x, "an optimised BLAS with a fitting kernel is this slow when the CPU is "
+                       "shared: check what else runs (top) and the *_NUM_THREADS variables");
 }

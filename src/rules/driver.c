@@ -46,19 +46,31 @@ static void evidence_gpu(dl_finding *x, const dl_facts *f)
 static void fix_install_driver(dl_finding *x, const dl_facts *f)
 {
     const char *d = dl_fix_distro(f);
-    if (strcmp(d, "ubuntu") == 0)
-        dl_finding_fix(x, "sudo ubuntu-drivers install && sudo reboot");
-    else if (strcmp(d, "debian") == 0)
-        dl_finding_fix(x, "sudo apt install nvidia-driver firmware-misc-nonfree && sudo reboot   "
-                          "(enable the non-free component first)");
-    else if (strcmp(d, "fedora") == 0)
-        dl_finding_fix(x, "sudo dnf install akmod-nvidia xorg-x11-drv-nvidia-cuda && sudo reboot   "
-                          "(from RPM Fusion)");
-    else if (strcmp(d, "arch") == 0)
-        dl_finding_fix(x, "sudo pacman -S nvidia && sudo reboot");
-    else
-        dl_finding_fix(x, "# install NVIDIA's driver for this GPU "
-                          "(https://www.nvidia.com/Download/index.aspx), then reboot");
+    if (strcmp(d, "ubuntu") == 0) {
+        dl_fix_as_root(x, f, "ubuntu-drivers install");
+    } else if (strcmp(d, "debian") == 0) {
+        dl_fix_note(x, "enable the contrib and non-free components of your apt sources first");
+        dl_fix_as_root(x, f, "apt-get install -y nvidia-driver firmware-misc-nonfree");
+    } else if (strcmp(d, "fedora") == 0) {
+        dl_fix_note(x, "from RPM Fusion: enable it first (https://rpmfusion.org/Configuration)");
+        dl_fix_as_root(x, f, "dnf install -y akmod-nvidia xorg-x11-drv-nvidia-cuda");
+    } else if (strcmp(d, "arch") == 0) {
+        dl_fix_as_root(x, f, "pacman -S --noconfirm nvidia");
+    } else {
+        dl_fix_note(x, "install NVIDIA's driver for this GPU "
+                       "(https://www.nvidia.com/Download/index.aspx), then reboot");
+        return;
+    }
+    dl_fix_as_root(x, f, "reboot");
+}
+
+/* The command that rebuilds the initramfs, so a blacklist applies at boot. */
+static const char *initramfs_command(const dl_facts *f)
+{
+    const char *d = dl_fix_distro(f);
+    return !strcmp(d, "fedora") ? "dracut --force"
+           : !strcmp(d, "arch") ? "mkinitcpio -P"
+                                : "update-initramfs -u";
 }
 
 void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out)
@@ -72,8 +84,9 @@ void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out)
     evidence_gpu(x, f);
     if (dl_q_module_loaded(f, "nouveau"))
         dl_finding_evidence(x, "nvidia_kernel.loaded_modules", "nouveau");
-    dl_finding_fix(x, "printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee "
-                      "/etc/modprobe.d/blacklist-nouveau.conf && sudo update-initramfs -u");
+    dl_fix_as_root(x, f, "sh -c \"printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' > "
+                         "/etc/modprobe.d/blacklist-nouveau.conf\"");
+    dl_fix_as_root(x, f, "%s", initramfs_command(f));
     fix_install_driver(x, f);
 }
 
@@ -94,9 +107,9 @@ static void windows_no_driver(const dl_facts *f, dl_findings *out)
     dl_finding_evidence(x, "nvml.library", "%s", f->nvml.library.value ? f->nvml.library.value
                                                   : f->nvml.library.why ? f->nvml.library.why
                                                                         : "not loaded");
-    dl_finding_fix(x, "# install the driver for this GPU from "
-                      "https://www.nvidia.com/Download/index.aspx (or the NVIDIA App), then "
-                      "restart Windows");
+    dl_fix_note(x, "install the driver for this GPU from "
+                   "https://www.nvidia.com/Download/index.aspx (or the NVIDIA App), then "
+                   "restart Windows");
 }
 
 void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out)
@@ -134,8 +147,9 @@ void dl_rule_secure_boot_blocks_module(const dl_rule_input *in, dl_findings *out
     dl_finding_evidence(x, "nvidia_kernel.module_path", "%s",
                         k->module_path.value ? k->module_path.value : "present");
     dl_finding_evidence(x, "nvidia_kernel.loaded_modules", "no nvidia");
-    dl_finding_fix(x, "sudo mokutil --import /var/lib/shim-signed/mok/MOK.der   (then reboot "
-                      "and choose \"Enroll MOK\"), or turn Secure Boot off in the firmware");
+    dl_fix_as_root(x, f, "mokutil --import /var/lib/shim-signed/mok/MOK.der");
+    dl_fix_note(x, "then reboot and choose \"Enroll MOK\" (or turn Secure Boot off in the "
+                   "firmware)");
 }
 
 void dl_rule_kernel_module_not_built(const dl_rule_input *in, dl_findings *out)
@@ -153,8 +167,14 @@ void dl_rule_kernel_module_not_built(const dl_rule_input *in, dl_findings *out)
                         f->os.kernel_release.value ? f->os.kernel_release.value : "?");
     dl_finding_evidence(x, "nvidia_kernel.module_file", "no nvidia.ko under /lib/modules/%s",
                         f->os.kernel_release.value ? f->os.kernel_release.value : "?");
-    dl_finding_fix(x, "sudo apt install linux-headers-$(uname -r) && sudo dkms autoinstall && "
-                      "sudo reboot   (on Fedora: sudo akmods --force)");
+    if (!strcmp(dl_fix_distro(f), "fedora")) {
+        dl_fix_as_root(x, f, "akmods --force");
+    } else {
+        if (!strcmp(dl_fix_distro(f), "debian") || !strcmp(dl_fix_distro(f), "ubuntu"))
+            dl_fix_as_root(x, f, "apt-get install -y linux-headers-$(uname -r)");
+        dl_fix_as_root(x, f, "dkms autoinstall");
+    }
+    dl_fix_as_root(x, f, "reboot");
 }
 
 void dl_rule_driver_not_loaded(const dl_rule_input *in, dl_findings *out)
@@ -174,7 +194,8 @@ void dl_rule_driver_not_loaded(const dl_rule_input *in, dl_findings *out)
                         k->driver_version.value ? k->driver_version.value : "no module loaded");
     if (no_nodes)
         dl_finding_evidence(x, "nvidia_kernel.device_nodes", "no /dev/nvidia* nodes");
-    dl_finding_fix(x, "sudo modprobe nvidia && sudo modprobe nvidia_uvm   (or reboot)");
+    dl_fix_as_root(x, f, "modprobe -a nvidia nvidia_uvm");
+    dl_fix_note(x, "if that fails, reboot");
 }
 
 void dl_rule_driver_library_mismatch(const dl_rule_input *in, dl_findings *out)
@@ -198,8 +219,10 @@ void dl_rule_driver_library_mismatch(const dl_rule_input *in, dl_findings *out)
         dl_finding_evidence(x, "cuda_driver.init_result", "%s",
                             f->cuda_driver.init_result.value ? f->cuda_driver.init_result.value
                                                              : "803");
-    dl_finding_fix(x, "sudo reboot   (or: sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia "
-                      "&& sudo modprobe nvidia)");
+    dl_fix_note(x, "reload the modules (when no program, desktop included, uses the GPU):");
+    dl_fix_as_root(x, f, "rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia");
+    dl_fix_as_root(x, f, "modprobe -a nvidia nvidia_uvm");
+    dl_fix_note(x, "if a module is in use, reboot instead");
 }
 
 static dl_finding *cuinit_finding(const dl_facts *f, dl_findings *out, long long code,
@@ -222,9 +245,9 @@ void dl_rule_forward_compat_unsupported(const dl_rule_input *in, dl_findings *ou
                                    "CUDA forward-compatibility libraries are loaded on a GPU "
                                    "that does not support them");
     if (x)
-        dl_finding_fix(x, "# take the cuda-compat directory (/usr/local/cuda/compat) out of "
-                          "LD_LIBRARY_PATH, or remove the cuda-compat package; then use a torch "
-                          "wheel whose CUDA this driver supports");
+        dl_fix_note(x, "take the cuda-compat directory (/usr/local/cuda/compat) out of "
+                       "LD_LIBRARY_PATH, or remove the cuda-compat package; then use a torch "
+                       "wheel whose CUDA this driver supports (dlenv plan)");
 }
 
 void dl_rule_fabricmanager_missing(const dl_rule_input *in, dl_findings *out)
@@ -235,9 +258,19 @@ void dl_rule_fabricmanager_missing(const dl_rule_input *in, dl_findings *out)
                                    "not yet initialized)");
     if (!x)
         return;
-    dl_finding_fix(x, "sudo apt install nvidia-fabricmanager-%s && sudo systemctl enable --now "
-                      "nvidia-fabricmanager   (the same version as the driver)",
-                   f->nvml.driver_version.value ? f->nvml.driver_version.value : "<driver>");
+    if (f->nvml.driver_version.value &&
+        (!strcmp(dl_fix_distro(f), "ubuntu") || !strcmp(dl_fix_distro(f), "debian"))) {
+        dl_fix_note(x, "the fabric manager's version must be the driver's, %s",
+                    f->nvml.driver_version.value);
+        dl_fix_as_root(x, f, "apt-get install -y nvidia-fabricmanager-%.*s",
+                       (int)strcspn(f->nvml.driver_version.value, "."),
+                       f->nvml.driver_version.value);
+    } else {
+        dl_fix_note(x, "install NVIDIA's fabric manager package of exactly the driver's version "
+                       "(%s)", f->nvml.driver_version.value ? f->nvml.driver_version.value
+                                                            : "nvidia-smi shows it");
+    }
+    dl_fix_as_root(x, f, "systemctl enable --now nvidia-fabricmanager");
 }
 
 void dl_rule_suspend_resume_uvm(const dl_rule_input *in, dl_findings *out)
@@ -245,8 +278,11 @@ void dl_rule_suspend_resume_uvm(const dl_rule_input *in, dl_findings *out)
     dl_finding *x = cuinit_finding(in->facts, out, 999, "suspend_resume_uvm",
                                    "The driver is wedged (cuInit: unknown error), typically "
                                    "after suspend and resume");
-    if (x)
-        dl_finding_fix(x, "sudo rmmod nvidia_uvm && sudo modprobe nvidia_uvm   (or reboot)");
+    if (!x)
+        return;
+    dl_fix_as_root(x, in->facts, "rmmod nvidia_uvm");
+    dl_fix_as_root(x, in->facts, "modprobe nvidia_uvm");
+    dl_fix_note(x, "if the module is in use, reboot instead");
 }
 
 void dl_rule_device_permission_denied(const dl_rule_input *in, dl_findings *out)
@@ -263,7 +299,9 @@ void dl_rule_device_permission_denied(const dl_rule_input *in, dl_findings *out)
                                "This user may not open the NVIDIA device nodes");
         dl_finding_evidence(x, n->path.value, "not readable and writable by this user");
     }
-    if (x)
-        dl_finding_fix(x, "sudo usermod -aG video,render $USER   (log out and in again), or fix "
-                          "the udev rule that sets the nodes' mode");
+    if (!x)
+        return;
+    dl_fix_as_root(x, in->facts, "usermod -aG video,render $USER");
+    dl_fix_note(x, "log out and in again: new groups apply to new sessions (or fix the udev "
+                   "rule that sets the nodes' mode)");
 }

@@ -208,6 +208,43 @@ void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_pyt
     dl_python_command_free(&cmd);
 }
 
+static bool listed(const dl_strv *v, const char *s)
+{
+    size_t i;
+    for (i = 0; v && i < v->n; i++)
+        if (!strcmp(v->v[i], s))
+            return true;
+    return false;
+}
+
+char *dl_fix_list_without(const char *list, char sep, const dl_strv *drop, const char *drop_part)
+{
+    dl_buf b = {0};
+    const char *p = list;
+    char seps[2];
+    seps[0] = sep;
+    seps[1] = '\0';
+    while (p && *p) {
+        size_t n = strcspn(p, seps);
+        char *entry = dl_strndup(p, n);
+        if (*entry && !listed(drop, entry) && !(drop_part && strstr(entry, drop_part)))
+            dl_buf_printf(&b, "%s%s", b.len ? seps : "", entry);
+        free(entry);
+        p += n;
+        if (*p)
+            p++;
+    }
+    return b.len ? dl_buf_take(&b) : dl_strdup("");
+}
+
+void dl_fix_set_env(dl_finding *x, const dl_facts *f, const char *name, const char *value)
+{
+    char *cmd = value && *value ? dl_shell_set_env(dl_fix_shell(f), name, value)
+                                : dl_shell_unset_env(dl_fix_shell(f), name);
+    dl_finding_fix(x, "%s", cmd);
+    free(cmd);
+}
+
 const char *dl_fix_distro(const dl_facts *f)
 {
     const char *id = f->os.distro_id.value;

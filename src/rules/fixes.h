@@ -34,6 +34,11 @@ void dl_fix_note(dl_finding *x, const char *fmt, ...) DL_PRINTF_LIKE(2, 3);
  * after a note saying to run it as root (Windows: in an administrator's PowerShell). */
 void dl_fix_as_root(dl_finding *x, const dl_facts *f, const char *fmt, ...)
     DL_PRINTF_LIKE(3, 4);
+/* A PATH-like variable's value without some of its entries: those equal to one of drop
+ * (NULL: none) and those containing drop_part (NULL: none). Caller frees. */
+char *dl_fix_list_without(const char *list, char sep, const dl_strv *drop, const char *drop_part);
+/* The command that sets name to value for this session, or removes it when value is empty. */
+void dl_fix_set_env(dl_finding *x, const dl_facts *f, const char *name, const char *value);
 /* The distribution family for package commands: "ubuntu", "debian", "fedora", "arch", "other". */
 const char *dl_fix_distro(const dl_facts *f);
 

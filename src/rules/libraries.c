@@ -1,5 +1,6 @@
 /* Libraries and search paths: which libcuda loads, and what hides the GPUs. */
 #include "base/str.h"
+#include "rules/fixes.h"
 #include "rules/query.h"
 #include "rules/rules.h"
 
@@ -51,6 +52,22 @@ static char *hiding_reason(const dl_facts *f, const char *v)
     return NULL;
 }
 
+/* The GPUs that exist, by index and UUID, for a CUDA_VISIBLE_DEVICES that hides them. */
+static void fix_note_existing_gpus(dl_finding *x, const dl_facts *f)
+{
+    dl_buf b = {0};
+    size_t i;
+    for (i = 0; f->nvml.gpus.known && i < f->nvml.gpus.count && i < 8; i++) {
+        const dl_nvml_gpu *g = &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, i);
+        dl_buf_printf(&b, "%s%zu", i ? ", " : "", i);
+        if (g->uuid.value)
+            dl_buf_printf(&b, " (%s)", g->uuid.value);
+    }
+    if (b.len)
+        dl_fix_note(x, "or list only GPUs that exist here: %s", b.data);
+    dl_buf_free(&b);
+}
+
 void dl_rule_cuda_visible_devices(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
@@ -62,31 +79,12 @@ void dl_rule_cuda_visible_devices(const dl_rule_input *in, dl_findings *out)
     x = dl_finding_add(out, "cuda_visible_devices", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
                        "CUDA_VISIBLE_DEVICES hides the GPUs: %s", why);
     dl_finding_evidence(x, "environment.CUDA_VISIBLE_DEVICES", "'%s'", v);
+    dl_fix_set_env(x, f, "CUDA_VISIBLE_DEVICES", "");
+    fix_note_existing_gpus(x, f);
     if (dl_q_is_windows(f))
-        dl_finding_fix(x, "Remove-Item Env:CUDA_VISIBLE_DEVICES   (PowerShell; in cmd: set "
-                          "CUDA_VISIBLE_DEVICES=; check the user and system variables too)");
-    else
-        dl_finding_fix(x, "unset CUDA_VISIBLE_DEVICES   (or list existing GPUs: 0,1 or their "
-                          "UUIDs from nvidia-smi -L)");
+        dl_fix_note(x, "it may also be set among the user or system environment variables "
+                       "(System Properties > Environment Variables)");
     free(why);
-}
-
-/* LD_LIBRARY_PATH without the entries that hold the stub. */
-static char *without_stub_dirs(const char *path)
-{
-    dl_buf b = {0};
-    const char *p = path;
-    while (p && *p) {
-        size_t n = strcspn(p, ":");
-        char *dir = dl_strndup(p, n);
-        if (*dir && !strstr(dir, "/stubs"))
-            dl_buf_printf(&b, "%s%s", b.len ? ":" : "", dir);
-        free(dir);
-        p += n;
-        if (*p)
-            p++;
-    }
-    return dl_buf_take(&b);
 }
 
 void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out)
@@ -116,15 +114,19 @@ void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out)
     if (code34)
         dl_finding_evidence(x, "cuda_driver.init_result", "34 CUDA_ERROR_STUB_LIBRARY");
     if (ld && strstr(ld, "/stubs")) {
-        char *clean = without_stub_dirs(ld);
-        dl_finding_fix(x, "export LD_LIBRARY_PATH=%s", clean);
+        char *clean = dl_fix_list_without(ld, ':', NULL, "/stubs");
+        dl_fix_set_env(x, f, "LD_LIBRARY_PATH", clean);
         free(clean);
     } else if (chosen && chosen->path.value && !strstr(chosen->path.value, "/stubs/")) {
-        dl_finding_fix(x, "rm %s   (a link to the stub; the driver's libcuda.so.1 must be found "
-                          "instead) && ldconfig", chosen->path.value);
+        char *quoted = dl_shell_quote(DL_SHELL_POSIX, chosen->path.value);
+        dl_fix_note(x, "%s is a link to the stub: the driver's libcuda.so.1 must be found "
+                       "instead", chosen->path.value);
+        dl_fix_as_root(x, f, "rm -- %s", quoted);
+        dl_fix_as_root(x, f, "ldconfig");
+        free(quoted);
     } else {
-        dl_finding_fix(x, "# take the CUDA toolkit's stubs directory out of the library path "
-                          "(LD_LIBRARY_PATH, /etc/ld.so.conf.d) and run sudo ldconfig");
+        dl_fix_note(x, "take the CUDA toolkit's stubs directory out of the library path "
+                       "(LD_LIBRARY_PATH, /etc/ld.so.conf.d), then run ldconfig as root");
     }
 }
 
@@ -143,9 +145,17 @@ void dl_rule_libcuda_not_found(const dl_rule_input *in, dl_findings *out)
                         f->nvidia_kernel.driver_version.value);
     dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s",
                         l->chosen.why ? l->chosen.why : "not found");
-    dl_finding_fix(x, "# reinstall the driver's user-space libraries for %s (Ubuntu: sudo apt "
-                      "install --reinstall libnvidia-compute-<branch>), then sudo ldconfig",
-                   f->nvidia_kernel.driver_version.value);
+    if (!strcmp(dl_fix_distro(f), "ubuntu"))
+        dl_fix_as_root(x, f, "apt-get install -y --reinstall libnvidia-compute-%.*s",
+                       (int)strcspn(f->nvidia_kernel.driver_version.value, "."),
+                       f->nvidia_kernel.driver_version.value);
+    else if (!strcmp(dl_fix_distro(f), "debian"))
+        dl_fix_as_root(x, f, "apt-get install -y --reinstall libcuda1");
+    else
+        dl_fix_note(x, "reinstall the user-space libraries of driver %s (they hold "
+                       "libcuda.so.1), the same version as the kernel module",
+                    f->nvidia_kernel.driver_version.value);
+    dl_fix_as_root(x, f, "ldconfig");
 }
 
 static const char *base_name(const char *p)
@@ -192,6 +202,7 @@ void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out)
     const dl_python *py = dl_q_main_python(f);
     const char *ld = dl_dict_get(&f->environment, "LD_LIBRARY_PATH");
     dl_finding *x = NULL;
+    dl_strv dirs = {0};
     size_t i, j;
     if (!py || !ld)
         return;
@@ -202,14 +213,23 @@ void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out)
         for (j = 0; l->copies.known && j < l->copies.count; j++) {
             const dl_library_copy *c = &DL_LIST_AT(l->copies, dl_library_copy, j);
             if (dl_q_text_is(&c->directory_kind, "LD_LIBRARY_PATH") && c->path.value &&
-                torch_bundles(py, base_name(c->path.value)))
+                torch_bundles(py, base_name(c->path.value))) {
                 conflict_copy(&x, out, py, c);
+                const char *slash = strrchr(c->path.value, '/');
+                if (slash)
+                    dl_strv_add(&dirs, dl_strndup(c->path.value,
+                                                  (size_t)(slash - c->path.value)));
+            }
         }
     }
-    if (x)
-        dl_finding_fix(x, "# drop the CUDA library directories from LD_LIBRARY_PATH when running "
-                          "torch (unset LD_LIBRARY_PATH, or remove those entries): torch wheels "
-                          "bring the libraries they were built with");
+    if (x) {
+        char *kept = dl_fix_list_without(ld, ':', &dirs, NULL);
+        dl_fix_note(x, "torch wheels bring the libraries they were built with: keep other CUDA "
+                    "library folders out of LD_LIBRARY_PATH when running torch");
+        dl_fix_set_env(x, f, "LD_LIBRARY_PATH", kept);
+        free(kept);
+    }
+    dl_strv_free(&dirs);
 }
 
 /* conda's pytorch (2.2 and older builds) needs symbols that MKL 2024.1 dropped. */
@@ -228,5 +248,10 @@ void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out)
                        "(undefined symbol: iJIT_NotifyEvent)", mkl->version.value);
     dl_finding_evidence(x, "conda-meta", "mkl %s, pytorch %s", mkl->version.value,
                         pytorch->version.value ? pytorch->version.value : "?");
-    dl_finding_fix(x, "conda install \"mkl<2024.1\"   # or install torch with pip in this env");
+    {
+        char *spec = dl_shell_quote(dl_fix_shell(in->facts), "mkl<2024.1");
+        dl_finding_fix(x, "conda install -y %s", spec);
+        dl_fix_note(x, "or install torch with pip in this environment");
+        free(spec);
+    }
 }

@@ -14,8 +14,8 @@
 /* Microsoft: a program needs a runtime at least as new as the toolset that built it;
  * torch's Windows wheels are built with Visual Studio 2022, whose runtime is 14.30+. */
 #define VC_RUNTIME_MIN "14.30"
-#define VC_REDIST_FIX "winget install --id Microsoft.VCRedist.2015+.x64 -e   (or " \
-                      "https://aka.ms/vs/17/release/vc_redist.x64.exe)"
+#define VC_REDIST_FIX "winget install --id Microsoft.VCRedist.2015+.x64 -e --source winget"
+#define VC_REDIST_NOTE "or download and run https://aka.ms/vs/17/release/vc_redist.x64.exe"
 /* Torch's CUDA DLLs commit several GiB per process, and every DataLoader worker is one. */
 #define PAGEFILE_MIN_BYTES (16LL << 30)
 
@@ -54,6 +54,7 @@ void dl_rule_vc_redist_missing(const dl_rule_input *in, dl_findings *out)
     dl_finding_evidence(x, "os.windows.msvcp140", "%s",
                         dll ? dll : w->msvcp140.why ? w->msvcp140.why : "unknown");
     dl_finding_fix(x, "%s", VC_REDIST_FIX);
+    dl_fix_note(x, "%s", VC_REDIST_NOTE);
 }
 
 /* Where a missing DLL comes from decides the fix. */
@@ -94,19 +95,17 @@ void dl_rule_win_dll_dependency_missing(const dl_rule_input *in, dl_findings *ou
         dl_finding_evidence(x, "pythons[0].site_packages[].torches[].dll_search",
                             "searched %s first, then %zu more folders",
                             DL_LIST_AT(t->dll_search, char *, 0), t->dll_search.count - 1);
-    if (vc)
+    if (vc) {
         dl_finding_fix(x, "%s", VC_REDIST_FIX);
+        dl_fix_note(x, "%s", VC_REDIST_NOTE);
+    }
     if (driver)
-        dl_finding_fix(x, "# install NVIDIA's driver (https://www.nvidia.com/Download/index.aspx)"
-                          ": it puts nvcuda.dll in System32");
-    if (torch && t->version.value && t->local_tag.value && strcmp(t->local_tag.value, "none"))
-        dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps torch==%s "
-                          "--index-url " DL_TORCH_INDEX "%s   (the torch install is incomplete)",
-                       dl_q_python_cmd(py), t->version.value, t->local_tag.value);
-    else if (torch)
-        dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps torch%s%s   (the torch "
-                          "install is incomplete)", dl_q_python_cmd(py),
-                       t->version.value ? "==" : "", t->version.value ? t->version.value : "");
+        dl_fix_note(x, "install NVIDIA's driver (https://www.nvidia.com/Download/index.aspx): it "
+                       "puts nvcuda.dll in System32");
+    if (torch) {
+        dl_fix_note(x, "the torch install is incomplete: install it again");
+        dl_fix_reinstall_torch(x, in, py, false);
+    }
 }
 
 static bool has_cuda_torch(const dl_facts *f)

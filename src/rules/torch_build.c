@@ -62,8 +62,9 @@ void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out)
         dl_finding_evidence(x, "conda-meta", "cpuonly %s", cpuonly->version.value);
     if (mutex_cpu)
         dl_finding_evidence(x, "conda-meta", "pytorch-mutex %s", mutex->version.value);
-    dl_finding_fix(x, "conda remove cpuonly pytorch-mutex   # then the CUDA build with pip, "
-                      "inside the environment (PyTorch no longer publishes conda packages):");
+    dl_finding_fix(x, "conda remove -y cpuonly pytorch-mutex");
+    dl_fix_note(x, "then the CUDA build with pip, inside the environment (PyTorch no longer "
+                   "publishes conda packages):");
     dl_fix_install_torch(x, in, py, NULL);
 }
 

@@ -55,8 +55,10 @@ void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findin
                                 "process %lld holds %.1f of %.1f GiB", p->pid.value,
                                 (double)p->used_memory_bytes.value / (1 << 30),
                                 (double)g->memory_total_bytes.value / (1 << 30));
-            dl_finding_fix(x, "kill %lld   # if it is not yours to stop, use another GPU "
-                              "(dlenv run --gpu N)", p->pid.value);
+            dl_fix_note(x, "process %lld: end it, or if it is not yours to stop, run on another "
+                           "GPU (dlenv run --gpu)", p->pid.value);
+            dl_finding_fix(x, dl_q_is_windows(f) ? "Stop-Process -Id %lld" : "kill %lld",
+                           p->pid.value);
         }
     }
 }

@@ -51,7 +51,7 @@ case "$libs" in
 *openblas*|*mkl*) echo "note: this machine's libblas.so.3 is already optimised: part 1 checks quiet"
     has_finding cpu_matmul_slow && fail "cpu_matmul_slow with an optimised BLAS: $libs" ;;
 *)  has_finding cpu_matmul_slow || fail "cpu_matmul_slow did not fire on the reference BLAS ($libs)"
-    case "$(fixes_of cpu_matmul_slow)" in *"apt install libopenblas0-pthread"*) ;;
+    case "$(fixes_of cpu_matmul_slow)" in *"apt-get install -y libopenblas0-pthread"*) ;;
         *) fail "reference BLAS without the OpenBLAS fix: $(fixes_of cpu_matmul_slow)" ;; esac
     expect_eq "exit code (a warning)" 0 "$rc" ;;
 esac
