@@ -13,6 +13,7 @@ against a scenario's expectations, one per line:
     has PATH TEXT...            facts.PATH, as text, contains TEXT (unknowns: their reason)
     above PATH NUMBER           facts.PATH is a number above NUMBER
     absent PATH                 facts.PATH does not exist
+    probe NAME STATUS           the probe named NAME ended with STATUS
     lacks TEXT...               the output has TEXT nowhere, in any case, plain or as JSON
                                 writes it
 Prints every failed line and exits 1 when any failed."""
@@ -56,6 +57,13 @@ def check(out, err, code, line):
         hay = out.lower()
         where = max(hay.find(text), hay.find(json.dumps(text)[1:-1]))
         return where < 0, f"found: ...{out[max(where - 80, 0):where + 80]}..."
+    if kind == "probe":
+        try:
+            probes = json.loads(out)["facts"]["tool"]["probes"]
+        except (ValueError, KeyError) as e:
+            return False, f"no probes: {e}"
+        got = [p.get("status") for p in probes if p.get("name") == args[0]]
+        return got == [args[1]], f"probe {args[0]}: {got}"
     try:
         doc = json.loads(out)
     except ValueError as e:
