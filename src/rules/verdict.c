@@ -183,6 +183,8 @@ static seen torch_runtime(const dl_facts *f)
                              r->device_count.known ? r->device_count.value : 0));
         return ok(dl_strdup("imported; runs on the CPU"));
     }
+    if (dl_q_text_is(&r->status, "import_failed") && dl_q_says_no_torch(r->error.value))
+        return unknown(dl_strdup("no torch to import"));
     if (dl_q_text_is(&r->status, "not_run"))
         return unknown(dl_fmt("import torch was not run: %s",
                               why_of(r->version.why, "no reason given")));
