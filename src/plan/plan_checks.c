@@ -320,8 +320,15 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
     for (i = 0; i < chk->m->n_gpus; i++) {
         const dl_plan_gpu *g = &chk->m->gpus[i];
         dl_arch_result r;
-        if (g->vendor != DL_GPU_NVIDIA || !g->cc_major)
+        if (g->vendor != DL_GPU_NVIDIA)
             continue;
+        /* Unknown is not "fits": the plan may still name the build, never as verified. */
+        if (!g->cc_major) {
+            snprintf(c->unverified, sizeof c->unverified, "the compute capability of %s is "
+                     "unknown, so whether torch %s %s has kernels for it is unknown", g->name,
+                     c->torch, c->variant);
+            continue;
+        }
         r = dl_arch_check(g->cc_major, g->cc_minor, &list);
         if (r.verdict == DL_ARCH_TOO_OLD)
             fail(c, DL_REJ_ARCH_DROPPED, "torch %s %s has no kernels for sm_%u%u (%s): its "

@@ -68,6 +68,9 @@ static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *
     cJSON_AddBoolToObject(o, "minor_version_compatibility", c->minor_compat);
     cJSON_AddBoolToObject(o, "python_officially_supported", !c->python_unofficial);
     add_text(o, "arch_note", c->arch_note);
+    /* "verified": false when the GPU's support by this build is unknown. */
+    cJSON_AddBoolToObject(o, "verified", c->unverified[0] == '\0');
+    add_text(o, "unverified", c->unverified);
     cJSON_AddStringToObject(cmds, "pip", cmd->pip);
     cJSON_AddStringToObject(cmds, "uv", cmd->uv);
     cJSON_AddStringToObject(cmds, "conda", cmd->conda);

@@ -56,9 +56,15 @@ static void candidate_title(dl_buf *b, const dl_plan_candidate *c)
 static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan_candidate *c = &v->plan->c[v->plan->best];
-    dl_buf_printf(b, "%s%s Recommended:%s ", dl_style_on(s, DL_TONE_GOOD), dl_glyph_ok(s),
-                  dl_style_off(s, DL_TONE_GOOD));
+    bool unverified = c->unverified[0] != '\0';
+    dl_tone tone = unverified ? DL_TONE_WARN : DL_TONE_GOOD;
+    dl_buf_printf(b, "%s%s %s:%s ", dl_style_on(s, tone), unverified ? "?" : dl_glyph_ok(s),
+                  unverified ? "Unverified" : "Recommended", dl_style_off(s, tone));
     candidate_title(b, c);
+    if (unverified)
+        dl_buf_printf(b, "\n  %swarning: %s%s\n  ask:    nvidia-smi --query-gpu=name,compute_cap "
+                         "--format=csv (then plan with --gpu set to that capability)",
+                      dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
     dl_buf_printf(b, "\n  index:  %s\n", v->best.index_url ? v->best.index_url
                                                           : "PyPI (the default index)");
     if (v->venv_note)

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""bench/corpus.py [DLENV] [CORPUS_DIR]: how often `dlenv explain` names the accepted root
+cause on real users' reports (tests/cases/real: one file per report, index.tsv with the
+cause the thread settled). Prints the share for the whole corpus and for its held-out
+fifth (the `fold` column: cases nobody looks at while tuning the rules), per platform, and
+every miss with what dlenv said instead. Exit 0: the figures are information, not a test.
+
+A case counts as named when the root cause is one of its accepted ids; a case whose thread
+had no environment failure ("none") counts when dlenv names no root cause.
+"""
+import collections
+import csv
+import json
+import os
+import subprocess
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+dlenv = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "build", "dlenv")
+corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "tests", "cases", "real")
+
+
+def explain(path):
+    r = subprocess.run([dlenv, "explain", "--json", path], capture_output=True, text=True)
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        return "error: exit %d: %s" % (r.returncode, r.stderr.strip()[:120]), []
+    return doc.get("root_cause") or "none", doc.get("alternatives") or []
+
+
+def main():
+    with open(os.path.join(corpus, "index.tsv"), encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    totals = collections.Counter()
+    named = collections.Counter()
+    misses = []
+    for row in rows:
+        got, alternatives = explain(os.path.join(corpus, row["file"]))
+        accept = [a.strip() for a in row["accept"].split(",") if a.strip()]
+        ok = got in accept
+        for key in ("all", row["fold"], "platform " + row["platform"]):
+            totals[key] += 1
+            named[key] += ok
+        if not ok:
+            misses.append((row["fold"], row["file"], row["accept"], got,
+                           ",".join(alternatives)))
+    for key in ["all", "heldout", "tune"] + sorted(k for k in totals if k.startswith("platform")):
+        if totals[key]:
+            print("%-20s %4d / %4d  %5.1f%%" % (key, named[key], totals[key],
+                                                 100.0 * named[key] / totals[key]))
+    print("\nmisses (fold, file, accepted, dlenv's root cause, its alternatives):")
+    for m in sorted(misses):
+        print("  %s\t%s\t%s\t%s\t%s" % m)
+
+
+main()
