@@ -26,7 +26,12 @@ def explain(path):
         doc = json.loads(r.stdout)
     except ValueError:
         return "error: exit %d: %s" % (r.returncode, r.stderr.strip()[:120]), []
-    return doc.get("root_cause") or "none", doc.get("alternatives") or []
+    root = doc.get("root_cause")
+    if isinstance(root, dict):
+        root = root.get("id")
+    alternatives = [a.get("id") if isinstance(a, dict) else a
+                    for a in doc.get("alternatives") or []]
+    return root or "none", alternatives
 
 
 def main():
