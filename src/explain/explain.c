@@ -106,34 +106,6 @@ static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_exp
         dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, h->row, "ask")));
 }
 
-static bool lists(const dl_table *cat, size_t row, const char *id)
-{
-    dl_strv alt = {0};
-    size_t k;
-    bool found = false;
-    dl_strv_split(&alt, dl_table_get(cat, row, "alternatives"), ';');
-    for (k = 0; k < alt.n && !found; k++)
-        found = !strcmp(alt.v[k], id);
-    dl_strv_free(&alt);
-    return found;
-}
-
-/* A general signature ("no kernel image") yields to a specific one that also matched and
- * that it names as an alternative ("too old"): the text has told them apart. Two that
- * name each other are equals: both stay, and the catalog's order decides. */
-static bool yields_to_specific(const dl_table *cat, const dl_signature_hits *hits, size_t i)
-{
-    const char *mine = dl_table_get(cat, hits->v[i].row, "finding");
-    size_t j;
-    for (j = 0; j < hits->n; j++) {
-        const char *other = dl_table_get(cat, hits->v[j].row, "finding");
-        if (j != i && strcmp(other, mine) != 0 && lists(cat, hits->v[i].row, other) &&
-            !lists(cat, hits->v[j].row, mine))
-            return true;
-    }
-    return false;
-}
-
 /* The rules' failures on the text's facts, with the lines those facts came from. */
 static void add_rules(const dl_findings *rules, dl_explanation *e)
 {
@@ -244,7 +216,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
-        if (!yields_to_specific(cat, &hits, i))
+        if (!dl_signature_yields(cat, &hits, i))
             add_signature(cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_signature_hits_free(&hits);

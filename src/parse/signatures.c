@@ -72,3 +72,31 @@ void dl_signature_hits_free(dl_signature_hits *h)
     free(h->v);
     memset(h, 0, sizeof *h);
 }
+
+static bool lists(const dl_table *cat, size_t row, const char *id)
+{
+    dl_strv alt = {0};
+    size_t k;
+    bool found = false;
+    dl_strv_split(&alt, dl_table_get(cat, row, "alternatives"), ';');
+    for (k = 0; k < alt.n && !found; k++)
+        found = !strcmp(alt.v[k], id);
+    dl_strv_free(&alt);
+    return found;
+}
+
+/* A general signature ("no kernel image") yields to a specific one that also matched and
+ * that it names as an alternative ("too old"): the text has told them apart. Two that
+ * name each other are equals: both stay, and the catalog's order decides. */
+bool dl_signature_yields(const dl_table *cat, const dl_signature_hits *hits, size_t i)
+{
+    const char *mine = dl_table_get(cat, hits->v[i].row, "finding");
+    size_t j;
+    for (j = 0; j < hits->n; j++) {
+        const char *other = dl_table_get(cat, hits->v[j].row, "finding");
+        if (j != i && strcmp(other, mine) != 0 && lists(cat, hits->v[i].row, other) &&
+            !lists(cat, hits->v[j].row, mine))
+            return true;
+    }
+    return false;
+}

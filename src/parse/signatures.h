@@ -24,5 +24,9 @@ typedef struct dl_signature_hits {
 
 void dl_signatures_match(const dl_table *catalog, const dl_paste *p, dl_signature_hits *out);
 void dl_signature_hits_free(dl_signature_hits *h);
+/* A general hit ("no kernel image") yields to a specific one that also matched and that it
+ * names as an alternative ("too old"): the text has told them apart. Two that name each
+ * other are equals: both stay. explain and doctor (on an import error) both ask this. */
+bool dl_signature_yields(const dl_table *catalog, const dl_signature_hits *hits, size_t i);
 
 #endif

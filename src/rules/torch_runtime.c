@@ -138,6 +138,18 @@ static void name_provider(dl_finding *x, const dl_python *py, const char *lib)
     free(major);
 }
 
+/* Where the machine's own facts answered what a signature guesses, the facts decide: the
+ * Windows rules read the VC++ runtime's registry record and every DLL torch imports. */
+static bool facts_decide(const dl_facts *f, const char *id)
+{
+    const dl_torch_install *t = dl_q_static_torch(dl_q_main_python(f));
+    if (!strcmp(id, "vc_redist_missing"))
+        return f->os.windows.vc_runtime_version.value != NULL;
+    if (!strcmp(id, "win_dll_dependency_missing"))
+        return t && t->missing_dlls.known;
+    return false;
+}
+
 /* The catalog's signatures on the error text: a cause in a lower layer (the driver's
  * libcuda, a library path, a Windows DLL, MKL) is the root cause, as `explain` would name
  * it for the same text. Returns whether one was added. */
@@ -156,7 +168,8 @@ static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings
         const char *id = dl_table_get(cat, hits.v[i].row, "finding");
         int layer = dl_layer_of_name(dl_table_get(cat, hits.v[i].row, "layer"));
         dl_finding *x;
-        if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id))
+        if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id) ||
+            dl_signature_yields(cat, &hits, i) || facts_decide(in->facts, id))
             continue;
         x = dl_finding_add(out, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
                            dl_table_get(cat, hits.v[i].row, "title"));

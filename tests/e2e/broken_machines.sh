@@ -171,7 +171,7 @@ check winerror 1 win_dll_dependency_missing
 venv c10dll
 install c10dll "$(wheel torch 2.3.0+cu121 "raise:FileNotFoundError:Could not find module 'C:\\Users\\ana\\venv\\Lib\\site-packages\\torch\\lib\\c10.dll' (or one of its dependencies). Try using the full path with constructor syntax.")"
 doctor_in c10dll $(dlenv_json)
-check c10dll 1 win_dll_dependency_missing
+check c10dll 1 vc_redist_missing
 
 # 5. A crash inside native code during the import.
 venv segv
