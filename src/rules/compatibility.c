@@ -167,12 +167,16 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
     if (!py || !in->know || !py->version.value)
         return;
     dl_plan_machine_from_facts(in->facts, py, in->know, &m);
-    if (!m.py_major || m.py_bits == 32 || !dl_plan_make(in->know, &m, &cons, &p, &error)) {
+    if (!m.py_major || m.py_bits == 32 || m.os == DL_PLAN_OS_UNKNOWN ||
+        !dl_plan_make(in->know, &m, &cons, &p, &error)) {
         free(error);
         return;
     }
     ok = newest_with_wheel(&p, &newest);
-    if (newest >= 0 && ok < 0) {
+    /* A torch that this Python runs, or has installed, proves a wheel existed for it: the
+     * tables are the ones that fall short. Without the OS the wheels cannot be told at all
+     * (every Python would look unsupported). */
+    if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
         x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);

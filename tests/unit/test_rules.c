@@ -498,6 +498,7 @@ static void m_torch_missing(dl_facts *f)
     clear(&main_py(f)->site_packages, &dl_site_packages_schema);
     dl_text_set(&main_py(f)->runtime.status, "import_failed");
     dl_text_set(&main_py(f)->runtime.error, "ModuleNotFoundError: No module named 'torch'");
+    dl_text_unknown(&main_py(f)->runtime.version, "import torch failed");
 }
 static void m_other_has_torch(dl_facts *f)
 {
@@ -519,10 +520,21 @@ static void m_other_has_torch(dl_facts *f)
     dl_text_set(&p->installer, "pip");
 }
 static void m_32bit(dl_facts *f) { dl_int_set(&main_py(f)->bits, 32); }
-static void m_python_27(dl_facts *f) { dl_text_set(&main_py(f)->version, "2.7.18"); }
+/* A Python no wheel exists for has no torch installed (one installed would prove a wheel). */
+static void m_python_27(dl_facts *f)
+{
+    m_torch_missing(f);
+    dl_text_set(&main_py(f)->version, "2.7.18");
+}
 /* torch_wheels.csv: cp315 wheels from 2.15.0 (PyPI), none for 3.16; cp38 up to 2.4.1. */
 static void m_python_315(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.15.0"); }
-static void m_python_316(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.16.0"); }
+static void m_python_316(dl_facts *f)
+{
+    m_torch_missing(f);
+    dl_text_set(&main_py(f)->version, "3.16.0");
+}
+/* Tables that fall short of an installed torch are no failure of the Python. */
+static void m_python_316_with_torch(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.16.0"); }
 static void m_python_38(dl_facts *f) { dl_text_set(&main_py(f)->version, "3.8.10"); }
 
 static void python(void **state)
@@ -537,6 +549,7 @@ static void python(void **state)
     expect(m_python_27, "python_unsupported", NULL);
     expect_severity(m_python_27, "python_unsupported", "failure");
     expect_severity(m_python_316, "python_unsupported", "failure");
+    expect_not(m_python_316_with_torch, "python_unsupported");
     expect_not(nothing, "python_unsupported");
     /* Wheels, not the official range, decide: 3.15 has cp315 wheels in 2.15.0. */
     expect_not(m_python_315, "python_unsupported");
