@@ -179,6 +179,19 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f)
     dl_text_set(&g->compute_capability, cc);
 }
 
+/* PyPI's Windows wheels are CPU builds (the CUDA ones come from download.pytorch.org with
+ * a +cuXYZ tag): an untagged torch 1.x or newer on Windows whose CUDA the text does not give
+ * ("Could not collect") is a CPU build. Conda's CUDA builds say their CUDA there. */
+static void derive_windows_pypi_cpu(dl_facts *f)
+{
+    dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const char *v = py ? py->runtime.version.value : NULL;
+    if (!v || py->runtime.cuda.value || strchr(v, '+') || v[0] == '0' ||
+        dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS)
+        return;
+    dl_text_set(&py->runtime.cuda, "none");
+}
+
 /* What would tell the candidates apart, from what the text did not say. */
 static void ask_for_missing(dl_explanation *e)
 {
@@ -208,6 +221,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_text_facts_read(&out->paste, &out->facts, &out->where);
     derive_driver_cuda(k, &out->facts);
     derive_gpu_cc(k, &out->facts);
+    derive_windows_pypi_cpu(&out->facts);
     memset(&rules, 0, sizeof rules);
     in.facts = &out->facts;
     in.know = k;
