@@ -37,8 +37,11 @@ void dl_io_error_clear(dl_io_error *e);
 /* Checks that root exists and is a directory; on failure returns false and a message. */
 bool dl_machine_open(dl_machine *m, const char *root, char **error);
 void dl_machine_close(dl_machine *m);
-/* The host path for a machine path: root + path. Caller frees. */
-char *dl_machine_path(const dl_machine *m, const char *path);
+/* How a machine path is read (fs_posix.c / fs_win.c): under a root every component is
+ * resolved inside it, as the inspected system (or a chroot) would: an absolute link
+ * restarts at the root, ".." stops there, a link loop is an error; nothing is ever
+ * reached outside the root. Only regular files are opened for reading: a FIFO, socket or
+ * device gives "not a regular file" without being opened. */
 
 /* Reads at most max bytes of a file; *truncated says whether there was more. The text is
  * NUL-terminated (binary files may hold NULs before len). */
@@ -48,10 +51,17 @@ bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, 
  * of the file). For big files read piecewise (a PE image's headers and import tables). */
 bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void *buf,
                    size_t len, size_t *got, dl_io_error *err);
+/* The regular file path opened for reading as a stream (binary), resolved as dl_fs_read
+ * does; NULL with err. */
+FILE *dl_fs_open_read(const dl_machine *m, const char *path, dl_io_error *err);
 /* Line-by-line reading for large files (pci.ids) without loading them whole. */
 typedef struct dl_lines dl_lines;
 dl_lines *dl_lines_open(const dl_machine *m, const char *path, dl_io_error *err);
-const char *dl_lines_next(dl_lines *l, size_t *len);   /* without the newline; NULL at end */
+/* The next line without its newline, NULL at the end. A line longer than
+ * DL_LINES_MAX bytes is cut there (the rest of it skipped), so one endless line cannot
+ * take the memory. */
+#define DL_LINES_MAX (64u * 1024u)
+const char *dl_lines_next(dl_lines *l, size_t *len);
 void dl_lines_close(dl_lines *l);
 
 typedef enum dl_fs_kind { DL_FS_NONE, DL_FS_FILE, DL_FS_DIR, DL_FS_OTHER } dl_fs_kind;
