@@ -13,6 +13,7 @@ int main(int argc, char **argv)
     dl_cli cli;
     char *error = NULL;
     const dl_command *command;
+    dl_process_harden(); /* before anything loads a DLL */
     argv = dl_process_args(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "__probe") == 0) /* dlenv's own isolated child */
         return dl_probe_child_main(argc >= 3 ? argv[2] : NULL, argc >= 4 ? argv[3] : NULL);

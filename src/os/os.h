@@ -87,6 +87,10 @@ double dl_clock_ms(void);                     /* monotonic milliseconds */
 bool dl_term_is_tty(int fd);                  /* fd 1 or 2 */
 bool dl_term_utf8(void);                      /* can the terminal show UTF-8 text */
 char dl_path_list_separator(void);            /* ':' or ';' */
+/* The first call in main. Windows: every DLL loaded by name from now on comes from
+ * System32 only (SetDefaultDllDirectories), never from the program's folder, the current
+ * directory or PATH. Elsewhere nothing. */
+void dl_process_harden(void);
 /* The command line as UTF-8 (Windows hands it over in UTF-16; elsewhere argv as is), with
  * the console switched to show UTF-8 where that is possible. Lives until the process ends. */
 char **dl_process_args(int argc, char **argv);
