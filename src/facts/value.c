@@ -32,6 +32,11 @@ static char *vreason(const char *fmt, va_list ap)
         va_end(ap);                   \
     } while (0)
 
+const char *dl_text_or(const dl_text *t, const char *otherwise)
+{
+    return t->value ? t->value : otherwise;
+}
+
 void dl_text_set(dl_text *t, const char *value)
 {
     dl_text_setn(t, value, value ? strlen(value) : 0);

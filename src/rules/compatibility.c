@@ -176,7 +176,7 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
         x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);
-        dl_finding_evidence(x, "pythons[0].version", "%s", py->version.value);
+        dl_finding_evidence(x, "pythons[0].version", "%s", dl_text_or(&py->version, "?"));
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
         dl_finding_fix(x, "# install a Python torch has wheels for, then make a venv with it "
                           "(see `dlenv plan --python 3.12 --why`), e.g. python3.12 -m venv "

@@ -106,7 +106,8 @@ void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out)
     x = dl_finding_add(out, "libcuda_stub_on_path", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
                        "The CUDA toolkit's stub libcuda is loaded instead of the driver's");
     if (chosen)
-        dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s -> %s", chosen->path.value,
+        dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s -> %s",
+                            dl_text_or(&chosen->path, "?"),
                             chosen->real_path.value ? chosen->real_path.value : "?");
     if (code34)
         dl_finding_evidence(x, "cuda_driver.init_result", "34 CUDA_ERROR_STUB_LIBRARY");

@@ -6,6 +6,9 @@
 
 #include <string.h>
 
+/* A saved report may lack an interpreter's path (dl_text_or). */
+#define UNKNOWN_PATH "(its path unknown)"
+
 static bool import_says_missing(const dl_python *py)
 {
     return py->runtime.error.value && strstr(py->runtime.error.value, "No module named 'torch'");
@@ -45,15 +48,18 @@ void dl_rule_pip_python_mismatch(const dl_rule_input *in, dl_findings *out)
     t = dl_q_static_torch(other);
     x = dl_finding_add(out, "pip_python_mismatch", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                        "torch is installed for %s, not for %s, which `python` runs",
-                       other->path.value, main_py->path.value);
-    dl_finding_evidence(x, "pythons[0].path", "%s: no torch", main_py->path.value);
-    dl_finding_evidence(x, "pythons[].site_packages", "%s has torch %s at %s", other->path.value,
+                       dl_text_or(&other->path, UNKNOWN_PATH),
+                       dl_text_or(&main_py->path, UNKNOWN_PATH));
+    dl_finding_evidence(x, "pythons[0].path", "%s: no torch",
+                        dl_text_or(&main_py->path, UNKNOWN_PATH));
+    dl_finding_evidence(x, "pythons[].site_packages", "%s has torch %s at %s",
+                        dl_text_or(&other->path, UNKNOWN_PATH),
                         t->version.value ? t->version.value : "?",
                         t->location.value ? t->location.value : "?");
     if (!main_py->pip.value && main_py->pip.why)
         dl_finding_evidence(x, "pythons[0].pip", "%s", main_py->pip.why);
     dl_fix_install_torch(x, in, main_py, NULL);
-    dl_finding_fix(x, "# or run your code with %s", other->path.value);
+    dl_finding_fix(x, "# or run your code with %s", dl_text_or(&other->path, UNKNOWN_PATH));
 }
 
 void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out)
@@ -63,7 +69,8 @@ void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out)
     if (!py || !lacks_torch(py) || other_with_torch(in->facts))
         return;
     x = dl_finding_add(out, "torch_not_installed", DL_LAYER_PYTHON, DL_SEV_FAILURE,
-                       "The interpreter that `python` runs (%s) has no torch", py->path.value);
+                       "The interpreter that `python` runs (%s) has no torch",
+                       dl_text_or(&py->path, UNKNOWN_PATH));
     dl_finding_evidence(x, "pythons[0].runtime.error", "%s",
                         py->runtime.error.value ? py->runtime.error.value
                                                 : "no torch in its site-packages");
@@ -78,7 +85,7 @@ void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out)
         return;
     x = dl_finding_add(out, "python_32bit", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                        "%s is a 32-bit Python; torch publishes only 64-bit wheels",
-                       py->path.value);
+                       dl_text_or(&py->path, UNKNOWN_PATH));
     dl_finding_evidence(x, "pythons[0].bits", "32");
     if (dl_q_is_windows(in->facts))
         dl_finding_fix(x, "winget install --id Python.Python.3.12 -e   (the 64-bit installer; "
