@@ -80,4 +80,19 @@ expect_eq "lines over 80 columns" "" "$long"
 trailing=$(printf '%s\n' "$out" | grep -c ' $' || true)
 expect_eq "lines with trailing blanks" 0 "$trailing"
 
+# Timeouts: from 1 ms to an hour, plain numbers only; below 1 ms a value once became the
+# default (--import-timeout 0.0004 waited 60 s). Each refused with exit 2 and one line.
+for opt in --probe-timeout --import-timeout; do
+    for bad in 0.0004 0 -1 nan NaN inf 1e300 3600.5 abc ' 5' 0x10 '' 1s; do
+        run report --root "$work/m" "$opt" "$bad"
+        expect_eq "$opt '$bad': exit" 2 "$rc"
+        expect_eq "$opt '$bad': message" \
+            "dlenv: $opt takes seconds from 0.001 to 3600, not '$bad'" "$err"
+    done
+    for good in 0.001 1.5 3600 60; do
+        run report --root "$work/m" --json "$opt" "$good"
+        expect_eq "$opt $good: exit" 0 "$rc"
+    done
+done
+
 finish
