@@ -61,6 +61,15 @@ for bad in "--os beos" "--for tpu" "--torch banana" "--driver 12" "--gpu ,"; do
 done
 run plan --data /nonexistent-dir
 expect_eq "--data missing" 4 "$rc"
+# An empty table (no bytes, or its header only) is unusable input, like a broken one.
+mkdir -p "$work/data-empty" "$work/data-header"
+: > "$work/data-empty/torch_releases.csv"
+head -n 1 "$(dirname "$0")/../../data/torch_releases.csv" > "$work/data-header/torch_releases.csv"
+for d in data-empty data-header; do
+    run plan --data "$work/$d" --os linux --python 3.12
+    expect_eq "$d: exit" 4 "$rc"
+    case "$err" in "dlenv: $work/$d/torch_releases.csv:"*) ;; *) fail "$d: $err" ;; esac
+done
 
 # What cannot describe a GPU, an architecture or a Python is refused before anything runs:
 # exit 2, one line, nothing on stdout, with --os or adjusting this machine.
