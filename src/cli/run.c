@@ -47,11 +47,10 @@ static int start(const dl_run_setup *s)
             dl_strv_add(&argv, dl_strdup(s->argv.v[i]));
         dl_strv_add(&argv, NULL); /* both lists end with NULL for the exec */
         dl_strv_add(&env, NULL);
+        code = EXIT_CANNOT_RUN;
         if (!dl_proc_exec(program, (const char *const *)argv.v, (const char *const *)env.v,
-                          &code, &error)) {
-            fprintf(stderr, "dlenv: %s\n", error);
-            code = EXIT_CANNOT_RUN;
-        }
+                          &code, &error))
+            fprintf(stderr, "dlenv: %s\n", error); /* code: 127 or 126, as shells say */
     }
     free(error);
     free(program);

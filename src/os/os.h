@@ -157,7 +157,9 @@ char *dl_proc_find(const char *name, const char *path_list);
  * caller's to see) and this returns only on failure. Windows: a child in this console
  * (in a job that dies with dlenv while it runs); dlenv ignores Ctrl+C and Ctrl+Break,
  * which the child, in the same console, gets and handles; *exit_code is the child's.
- * False with *error when it could not be started. */
+ * A text file without "#!" runs with /bin/sh, as POSIX shells run it. False with *error
+ * when it could not be started, and *exit_code what a shell would give: 127 not found,
+ * 126 found but not runnable. */
 bool dl_proc_exec(const char *program, const char *const *argv, const char *const *env,
                   int *exit_code, char **error);
 /* chmod a+x as the umask allows (a launcher script); true where there is no such bit. */
