@@ -426,6 +426,25 @@ static void process_timeout_kills_the_group(void **state)
     dl_proc_result_free(&r);
 }
 
+/* The child exits at once, but what it started in the background holds its stdout: the
+ * answer is read and the child's exit reported within the grace period, not at the
+ * deadline as if it had not finished (and the leftover is killed with its group). */
+static void process_exit_ends_the_read(void **state)
+{
+    const char *argv[] = {"sh", "-c", "echo answer; sleep 30 & exit 5", NULL};
+    dl_proc_opts o = {10000, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    assert_true(r.started);
+    assert_false(r.timed_out);
+    assert_true(r.exited);
+    assert_int_equal(r.exit_code, 5);
+    assert_string_equal(r.out, "answer\n");
+    assert_true(r.duration_ms < 3000);
+    dl_proc_result_free(&r);
+}
+
 static void process_output_is_bounded(void **state)
 {
     const char *argv[] = {"sh", "-c", "yes | head -c 1000000", NULL};
@@ -493,6 +512,7 @@ int main(void)
         cmocka_unit_test(an_endless_line_is_cut),
         cmocka_unit_test(process_output_and_exit_code),
         cmocka_unit_test(process_timeout_kills_the_group),
+        cmocka_unit_test(process_exit_ends_the_read),
         cmocka_unit_test(process_output_is_bounded),
         cmocka_unit_test(process_missing_program_and_env),
         cmocka_unit_test(dynamic_library_reports_its_path),

@@ -149,12 +149,34 @@ static void a_link_is_not_followed(void **state)
     dl_machine_close(&m);
 }
 
+/* The child exits at once, but a helper it started in the background holds its stdout:
+ * the answer is read and the exit reported within the grace period, not at the deadline
+ * as if it had not finished. */
+static void process_exit_ends_the_read(void **state)
+{
+    const char *argv[] = {"cmd.exe", "/c",
+                          "start /b cmd /c ping -n 20 127.0.0.1 >nul & echo answer& exit 5",
+                          NULL};
+    dl_proc_opts o = {15000, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    assert_true(r.started);
+    assert_false(r.timed_out);
+    assert_true(r.exited);
+    assert_int_equal(r.exit_code, 5);
+    assert_non_null(strstr(r.out, "answer"));
+    assert_true(r.duration_ms < 8000);
+    dl_proc_result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(dot_dot_stops_at_the_root),
         cmocka_unit_test(a_dos_device_is_not_opened),
         cmocka_unit_test(a_link_is_not_followed),
+        cmocka_unit_test(process_exit_ends_the_read),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
