@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/input.h"
+#include "cli/output.h"
 #include "facts/facts_json.h"
 
 #include <cjson/cJSON.h>
@@ -41,7 +42,7 @@ int dl_cli_read_facts(const char *path, dl_facts *f)
         return DL_EXIT_BAD_INPUT;
     dl_facts_free(f);
     if (!dl_facts_from_json_text(text, len, f, &error)) {
-        fprintf(stderr, "dlenv: %s: %s\n", path, error);
+        dl_cli_error("%s: %s", path, error);
         free(error);
         free(text);
         dl_facts_init(f);
@@ -50,9 +51,9 @@ int dl_cli_read_facts(const char *path, dl_facts *f)
     missing = missing_section(text, len);
     free(text);
     if (missing) {
-        fprintf(stderr, "dlenv: %s: $.%s: missing: not a whole `dlenv report --json` (it has "
+        dl_cli_error("%s: $.%s: missing: not a whole `dlenv report --json` (it has "
                         "os, cpu, memory, gpus, nvidia_kernel, nvml, cuda_driver, libraries "
-                        "and pythons)\n", path, missing);
+                        "and pythons)", path, missing);
         dl_facts_free(f);
         dl_facts_init(f);
         return DL_EXIT_BAD_INPUT;

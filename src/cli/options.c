@@ -345,6 +345,12 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
                             cli->command ? cli->command : "dlenv");
             return false;
         }
+    /* --from's facts come from the file: a --root beside it would be ignored */
+    if (cli->root && cli->from && !cli->help) {
+        *error = dl_strdup("--root and --from exclude each other: --from reads a saved "
+                           "report, --root a machine's files");
+        return false;
+    }
     return true;
 }
 

@@ -332,20 +332,20 @@ static int plan_with(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
     char *error = NULL, *text;
     int rc = DL_EXIT_OK;
     if (!parse_want(cli->for_kind, &cons.want)) {
-        fprintf(stderr, "dlenv: --for '%s': expected cpu, cuda, rocm, xpu or mps\n",
+        dl_cli_error("--for '%s': expected cpu, cuda, rocm, xpu or mps",
                 cli->for_kind);
         return DL_EXIT_USAGE;
     }
     cons.torch = cli->torch;
     if (!check_flags(cli, k, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_USAGE;
     }
     if (cli->os) {
         described(cli, &r->machine);
         if (r->machine.os == DL_PLAN_OS_UNKNOWN) {
-            fprintf(stderr, "dlenv: --os '%s': expected windows, linux or macos\n", cli->os);
+            dl_cli_error("--os '%s': expected windows, linux or macos", cli->os);
             return DL_EXIT_USAGE;
         }
     } else if ((rc = gather_this_machine(cli, k, r)) != DL_EXIT_OK) {
@@ -353,7 +353,7 @@ static int plan_with(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
     }
     if (!apply_flags(cli, k, &r->machine, &error) ||
         !dl_plan_make(k, &r->machine, &cons, &r->plan, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_USAGE;
     }
@@ -372,7 +372,7 @@ int dl_cmd_plan(const dl_cli *cli)
     char *error = NULL;
     int rc;
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

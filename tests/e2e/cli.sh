@@ -43,6 +43,30 @@ for word in report --root --json --ascii --color --version "Exit codes"; do
     case "$out" in *"$word"*) ;; *) fail "--help does not mention $word" ;; esac
 done
 
+# No command: the usage on stderr, exit 2 (nothing was done).
+run
+expect_eq "no command: exit code" 2 "$rc"
+expect_eq "no command: stdout" "" "$out"
+case "$err" in *"Usage: dlenv <command>"*) ;; *) fail "no command: no usage on stderr: $err" ;; esac
+
+# What an argument holds is shown, not acted on: a line break or a terminal escape in it
+# stays in the one line as \xNN.
+run report "$(printf 'a\nb\033[31mc')"
+expect_eq "escaped argument: exit code" 2 "$rc"
+expect_eq "escaped argument: message" "dlenv: unexpected argument 'a\\x0Ab\\x1B[31mc'" "$err"
+run report --root "$(printf '/nonexistent\033]0;title\007')"
+expect_eq "escaped --root: exit code" 4 "$rc"
+expect_eq "escaped --root: message" \
+    "dlenv: --root /nonexistent\\x1B]0;title\\x07: No such file or directory" "$err"
+
+# --from reads a saved report, --root a machine's files: together, one would be ignored.
+for cmd in report doctor plan; do
+    run $cmd --root / --from "$work/none.json"
+    expect_eq "$cmd --root with --from: exit code" 2 "$rc"
+    expect_eq "$cmd --root with --from: message" \
+        "dlenv: --root and --from exclude each other: --from reads a saved report, --root a machine's files" "$err"
+done
+
 run report --help
 case "$out" in *"Usage: dlenv report"*"--root DIR"*) ;; *) fail "report --help: $out" ;; esac
 
