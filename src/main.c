@@ -2,6 +2,7 @@
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "cli/probe_child.h"
+#include "cli/output.h"
 #include "os/os.h"
 
 #include <stdio.h>
@@ -13,11 +14,12 @@ int main(int argc, char **argv)
     dl_cli cli;
     char *error = NULL;
     const dl_command *command;
+    dl_process_harden(); /* before anything loads a DLL */
     argv = dl_process_args(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "__probe") == 0) /* dlenv's own isolated child */
         return dl_probe_child_main(argc >= 3 ? argv[2] : NULL, argc >= 4 ? argv[3] : NULL);
     if (!dl_cli_parse(argc, argv, &cli, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_USAGE;
     }
@@ -25,9 +27,13 @@ int main(int argc, char **argv)
         printf("dlenv %s\n", DLENV_VERSION);
         return DL_EXIT_OK;
     }
-    if (cli.help || !cli.command) {
+    if (cli.help) {
         dl_cli_help(stdout, cli.command);
         return DL_EXIT_OK;
+    }
+    if (!cli.command) { /* nothing asked: the usage, as an error */
+        dl_cli_help(stderr, NULL);
+        return DL_EXIT_USAGE;
     }
     command = dl_cli_find_command(cli.command);
     return command->run(&cli);

@@ -133,7 +133,7 @@ int dl_cmd_data(const dl_cli *cli)
     char *error = NULL, *text;
     int rc;
     if (!dl_knowledge_load(&k, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

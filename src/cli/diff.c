@@ -27,7 +27,7 @@ static int read_side(const char *path, dl_snapshot *s)
     if (!text)
         return DL_EXIT_BAD_INPUT;
     if (!dl_snapshot_from_json_text(text, len, s, &error)) {
-        fprintf(stderr, "dlenv: %s: %s\n", path, error);
+        dl_cli_error("%s: %s", path, error);
         free(error);
         free(text);
         return DL_EXIT_BAD_INPUT;
@@ -94,12 +94,12 @@ int dl_cmd_diff(const dl_cli *cli)
     char *error = NULL;
     int rc;
     if (!cli->input || !cli->input2) {
-        fprintf(stderr, "dlenv: diff needs two snapshots: dlenv diff A B (- is this machine "
-                        "now)\n");
+        dl_cli_error("diff needs two snapshots: dlenv diff A B (- is this machine "
+                        "now)");
         return DL_EXIT_USAGE;
     }
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

@@ -92,16 +92,16 @@ int dl_cmd_doctor(const dl_cli *cli)
     if (cli->list_checks)
         return list_checks();
     if (cli->check && !dl_rule_find(cli->check)) {
-        fprintf(stderr, "dlenv: --check %s: no such check (see dlenv doctor --list-checks)\n",
+        dl_cli_error("--check %s: no such check (see dlenv doctor --list-checks)",
                 cli->check);
         return DL_EXIT_USAGE;
     }
     if (cli->json && cli->markdown) {
-        fprintf(stderr, "dlenv: --json and --markdown exclude each other\n");
+        dl_cli_error("--json and --markdown exclude each other");
         return DL_EXIT_USAGE;
     }
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

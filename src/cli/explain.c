@@ -27,7 +27,7 @@ int dl_cmd_explain(const dl_cli *cli)
     if (!text)
         return DL_EXIT_BAD_INPUT;
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         free(text);
         return DL_EXIT_BAD_INPUT;

@@ -2,29 +2,61 @@
 
 #include "cli/exit_codes.h"
 #include "cli/input.h"
+#include "cli/output.h"
 #include "facts/facts_json.h"
 
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 /* A report is some hundred kilobytes; anything far larger is not one. */
 #define MAX_REPORT_BYTES (64u * 1024u * 1024u)
 
+/* What every report dlenv writes has, whatever the machine (unknown with the reason where
+ * a probe could not tell). A document without them is not a report to judge: alone,
+ * {"schema": "dlenv.report/1"} was "Everything works". */
+static const char *const core_sections[] = {"os",  "cpu",         "memory",    "gpus",
+                                            "nvidia_kernel", "nvml", "cuda_driver",
+                                            "libraries", "pythons"};
+
+/* The first core section text (a checked report) lacks, or NULL. */
+static const char *missing_section(const char *text, size_t len)
+{
+    cJSON *doc = cJSON_ParseWithLength(text, len);
+    const char *missing = NULL;
+    size_t i;
+    for (i = 0; doc && !missing && i < sizeof core_sections / sizeof core_sections[0]; i++)
+        if (!cJSON_GetObjectItemCaseSensitive(doc, core_sections[i]))
+            missing = core_sections[i];
+    cJSON_Delete(doc);
+    return missing;
+}
+
 int dl_cli_read_facts(const char *path, dl_facts *f)
 {
     size_t len = 0;
     char *text = dl_cli_read_input(path, MAX_REPORT_BYTES, &len), *error = NULL;
+    const char *missing;
     dl_facts_init(f);
     if (!text)
         return DL_EXIT_BAD_INPUT;
     dl_facts_free(f);
     if (!dl_facts_from_json_text(text, len, f, &error)) {
-        fprintf(stderr, "dlenv: %s: %s\n", path, error);
+        dl_cli_error("%s: %s", path, error);
         free(error);
         free(text);
         dl_facts_init(f);
         return DL_EXIT_BAD_INPUT;
     }
+    missing = missing_section(text, len);
     free(text);
+    if (missing) {
+        dl_cli_error("%s: $.%s: missing: not a whole `dlenv report --json` (it has "
+                        "os, cpu, memory, gpus, nvidia_kernel, nvml, cuda_driver, libraries "
+                        "and pythons)", path, missing);
+        dl_facts_free(f);
+        dl_facts_init(f);
+        return DL_EXIT_BAD_INPUT;
+    }
     return DL_EXIT_OK;
 }

@@ -4,6 +4,7 @@
 
 #include "base/str.h"
 #include "cli/exit_codes.h"
+#include "cli/output.h"
 #include "os/os.h"
 #include "probe/probe.h"
 #include "render/redact.h"
@@ -25,7 +26,7 @@ static bool python_exists(const dl_cli *cli, const dl_machine *m)
 {
     if (!cli->python || dl_fs_kind_of(m, cli->python, NULL) == DL_FS_FILE)
         return true;
-    fprintf(stderr, "dlenv: --python %s: no such interpreter%s\n", cli->python,
+    dl_cli_error("--python %s: no such interpreter%s", cli->python,
             m->live ? "" : " under --root");
     return false;
 }
@@ -38,7 +39,7 @@ int dl_cli_gather(const dl_cli *cli, dl_facts *f)
         return dl_cli_read_facts(cli->from, f);
     dl_facts_init(f);
     if (!dl_machine_open(&m, cli->root, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

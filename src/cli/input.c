@@ -1,4 +1,5 @@
 #include "cli/input.h"
+#include "cli/output.h"
 
 #include "os/os.h"
 
@@ -17,7 +18,7 @@ char *dl_cli_read_input(const char *path, size_t max, size_t *len)
     size_t n;
     bool too_big = false, failed;
     if (!in) {
-        fprintf(stderr, "dlenv: %s: cannot open: %s\n", path, strerror(errno));
+        dl_cli_error("%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     while ((n = fread(chunk, 1, sizeof chunk, in)) > 0) {
@@ -31,7 +32,7 @@ char *dl_cli_read_input(const char *path, size_t max, size_t *len)
     if (in != stdin)
         fclose(in);
     if (failed || too_big) {
-        fprintf(stderr, "dlenv: %s: %s\n", path,
+        dl_cli_error("%s: %s", path,
                 too_big ? "larger than the limit (64 MiB)" : "cannot read");
         dl_buf_free(&b);
         return NULL;

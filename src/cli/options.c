@@ -172,12 +172,23 @@ static const option_spec *find_short(char c)
     return NULL;
 }
 
+/* Timeouts are kept in whole milliseconds, where 0 means "the default": below 1 ms a
+ * value would silently become the default (0.0004 s waited 60 s), so it is refused, as
+ * is anything over an hour, NaN, a sign, and text strtod would take but is no plain
+ * number ("inf", " 5", "0x10"). */
+#define MIN_SECONDS 0.001
+#define MAX_SECONDS 3600.0
+
 static bool parse_seconds(const option_spec *o, const char *value, double *out, char **error)
 {
-    char *end;
-    double v = strtod(value, &end);
-    if (end == value || *end || !(v > 0 && v <= 3600)) {
-        *error = dl_fmt("--%s takes seconds between 0 and 3600, not '%s'", o->name, value);
+    char *end = NULL;
+    double v = 0;
+    bool plain = (value[0] >= '0' && value[0] <= '9') || value[0] == '.';
+    if (plain && !strpbrk(value, "xX"))
+        v = strtod(value, &end);
+    if (!plain || strpbrk(value, "xX") || end == value || *end ||
+        !(v >= MIN_SECONDS && v <= MAX_SECONDS)) {
+        *error = dl_fmt("--%s takes seconds from 0.001 to 3600, not '%s'", o->name, value);
         return false;
     }
     *out = v;
@@ -334,6 +345,12 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
                             cli->command ? cli->command : "dlenv");
             return false;
         }
+    /* --from's facts come from the file: a --root beside it would be ignored */
+    if (cli->root && cli->from && !cli->help) {
+        *error = dl_strdup("--root and --from exclude each other: --from reads a saved "
+                           "report, --root a machine's files");
+        return false;
+    }
     return true;
 }
 

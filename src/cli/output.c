@@ -4,7 +4,9 @@
 #include "os/os.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Colour only on a terminal and never with NO_COLOR (https://no-color.org: any
@@ -29,8 +31,21 @@ int dl_cli_write(const char *text, bool add_newline)
     size_t len = strlen(text);
     if (fwrite(text, 1, len, stdout) != len || (add_newline && fputc('\n', stdout) == EOF) ||
         fflush(stdout) != 0) {
-        fprintf(stderr, "dlenv: cannot write the output: %s\n", strerror(errno));
+        dl_cli_error("cannot write the output: %s", strerror(errno));
         return DL_EXIT_TOOL;
     }
     return DL_EXIT_OK;
+}
+
+void dl_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    char *raw, *shown;
+    va_start(ap, fmt);
+    raw = dl_vfmt(fmt, ap);
+    va_end(ap);
+    shown = dl_utf8_clean(raw, strlen(raw));
+    fprintf(stderr, "dlenv: %s\n", shown);
+    free(shown);
+    free(raw);
 }

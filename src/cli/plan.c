@@ -78,10 +78,63 @@ static void name_from_pci(long vendor, long device, char *out, size_t n)
     dl_machine_close(&m);
 }
 
+/* Compute capabilities that exist or may: 1.0 (Tesla) to the teens, minor one digit. */
+static bool plausible_cc(unsigned major, unsigned minor)
+{
+    return major >= 1 && major <= 15 && minor <= 9;
+}
+
+/* "8.6" or "12.0": what can only be meant as a compute capability. */
+static bool looks_like_cc(const char *s)
+{
+    size_t n = strspn(s, "0123456789");
+    return n && s[n] == '.' && s[n + 1] && strspn(s + n + 1, "0123456789") == strlen(s + n + 1);
+}
+
+static bool starts_ci(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return false;
+    return true;
+}
+
+/* A name the tables do not resolve still names a GPU when it has a model number or a
+ * maker's or series' word ("RTX 9090", "Radeon VII", "TITAN Xp"); "zzz" does not. */
+static bool could_name_a_gpu(const char *name)
+{
+    static const char *const words[] = {"nvidia", "geforce", "quadro", "tesla", "titan",
+                                        "rtx",    "gtx",     "jetson", "amd",   "radeon",
+                                        "instinct", "intel", "arc",    "iris",  "uhd",
+                                        "apple",  "gpu"};
+    char *lower = dl_ascii_lower(name, strlen(name));
+    bool letter = false, digit = false, word = false;
+    const char *p;
+    size_t i;
+    for (p = name; *p; p++) {
+        letter = letter || isalpha((unsigned char)*p);
+        digit = digit || isdigit((unsigned char)*p);
+    }
+    for (i = 0; i < sizeof words / sizeof words[0] && !word; i++)
+        word = strstr(lower, words[i]) != NULL;
+    free(lower);
+    return letter && (digit || word);
+}
+
 static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
 {
     long vendor, device;
     memset(g, 0, sizeof *g);
+    if (looks_like_cc(arg) || starts_ci(arg, "sm_") || starts_ci(arg, "compute_")) {
+        /* meant as a capability: it has to be one (sm_-1 and 99.99 are not) */
+        if (!dl_gpu_cc_from_text(arg, &g->cc_major, &g->cc_minor) ||
+            !plausible_cc(g->cc_major, g->cc_minor))
+            return false;
+        g->vendor = DL_GPU_NVIDIA;
+        snprintf(g->name, sizeof g->name, "a GPU of compute capability %u.%u", g->cc_major,
+                 g->cc_minor);
+        return true;
+    }
     if (dl_gpu_cc_from_text(arg, &g->cc_major, &g->cc_minor)) {
         g->vendor = DL_GPU_NVIDIA;
         snprintf(g->name, sizeof g->name, "a GPU of compute capability %u.%u", g->cc_major,
@@ -101,9 +154,56 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
             return false; /* nothing that could name a GPU */
         g->vendor = dl_gpu_vendor_of_name(arg);
         snprintf(g->name, sizeof g->name, "%s", arg);
+        if (!(g->vendor == DL_GPU_NVIDIA &&
+              dl_gpu_cc_from_name(k, g->name, &g->cc_major, &g->cc_minor)) &&
+            !could_name_a_gpu(arg))
+            return false;
+        return true;
     }
     if (g->vendor == DL_GPU_NVIDIA)
         dl_gpu_cc_from_name(k, g->name, &g->cc_major, &g->cc_minor);
+    return true;
+}
+
+/* The names plan.c's arch_name knows. */
+static bool known_arch(const char *arch)
+{
+    static const char *const names[] = {"x86_64", "amd64", "AMD64", "arm64", "aarch64",
+                                        "ARM64",  "x86",   "i686",  "i386"};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(arch, names[i]))
+            return true;
+    return false;
+}
+
+/* Every flag that describes the machine, checked before anything is gathered: a value
+ * that cannot be what it names is a usage error (exit 2), whichever machine it adjusts. */
+static bool check_flags(const dl_cli *cli, const dl_knowledge *k, char **error)
+{
+    unsigned major, minor;
+    bool ft;
+    size_t i;
+    if (cli->arch && !known_arch(cli->arch)) {
+        *error = dl_fmt("--arch '%s': expected x86_64, arm64 or x86 (32-bit)", cli->arch);
+        return false;
+    }
+    if (cli->python && !python_is_version(cli->python, &major, &minor, &ft) &&
+        (cli->os || isdigit((unsigned char)cli->python[0]))) {
+        *error = dl_fmt("--python '%s': expected a version X.Y (3.12, 3.13t)%s", cli->python,
+                        cli->os ? " for a machine described by --os"
+                                : " or an interpreter's path");
+        return false;
+    }
+    for (i = 0; i < cli->n_gpus; i++) {
+        dl_plan_gpu g;
+        if (!parse_gpu(cli->gpus[i], k, &g)) {
+            *error = dl_fmt("--gpu '%s': expected a GPU's name as nvidia-smi prints it, a "
+                            "compute capability (8.6, sm_86) or a PCI id (10de:2504)",
+                            cli->gpus[i]);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -126,7 +226,8 @@ static bool apply_flags(const dl_cli *cli, const dl_knowledge *k, dl_plan_machin
         m->n_gpus = 0;
     for (i = 0; i < cli->n_gpus; i++)
         if (!parse_gpu(cli->gpus[i], k, &m->gpus[m->n_gpus++])) {
-            *error = dl_fmt("--gpu '%s': expected a GPU name, 8.6, sm_86 or 10de:2504",
+            *error = dl_fmt("--gpu '%s': expected a GPU's name as nvidia-smi prints it, a "
+                            "compute capability (8.6, sm_86) or a PCI id (10de:2504)",
                             cli->gpus[i]);
             return false;
         }
@@ -218,15 +319,20 @@ static int plan_with(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
     char *error = NULL, *text;
     int rc = DL_EXIT_OK;
     if (!parse_want(cli->for_kind, &cons.want)) {
-        fprintf(stderr, "dlenv: --for '%s': expected cpu, cuda, rocm, xpu or mps\n",
+        dl_cli_error("--for '%s': expected cpu, cuda, rocm, xpu or mps",
                 cli->for_kind);
         return DL_EXIT_USAGE;
     }
     cons.torch = cli->torch;
+    if (!check_flags(cli, k, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        return DL_EXIT_USAGE;
+    }
     if (cli->os) {
         described(cli, &r->machine);
         if (r->machine.os == DL_PLAN_OS_UNKNOWN) {
-            fprintf(stderr, "dlenv: --os '%s': expected windows, linux or macos\n", cli->os);
+            dl_cli_error("--os '%s': expected windows, linux or macos", cli->os);
             return DL_EXIT_USAGE;
         }
     } else if ((rc = gather_this_machine(cli, k, r)) != DL_EXIT_OK) {
@@ -234,7 +340,7 @@ static int plan_with(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
     }
     if (!apply_flags(cli, k, &r->machine, &error) ||
         !dl_plan_make(k, &r->machine, &cons, &r->plan, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_USAGE;
     }
@@ -253,7 +359,7 @@ int dl_cmd_plan(const dl_cli *cli)
     char *error = NULL;
     int rc;
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

@@ -3,6 +3,7 @@
  * answers {"status", "detail", "facts"} as JSON on stdout. */
 #include "cli/exit_codes.h"
 #include "cli/probe_child.h"
+#include "cli/output.h"
 
 #include "base/str.h"
 #include "facts/facts_json.h"
@@ -38,7 +39,7 @@ static int measure_gpus(const char *level, dl_probe_outcome *out)
     dl_gpu_measure_facts f;
     int rc;
     if (!level || !dl_gpu_budget_for(level, &b)) {
-        fprintf(stderr, "dlenv: __probe gpu-measure takes quick, default or full\n");
+        dl_cli_error("__probe gpu-measure takes quick, default or full");
         return DL_EXIT_USAGE;
     }
     memset(&f, 0, sizeof f);
@@ -69,7 +70,7 @@ int dl_probe_child_main(const char *which, const char *arg)
     } else if (which && strcmp(which, "gpu-measure") == 0) {
         rc = measure_gpus(arg, &out);
     } else {
-        fprintf(stderr, "dlenv: __probe takes nvml, cuda or gpu-measure LEVEL\n");
+        dl_cli_error("__probe takes nvml, cuda or gpu-measure LEVEL");
         return DL_EXIT_USAGE;
     }
     free(out.detail);

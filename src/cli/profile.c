@@ -20,7 +20,7 @@
 
 static int usage(const char *message)
 {
-    fprintf(stderr, "dlenv: %s\n", message);
+    dl_cli_error("%s", message);
     return DL_EXIT_USAGE;
 }
 
@@ -48,7 +48,7 @@ static int write_file(const char *path, const char *text, bool executable)
     char *error = NULL;
     if (!dl_file_write_atomic(path, text, strlen(text), &error) ||
         (executable && !dl_file_make_executable(path, &error))) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_TOOL;
     }
@@ -79,7 +79,7 @@ static int write_vscode(const dl_cli *cli, const dl_launcher *l)
     bool dropped = false;
     int code;
     if (!cli->output && !dl_dir_make(".vscode", &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_TOOL;
     }
@@ -88,10 +88,10 @@ static int write_vscode(const dl_cli *cli, const dl_launcher *l)
         return code;
     text = dl_launch_json_merge(existing, l, &dropped, &error);
     if (!text) {
-        fprintf(stderr, "dlenv: %s: %s (left as it was)\n", path, error);
+        dl_cli_error("%s: %s (left as it was)", path, error);
         code = existing ? DL_EXIT_BAD_INPUT : DL_EXIT_USAGE;
     } else if ((code = write_file(path, text, false)) == DL_EXIT_OK) {
-        fprintf(stderr, "dlenv: wrote the configuration \"%s\" to %s%s\n", l->name, path,
+        dl_cli_error("wrote the configuration \"%s\" to %s%s", l->name, path,
                 dropped ? " (its comments are not kept)" : "");
     }
     free(error);
@@ -108,7 +108,7 @@ static int write_launcher(const dl_cli *cli, dl_launcher_format format, const dl
         return write_vscode(cli, l);
     text = dl_launcher_text(format, l, &error);
     if (!text) {
-        fprintf(stderr, "dlenv: --format %s: %s\n", cli->format, error);
+        dl_cli_error("--format %s: %s", cli->format, error);
         free(error);
         return DL_EXIT_USAGE;
     }

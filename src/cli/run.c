@@ -5,6 +5,7 @@
 #include "cli/exit_codes.h"
 #include "cli/options.h"
 #include "cli/run_setup.h"
+#include "cli/output.h"
 
 #include "base/str.h"
 #include "os/os.h"
@@ -41,17 +42,16 @@ static int start(const dl_run_setup *s)
     /* found on the PATH the command will have: a venv's bin/ comes first */
     program = dl_proc_find(s->argv.v[0], dl_env_lookup(&env, "PATH", windows()));
     if (!program) {
-        fprintf(stderr, "dlenv: %s: command not found\n", s->argv.v[0]);
+        dl_cli_error("%s: command not found", s->argv.v[0]);
     } else {
         for (i = 0; i < s->argv.n; i++)
             dl_strv_add(&argv, dl_strdup(s->argv.v[i]));
         dl_strv_add(&argv, NULL); /* both lists end with NULL for the exec */
         dl_strv_add(&env, NULL);
+        code = EXIT_CANNOT_RUN;
         if (!dl_proc_exec(program, (const char *const *)argv.v, (const char *const *)env.v,
-                          &code, &error)) {
-            fprintf(stderr, "dlenv: %s\n", error);
-            code = EXIT_CANNOT_RUN;
-        }
+                          &code, &error))
+            dl_cli_error("%s", error); /* code: 127 or 126, as shells say */
     }
     free(error);
     free(program);

@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "cli/exit_codes.h"
+#include "cli/output.h"
 #include "os/os.h"
 #include "probe/probe.h"
 #include "run/gpu_select.h"
@@ -60,8 +61,8 @@ static int no_driver(const dl_machine *m, const dl_cli *cli, const dl_facts *f,
                     : out->detail      ? out->detail
                                        : "it lists no GPU";
     char *adapters = adapters_text(m);
-    fprintf(stderr, "dlenv: --gpu %s: no NVIDIA driver answers (NVML: %s); this machine has "
-                    "%s; --cpu runs without a GPU\n", cli->gpus[0], why, adapters);
+    dl_cli_error("--gpu %s: no NVIDIA driver answers (NVML: %s); this machine has "
+                    "%s; --cpu runs without a GPU", cli->gpus[0], why, adapters);
     free(adapters);
     return DL_EXIT_BAD_INPUT;
 }
@@ -73,7 +74,7 @@ static int resolve(const dl_strv *tokens, const dl_facts *f, long **chosen, size
     dl_gpu_entry *entries = entries_of(&f->nvml, &n);
     dl_gpu_status st = dl_gpu_resolve(tokens, entries, n, chosen, n_chosen, &error);
     if (st != DL_GPU_OK)
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
     free(error);
     free(entries);
     return st == DL_GPU_OK ? DL_EXIT_OK : st == DL_GPU_SYNTAX ? DL_EXIT_USAGE : DL_EXIT_BAD_INPUT;
@@ -91,13 +92,13 @@ int dl_run_choose_gpus(const dl_cli *cli, long **chosen, size_t *n_chosen)
     *n_chosen = 0;
     /* a malformed value is a usage error before any driver is asked */
     if (dl_gpu_split(cli->gpus, cli->n_gpus, &tokens, &error) != DL_GPU_OK) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         dl_strv_free(&tokens);
         return DL_EXIT_USAGE;
     }
     if (!dl_machine_open(&m, NULL, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         dl_strv_free(&tokens);
         return DL_EXIT_TOOL;

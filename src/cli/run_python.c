@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "cli/exit_codes.h"
+#include "cli/output.h"
 #include "os/os.h"
 #include "probe/python_find.h"
 
@@ -194,16 +195,16 @@ static int find_env(const dl_machine *m, const char *name, dl_run_python *py)
         code = DL_EXIT_OK;
     } else if (found.n == 0) {
         char *names = names_found(&f);
-        fprintf(stderr, "dlenv: --env %s: no conda env or venv of that name (found: %s); give "
-                        "its folder or --python PATH\n", name, names);
+        dl_cli_error("--env %s: no conda env or venv of that name (found: %s); give "
+                        "its folder or --python PATH", name, names);
         free(names);
     } else {
         dl_buf b = {0};
         size_t i;
         for (i = 0; i < found.n; i++)
             dl_buf_printf(&b, "%s%s", i ? ", " : "", found.v[i]);
-        fprintf(stderr, "dlenv: --env %s: several envs have that name (%s); give its folder "
-                        "or --python PATH\n", name, b.data);
+        dl_cli_error("--env %s: several envs have that name (%s); give its folder "
+                        "or --python PATH", name, b.data);
         dl_buf_free(&b);
     }
     dl_strv_free(&found);
@@ -216,7 +217,7 @@ static int find_prefix(const dl_machine *m, const char *dir, dl_run_python *py)
 {
     char *prefix = dl_path_absolute(dir), *interpreter = interpreter_in(m, prefix);
     if (!interpreter)
-        fprintf(stderr, "dlenv: --env %s: no Python interpreter in that folder\n", dir);
+        dl_cli_error("--env %s: no Python interpreter in that folder", dir);
     else
         fill(m, interpreter, py);
     free(prefix);
@@ -229,7 +230,7 @@ static int find_interpreter(const dl_machine *m, const char *path, dl_run_python
     char *abs = dl_path_absolute(path);
     int code = DL_EXIT_OK;
     if (!is_kind(m, abs, DL_FS_FILE)) {
-        fprintf(stderr, "dlenv: --python %s: no such interpreter\n", path);
+        dl_cli_error("--python %s: no such interpreter", path);
         code = DL_EXIT_BAD_INPUT;
     } else {
         fill(m, abs, py);
@@ -247,7 +248,7 @@ int dl_run_find_python(const dl_cli *cli, dl_run_python *py)
     if (!cli->python && !cli->env_name)
         return DL_EXIT_OK;
     if (!dl_machine_open(&m, NULL, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_TOOL;
     }

@@ -3,6 +3,7 @@
 #include "cli/exit_codes.h"
 #include "cli/run_gpus.h"
 #include "cli/run_python.h"
+#include "cli/output.h"
 #include "os/os.h"
 #include "run/gpu_select.h"
 
@@ -12,7 +13,7 @@
 
 static int usage(const char *message)
 {
-    fprintf(stderr, "dlenv: %s\n", message);
+    dl_cli_error("%s", message);
     return DL_EXIT_USAGE;
 }
 

@@ -97,7 +97,7 @@ static int put(const char *path, const char *text, const char *what)
     if (!strcmp(path, "-"))
         return dl_cli_write(text, false);
     if (!dl_file_write_atomic(path, text, strlen(text), &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_TOOL;
     }
@@ -128,7 +128,7 @@ static int write_lock(const dl_cli *cli)
     if (text)
         text = dl_cli_redact(cli, text, false);
     if (!text) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         rc = DL_EXIT_FINDINGS;
     } else {
         rc = put(cli->output ? cli->output : "-", text, "Lock");
@@ -147,7 +147,7 @@ static int write_snapshot(const dl_cli *cli)
     char *error = NULL, *text, *name;
     int rc;
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

@@ -146,11 +146,11 @@ int dl_cmd_verify(const dl_cli *cli)
     char *text;
     int rc;
     if (cli->quick && cli->full) {
-        fprintf(stderr, "dlenv: --quick and --full exclude each other\n");
+        dl_cli_error("--quick and --full exclude each other");
         return DL_EXIT_USAGE;
     }
     if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        fprintf(stderr, "dlenv: %s\n", error);
+        dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }

@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "facts/facts_json.h"
+#include "facts/json_check.h"
 #include "rules/verdict.h"
 
 #include <cjson/cJSON.h>
@@ -73,21 +74,6 @@ static bool fail(char **error, char *message)
     return false;
 }
 
-/* "line 3, column 14" of the byte at p in text. */
-static char *position(const char *text, size_t len, const char *p)
-{
-    size_t line = 1, column = 1, i, at = p && p >= text ? (size_t)(p - text) : len;
-    for (i = 0; i < at && i < len; i++) {
-        if (text[i] == '\n') {
-            line++;
-            column = 1;
-        } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
-            column++;
-        }
-    }
-    return dl_fmt("line %zu, column %zu", line, column);
-}
-
 /* Which document this is, from "schema": NAME/MAJOR; path names doc in errors. */
 static bool identify(const cJSON *doc, const char *path, const doc_form **form, char **error)
 {
@@ -147,6 +133,23 @@ static bool read_facts(const cJSON *doc, const doc_form *form, dl_facts *f, char
     return dl_schema_from_json(&dl_facts_schema, facts, f, path, error);
 }
 
+/* A finding is nothing without its id, layer, severity and title: one that lacks one (or
+ * has an unknown there) makes the document unreadable, not a "? (unknown)" line. */
+static bool findings_complete(const dl_findings *fs, char **error)
+{
+    size_t i;
+    for (i = 0; fs->items.known && i < fs->items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(fs->items, dl_finding, i);
+        const char *lacking = !x->id.value ? "id" : !x->layer.value ? "layer"
+                              : !x->severity.value ? "severity" : !x->title.value ? "title"
+                                                                                   : NULL;
+        if (lacking)
+            return fail(error, dl_fmt("$.findings[%zu].%s: missing (every finding has an id, "
+                                      "a layer, a severity and a title)", i, lacking));
+    }
+    return true;
+}
+
 /* "findings" and "root_cause" as the doctor writes them; a null root cause is none. */
 static bool read_findings(const cJSON *doc, dl_snapshot *out, char **error)
 {
@@ -162,7 +165,8 @@ static bool read_findings(const cJSON *doc, dl_snapshot *out, char **error)
     cJSON_AddItemReferenceToObject(view, "findings", (cJSON *)items);
     if (cJSON_IsString(root))
         cJSON_AddItemReferenceToObject(view, "root_cause", (cJSON *)root);
-    ok = dl_schema_from_json(&dl_findings_schema, view, &out->findings, "$", error);
+    ok = dl_schema_from_json(&dl_findings_schema, view, &out->findings, "$", error) &&
+         findings_complete(&out->findings, error);
     cJSON_Delete(view);
     out->has_findings = ok;
     return ok;
@@ -188,23 +192,15 @@ static bool read_document(const cJSON *doc, dl_snapshot *out, char **error)
 
 bool dl_snapshot_from_json_text(const char *text, size_t len, dl_snapshot *out, char **error)
 {
-    const char *end = NULL;
     cJSON *doc;
     bool ok;
     memset(out, 0, sizeof *out);
     *error = NULL;
-    doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
-    while (doc && end && end < text + len && strchr(" \t\r\n", *end) && *end)
-        end++;
-    if (!doc || (end && end < text + len)) {
-        char *where = position(text, len, end);
-        *error = !len ? dl_strdup("empty, not JSON")
-                 : doc ? dl_fmt("not valid JSON: more text after the document (%s)", where)
-                       : dl_fmt("not valid JSON (%s)", where);
-        free(where);
-        cJSON_Delete(doc);
+    if (!dl_json_check(text, len, error))
         return false;
-    }
+    doc = cJSON_ParseWithLength(text, len);
+    if (!doc) /* checked: cJSON itself ran out of memory */
+        return fail(error, dl_strdup("not valid JSON"));
     ok = read_document(doc, out, error);
     cJSON_Delete(doc);
     if (!ok)

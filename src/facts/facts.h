@@ -8,6 +8,7 @@
 #include "facts/value.h"
 
 #define DL_REPORT_SCHEMA "dlenv.report/1"
+#define DL_REPORT_SCHEMA_MAJOR 1 /* the newest major version this dlenv reads */
 
 typedef struct dl_probe_run {
     dl_text name;

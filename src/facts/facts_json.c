@@ -1,6 +1,7 @@
 #include "facts/facts_json.h"
 
 #include "base/str.h"
+#include "facts/json_check.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -227,24 +228,44 @@ bool dl_schema_from_json(const dl_schema *s, const cJSON *json, void *obj, const
     return true;
 }
 
+/* "dlenv.report/1": the name, then a major version this dlenv reads (0 and 1; a newer
+ * one is another format, as diff says for snapshots). */
+static bool report_schema(const cJSON *j, char **error)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
+    const char *prefix = "dlenv.report/";
+    unsigned long long major;
+    if (!cJSON_IsObject(j) || !cJSON_IsString(schema) ||
+        !dl_starts_with(schema->valuestring, prefix)) {
+        *error = dl_strdup("not a dlenv report (no \"schema\": \"dlenv.report/N\")");
+        return false;
+    }
+    if (!dl_parse_u64(schema->valuestring + strlen(prefix), 10, &major)) {
+        *error = dl_fmt("$.schema: \"%s\" is not a dlenv report's schema", schema->valuestring);
+        return false;
+    }
+    if (major > DL_REPORT_SCHEMA_MAJOR) {
+        *error = dl_fmt("$.schema: \"%s\" is newer than this dlenv reads (%s%d): update dlenv",
+                        schema->valuestring, prefix, DL_REPORT_SCHEMA_MAJOR);
+        return false;
+    }
+    return true;
+}
+
 bool dl_facts_from_json_text(const char *text, size_t len, dl_facts *f, char **error)
 {
-    cJSON *j = cJSON_ParseWithLength(text, len);
-    const cJSON *schema;
+    cJSON *j;
     bool ok;
     memset(f, 0, sizeof *f);
     *error = NULL;
+    if (!dl_json_check(text, len, error))
+        return false;
+    j = cJSON_ParseWithLength(text, len);
     if (!j) {
         *error = dl_strdup("not valid JSON");
         return false;
     }
-    schema = cJSON_GetObjectItemCaseSensitive(j, "schema");
-    if (!cJSON_IsString(schema) || !dl_starts_with(schema->valuestring, "dlenv.report/")) {
-        *error = dl_strdup("not a dlenv report (no \"schema\": \"dlenv.report/N\")");
-        cJSON_Delete(j);
-        return false;
-    }
-    ok = dl_schema_from_json(&dl_facts_schema, j, f, "$", error);
+    ok = report_schema(j, error) && dl_schema_from_json(&dl_facts_schema, j, f, "$", error);
     cJSON_Delete(j);
     if (!ok)
         dl_facts_free(f);

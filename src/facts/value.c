@@ -1,16 +1,24 @@
 #include "facts/value.h"
 
 #include "base/str.h"
+#include "base/url.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Every text that becomes a fact: valid UTF-8 without control characters, and no URL
+ * with its credentials (a password in direct_url.json must reach no output). */
+static char *fact_text(const char *s, size_t len)
+{
+    return dl_url_strip_userinfo(dl_utf8_clean(s, len));
+}
+
 DL_PRINTF_LIKE(1, 0)
 static char *vreason(const char *fmt, va_list ap)
 {
     char *raw = dl_vfmt(fmt, ap);
-    char *clean = dl_utf8_clean(raw, strlen(raw));
+    char *clean = fact_text(raw, strlen(raw));
     free(raw);
     return clean;
 }
@@ -24,6 +32,11 @@ static char *vreason(const char *fmt, va_list ap)
         va_end(ap);                   \
     } while (0)
 
+const char *dl_text_or(const dl_text *t, const char *otherwise)
+{
+    return t->value ? t->value : otherwise;
+}
+
 void dl_text_set(dl_text *t, const char *value)
 {
     dl_text_setn(t, value, value ? strlen(value) : 0);
@@ -34,7 +47,7 @@ void dl_text_setn(dl_text *t, const char *value, size_t len)
     free(t->value);
     free(t->why);
     t->why = NULL;
-    t->value = value ? dl_utf8_clean(value, len) : NULL;
+    t->value = value ? fact_text(value, len) : NULL;
 }
 
 void dl_text_unknown(dl_text *t, const char *fmt, ...)
@@ -117,7 +130,7 @@ void dl_list_unknown(dl_list *l, const char *fmt, ...)
 void dl_textlist_add(dl_list *l, const char *text)
 {
     char **slot = dl_list_push(l, sizeof(char *));
-    *slot = dl_utf8_clean(text, strlen(text));
+    *slot = fact_text(text, strlen(text));
 }
 
 bool dl_textlist_has(const dl_list *l, const char *text)
@@ -132,8 +145,8 @@ bool dl_textlist_has(const dl_list *l, const char *text)
 void dl_dict_add(dl_list *l, const char *name, const char *value)
 {
     dl_pair *p = dl_list_push(l, sizeof(dl_pair));
-    p->name = dl_utf8_clean(name, strlen(name));
-    p->value = dl_utf8_clean(value, strlen(value));
+    p->name = fact_text(name, strlen(name));
+    p->value = fact_text(value, strlen(value));
 }
 
 const char *dl_dict_get(const dl_list *l, const char *name)

@@ -46,6 +46,9 @@ typedef struct dl_pair {
 
 #define DL_PRINTF(a, b) DL_PRINTF_LIKE(a, b)
 
+/* The value when known, else otherwise: a saved report may lack any member, or hold an
+ * unknown where a probe always writes a value, so a reader never counts on one. */
+const char *dl_text_or(const dl_text *t, const char *otherwise);
 void dl_text_set(dl_text *t, const char *value);
 void dl_text_setn(dl_text *t, const char *value, size_t len);
 void dl_text_unknown(dl_text *t, const char *fmt, ...) DL_PRINTF(2, 3);

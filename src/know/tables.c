@@ -59,20 +59,21 @@ typedef struct table_spec {
     const char *name;
     const char *builtin;
     const char *const *required;
+    bool may_be_empty;   /* a table of exceptions; the others are what dlenv knows */
 } table_spec;
 
 static const table_spec specs[DL_TABLE_COUNT] = {
-    {"torch_releases", dl_data_torch_releases_csv, torch_releases_cols},
-    {"cuda_driver", dl_data_cuda_driver_csv, cuda_driver_cols},
-    {"wheel_arches", dl_data_wheel_arches_csv, wheel_arches_cols},
+    {"torch_releases", dl_data_torch_releases_csv, torch_releases_cols, false},
+    {"cuda_driver", dl_data_cuda_driver_csv, cuda_driver_cols, false},
+    {"wheel_arches", dl_data_wheel_arches_csv, wheel_arches_cols, false},
     {"gpu_compute_capability", dl_data_gpu_compute_capability_csv,
-     gpu_compute_capability_cols},
-    {"cudnn", dl_data_cudnn_csv, cudnn_cols},
-    {"cudnn_libraries", dl_data_cudnn_libraries_csv, cudnn_libraries_cols},
-    {"torch_wheels", dl_data_torch_wheels_csv, torch_wheels_cols},
-    {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols},
-    {"error_signatures", dl_data_error_signatures_csv, error_signatures_cols},
-    {"gpu_arch", dl_data_gpu_arch_csv, gpu_arch_cols},
+     gpu_compute_capability_cols, false},
+    {"cudnn", dl_data_cudnn_csv, cudnn_cols, false},
+    {"cudnn_libraries", dl_data_cudnn_libraries_csv, cudnn_libraries_cols, false},
+    {"torch_wheels", dl_data_torch_wheels_csv, torch_wheels_cols, false},
+    {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols, true},
+    {"error_signatures", dl_data_error_signatures_csv, error_signatures_cols, false},
+    {"gpu_arch", dl_data_gpu_arch_csv, gpu_arch_cols, false},
 };
 
 const char *dl_table_name(size_t i)
@@ -108,6 +109,12 @@ static bool check_table(const table_spec *spec, const char *file, const dl_csv *
             *error = dl_fmt("%s:1: missing required column '%s'", file, spec->required[i]);
             return false;
         }
+    /* an empty torch_releases is no plan at all: unusable input (exit 4), not a usage
+     * error later on */
+    if (!c->rows && !spec->may_be_empty) {
+        *error = dl_fmt("%s:2: no rows: the %s table cannot be empty", file, spec->name);
+        return false;
+    }
     source = dl_csv_column(c, "source");
     for (i = 0; i < c->rows; i++)
         if (blank(c->cells[i * c->cols + (size_t)source])) {

@@ -87,9 +87,12 @@ bool dl_proc_exec(const char *program, const char *const *argv, const char *cons
     free(app);
     free(block);
     if (!ok) {
-        char *why = dl_win_error_text(GetLastError());
+        DWORD err = GetLastError();
+        char *why = dl_win_error_text(err);
         SetConsoleCtrlHandler(ignore_interrupts, FALSE);
         *error = dl_fmt("cannot run %s: %s", program, why);
+        /* as shells say: 127 not found, 126 found but not runnable */
+        *exit_code = err == ERROR_FILE_NOT_FOUND || err == ERROR_PATH_NOT_FOUND ? 127 : 126;
         free(why);
         return false;
     }

@@ -1,7 +1,10 @@
 /* Files (Windows). Machine paths are Windows paths ("C:\Users\李明\...", either slash);
  * under --root DIR they are read below DIR instead, with the drive letter as a directory
- * (C:\x -> DIR\C\x), so a Windows tree can be inspected as a fixture. Every call takes
- * UTF-16, so non-ASCII user names work. */
+ * (C:\x -> DIR\C\x), so a Windows tree can be inspected as a fixture. Below the root a
+ * path is taken lexically ("." dropped, ".." stops at the root), a symbolic link or
+ * junction on the way is not followed (it would point at this machine's files), and a DOS
+ * device name (CON, NUL, COM1) is refused. Only files on a disk are read: never a pipe or
+ * a console. Every call takes UTF-16, so non-ASCII user names work. */
 #include "os/os.h"
 
 #include "base/str.h"
@@ -11,6 +14,9 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 
+#include <fcntl.h>
+#include <io.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +72,9 @@ bool dl_machine_open(dl_machine *m, const char *root, char **error)
     n = GetFullPathNameW(w, (DWORD)(sizeof full / sizeof full[0]), full, NULL);
     free(w);
     m->root = (n && n < sizeof full / sizeof full[0]) ? dl_narrow(full) : dl_strdup(root);
+    n = (DWORD)strlen(m->root);
+    while (n > 3 && (m->root[n - 1] == '\\' || m->root[n - 1] == '/'))
+        m->root[--n] = '\0'; /* components are added with their own separator */
     m->live = false;
     return true;
 }
@@ -76,40 +85,158 @@ void dl_machine_close(dl_machine *m)
     m->root = NULL;
 }
 
-char *dl_machine_path(const dl_machine *m, const char *path)
+static void set_message(dl_io_error *e, const char *what, const char *path, const char *why)
 {
-    if (!m->root || !*m->root)
-        return dl_strdup(path);
-    /* C:\x under a root is ROOT\C\x; /x (a Linux path) is ROOT\x */
-    if (path[0] && path[1] == ':')
-        return dl_fmt("%s\\%c%s", m->root, path[0], path + 2);
-    return dl_fmt("%s%s%s", m->root, (path[0] == '/' || path[0] == '\\') ? "" : "\\", path);
+    if (!e)
+        return;
+    free(e->message);
+    e->status = DL_IO_FAILED;
+    e->message = dl_fmt("cannot %s %s: %s", what, path, why);
 }
 
-static HANDLE open_for_read(const dl_machine *m, const char *path, DWORD *code)
+static bool under_root(const dl_machine *m)
 {
-    char *host = dl_machine_path(m, path);
-    wchar_t *w = dl_wide(host);
-    HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                           NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
-    *code = h == INVALID_HANDLE_VALUE ? GetLastError() : 0;
-    free(w);
+    return m->root && *m->root;
+}
+
+/* CON, NUL, COM1, LPT1.txt ...: Windows opens the device whatever folder names it. */
+static bool dos_device(const char *name, size_t n)
+{
+    static const char *const devices[] = {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"};
+    size_t base = 0, i;
+    while (base < n && name[base] != '.')
+        base++;
+    while (base && name[base - 1] == ' ')
+        base--;
+    for (i = 0; i < sizeof devices / sizeof devices[0]; i++)
+        if (strlen(devices[i]) == base && _strnicmp(name, devices[i], base) == 0)
+            return true;
+    return base == 4 && (_strnicmp(name, "COM", 3) == 0 || _strnicmp(name, "LPT", 3) == 0) &&
+           name[3] >= '0' && name[3] <= '9';
+}
+
+/* The components of a machine path below the root, lexically: "C:" is the folder C, "."
+ * is dropped and ".." stops at the root, as a chroot's would. False with err for a name
+ * Windows would not read as a plain file there: a DOS device, or a ':' (a stream). */
+static bool components(const char *path, dl_strv *out, const char *what, dl_io_error *err)
+{
+    const char *p = path;
+    if (p[0] && p[1] == ':') {
+        dl_strv_add(out, dl_strndup(p, 1));
+        p += 2;
+    }
+    while (*p) {
+        size_t n = strcspn(p, "/\\");
+        if (n == 2 && strncmp(p, "..", 2) == 0) {
+            if (out->n)
+                free(out->v[--out->n]);
+        } else if (n && !(n == 1 && *p == '.')) {
+            if (dos_device(p, n) || memchr(p, ':', n)) {
+                set_message(err, what, path, "not a plain file name under --root");
+                return false;
+            }
+            dl_strv_add(out, dl_strndup(p, n));
+        }
+        p += n;
+        p += *p != '\0';
+    }
+    return true;
+}
+
+/* Every component below the root must be a plain folder or file: a symbolic link or
+ * junction in an inspected tree points at this machine's own files, so none is followed.
+ * A missing one ends the check: the call that follows reports it. */
+static bool no_link_below(const char *root, const dl_strv *parts, const char *what,
+                          const char *path, dl_io_error *err)
+{
+    dl_buf b = {0};
+    size_t i;
+    bool ok = true;
+    dl_buf_puts(&b, root);
+    for (i = 0; ok && i < parts->n; i++) {
+        wchar_t *w;
+        DWORD a;
+        dl_buf_printf(&b, "\\%s", parts->v[i]);
+        w = dl_wide(b.data);
+        a = GetFileAttributesW(w);
+        free(w);
+        if (a == INVALID_FILE_ATTRIBUTES)
+            break;
+        if (a & FILE_ATTRIBUTE_REPARSE_POINT) {
+            set_message(err, what, path, "a symbolic link or junction, which is not followed "
+                                         "under --root");
+            ok = false;
+        }
+    }
+    dl_buf_free(&b);
+    return ok;
+}
+
+/* The host path of a machine path: as it is on this machine; under --root the lexical
+ * path below the root with no link on the way. NULL with err. */
+static char *host_path(const dl_machine *m, const char *path, const char *what,
+                       dl_io_error *err)
+{
+    dl_strv parts = {0};
+    dl_buf b = {0};
+    size_t i;
+    if (!under_root(m))
+        return dl_strdup(path);
+    if (!components(path, &parts, what, err) ||
+        !no_link_below(m->root, &parts, what, path, err)) {
+        dl_strv_free(&parts);
+        return NULL;
+    }
+    dl_buf_puts(&b, m->root);
+    for (i = 0; i < parts.n; i++)
+        dl_buf_printf(&b, "\\%s", parts.v[i]);
+    dl_strv_free(&parts);
+    return dl_buf_take(&b);
+}
+
+/* Only a file on a disk is read: a pipe or a device (a console) may block or act on being
+ * read; a link under --root is not followed. */
+static HANDLE open_for_read(const dl_machine *m, const char *path, dl_io_error *err)
+{
+    char *host = host_path(m, path, "read", err);
+    wchar_t *w;
+    HANDLE h;
+    BY_HANDLE_FILE_INFORMATION info;
+    if (!host)
+        return INVALID_HANDLE_VALUE;
+    w = dl_wide(host);
     free(host);
-    return h;
+    h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    NULL, OPEN_EXISTING,
+                    FILE_ATTRIBUTE_NORMAL | (under_root(m) ? FILE_FLAG_OPEN_REPARSE_POINT : 0),
+                    NULL);
+    free(w);
+    if (h == INVALID_HANDLE_VALUE) {
+        set_error(err, GetLastError(), "read", path);
+        return h;
+    }
+    if (GetFileType(h) != FILE_TYPE_DISK) {
+        set_message(err, "read", path, "not a regular file (a device or a pipe)");
+    } else if (!GetFileInformationByHandle(h, &info)) {
+        set_error(err, GetLastError(), "read", path);
+    } else if (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) {
+        set_message(err, "read", path, "not a regular file");
+    } else {
+        return h;
+    }
+    CloseHandle(h);
+    return INVALID_HANDLE_VALUE;
 }
 
 bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, size_t *len,
                 bool *truncated, dl_io_error *err)
 {
-    DWORD code;
-    HANDLE h = open_for_read(m, path, &code);
+    HANDLE h = open_for_read(m, path, err);
     dl_buf b = {0};
     char chunk[65536];
     bool more = false;
-    if (h == INVALID_HANDLE_VALUE) {
-        set_error(err, code, "read", path);
+    if (h == INVALID_HANDLE_VALUE)
         return false;
-    }
     for (;;) {
         DWORD want = sizeof chunk, got = 0;
         if (b.len >= max) {
@@ -140,12 +267,37 @@ bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, 
     return true;
 }
 
-static DWORD attributes_of(const dl_machine *m, const char *path, DWORD *code)
+FILE *dl_fs_open_read(const dl_machine *m, const char *path, dl_io_error *err)
 {
-    char *host = dl_machine_path(m, path);
-    wchar_t *w = dl_wide(host);
-    DWORD a = GetFileAttributesW(w);
-    *code = a == INVALID_FILE_ATTRIBUTES ? GetLastError() : 0;
+    HANDLE h = open_for_read(m, path, err);
+    FILE *f = NULL;
+    int fd;
+    if (h == INVALID_HANDLE_VALUE)
+        return NULL;
+    fd = _open_osfhandle((intptr_t)h, _O_RDONLY | _O_BINARY);
+    if (fd < 0) {
+        CloseHandle(h);
+    } else if (!(f = _fdopen(fd, "rb"))) {
+        _close(fd); /* closes the handle too */
+    }
+    if (!f)
+        set_message(err, "read", path, "cannot open it as a stream");
+    return f;
+}
+
+/* The attributes of path, INVALID_FILE_ATTRIBUTES with err (what: "inspect", "open"). */
+static DWORD attributes_of(const dl_machine *m, const char *path, const char *what,
+                           dl_io_error *err)
+{
+    char *host = host_path(m, path, what, err);
+    wchar_t *w;
+    DWORD a;
+    if (!host)
+        return INVALID_FILE_ATTRIBUTES;
+    w = dl_wide(host);
+    a = GetFileAttributesW(w);
+    if (a == INVALID_FILE_ATTRIBUTES)
+        set_error(err, GetLastError(), what, path);
     free(w);
     free(host);
     return a;
@@ -153,11 +305,9 @@ static DWORD attributes_of(const dl_machine *m, const char *path, DWORD *code)
 
 dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err)
 {
-    DWORD code, a = attributes_of(m, path, &code);
-    if (a == INVALID_FILE_ATTRIBUTES) {
-        set_error(err, code, "inspect", path);
+    DWORD a = attributes_of(m, path, "inspect", err);
+    if (a == INVALID_FILE_ATTRIBUTES)
         return DL_FS_NONE;
-    }
     if (a & FILE_ATTRIBUTE_DIRECTORY)
         return DL_FS_DIR;
     if (a & FILE_ATTRIBUTE_DEVICE)
@@ -167,11 +317,9 @@ dl_fs_kind dl_fs_kind_of(const dl_machine *m, const char *path, dl_io_error *err
 
 bool dl_fs_can_read_write(const dl_machine *m, const char *path, dl_io_error *err)
 {
-    DWORD code, a = attributes_of(m, path, &code);
-    if (a == INVALID_FILE_ATTRIBUTES) {
-        set_error(err, code, "open", path);
+    DWORD a = attributes_of(m, path, "open", err);
+    if (a == INVALID_FILE_ATTRIBUTES)
         return false;
-    }
     if (a & FILE_ATTRIBUTE_READONLY) {
         set_error(err, ERROR_ACCESS_DENIED, "open", path);
         return false;
@@ -179,22 +327,44 @@ bool dl_fs_can_read_write(const dl_machine *m, const char *path, dl_io_error *er
     return true;
 }
 
-/* The final path of an existing file, links and junctions resolved by the system. Under
- * --root the machine path is returned as given: the tree's links are plain files there. */
+/* Under --root: the machine path with "." and ".." taken out (links are not followed
+ * there, so there are none to resolve), in the path's own style: C:\x\y or /x/y. */
+static char *lexical_path(const char *path)
+{
+    dl_strv parts = {0};
+    dl_buf b = {0};
+    bool drive = path[0] && path[1] == ':';
+    size_t i;
+    if (!components(path, &parts, "resolve", NULL)) {
+        dl_strv_free(&parts);
+        return dl_strdup(path);
+    }
+    dl_buf_puts(&b, "");
+    for (i = 0; i < parts.n; i++) {
+        dl_buf_puts(&b, !drive ? "/" : i ? "\\" : "");
+        dl_buf_puts(&b, parts.v[i]);
+        if (drive && i == 0)
+            dl_buf_puts(&b, ":");
+    }
+    if (!b.len || (drive && parts.n == 1))
+        dl_buf_puts(&b, drive ? "\\" : "/");
+    dl_strv_free(&parts);
+    return dl_buf_take(&b);
+}
+
+/* The final path of an existing file, links and junctions resolved by the system. */
 char *dl_fs_realpath(const dl_machine *m, const char *path, dl_io_error *err)
 {
-    char *host, *out;
+    char *out;
     wchar_t *w, buf[MAX_PATH * 4];
     HANDLE h;
     DWORD n;
-    if (m->root && *m->root) {
+    if (under_root(m)) {
         if (dl_fs_kind_of(m, path, err) == DL_FS_NONE)
             return NULL;
-        return dl_strdup(path);
+        return lexical_path(path);
     }
-    host = dl_machine_path(m, path);
-    w = dl_wide(host);
-    free(host);
+    w = dl_wide(path);
     h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
                     OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
     free(w);
@@ -230,7 +400,7 @@ bool dl_fs_readlink(const dl_machine *m, const char *path, char **target, dl_io_
 bool dl_fs_list(const dl_machine *m, const char *dir, char ***names, size_t *count,
                 dl_io_error *err)
 {
-    char *host = dl_machine_path(m, dir), *pattern;
+    char *host = host_path(m, dir, "list", err), *pattern;
     wchar_t *w;
     WIN32_FIND_DATAW fd;
     HANDLE h;
@@ -238,6 +408,8 @@ bool dl_fs_list(const dl_machine *m, const char *dir, char ***names, size_t *cou
     char **out = NULL;
     *names = NULL;
     *count = 0;
+    if (!host)
+        return false;
     pattern = dl_fmt("%s\\*", host);
     free(host);
     w = dl_wide(pattern);
@@ -267,13 +439,11 @@ bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void 
                    size_t len, size_t *got, dl_io_error *err)
 {
     DWORD code;
-    HANDLE h = open_for_read(m, path, &code);
+    HANDLE h = open_for_read(m, path, err);
     size_t done = 0;
     *got = 0;
-    if (h == INVALID_HANDLE_VALUE) {
-        set_error(err, code, "read", path);
+    if (h == INVALID_HANDLE_VALUE)
         return false;
-    }
     if (offset > (uint64_t)INT64_MAX) /* past the end of any file */
         len = 0;
     while (done < len) {

@@ -1,10 +1,11 @@
 /* Line-by-line reading of large files (pci.ids), the same on every system: the file is
- * opened through dl_fopen, so a UTF-8 path works on Windows too. */
+ * opened by the file layer (dl_fs_open_read), so it is resolved inside the root and only
+ * a regular file is read. A line is bounded (DL_LINES_MAX): a file of one endless line
+ * costs that much memory, not its size. */
 #include "os/os.h"
 
 #include "base/str.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,26 +18,24 @@ struct dl_lines {
 
 dl_lines *dl_lines_open(const dl_machine *m, const char *path, dl_io_error *err)
 {
-    char *host = dl_machine_path(m, path);
-    FILE *f;
+    FILE *f = dl_fs_open_read(m, path, err);
     dl_lines *l;
-    errno = 0;
-    f = dl_fopen(host, "rb");
-    free(host);
-    if (!f) {
-        int code = errno ? errno : ENOENT;
-        if (err) {
-            free(err->message);
-            err->status = code == ENOENT || code == ENOTDIR ? DL_IO_NOT_FOUND
-                          : code == EACCES || code == EPERM  ? DL_IO_NO_PERMISSION
-                                                             : DL_IO_FAILED;
-            err->message = dl_fmt("cannot read %s: %s", path, strerror(code));
-        }
+    if (!f)
         return NULL;
-    }
     l = dl_xcalloc(1, sizeof *l);
     l->f = f;
     return l;
+}
+
+/* Drops the rest of a line that was cut at DL_LINES_MAX, up to and with its newline. */
+static void skip_rest_of_line(FILE *f)
+{
+    char chunk[4096];
+    while (fgets(chunk, (int)sizeof chunk, f)) {
+        size_t n = strlen(chunk);
+        if (n && chunk[n - 1] == '\n')
+            return;
+    }
 }
 
 /* fgets, not getc: pci.ids is 1.3 MB and a character at a time costs 4x more. */
@@ -62,6 +61,10 @@ const char *dl_lines_next(dl_lines *l, size_t *len)
         }
         if (n < l->cap - 1)
             break; /* fgets stopped short of a full buffer: end of file */
+        if (l->cap > DL_LINES_MAX) {
+            skip_rest_of_line(l->f); /* cut: what follows on this line is dropped */
+            break;
+        }
         l->cap *= 2; /* the line is longer than the buffer: grow and go on */
         l->line = dl_xrealloc(l->line, l->cap);
     }

@@ -37,8 +37,11 @@ void dl_io_error_clear(dl_io_error *e);
 /* Checks that root exists and is a directory; on failure returns false and a message. */
 bool dl_machine_open(dl_machine *m, const char *root, char **error);
 void dl_machine_close(dl_machine *m);
-/* The host path for a machine path: root + path. Caller frees. */
-char *dl_machine_path(const dl_machine *m, const char *path);
+/* How a machine path is read (fs_posix.c / fs_win.c): under a root every component is
+ * resolved inside it, as the inspected system (or a chroot) would: an absolute link
+ * restarts at the root, ".." stops there, a link loop is an error; nothing is ever
+ * reached outside the root. Only regular files are opened for reading: a FIFO, socket or
+ * device gives "not a regular file" without being opened. */
 
 /* Reads at most max bytes of a file; *truncated says whether there was more. The text is
  * NUL-terminated (binary files may hold NULs before len). */
@@ -48,10 +51,17 @@ bool dl_fs_read(const dl_machine *m, const char *path, size_t max, char **data, 
  * of the file). For big files read piecewise (a PE image's headers and import tables). */
 bool dl_fs_read_at(const dl_machine *m, const char *path, uint64_t offset, void *buf,
                    size_t len, size_t *got, dl_io_error *err);
+/* The regular file path opened for reading as a stream (binary), resolved as dl_fs_read
+ * does; NULL with err. */
+FILE *dl_fs_open_read(const dl_machine *m, const char *path, dl_io_error *err);
 /* Line-by-line reading for large files (pci.ids) without loading them whole. */
 typedef struct dl_lines dl_lines;
 dl_lines *dl_lines_open(const dl_machine *m, const char *path, dl_io_error *err);
-const char *dl_lines_next(dl_lines *l, size_t *len);   /* without the newline; NULL at end */
+/* The next line without its newline, NULL at the end. A line longer than
+ * DL_LINES_MAX bytes is cut there (the rest of it skipped), so one endless line cannot
+ * take the memory. */
+#define DL_LINES_MAX (64u * 1024u)
+const char *dl_lines_next(dl_lines *l, size_t *len);
 void dl_lines_close(dl_lines *l);
 
 typedef enum dl_fs_kind { DL_FS_NONE, DL_FS_FILE, DL_FS_DIR, DL_FS_OTHER } dl_fs_kind;
@@ -77,6 +87,10 @@ double dl_clock_ms(void);                     /* monotonic milliseconds */
 bool dl_term_is_tty(int fd);                  /* fd 1 or 2 */
 bool dl_term_utf8(void);                      /* can the terminal show UTF-8 text */
 char dl_path_list_separator(void);            /* ':' or ';' */
+/* The first call in main. Windows: every DLL loaded by name from now on comes from
+ * System32 only (SetDefaultDllDirectories), never from the program's folder, the current
+ * directory or PATH. Elsewhere nothing. */
+void dl_process_harden(void);
 /* The command line as UTF-8 (Windows hands it over in UTF-16; elsewhere argv as is), with
  * the console switched to show UTF-8 where that is possible. Lives until the process ends. */
 char **dl_process_args(int argc, char **argv);
@@ -148,7 +162,9 @@ char *dl_proc_find(const char *name, const char *path_list);
  * caller's to see) and this returns only on failure. Windows: a child in this console
  * (in a job that dies with dlenv while it runs); dlenv ignores Ctrl+C and Ctrl+Break,
  * which the child, in the same console, gets and handles; *exit_code is the child's.
- * False with *error when it could not be started. */
+ * A text file without "#!" runs with /bin/sh, as POSIX shells run it. False with *error
+ * when it could not be started, and *exit_code what a shell would give: 127 not found,
+ * 126 found but not runnable. */
 bool dl_proc_exec(const char *program, const char *const *argv, const char *const *env,
                   int *exit_code, char **error);
 /* chmod a+x as the umask allows (a launcher script); true where there is no such bit. */

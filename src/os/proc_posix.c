@@ -101,30 +101,67 @@ static void record_status(dl_proc_result *r, int status)
     }
 }
 
-/* Reads both streams until they close or the deadline passes. */
-static void pump(capture *cap, double deadline, dl_proc_result *r, pid_t pid)
+/* How often the child is looked at while its streams stay open, and how long its streams
+ * are read after it exited: a background process it left holding stdout (a daemon, a
+ * `sleep &`) would otherwise keep the read going until the deadline, and a prompt answer
+ * be reported as one that did not finish. */
+#define WATCH_MS 50
+#define GRACE_MS 200
+
+static void kill_group(pid_t pid)
 {
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+/* Whether the child has ended (reaped into r); false while it runs. */
+static bool reaped(pid_t pid, dl_proc_result *r)
+{
+    int status;
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) {
+        record_status(r, status);
+        return true;
+    }
+    return w < 0 && errno == ECHILD;
+}
+
+/* Reads both streams until they close, the child has exited GRACE_MS ago, or the
+ * deadline passes. True when the child was reaped here. */
+static bool pump(capture *cap, double deadline, dl_proc_result *r, pid_t pid)
+{
+    double exited_at = -1;
     while (cap[0].fd >= 0 || cap[1].fd >= 0) {
         struct pollfd p[2];
-        int n = 0, i, left = (int)(deadline - dl_clock_ms());
-        if (left <= 0) {
-            r->timed_out = true;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
+        int n = 0, i, slice;
+        double now = dl_clock_ms(), left = deadline - now;
+        if (exited_at < 0 && reaped(pid, r))
+            exited_at = now;
+        if (exited_at >= 0 && (now - exited_at >= GRACE_MS || left <= 0)) {
+            kill_group(pid); /* what it left behind holds the streams: end it */
             break;
         }
+        if (left <= 0) {
+            r->timed_out = true;
+            kill_group(pid);
+            break;
+        }
+        slice = exited_at >= 0 ? (int)(GRACE_MS - (now - exited_at)) + 1 : WATCH_MS;
+        if (slice > left)
+            slice = (int)left + 1;
         for (i = 0; i < 2; i++) {
             p[i].fd = cap[i].fd;
             p[i].events = POLLIN;
             p[i].revents = 0;
         }
-        n = poll(p, 2, left);
+        n = poll(p, 2, slice);
         if (n < 0 && errno != EINTR)
             break;
         for (i = 0; i < 2 && n > 0; i++)
             if (cap[i].fd >= 0 && (p[i].revents & (POLLIN | POLLHUP | POLLERR)))
                 drain(&cap[i]);
     }
+    return exited_at >= 0;
 }
 
 static void wait_child(pid_t pid, double deadline, dl_proc_result *r)
@@ -140,8 +177,7 @@ static void wait_child(pid_t pid, double deadline, dl_proc_result *r)
             return;
         if (!r->timed_out && dl_clock_ms() >= deadline) {
             r->timed_out = true;
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
+            kill_group(pid);
         }
         if (r->timed_out) {
             /* SIGKILL cannot be ignored: a blocking wait ends promptly. */
@@ -202,8 +238,8 @@ void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_resu
     cap[1].fd = err_p[0];
     cap[0].max = cap[1].max = opts->max_output ? opts->max_output : 1u << 20;
     out_p[0] = err_p[0] = -1;
-    pump(cap, deadline, r, pid);
-    wait_child(pid, deadline, r);
+    if (!pump(cap, deadline, r, pid))
+        wait_child(pid, deadline, r);
     r->out_len = cap[0].buf.len;
     r->err_len = cap[1].buf.len;
     r->out = dl_buf_take(&cap[0].buf);

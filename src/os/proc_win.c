@@ -183,24 +183,39 @@ static bool start_child(const char *program, const char *const *argv, const dl_p
     return ok != 0;
 }
 
-/* Waits for the child and both streams until the deadline, then kills the whole job. */
+/* How long the streams are read after the child exited: a process it left behind holding
+ * them (a helper started in the background) would otherwise keep the read going until the
+ * deadline, and a prompt answer be reported as one that did not finish. */
+#define GRACE_MS 200
+
+/* Stops the readers: what is left in the job is killed (its pipe ends close); a
+ * grandchild outside the job may still hold a pipe, so the reads are cancelled. */
+static void stop_readers(child *c)
+{
+    int i;
+    if (c->job)
+        TerminateJobObject(c->job, 1);
+    if (WaitForMultipleObjects(2, c->threads, TRUE, 1000) == WAIT_TIMEOUT)
+        for (i = 0; i < 2; i++)
+            CancelSynchronousIo(c->threads[i]);
+    WaitForMultipleObjects(2, c->threads, TRUE, 2000);
+}
+
+/* Waits for the child until the deadline (then kills the whole job), and for its streams
+ * a short while after it ended. */
 static void wait_child(child *c, double deadline, dl_proc_result *r)
 {
-    HANDLE all[3] = {c->process, c->threads[0], c->threads[1]};
     double left = deadline - dl_clock_ms();
-    DWORD w = WaitForMultipleObjects(3, all, TRUE, left > 0 ? (DWORD)left : 0);
-    int i;
-    if (w == WAIT_TIMEOUT || w == WAIT_FAILED) {
+    DWORD w = WaitForSingleObject(c->process, left > 0 ? (DWORD)left : 0);
+    if (w != WAIT_OBJECT_0) {
         r->timed_out = true;
         if (c->job)
             TerminateJobObject(c->job, 1);
         TerminateProcess(c->process, 1);
         WaitForSingleObject(c->process, 5000);
-        /* a grandchild outside the job may still hold a pipe: stop waiting on it */
-        if (WaitForMultipleObjects(2, c->threads, TRUE, 1000) == WAIT_TIMEOUT)
-            for (i = 0; i < 2; i++)
-                CancelSynchronousIo(c->threads[i]);
-        WaitForMultipleObjects(2, c->threads, TRUE, 2000);
+        stop_readers(c);
+    } else if (WaitForMultipleObjects(2, c->threads, TRUE, GRACE_MS) == WAIT_TIMEOUT) {
+        stop_readers(c);
     }
     record_exit(c->process, r);
 }

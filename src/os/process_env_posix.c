@@ -45,6 +45,11 @@ char dl_path_list_separator(void)
     return ':';
 }
 
+void dl_process_harden(void)
+{
+    /* nothing: the dynamic loader does not look in the program's folder by default */
+}
+
 char **dl_process_args(int argc, char **argv)
 {
     (void)argc;

@@ -84,6 +84,13 @@ char dl_path_list_separator(void)
     return ';';
 }
 
+void dl_process_harden(void)
+{
+    /* dlenv.exe imports KnownDLLs only (CMakeLists.txt), so this comes before any DLL is
+     * looked for; what loads later (version.dll, dxgi.dll, nvml.dll) is System32's. */
+    SetDefaultDllDirectories(LOAD_LIBRARY_SEARCH_SYSTEM32);
+}
+
 char **dl_process_args(int argc, char **argv)
 {
     int n = 0, i;

@@ -1,6 +1,7 @@
 #include "parse/paste.h"
 
 #include "base/str.h"
+#include "base/url.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -57,10 +58,10 @@ static char *normalise(const char *s, size_t n, bool *fence)
     }
     buf[o] = '\0';
     if (plain_ascii(buf, o))
-        return buf;
+        return dl_url_strip_userinfo(buf); /* a pasted index URL keeps no password */
     clean = dl_utf8_clean(buf, o);
     free(buf);
-    return clean;
+    return dl_url_strip_userinfo(clean);
 }
 
 static void join_lower(dl_paste *p)

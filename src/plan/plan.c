@@ -191,7 +191,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     const dl_table *t = dl_knowledge_table(k, "torch_releases");
     dl_plan_checker chk;
     release *rel;
-    size_t nrel, i, j;
+    size_t nrel, i, j, cap = 0;
     memset(out, 0, sizeof *out);
     out->best = out->after_driver_update = out->cpu_alternative = -1;
     out->gpu_blocked_by_python = out->newer_python = -1;
@@ -214,7 +214,12 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
         release_variants(t, rel[i].row, m->os, &variants);
         for (j = 0; j < variants.n; j++) {
             dl_plan_candidate *c;
-            out->c = dl_xrealloc(out->c, (out->n + 1) * sizeof *out->c);
+            /* a candidate is 1.6 KB and there are hundreds: grow by doubling, not by one
+             * (which copied some 70 MB per plan) */
+            if (out->n == cap) {
+                cap = cap ? cap * 2 : 64;
+                out->c = dl_xrealloc(out->c, cap * sizeof *out->c);
+            }
             c = &out->c[out->n++];
             dl_plan_check(&chk, rel[i].row, variants.v[j], c);
         }

@@ -98,14 +98,25 @@ static void add_adapter(dl_facts *f, const char *key)
     dl_text_unknown(&g->subsystem_name, "no PCI name database on Windows");
 }
 
-/* DXGI's view of the same adapters: memory and LUID, matched by vendor and device id. */
+typedef HRESULT(WINAPI *create_factory_fn)(REFIID, void **);
+
+/* DXGI's view of the same adapters: memory and LUID, matched by vendor and device id.
+ * dxgi.dll is not a KnownDLL: loaded here from System32 (dl_lib_open), never imported,
+ * which would look beside dlenv.exe first. */
 static void add_dxgi_details(dl_facts *f)
 {
     IDXGIFactory1 *factory = NULL;
     IDXGIAdapter1 *adapter = NULL;
+    char *why = NULL;
+    dl_lib *lib = dl_lib_open("dxgi.dll", &why);
+    create_factory_fn create = lib ? (create_factory_fn)dl_lib_sym(lib, "CreateDXGIFactory1")
+                                   : NULL;
     UINT i;
-    if (FAILED(CreateDXGIFactory1(&IID_IDXGIFactory1, (void **)&factory)))
+    free(why); /* no DXGI: the registry's facts stand, without memory and LUID */
+    if (!create || FAILED(create(&IID_IDXGIFactory1, (void **)&factory))) {
+        dl_lib_close(lib);
         return;
+    }
     for (i = 0; IDXGIFactory1_EnumAdapters1(factory, i, &adapter) != DXGI_ERROR_NOT_FOUND; i++) {
         DXGI_ADAPTER_DESC1 d;
         size_t j;
@@ -128,6 +139,7 @@ static void add_dxgi_details(dl_facts *f)
         IDXGIAdapter1_Release(adapter);
     }
     IDXGIFactory1_Release(factory);
+    dl_lib_close(lib);
 }
 
 static bool is_instance_name(const char *name)

@@ -51,24 +51,48 @@ static void read_vc_runtime(dl_windows_facts *w)
                     "not installed: the registry has no %s with Installed = 1", VC_RUNTIME);
 }
 
-/* A DLL's file version from its version resource: "14.40.33810.0". */
-static char *file_version(const wchar_t *path)
+typedef DWORD(WINAPI *version_size_fn)(LPCWSTR, LPDWORD);
+typedef BOOL(WINAPI *version_info_fn)(LPCWSTR, DWORD, DWORD, LPVOID);
+typedef BOOL(WINAPI *version_query_fn)(LPCVOID, LPCWSTR, LPVOID *, PUINT);
+
+/* A DLL's file version from its version resource: "14.40.33810.0". version.dll is not a
+ * KnownDLL, so it is loaded here from System32 (dl_lib_open), never imported: an import
+ * would be looked for beside dlenv.exe first. NULL with *why when it cannot be read. */
+static char *file_version(const wchar_t *path, char **why)
 {
-    DWORD ignored = 0, size = GetFileVersionInfoSizeW(path, &ignored);
+    dl_lib *lib = dl_lib_open("version.dll", why);
+    version_size_fn size_of;
+    version_info_fn info_of;
+    version_query_fn query;
+    DWORD ignored = 0, size;
     void *data;
     VS_FIXEDFILEINFO *info = NULL;
     UINT len = 0;
     char *out = NULL;
-    if (!size)
+    if (!lib)
         return NULL;
-    data = dl_xmalloc(size);
-    if (GetFileVersionInfoW(path, 0, size, data) &&
-        VerQueryValueW(data, L"\\", (void **)&info, &len) && info && len >= sizeof *info)
-        out = dl_fmt("%lu.%lu.%lu.%lu", (unsigned long)HIWORD(info->dwFileVersionMS),
-                     (unsigned long)LOWORD(info->dwFileVersionMS),
-                     (unsigned long)HIWORD(info->dwFileVersionLS),
-                     (unsigned long)LOWORD(info->dwFileVersionLS));
-    free(data);
+    size_of = (version_size_fn)dl_lib_sym(lib, "GetFileVersionInfoSizeW");
+    info_of = (version_info_fn)dl_lib_sym(lib, "GetFileVersionInfoW");
+    query = (version_query_fn)dl_lib_sym(lib, "VerQueryValueW");
+    if (!size_of || !info_of || !query) {
+        dl_lib_close(lib);
+        *why = dl_strdup("System32's version.dll lacks GetFileVersionInfoW or VerQueryValueW");
+        return NULL;
+    }
+    size = size_of(path, &ignored);
+    if (size) {
+        data = dl_xmalloc(size);
+        if (info_of(path, 0, size, data) &&
+            query(data, L"\\", (void **)&info, &len) && info && len >= sizeof *info)
+            out = dl_fmt("%lu.%lu.%lu.%lu", (unsigned long)HIWORD(info->dwFileVersionMS),
+                         (unsigned long)LOWORD(info->dwFileVersionMS),
+                         (unsigned long)HIWORD(info->dwFileVersionLS),
+                         (unsigned long)LOWORD(info->dwFileVersionLS));
+        free(data);
+    }
+    dl_lib_close(lib);
+    if (!out)
+        *why = dl_strdup("System32's msvcp140.dll has no version resource");
     return out;
 }
 
@@ -76,7 +100,7 @@ static void read_msvcp140(dl_windows_facts *w)
 {
     wchar_t dir[MAX_PATH], path[MAX_PATH + 32];
     UINT n = GetSystemDirectoryW(dir, MAX_PATH);
-    char *version;
+    char *version, *why = NULL;
     if (!n || n >= MAX_PATH) {
         dl_text_unknown(&w->msvcp140, "GetSystemDirectory failed");
         return;
@@ -87,12 +111,13 @@ static void read_msvcp140(dl_windows_facts *w)
         dl_text_unknown(&w->msvcp140, "System32 has no msvcp140.dll");
         return;
     }
-    version = file_version(path);
+    version = file_version(path, &why);
     if (version)
         dl_text_set(&w->msvcp140, version);
     else
-        dl_text_unknown(&w->msvcp140, "System32's msvcp140.dll has no version resource");
+        dl_text_unknown(&w->msvcp140, "%s", why);
     free(version);
+    free(why);
 }
 
 /* PagingFiles entries: "C:\pagefile.sys 1024 4096" (initial and maximum MB), "... 0 0"

@@ -21,11 +21,13 @@ static void add_notes(dl_doctor_view *v, const dl_facts *f)
         dl_strv_add(&v->notes,
                     dl_fmt("The CUDA toolkit (%s) is not needed to run PyTorch wheels, which "
                            "bring their own CUDA libraries; it is for building extensions.",
-                           DL_LIST_AT(f->cuda_toolkits, dl_cuda_toolkit, 0).path.value));
+                           dl_text_or(&DL_LIST_AT(f->cuda_toolkits, dl_cuda_toolkit, 0).path,
+                                      "its folder unknown")));
     if (py && f->pythons.count > 1)
         dl_strv_add(&v->notes, dl_fmt("`python` runs %s: the first of %zu interpreters found "
                                       "(dlenv report lists them all).",
-                                      py->path.value, f->pythons.count));
+                                      dl_text_or(&py->path, "an interpreter"),
+                                      f->pythons.count));
 }
 
 void dl_doctor_view_build(dl_doctor_view *v, const dl_facts *f, const dl_findings *fs,

@@ -69,7 +69,7 @@ static void key_facts(dl_buf *b, const dl_facts *f)
                                                   ? f->nvidia_kernel.driver_version.value
                                                   : "none answered");
     if (py)
-        dl_buf_printf(b, "- Python: %s (%s), torch: %s\n", py->path.value,
+        dl_buf_printf(b, "- Python: %s (%s), torch: %s\n", dl_text_or(&py->path, "?"),
                       py->version.value ? py->version.value : "?",
                       py->runtime.version.value ? py->runtime.version.value : "not imported");
     dl_buf_printf(b, "- dlenv %s\n", f->tool.version.value ? f->tool.version.value : "?");

@@ -143,7 +143,8 @@ static void verbose_part(dl_buf *b, const dl_doctor_input *in)
     dl_buf_puts(b, "\nProbes:\n");
     for (i = 0; i < in->facts->tool.probes.count; i++) {
         const dl_probe_run *r = &DL_LIST_AT(in->facts->tool.probes, dl_probe_run, i);
-        dl_buf_printf(b, "  %-16s %-13s %8.1f ms\n", r->name.value, r->status.value,
+        dl_buf_printf(b, "  %-16s %-13s %8.1f ms\n", dl_text_or(&r->name, "?"),
+                      dl_text_or(&r->status, "unknown"),
                       r->duration_ms.known ? r->duration_ms.value : 0.0);
     }
 }

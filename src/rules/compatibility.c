@@ -180,7 +180,7 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
         x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);
-        dl_finding_evidence(x, "pythons[0].version", "%s", py->version.value);
+        dl_finding_evidence(x, "pythons[0].version", "%s", dl_text_or(&py->version, "?"));
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
         dl_fix_note(x, "install a Python torch has wheels for and make a venv with it "
                        "(`dlenv plan --python 3.12 --why` shows which), for example with "

@@ -297,7 +297,8 @@ void dl_rule_device_permission_denied(const dl_rule_input *in, dl_findings *out)
         if (!x)
             x = dl_finding_add(out, "device_permission_denied", DL_LAYER_DRIVER, DL_SEV_FAILURE,
                                "This user may not open the NVIDIA device nodes");
-        dl_finding_evidence(x, n->path.value, "not readable and writable by this user");
+        dl_finding_evidence(x, dl_text_or(&n->path, "nvidia_kernel.device_nodes[].path"),
+                            "not readable and writable by this user");
     }
     if (!x)
         return;

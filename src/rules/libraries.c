@@ -109,7 +109,8 @@ void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out)
                            : "The CUDA toolkit's stub libcuda is on the loader's path (harmless "
                              "without an NVIDIA GPU)");
     if (chosen)
-        dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s -> %s", chosen->path.value,
+        dl_finding_evidence(x, "libraries[libcuda.so.1].chosen", "%s -> %s",
+                            dl_text_or(&chosen->path, "?"),
                             chosen->real_path.value ? chosen->real_path.value : "?");
     if (code34)
         dl_finding_evidence(x, "cuda_driver.init_result", "34 CUDA_ERROR_STUB_LIBRARY");

@@ -80,13 +80,16 @@ void dl_rule_win_dll_dependency_missing(const dl_rule_input *in, dl_findings *ou
     x = dl_finding_add(out, "win_dll_dependency_missing", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
                        "%s, which torch's DLLs import, is not found: import torch fails with "
                        "WinError 126",
-                       DL_LIST_AT(t->missing_dlls, dl_missing_dll, 0).name.value);
+                       dl_text_or(&DL_LIST_AT(t->missing_dlls, dl_missing_dll, 0).name,
+                                  "A DLL the report does not name"));
     for (i = 0; i < t->missing_dlls.count; i++) {
         const dl_missing_dll *d = &DL_LIST_AT(t->missing_dlls, dl_missing_dll, i);
-        const char *src = source_of(d->name.value);
+        const char *name = dl_text_or(&d->name, "a DLL of unknown name");
+        const char *src = source_of(name);
         if (i < 8)
             dl_finding_evidence(x, "pythons[0].site_packages[].torches[].missing_dlls",
-                                "%s, needed by %s", d->name.value, d->needed_by.value);
+                                "%s, needed by %s", name,
+                                dl_text_or(&d->needed_by, "a DLL the report does not name"));
         vc |= !strcmp(src, "vc");
         driver |= !strcmp(src, "driver");
         torch |= !strcmp(src, "torch");
@@ -130,7 +133,8 @@ void dl_rule_pagefile_too_small(const dl_rule_input *in, dl_findings *out)
                             : "The paging file may grow to %lld MiB only: torch's CUDA DLLs "
                               "and each DataLoader worker can exhaust it (WinError 1455)",
                        w->pagefile_max_bytes.value >> 20);
-    dl_finding_evidence(x, "os.windows.pagefile", "%s", w->pagefile.value);
+    dl_finding_evidence(x, "os.windows.pagefile", "%s",
+                        dl_text_or(&w->pagefile, "unknown"));
     if (in->facts->memory.total_bytes.known)
         dl_finding_evidence(x, "memory.total_bytes", "%lld MiB of RAM",
                             in->facts->memory.total_bytes.value >> 20);

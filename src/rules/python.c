@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A saved report may lack an interpreter's path. */
+#define PATH_OF(py) dl_text_or(&(py)->path, "(its path unknown)")
+
 /* ---- no_python -------------------------------------------------------------------------- */
 
 /* Why there is no Python that runs, or NULL when `python` runs. Caller frees. */
@@ -17,9 +20,9 @@ static char *no_python_reason(const dl_facts *f, const dl_python *py)
         return dl_strdup("No Python interpreter on this machine");
     if (dl_q_text_is(&py->kind, "store_stub"))
         return dl_fmt("`python` (%s) is the Microsoft Store's alias, not an installed Python",
-                      py->path.value);
+                      PATH_OF(py));
     if (dl_q_text_is(&py->runtime.status, "not_runnable"))
-        return dl_fmt("`python` (%s) does not run", py->path.value);
+        return dl_fmt("`python` (%s) does not run", PATH_OF(py));
     (void)f;
     return NULL;
 }
@@ -171,23 +174,23 @@ void dl_rule_pip_python_mismatch(const dl_rule_input *in, dl_findings *out)
     if (by_pip)
         x = dl_finding_add(out, "pip_python_mismatch", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "`pip` installs into %s (which has torch %s); `python` runs %s, "
-                           "which has none", other->prefix.value,
-                           t->version.value ? t->version.value : "?", main_py->path.value);
+                           "which has none", dl_text_or(&other->prefix, "(its folder unknown)"),
+                           t->version.value ? t->version.value : "?", PATH_OF(main_py));
     else
         x = dl_finding_add(out, "pip_python_mismatch", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "torch is installed for %s, not for %s, which `python` runs",
-                           other->path.value, main_py->path.value);
-    dl_finding_evidence(x, "pythons[0].path", "%s: no torch", main_py->path.value);
+                           PATH_OF(other), PATH_OF(main_py));
+    dl_finding_evidence(x, "pythons[0].path", "%s: no torch", PATH_OF(main_py));
     if (by_pip)
-        dl_finding_evidence(x, "pip.path", "%s runs %s", f->pip.path.value,
+        dl_finding_evidence(x, "pip.path", "%s runs %s", dl_text_or(&f->pip.path, "pip"),
                             f->pip.python.value ? f->pip.python.value : "?");
-    dl_finding_evidence(x, "pythons[].site_packages", "%s has torch %s at %s", other->path.value,
+    dl_finding_evidence(x, "pythons[].site_packages", "%s has torch %s at %s", PATH_OF(other),
                         t->version.value ? t->version.value : "?",
                         t->location.value ? t->location.value : "?");
     dl_fix_note(x, "install torch for the interpreter that runs your code (`python -m pip`, "
                    "never a bare `pip`):");
     dl_fix_install_torch(x, in, main_py, NULL);
-    dl_fix_note(x, "or run your code with %s", other->path.value);
+    dl_fix_note(x, "or run your code with %s", PATH_OF(other));
 }
 
 void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out)
@@ -201,13 +204,13 @@ void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out)
     x = dl_finding_add(out, "torch_not_installed", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                        activated(py) ? "The active environment (%s) has no torch"
                                      : "The interpreter that `python` runs (%s) has no torch",
-                       activated(py) && py->prefix.value ? py->prefix.value : py->path.value);
+                       activated(py) && py->prefix.value ? py->prefix.value : PATH_OF(py));
     dl_finding_evidence(x, "pythons[0].runtime.error", "%s",
                         py->runtime.error.value ? py->runtime.error.value
                                                 : "no torch in its site-packages");
     dl_fix_install_torch(x, in, py, NULL);
     if ((other = other_with_torch(f)) != NULL)
-        dl_fix_note(x, "%s has torch %s, if you meant to use that one", other->path.value,
+        dl_fix_note(x, "%s has torch %s, if you meant to use that one", PATH_OF(other),
                     dl_q_static_torch(other)->version.value
                         ? dl_q_static_torch(other)->version.value : "");
 }
@@ -220,7 +223,7 @@ void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out)
         return;
     x = dl_finding_add(out, "python_32bit", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                        "%s is a 32-bit Python; torch publishes only 64-bit wheels",
-                       py->path.value);
+                       PATH_OF(py));
     dl_finding_evidence(x, "pythons[0].bits", "32");
     if (dl_q_is_windows(in->facts)) {
         dl_finding_fix(x, "winget install --id Python.Python.3.12 -e --source winget");

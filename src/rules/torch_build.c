@@ -41,7 +41,8 @@ void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out)
     x = dl_finding_add(out, "cpu_only_build", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
                        "torch %s is a CPU-only build on a machine with an NVIDIA GPU",
                        py->runtime.version.value ? py->runtime.version.value
-                       : dl_q_static_torch(py) ? dl_q_static_torch(py)->version.value : "");
+                       : dl_q_static_torch(py) ? dl_text_or(&dl_q_static_torch(py)->version, "")
+                                               : "");
     dl_finding_evidence(x, "pythons[0].torch", "%s", how);
     dl_fix_install_torch(x, in, py, NULL);
 }
@@ -59,7 +60,7 @@ void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out)
                        usable_nvidia(in->facts) ? DL_SEV_FAILURE : DL_SEV_INFO,
                        "conda installed the CPU variant of pytorch in this environment");
     if (cpuonly)
-        dl_finding_evidence(x, "conda-meta", "cpuonly %s", cpuonly->version.value);
+        dl_finding_evidence(x, "conda-meta", "cpuonly %s", dl_text_or(&cpuonly->version, "?"));
     if (mutex_cpu)
         dl_finding_evidence(x, "conda-meta", "pytorch-mutex %s", mutex->version.value);
     dl_finding_fix(x, "conda remove -y cpuonly pytorch-mutex");

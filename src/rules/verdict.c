@@ -66,11 +66,29 @@ static seen hardware(const dl_facts *f)
     return unknown(dl_fmt("the GPUs are unknown: %s", why_of(f->gpus.why, "never looked for")));
 }
 
+/* The probe of that name hung or crashed (not "not present", not skipped). */
+static bool probe_broke(const dl_facts *f, const char *name)
+{
+    size_t i;
+    for (i = 0; f->tool.probes.known && i < f->tool.probes.count; i++) {
+        const dl_probe_run *r = &DL_LIST_AT(f->tool.probes, dl_probe_run, i);
+        if (dl_q_text_is(&r->name, name))
+            return dl_q_text_is(&r->status, "timed_out") || dl_q_text_is(&r->status, "failed");
+    }
+    return false;
+}
+
 static seen driver(const dl_facts *f)
 {
     const dl_nvml_facts *n = &f->nvml;
     const dl_cuda_driver_facts *c = &f->cuda_driver;
     long long cuda = n->cuda_driver_version.known ? n->cuda_driver_version.value : 0;
+    /* NVML loaded but gave no answer (it hung, crashed): where the PCI bus shows no GPU
+     * (WSL, a VM) that silence may hide one, so "not needed" would be a guess. */
+    if (!dl_q_has_nvidia_gpu(f) && !n->driver_version.value &&
+        (n->library.value || probe_broke(f, "nvml")))
+        return unknown(dl_fmt("NVML is installed but did not answer: %s",
+                              why_of(n->driver_version.why, "no reason given")));
     if (!dl_q_has_nvidia_gpu(f))
         return gpus_known(f) ? ok(dl_strdup("not needed without an NVIDIA GPU"))
                              : unknown(dl_strdup("needs the GPUs, which are unknown"));
@@ -145,7 +163,8 @@ static seen python(const dl_facts *f)
     if (torch_evidence(py))
         return ok(dl_fmt("%s (Python %s)", py->path.value ? py->path.value : "?",
                          py->version.value ? py->version.value : "?"));
-    return unknown(dl_fmt("whether %s has torch is unknown: %s", py->path.value,
+    return unknown(dl_fmt("whether %s has torch is unknown: %s",
+                          dl_text_or(&py->path, "the interpreter"),
                           why_of(py->site_packages.why, "its packages were not read")));
 }
 

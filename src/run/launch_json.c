@@ -1,5 +1,7 @@
 #include "run/launch_json.h"
 
+#include "run/quote.h"
+
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,9 +127,35 @@ static cJSON *env_object(const dl_env_changes *c)
     return env;
 }
 
+/* VS Code substitutes ${...} in every string of launch.json (${command:...} runs a
+ * command), with no escape: a name, path or argument holding one cannot be written. */
+static bool all_literal(const dl_launcher *l, char **error)
+{
+    const char *bad = NULL;
+    size_t i;
+    if (!dl_quote_vscode_literal(l->name))
+        bad = l->name;
+    for (i = 0; !bad && i < l->argc; i++)
+        if (!dl_quote_vscode_literal(l->argv[i]))
+            bad = l->argv[i];
+    if (!bad && l->python && !dl_quote_vscode_literal(l->python))
+        bad = l->python;
+    for (i = 0; !bad && i < l->changes->n; i++)
+        if (l->changes->v[i].value && !dl_quote_vscode_literal(l->changes->v[i].value))
+            bad = l->changes->v[i].value;
+    if (!bad)
+        return true;
+    *error = dl_fmt("'%s' holds ${ (which VS Code would substitute) or is not UTF-8: it "
+                    "cannot go into launch.json as it is", bad);
+    return false;
+}
+
 static cJSON *configuration(const dl_launcher *l, char **error)
 {
-    cJSON *config = cJSON_CreateObject();
+    cJSON *config;
+    if (!all_literal(l, error))
+        return NULL;
+    config = cJSON_CreateObject();
     cJSON_AddStringToObject(config, "name", l->name);
     cJSON_AddStringToObject(config, "type", "debugpy");
     cJSON_AddStringToObject(config, "request", "launch");

@@ -60,7 +60,7 @@ static char *sh_text(const dl_launcher *l)
     dl_buf b = {0};
     size_t i;
     dl_buf_puts(&b, "#!/bin/sh\n# ");
-    dl_buf_puts(&b, l->name);
+    dl_quote_comment(&b, l->name);
     dl_buf_puts(&b, ": written by `dlenv profile write`. Arguments given to this script are "
                     "passed on untouched.\n");
     for (i = 0; i < l->changes->n; i++)
@@ -144,14 +144,9 @@ static bool has_non_ascii(const char *s)
 static char *bat_wrap(const dl_launcher *l, const char *body)
 {
     dl_buf b = {0};
-    const char *p;
     bool utf8 = has_non_ascii(body);
     dl_buf_puts(&b, "@echo off\r\nrem ");
-    for (p = l->name; *p; p++) {
-        if (*p == '%') /* cmd expands % even in a rem line */
-            dl_buf_puts(&b, "%");
-        dl_buf_add(&b, p, 1);
-    }
+    dl_quote_bat_comment(&b, l->name);
     dl_buf_puts(&b, ": written by `dlenv profile write`. Arguments given to this file are "
                     "passed on.\r\nsetlocal EnableExtensions DisableDelayedExpansion\r\n");
     if (utf8)
@@ -243,11 +238,14 @@ static void ps1_command(dl_buf *b, const dl_launcher *l)
                    "    }\r\n}\r\nexit $code\r\n");
 }
 
+/* The file starts with a UTF-8 byte order mark: without one Windows PowerShell 5.1 reads
+ * it in the ANSI code page, where the bytes of a non-ASCII name can spell a typographic
+ * quote (U+0451 is D1 91, and 0x91 is U+2018 in cp1252) and end a string early. */
 static char *ps1_text(const dl_launcher *l, char **error)
 {
     dl_buf b = {0};
-    dl_buf_puts(&b, "# ");
-    dl_buf_puts(&b, l->name);
+    dl_buf_puts(&b, "\xEF\xBB\xBF# ");
+    dl_quote_comment(&b, l->name);
     dl_buf_puts(&b, ": written by `dlenv profile write`. Arguments given to this script are "
                     "passed on.\r\n");
     if (!ps1_changes(&b, l, error)) {
@@ -280,7 +278,8 @@ static bool env_change(dl_buf *b, const dl_env_change *c, bool windows, char **e
             return false;
         }
     } else if (!dl_quote_dotenv(b, c->value)) {
-        *error = dl_fmt("%s holds a line break, which a dotenv file cannot", c->name);
+        *error = dl_fmt("%s holds a line break, or ${ with a quote or backslash, which a "
+                        "dotenv file cannot keep as it is", c->name);
         return false;
     }
     dl_buf_puts(b, "\n");
@@ -296,7 +295,9 @@ static char *env_text(const dl_launcher *l, char **error)
                            "--format env");
         return NULL;
     }
-    dl_buf_printf(&b, "# %s: written by `dlenv profile write`\n", l->name);
+    dl_buf_puts(&b, "# ");
+    dl_quote_comment(&b, l->name);
+    dl_buf_puts(&b, ": written by `dlenv profile write`\n");
     for (i = 0; i < l->changes->n; i++)
         if (!env_change(&b, &l->changes->v[i], l->windows, error)) {
             dl_buf_free(&b);

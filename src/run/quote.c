@@ -5,14 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An ASCII letter or digit, or one of extra (never the NUL strchr would find). */
+static bool plain_char(char c, const char *extra)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           (c && strchr(extra, c));
+}
+
 static bool plain(const char *s, const char *extra)
 {
     const char *p;
     if (!*s)
         return false;
     for (p = s; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-              strchr(extra, *p)))
+        if (!plain_char(*p, extra))
             return false;
     return true;
 }
@@ -102,10 +108,12 @@ bool dl_quote_dotenv(dl_buf *b, const char *value)
         dl_buf_puts(b, value);
         return true;
     }
-    if (!strchr(value, '\'')) { /* single quotes: literal, no ${...} interpolation */
+    if (!strpbrk(value, "'\\")) { /* single quotes: literal, no ${...} interpolation */
         dl_buf_printf(b, "'%s'", value);
         return true;
     }
+    if (strstr(value, "${")) /* double quotes would interpolate it */
+        return false;
     dl_buf_puts(b, "\"");
     for (p = value; *p; p++) {
         if (*p == '"' || *p == '\\')
@@ -114,4 +122,31 @@ bool dl_quote_dotenv(dl_buf *b, const char *value)
     }
     dl_buf_puts(b, "\"");
     return true;
+}
+
+void dl_quote_comment(dl_buf *b, const char *text)
+{
+    const char *p;
+    for (p = text; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            dl_buf_puts(b, "?");
+        else
+            dl_buf_add(b, p, 1);
+}
+
+void dl_quote_bat_comment(dl_buf *b, const char *text)
+{
+    const char *p;
+    for (p = text; *p; p++)
+        if (*p == '%')
+            dl_buf_puts(b, "%%");
+        else if (plain_char(*p, " -_.,:;()[]/\\+@#="))
+            dl_buf_add(b, p, 1);
+        else
+            dl_buf_puts(b, "?");
+}
+
+bool dl_quote_vscode_literal(const char *value)
+{
+    return !strstr(value, "${") && dl_utf8_valid(value, strlen(value));
 }

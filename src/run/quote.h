@@ -27,8 +27,25 @@ bool dl_quote_bat_value(dl_buf *b, const char *value);
 void dl_quote_ps1(dl_buf *b, const char *arg);
 
 /* A dotenv value (python-dotenv, VS Code's envFile): bare when nothing in it means
- * something there, else in single quotes (literal: no ${...} interpolation), else in
- * double quotes with \ and " escaped. False for a line break. */
+ * something there, else in single quotes (literal: no ${...} interpolation) when it holds
+ * no quote and no backslash (python-dotenv reads \\ there as one), else in double quotes
+ * with \ and " escaped when it holds no ${ (interpolated there). False otherwise, and for
+ * a line break. */
 bool dl_quote_dotenv(dl_buf *b, const char *value);
+
+/* A comment line's text (sh, PowerShell, dotenv): a line break would end the comment and
+ * start a command, so every control character becomes '?'. */
+void dl_quote_comment(dl_buf *b, const char *text);
+
+/* A .bat `rem` line's text. cmd expands % there before it sees the rem (doubled), and
+ * acts on ^ at a line's end; it reads the line in the console's code page, before the
+ * script switches to UTF-8. So only letters, digits and " -_.,:;()[]/\\+@#=" are kept;
+ * anything else, non-ASCII included, becomes '?'. */
+void dl_quote_bat_comment(dl_buf *b, const char *text);
+
+/* Whether VS Code takes value literally in launch.json: it substitutes ${...} in every
+ * string, ${command:...} runs a command, and there is no escape for it; the file is
+ * UTF-8. False for a value with "${" or invalid UTF-8. */
+bool dl_quote_vscode_literal(const char *value);
 
 #endif

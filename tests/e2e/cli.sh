@@ -43,6 +43,30 @@ for word in report --root --json --ascii --color --version "Exit codes"; do
     case "$out" in *"$word"*) ;; *) fail "--help does not mention $word" ;; esac
 done
 
+# No command: the usage on stderr, exit 2 (nothing was done).
+run
+expect_eq "no command: exit code" 2 "$rc"
+expect_eq "no command: stdout" "" "$out"
+case "$err" in *"Usage: dlenv <command>"*) ;; *) fail "no command: no usage on stderr: $err" ;; esac
+
+# What an argument holds is shown, not acted on: a line break or a terminal escape in it
+# stays in the one line as \xNN.
+run report "$(printf 'a\nb\033[31mc')"
+expect_eq "escaped argument: exit code" 2 "$rc"
+expect_eq "escaped argument: message" "dlenv: unexpected argument 'a\\x0Ab\\x1B[31mc'" "$err"
+run report --root "$(printf '/nonexistent\033]0;title\007')"
+expect_eq "escaped --root: exit code" 4 "$rc"
+expect_eq "escaped --root: message" \
+    "dlenv: --root /nonexistent\\x1B]0;title\\x07: No such file or directory" "$err"
+
+# --from reads a saved report, --root a machine's files: together, one would be ignored.
+for cmd in report doctor plan; do
+    run $cmd --root / --from "$work/none.json"
+    expect_eq "$cmd --root with --from: exit code" 2 "$rc"
+    expect_eq "$cmd --root with --from: message" \
+        "dlenv: --root and --from exclude each other: --from reads a saved report, --root a machine's files" "$err"
+done
+
 run report --help
 case "$out" in *"Usage: dlenv report"*"--root DIR"*) ;; *) fail "report --help: $out" ;; esac
 
@@ -79,5 +103,20 @@ long=$(printf '%s\n' "$out" | awk 'length($0) > 80' | head -n 3)
 expect_eq "lines over 80 columns" "" "$long"
 trailing=$(printf '%s\n' "$out" | grep -c ' $' || true)
 expect_eq "lines with trailing blanks" 0 "$trailing"
+
+# Timeouts: from 1 ms to an hour, plain numbers only; below 1 ms a value once became the
+# default (--import-timeout 0.0004 waited 60 s). Each refused with exit 2 and one line.
+for opt in --probe-timeout --import-timeout; do
+    for bad in 0.0004 0 -1 nan NaN inf 1e300 3600.5 abc ' 5' 0x10 '' 1s; do
+        run report --root "$work/m" "$opt" "$bad"
+        expect_eq "$opt '$bad': exit" 2 "$rc"
+        expect_eq "$opt '$bad': message" \
+            "dlenv: $opt takes seconds from 0.001 to 3600, not '$bad'" "$err"
+    done
+    for good in 0.001 1.5 3600 60; do
+        run report --root "$work/m" --json "$opt" "$good"
+        expect_eq "$opt $good: exit" 0 "$rc"
+    done
+done
 
 finish

@@ -61,4 +61,47 @@ for bad in "--os beos" "--for tpu" "--torch banana" "--driver 12" "--gpu ,"; do
 done
 run plan --data /nonexistent-dir
 expect_eq "--data missing" 4 "$rc"
+# An empty table (no bytes, or its header only) is unusable input, like a broken one.
+mkdir -p "$work/data-empty" "$work/data-header"
+: > "$work/data-empty/torch_releases.csv"
+head -n 1 "$(dirname "$0")/../../data/torch_releases.csv" > "$work/data-header/torch_releases.csv"
+for d in data-empty data-header; do
+    run plan --data "$work/$d" --os linux --python 3.12
+    expect_eq "$d: exit" 4 "$rc"
+    case "$err" in "dlenv: $work/$d/torch_releases.csv:"*) ;; *) fail "$d: $err" ;; esac
+done
+
+# What cannot describe a GPU, an architecture or a Python is refused before anything runs:
+# exit 2, one line, nothing on stdout, with --os or adjusting this machine.
+usage_error() { # usage_error WHAT ARGS...: exit 2, one line, nothing on stdout
+    what=$1
+    shift
+    run plan "$@"
+    expect_eq "$what: exit" 2 "$rc"
+    expect_eq "$what: stdout" "" "$out"
+    expect_eq "$what: one line" 1 "$(printf '%s\n' "$err" | wc -l)"
+}
+for gpu in zzz sm_-1 99.99 sm_999 compute_x 8.6.1 0.5 '---'; do
+    usage_error "--gpu '$gpu'" --os linux --python 3.12 --gpu "$gpu"
+    usage_error "--gpu '$gpu' on this machine" --gpu "$gpu"
+done
+run plan --os linux --python 3.12 --gpu sm_-1
+expect_eq "--gpu sm_-1: message" "dlenv: --gpu 'sm_-1': expected a GPU's name as nvidia-smi prints it, a compute capability (8.6, sm_86) or a PCI id (10de:2504)" "$err"
+for arch in '' sparc AARCH64 'x86 64'; do
+    usage_error "--arch '$arch'" --os linux --python 3.12 --arch "$arch"
+done
+for py in 3.x 3 3.12.1.5 '' /usr/bin/python3; do
+    usage_error "--os with --python '$py'" --os linux --python "$py"
+done
+usage_error "--python 3.x on this machine" --python 3.x
+# Real names, capabilities and ids keep working, known to the tables or not.
+for gpu in "RTX 4090" "NVIDIA GeForce GTX 1080" "Tesla V100-SXM2-16GB" "TITAN Xp" "Radeon VII" \
+    "Apple M3" "RTX 9090" 8.6 12.0 sm_86 sm_90a compute_86 10de:2504; do
+    run plan --os linux --python 3.12 --gpu "$gpu"
+    case "$rc" in 0 | 1) ;; *) fail "--gpu '$gpu': exit $rc: $err" ;; esac
+done
+for arch in x86_64 arm64 aarch64 x86; do
+    run plan --os linux --python 3.12 --arch "$arch"
+    case "$rc" in 0 | 1) ;; *) fail "--arch '$arch': exit $rc: $err" ;; esac
+done
 finish

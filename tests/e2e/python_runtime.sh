@@ -44,6 +44,19 @@ expect_eq "hang: exit code" 0 "$rc"
 expect_eq "hang: status" timed_out "$(get pythons.0.runtime.status)"
 [ $(($(date +%s) - start)) -lt 30 ] || fail "the hanging import was not stopped in time"
 
+# 3b. An import that leaves a process behind holding stdout (a torch that starts a
+#     helper): the interpreter's answer counts when it exits, not "did not finish" at the
+#     deadline.
+mkdir -p "$work/daemon/torch"
+printf 'import subprocess\nsubprocess.Popen(["sleep", "60"])\n__version__ = "0.0.1"\n' \
+    > "$work/daemon/torch/__init__.py"
+start=$(date +%s)
+PYTHONPATH="$work/daemon" run report --json --python "$py" --import-timeout 30
+expect_eq "helper left behind: exit code" 0 "$rc"
+case "$(get pythons.0.runtime.status)" in timed_out) fail "helper left behind: did not finish" ;; esac
+expect_eq "helper left behind: the version it answered" 0.0.1 "$(get pythons.0.runtime.version)"
+[ $(($(date +%s) - start)) -lt 20 ] || fail "helper left behind: waited for the helper"
+
 # 4. --no-runtime reads files only.
 run report --json --python "$py" --no-runtime
 expect_eq "no-runtime: status" skipped "$(get pythons.0.runtime.status)"

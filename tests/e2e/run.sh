@@ -134,6 +134,20 @@ printf 'echo hi\n' > "$work/not-executable"
 chmod 644 "$work/not-executable"
 run run --cpu -- "$work/not-executable"
 expect_eq "not executable: exit code" 126 "$rc"
+# As POSIX shells: a path that does not exist is 127; a text file without "#!" runs with
+# sh (its arguments and exit code passed); a binary no exec knows is 126.
+run run --cpu -- "$work/no/such/program" a
+expect_eq "no such path: exit code" 127 "$rc"
+printf 'printf "%%s|" "$0" "$@" "$CUDA_VISIBLE_DEVICES"; exit 9\n' > "$work/no-shebang"
+chmod 755 "$work/no-shebang"
+run run --cpu -- "$work/no-shebang" 'a b' c
+expect_eq "no #!: exit code" 9 "$rc"
+expect_eq "no #!: run by sh with its arguments" "$work/no-shebang|a b|c||" "$out"
+printf '\177ELF\001\000\000not a program' > "$work/not-a-binary"
+chmod 755 "$work/not-a-binary"
+run run --cpu -- "$work/not-a-binary"
+expect_eq "binary no exec knows: exit code" 126 "$rc"
+expect_eq "binary no exec knows: message" "dlenv: cannot run $work/not-a-binary: cannot execute binary file" "$err"
 run run --cpu
 expect_eq "no command: exit code" 2 "$rc"
 run run -- true

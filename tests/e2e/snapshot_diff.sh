@@ -106,7 +106,7 @@ bad() { # bad FILE MESSAGE
     expect_eq "$(basename "$1"): stdout" "" "$out"
     expect_eq "$(basename "$1"): the one line" "dlenv: $1: $2" "$err"
 }
-bad "$fixtures/corrupt.json" "not valid JSON (line 113, column 4)"
+bad "$fixtures/corrupt.json" "not valid JSON (line 113, column 6): a string is not closed"
 bad "$fixtures/future.json" \
     '$.schema: "dlenv.snapshot/2" is newer than this dlenv reads (dlenv.snapshot/1): update dlenv'
 bad "$fixtures/wrong-type.json" '$.facts.nvml.cuda_driver_version: expected an integer'

@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "base/str.h"
+#include "base/url.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -95,10 +96,34 @@ static void path_join_uses_the_directory_separator(void **state)
     expect_join("/tmp/a\\b", "c", "/tmp/a\\b/c");
 }
 
+static void expect_stripped(const char *in, const char *want)
+{
+    char *copy = dl_strdup(in);
+    assert_string_equal(dl_url_strip_userinfo(copy), want);
+    free(copy);
+}
+
+/* The userinfo of every URL goes, with its '@'; the rest of the text stays. */
+static void urls_lose_their_credentials(void **state)
+{
+    (void)state;
+    expect_stripped("https://user:secret@host/simple/x", "https://host/simple/x");
+    expect_stripped("https://TOKEN@github.com/o/r.git", "https://github.com/o/r.git");
+    expect_stripped("git+https://u:p@h:8443/r.git@v1.0", "git+https://h:8443/r.git@v1.0");
+    expect_stripped("https://u:p@ss@host?q=a@b#f@g", "https://host?q=a@b#f@g");
+    expect_stripped("from (https://a:b@h/x) and http://c:d@i", "from (https://h/x) and http://i");
+    expect_stripped("\"https://a:b@h\"", "\"https://h\"");
+    expect_stripped("file:///home/u@x/f", "file:///home/u@x/f");
+    expect_stripped("user@host:path and a://", "user@host:path and a://");
+    expect_stripped("://a:b@h", "://a:b@h");
+    expect_stripped("", "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(path_join_uses_the_directory_separator),
+        cmocka_unit_test(urls_lose_their_credentials),
         cmocka_unit_test(utf8_clean_keeps_valid_text),
         cmocka_unit_test(utf8_clean_escapes_invalid_bytes_and_controls),
         cmocka_unit_test(utf8_valid_rejects_truncated_sequence),

@@ -308,6 +308,7 @@ static void finding(dl_findings *f, const char *id, const char *severity, const 
 {
     dl_finding *x = dl_list_push(&f->items, sizeof *x);
     dl_text_set(&x->id, id);
+    dl_text_set(&x->layer, "driver");
     dl_text_set(&x->severity, severity);
     dl_text_set(&x->title, id);
     dl_dict_add(&x->evidence, subject, "value");
@@ -398,7 +399,7 @@ static void snapshot_errors(void **state)
     (void)state;
     expect_error("", "empty, not JSON");
     expect_error("{\"schema\": \"dlenv.snapshot/1\",\n \"facts\": {\"os\": ",
-                 "not valid JSON (line 2, column 17)");
+                 "not valid JSON (line 2, column 18): the document ends early");
     expect_error("{\"schema\": \"dlenv.snapshot/1\", \"facts\": {}} x",
                  "not valid JSON: more text after the document (line 1, column 45)");
     expect_error("[1, 2]", "$: expected an object");
@@ -410,6 +411,20 @@ static void snapshot_errors(void **state)
                  "$.schema: \"dlenv.snapshot/2\" is newer than this dlenv reads "
                  "(dlenv.snapshot/1): update dlenv");
     expect_error("{\"schema\": \"dlenv.snapshot/1\"}", "$.facts: missing");
+    /* strict as the reports' reader: a string cut at a bad escape, a NUL in a key, two
+     * documents, a major version it does not know in the facts */
+    expect_error("{\"schema\": \"dlenv.snapshot/1\", \"host\": \"a\\uZZZZb\", \"facts\": {}}",
+                 "not valid JSON (line 1, column 44): a \\u escape needs four hexadecimal "
+                 "digits");
+    expect_error("{\"schema\": \"dlenv.snapshot/1\", \"facts\\u0000x\": {}}",
+                 "not valid JSON (line 1, column 44): \\u0000 (a NUL character) in a string");
+    expect_error("{\"schema\": \"dlenv.snapshot/1\", \"facts\": {}}{}",
+                 "not valid JSON: more text after the document (line 1, column 44)");
+    /* a finding is nothing without its id */
+    expect_error("{\"schema\": \"dlenv.doctor/1\", \"findings\": [{\"layer\": \"driver\", "
+                 "\"severity\": \"failure\", \"title\": \"t\"}], \"facts\": {}}",
+                 "$.findings[0].id: missing (every finding has an id, a layer, a severity and "
+                 "a title)");
     expect_error("{\"schema\": \"dlenv.snapshot/1\", \"facts\": {\"schema\": \"dlenv.report/7\"}}",
                  "$.facts.schema: \"dlenv.report/7\" is newer than this dlenv reads "
                  "(dlenv.report/1): update dlenv");
@@ -432,7 +447,8 @@ static void older_forms_read(void **state)
                       "{\"driver_version\": \"535.104.05\"}, \"a_key_from_elsewhere\": 1}}";
     const char *report = "{\"schema\": \"dlenv.report/1\", \"os\": {\"family\": \"linux\"}}";
     const char *doctor = "{\"schema\": \"dlenv.doctor/1\", \"root_cause\": null, \"findings\": "
-                         "[{\"id\": \"no_gpu\", \"severity\": \"info\"}], \"facts\": {}}";
+                         "[{\"id\": \"no_gpu\", \"layer\": \"hardware\", \"severity\": "
+                         "\"info\", \"title\": \"No GPU\"}], \"facts\": {}}";
     (void)state;
     assert_true(dl_snapshot_from_json_text(old, strlen(old), &s, &error));
     assert_string_equal(s.facts.nvml.driver_version.value, "535.104.05");

@@ -6,6 +6,7 @@
 
 #include "base/str.h"
 #include "facts/facts_json.h"
+#include "facts/json_check.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -122,8 +123,86 @@ static void reading_rejects_non_reports(void **state)
     free(error);
     error = NULL;
     assert_false(dl_facts_from_json_text("{\"schema\":", 10, &f, &error));
-    assert_string_equal(error, "not valid JSON");
+    assert_string_equal(error, "not valid JSON (line 1, column 11): the document ends early");
     free(error);
+}
+
+static void expect_json_error(const char *text, size_t len, const char *want)
+{
+    char *error = NULL;
+    assert_false(dl_json_check(text, len, &error));
+    assert_string_equal(error, want);
+    free(error);
+}
+
+/* What cJSON would let through or cut short is refused, with where and why. */
+static void strict_json(void **state)
+{
+    static const char *const good[] = {
+        "{}", " [1, -0, 0.5, 1e3, -2.5E-7, true, false, null] ", "\"\\u00e9\\ud83d\\ude00\"",
+        "{\"a\": {\"b\": [\"\\\"\\\\\\/\\b\\f\\n\\r\\t\"]}}", "\"h\xC3\xA9 \xE4\xB8\xAD\"", "0"};
+    char *error = NULL;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        if (!dl_json_check(good[i], strlen(good[i]), &error))
+            fail_msg("%s: %s", good[i], error);
+    }
+    expect_json_error("", 0, "empty, not JSON");
+    expect_json_error(" \n", 2, "empty, not JSON");
+    expect_json_error("{} x", 4, "not valid JSON: more text after the document (line 1, column 4)");
+    expect_json_error("{}{}", 4, "not valid JSON: more text after the document (line 1, column 3)");
+    expect_json_error("{\"a\":\"x\\uZZZZ\"}", 15,
+                      "not valid JSON (line 1, column 10): a \\u escape needs four hexadecimal digits");
+    expect_json_error("{\"os\\u0000x\":1}", 16,
+                      "not valid JSON (line 1, column 11): \\u0000 (a NUL character) in a string");
+    expect_json_error("\"\\ud800\"", 8,
+                      "not valid JSON (line 1, column 8): a \\u escape holds the first half of a "
+                      "surrogate pair alone");
+    expect_json_error("\"a\0b\"", 5,
+                      "not valid JSON (line 1, column 3): a control character in a string (it "
+                      "must be escaped)");
+    expect_json_error("\"\xFF\"", 3, "not valid JSON (line 1, column 2): invalid UTF-8 in a string");
+    expect_json_error("[01]", 4, "not valid JSON (line 1, column 3): expected ',' or ']'");
+    expect_json_error("[1.]", 4, "not valid JSON (line 1, column 4): a malformed number");
+    expect_json_error("{'a': 1}", 8,
+                      "not valid JSON (line 1, column 2): expected a member name in double quotes");
+    expect_json_error("[1,]", 4, "not valid JSON (line 1, column 4): expected a value");
+    expect_json_error("[tru]", 5, "not valid JSON (line 1, column 2): expected a value");
+    expect_json_error("{\"a\" 1}", 7, "not valid JSON (line 1, column 6): expected ':' after a member name");
+    expect_json_error("\"\\x\"", 4, "not valid JSON (line 1, column 4): an unknown escape in a string");
+}
+
+/* --from's reader: the schema's name and a major version it knows, one document. */
+static void reading_is_strict(void **state)
+{
+    static const struct { const char *doc, *error; } cases[] = {
+        {"{\"schema\":\"dlenv.report/99\"}",
+         "$.schema: \"dlenv.report/99\" is newer than this dlenv reads (dlenv.report/1): update "
+         "dlenv"},
+        {"{\"schema\":\"dlenv.report/x\"}", "$.schema: \"dlenv.report/x\" is not a dlenv report's schema"},
+        {"{\"schema\":\"dlenv.report/1\"} trailing",
+         "not valid JSON: more text after the document (line 1, column 29)"},
+        {"{\"schema\":\"dlenv.report/1\"}{\"schema\":\"dlenv.report/1\"}",
+         "not valid JSON: more text after the document (line 1, column 28)"},
+        {"{\"schema\":\"dlenv.report/1\",\"os\\u0000x\":{}}",
+         "not valid JSON (line 1, column 37): \\u0000 (a NUL character) in a string"},
+        {"{\"schema\":\"dlenv.report/1\",\"os\":{\"distro_name\":\"a\\uZZZZ\"}}",
+         "not valid JSON (line 1, column 52): a \\u escape needs four hexadecimal digits"},
+        {"[{\"schema\":\"dlenv.report/1\"}]", "not a dlenv report (no \"schema\": \"dlenv.report/N\")"},
+    };
+    dl_facts f;
+    char *error = NULL;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_false(dl_facts_from_json_text(cases[i].doc, strlen(cases[i].doc), &f, &error));
+        assert_string_equal(error, cases[i].error);
+        free(error);
+        error = NULL;
+    }
+    assert_true(dl_facts_from_json_text("{\"schema\":\"dlenv.report/0\"}", 27, &f, &error));
+    dl_facts_free(&f);
 }
 
 static void newer_keys_are_skipped(void **state)
@@ -146,6 +225,8 @@ int main(void)
         cmocka_unit_test(reading_rejects_wrong_types_with_a_path),
         cmocka_unit_test(reading_rejects_non_reports),
         cmocka_unit_test(newer_keys_are_skipped),
+        cmocka_unit_test(strict_json),
+        cmocka_unit_test(reading_is_strict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

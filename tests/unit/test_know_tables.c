@@ -166,6 +166,12 @@ static void broken_override_names_the_file(void **state)
     expect_broken(dir, "gpu_compute_capability.csv",
                   "gpu_name,compute_capability,sm,architecture,source\nA,8.0,sm_80,Ampere\n",
                   ":2: row has 4 fields, the header has 5");
+    /* a header and nothing else: nothing to plan with (exit 4, not 2 from the planner) */
+    expect_broken(dir, "torch_releases.csv",
+                  "torch_version,release_date,python_min,python_max,cuda_variants_linux,"
+                  "cuda_variants_windows,rocm_variants_linux,pypi_default_cuda_linux,"
+                  "torchvision,torchaudio,status,source\n",
+                  ":2: no rows: the torch_releases table cannot be empty");
     rmdir(dir);
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 static char root[256];
+static char outside[300], outside_marker[300]; /* host files next to the root, never read */
 
 static void put(const char *rel, const char *text)
 {
@@ -41,6 +42,40 @@ static void link_(const char *target, const char *rel)
     free(p);
 }
 
+static void put_host(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The host has OUTSIDE files at /tmp/dlenv-os-XXXXXX-outside and -marker. Inside the root:
+ * the same machine path of the first is a link to itself (a loop: resolution gives up, and
+ * the raw path must not then be handed to the kernel, which would follow the link out to
+ * the host's file); the second exists inside too; a relative link climbs far above the
+ * root; a FIFO and a link to it. */
+static void hostile_tree(void)
+{
+    char *rel, *p;
+    snprintf(outside, sizeof outside, "%s-outside", root);
+    snprintf(outside_marker, sizeof outside_marker, "%s-marker", root);
+    put_host(outside, "OUTSIDE\n");
+    put_host(outside_marker, "OUTSIDE\n");
+    dir("/tmp");
+    rel = dl_fmt("%s", outside);
+    link_(outside, rel);
+    free(rel);
+    put(outside_marker, "INSIDE\n");
+    dir("/hostile");
+    link_("../../../../../../../../tmp", "/hostile/up");
+    link_(outside, "/hostile/out");
+    p = dl_fmt("%s/hostile/fifo", root);
+    assert_int_equal(mkfifo(p, 0644), 0);
+    free(p);
+    link_("/hostile/fifo", "/hostile/to-fifo");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -55,6 +90,7 @@ static int setup(void **state)
     link_("../../../../../../etc/hostname", "/etc/up"); /* .. must stop at the root */
     put("/etc/hostname", "inside-host\n");
     link_("loop", "/etc/loop");
+    hostile_tree();
     return 0;
 }
 
@@ -66,6 +102,8 @@ static int teardown(void **state)
     (void)state;
     dl_proc_run(argv, &o, &r);
     dl_proc_result_free(&r);
+    remove(outside);
+    remove(outside_marker);
     return 0;
 }
 
@@ -170,6 +208,99 @@ static void read_at_an_offset(void **state)
     dl_machine_close(&m);
 }
 
+/* A loop through an absolute link is an error: nothing outside the root is read, by any of
+ * the calls that take a machine path. */
+static void a_link_loop_never_reads_the_host(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *data = NULL, buf[16], *other = NULL;
+    size_t got = 0;
+    dl_io_error e = {0};
+    const char *paths[2];
+    size_t i;
+    (void)state;
+    paths[0] = outside;
+    other = dl_fmt("/hostile/out");
+    paths[1] = other;
+    assert_true(dl_machine_open(&m, root, &err));
+    for (i = 0; i < 2; i++) {
+        assert_false(dl_fs_read(&m, paths[i], 1024, &data, NULL, NULL, &e));
+        assert_int_equal(e.status, DL_IO_FAILED);
+        assert_non_null(strstr(e.message, "Too many levels of symbolic links"));
+        dl_io_error_clear(&e);
+        assert_false(dl_fs_read_at(&m, paths[i], 0, buf, sizeof buf, &got, &e));
+        assert_int_equal(got, 0);
+        dl_io_error_clear(&e);
+        assert_null(dl_lines_open(&m, paths[i], &e));
+        dl_io_error_clear(&e);
+        assert_int_equal(dl_fs_kind_of(&m, paths[i], &e), DL_FS_NONE);
+        dl_io_error_clear(&e);
+        assert_null(dl_fs_realpath(&m, paths[i], &e));
+        dl_io_error_clear(&e);
+        assert_false(dl_fs_can_read_write(&m, paths[i], &e));
+        dl_io_error_clear(&e);
+    }
+    free(other);
+    dl_machine_close(&m);
+}
+
+/* ".." above the root stays at the root, also from a relative link; the root's own copy is
+ * read, not the host's. */
+static void dot_dot_stops_at_the_root(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *data, *path, *real;
+    const char *name = strrchr(outside_marker, '/') + 1;
+    dl_io_error e = {0};
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    path = dl_fmt("/hostile/up/%s", name);
+    assert_true(dl_fs_read(&m, path, 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "INSIDE\n");
+    free(data);
+    real = dl_fs_realpath(&m, path, &e);
+    assert_string_equal(real, outside_marker);
+    free(real);
+    free(path);
+    path = dl_fmt("/../../..%s", outside_marker);
+    assert_true(dl_fs_read(&m, path, 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "INSIDE\n");
+    free(data);
+    free(path);
+    dl_machine_close(&m);
+}
+
+/* A FIFO (directly or through a link) is refused at once, never opened: opening one for
+ * reading waits for a writer forever. */
+static void a_fifo_is_not_opened(void **state)
+{
+    dl_machine m, live;
+    char *err = NULL, *data, buf[4], *host_fifo = dl_fmt("%s/hostile/fifo", root);
+    const char *paths[] = {"/hostile/fifo", "/hostile/to-fifo"};
+    size_t got, i;
+    dl_io_error e = {0};
+    (void)state;
+    assert_true(dl_machine_open(&m, root, &err));
+    assert_true(dl_machine_open(&live, "/", &err));
+    for (i = 0; i < 2; i++) {
+        assert_false(dl_fs_read(&m, paths[i], 1024, &data, NULL, NULL, &e));
+        assert_int_equal(e.status, DL_IO_FAILED);
+        assert_non_null(strstr(e.message, "not a regular file (a FIFO)"));
+        dl_io_error_clear(&e);
+        assert_false(dl_fs_read_at(&m, paths[i], 0, buf, sizeof buf, &got, &e));
+        dl_io_error_clear(&e);
+        assert_null(dl_lines_open(&m, paths[i], &e));
+        dl_io_error_clear(&e);
+        assert_int_equal(dl_fs_kind_of(&m, paths[i], NULL), DL_FS_OTHER);
+    }
+    assert_false(dl_fs_read(&live, host_fifo, 1024, &data, NULL, NULL, &e));
+    assert_string_equal(strstr(e.message, "not a regular"), "not a regular file (a FIFO)");
+    dl_io_error_clear(&e);
+    free(host_fifo);
+    dl_machine_close(&live);
+    dl_machine_close(&m);
+}
+
 static void bad_roots_are_refused(void **state)
 {
     dl_machine m;
@@ -231,6 +362,39 @@ static void lines_handle_crlf_long_lines_and_no_final_newline(void **state)
     dl_machine_close(&m);
 }
 
+/* One endless line (a 300 MB pci.ids of one line) costs DL_LINES_MAX, not its size: the
+ * line is cut and the next one read whole. */
+static void an_endless_line_is_cut(void **state)
+{
+    dl_machine m;
+    dl_lines *l;
+    char *err = NULL, *p = dl_fmt("%s/etc/oneline", root);
+    FILE *f = fopen(p, "wb");
+    const char *line;
+    size_t len, i;
+    (void)state;
+    assert_non_null(f);
+    for (i = 0; i < 4096; i++)
+        fputs("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab"
+              "cdef0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef012345",
+              f);
+    fputs("\nnext\n", f);
+    fclose(f);
+    assert_true(dl_machine_open(&m, root, &err));
+    l = dl_lines_open(&m, "/etc/oneline", NULL);
+    assert_non_null(l);
+    line = dl_lines_next(l, &len);
+    assert_non_null(line);
+    assert_true(len >= DL_LINES_MAX && len < 4096 * 150);
+    assert_true(len <= 2 * DL_LINES_MAX);
+    assert_string_equal(dl_lines_next(l, &len), "next");
+    assert_null(dl_lines_next(l, &len));
+    dl_lines_close(l);
+    remove(p);
+    free(p);
+    dl_machine_close(&m);
+}
+
 static void process_output_and_exit_code(void **state)
 {
     const char *argv[] = {"sh", "-c", "printf 'out'; printf 'err' >&2; exit 3", NULL};
@@ -259,6 +423,25 @@ static void process_timeout_kills_the_group(void **state)
     assert_false(r.exited);
     assert_int_equal(r.term_signal, 9);
     assert_true(r.duration_ms < 5000);
+    dl_proc_result_free(&r);
+}
+
+/* The child exits at once, but what it started in the background holds its stdout: the
+ * answer is read and the child's exit reported within the grace period, not at the
+ * deadline as if it had not finished (and the leftover is killed with its group). */
+static void process_exit_ends_the_read(void **state)
+{
+    const char *argv[] = {"sh", "-c", "echo answer; sleep 30 & exit 5", NULL};
+    dl_proc_opts o = {10000, 0, NULL, NULL};
+    dl_proc_result r;
+    (void)state;
+    dl_proc_run(argv, &o, &r);
+    assert_true(r.started);
+    assert_false(r.timed_out);
+    assert_true(r.exited);
+    assert_int_equal(r.exit_code, 5);
+    assert_string_equal(r.out, "answer\n");
+    assert_true(r.duration_ms < 3000);
     dl_proc_result_free(&r);
 }
 
@@ -320,11 +503,16 @@ int main(void)
         cmocka_unit_test(errors_say_what_and_why),
         cmocka_unit_test(read_limit_reports_truncation),
         cmocka_unit_test(read_at_an_offset),
+        cmocka_unit_test(a_link_loop_never_reads_the_host),
+        cmocka_unit_test(dot_dot_stops_at_the_root),
+        cmocka_unit_test(a_fifo_is_not_opened),
         cmocka_unit_test(bad_roots_are_refused),
         cmocka_unit_test(listing_is_sorted),
         cmocka_unit_test(lines_handle_crlf_long_lines_and_no_final_newline),
+        cmocka_unit_test(an_endless_line_is_cut),
         cmocka_unit_test(process_output_and_exit_code),
         cmocka_unit_test(process_timeout_kills_the_group),
+        cmocka_unit_test(process_exit_ends_the_read),
         cmocka_unit_test(process_output_is_bounded),
         cmocka_unit_test(process_missing_program_and_env),
         cmocka_unit_test(dynamic_library_reports_its_path),

@@ -123,6 +123,28 @@ static void powershell_and_dotenv(void **state)
     dl_buf_free(&b);
 }
 
+/* What reaches a comment line, a dotenv file or launch.json from a hostile name. */
+static void hostile_values(void **state)
+{
+    dl_buf b = {0};
+    (void)state;
+    dl_quote_comment(&b, "e\ntouch x\r\x1b[31m'\"$(y)`z` %P% ! ^ & \xC3\xA9");
+    assert_string_equal(b.data, "e?touch x??[31m'\"$(y)`z` %P% ! ^ & \xC3\xA9");
+    dl_buf_free(&b);
+    dl_quote_bat_comment(&b, "e\n&calc|x<y>z ^ !v! \"q\" 50% (GPU 1) \xC3\xA9");
+    assert_string_equal(b.data, "e??calc?x?y?z ? ?v? ?q? 50%% (GPU 1) ??");
+    dl_buf_free(&b);
+    /* python-dotenv reads \\ in single quotes as one, and ${X} in double quotes */
+    assert_true(dl_quote_dotenv(&b, "a$b\\\\c"));
+    assert_string_equal(b.data, "\"a$b\\\\\\\\c\"");
+    assert_false(dl_quote_dotenv(&b, "it's ${HOME}"));
+    assert_false(dl_quote_dotenv(&b, "C:\\${x}"));
+    dl_buf_free(&b);
+    assert_true(dl_quote_vscode_literal("$HOME `x` %P% \xC3\xA9"));
+    assert_false(dl_quote_vscode_literal("${command:workbench.action.terminal.new}"));
+    assert_false(dl_quote_vscode_literal("bad \xFF utf-8"));
+}
+
 /* ---- launchers ------------------------------------------------------------------------ */
 
 static dl_env_changes cpu_and_venv(bool windows)
@@ -193,6 +215,8 @@ static void powershell_launcher(void **state)
     char *error = NULL, *text = dl_launcher_text(DL_LAUNCH_PS1, &l, &error);
     (void)state;
     assert_non_null(text);
+    /* UTF-8 with a byte order mark, which Windows PowerShell 5.1 needs to read it so */
+    assert_true(dl_starts_with(text, "\xEF\xBB\xBF# ps: written by"));
     assert_non_null(strstr(text, "[Environment]::SetEnvironmentVariable('CUDA_VISIBLE_DEVICES', '-1')"));
     assert_non_null(strstr(text, "[Environment]::SetEnvironmentVariable('ZE_AFFINITY_MASK', $null)"));
     assert_non_null(strstr(text, "[Environment]::SetEnvironmentVariable('PATH', 'C:\\v 1\\Scripts' "
@@ -348,6 +372,7 @@ int main(void)
         cmocka_unit_test(posix_shell),
         cmocka_unit_test(batch_files),
         cmocka_unit_test(powershell_and_dotenv),
+        cmocka_unit_test(hostile_values),
         cmocka_unit_test(shell_script),
         cmocka_unit_test(batch_launcher),
         cmocka_unit_test(powershell_launcher),

@@ -6,8 +6,11 @@
 #      below) plants files under drive_c and registry values, dlenv.exe runs with
 #      NAME/args (default: doctor --json --no-runtime; or NAME/argv, one argument per
 #      line, for arguments with spaces; with a NAME/console file, under a pseudo-terminal
-#      so that Wine has a console) and check.py compares the answer
-#      with NAME/expect.
+#      so that Wine has a console; NAME/program names another copy of dlenv.exe to run,
+#      relative to C:\dlenv-test) and check.py compares the answer with NAME/expect;
+#      each line of NAME/no_files is a file under C:\dlenv-test the run must not leave.
+# Before them: dlenv.exe's import table holds KnownDLLs only (a DLL that is not one is
+# looked for beside the program first, where a planted copy would run).
 # Files go under C:\dlenv-test, the toolkit folder and System32's nvml.dll / nvcuda.dll,
 # which the reset removes; registry values are set by reg.exe through one batch file.
 # Exit 77 (skipped) when Wine is not installed.
@@ -92,6 +95,31 @@ WINEPREFIX="$prefix" wineserver -w
 failed=0
 passed=0
 
+# KnownDLLs (HKLM\...\Session Manager\KnownDLLs) always come from System32; API sets are
+# virtual. Anything else imported is looked for in the program's folder first.
+echo "windows: import table"
+objdump=$(command -v x86_64-w64-mingw32-objdump || true)
+if [ -z "$objdump" ]; then
+    echo "skipped import table: no x86_64-w64-mingw32-objdump"
+elif [ -z "$only" ] || [ "$only" = imports ]; then
+    imports=$("$objdump" -p "$build/dlenv.exe" | sed -n 's/^[[:space:]]*DLL Name: //p')
+    bad=
+    for dll in $imports; do
+        case $(printf '%s' "$dll" | tr 'A-Z' 'a-z') in
+        kernel32.dll | advapi32.dll | msvcrt.dll | shell32.dll | ole32.dll | user32.dll | \
+            gdi32.dll | combase.dll | rpcrt4.dll | sechost.dll | shlwapi.dll | oleaut32.dll | \
+            ws2_32.dll | ntdll.dll | api-ms-win-*) ;;
+        *) bad="$bad $dll" ;;
+        esac
+    done
+    if [ -n "$imports" ] && [ -z "$bad" ]; then
+        passed=$((passed + 1))
+    else
+        echo "FAILED import table: dlenv.exe imports at start-up what is not a KnownDLL:$bad"
+        failed=$((failed + 1))
+    fi
+fi
+
 echo "windows: unit tests"
 for t in "$build"/tests/test_*.exe; do
     name=$(basename "$t" .exe)
@@ -128,18 +156,28 @@ for dir in "$here"/scenarios/*/; do
         set --
         while IFS= read -r a; do set -- "$@" "$a"; done < "$dir/argv"
     fi
+    program="$build/dlenv.exe"
+    [ -f "$dir/program" ] && program="$T/$(cat "$dir/program")"
     code=0
     if [ -f "$dir/console" ]; then
         # a pseudo-terminal (script) gives Wine a console, so Ctrl+C can be sent in it;
         # NAME/args is a shell command line there (quote backslashes)
         command -v script > /dev/null 2>&1 || { echo "skipped $name: no script(1)"; continue; }
-        (cd "$T/cwd" && wine_run_env script -qec "wine '$build/dlenv.exe' $args" /dev/null) \
+        (cd "$T/cwd" && wine_run_env script -qec "wine '$program' $args" /dev/null) \
             > "$work/out.json" 2> "$work/err.log" || code=$?
     else
-        (cd "$T/cwd" && wine_run_env wine "$build/dlenv.exe" "$@") \
+        (cd "$T/cwd" && wine_run_env wine "$program" "$@") \
             > "$work/out.json" 2> "$work/err.log" || code=$?
     fi
-    if python3 "$here/check.py" "$work/out.json" "$code" "$dir/expect" "$work/err.log"; then
+    left=
+    if [ -f "$dir/no_files" ]; then
+        while IFS= read -r f; do
+            [ -e "$T/$f" ] && left="$left $f"
+        done < "$dir/no_files"
+    fi
+    [ -z "$left" ] || echo "left behind:$left"
+    if python3 "$here/check.py" "$work/out.json" "$code" "$dir/expect" "$work/err.log" &&
+        [ -z "$left" ]; then
         passed=$((passed + 1))
     else
         echo "FAILED scenario $name (exit $code)"
