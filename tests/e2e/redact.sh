@@ -28,7 +28,8 @@ fi
 
 # 2. A user named "lib": /usr/lib stays, the user's own folder goes.
 report USER=lib HOME=/nonexistent-home PYTHONPATH=/usr/lib/python3/dist-packages:/home/lib/src
-expect_eq "user lib" "/usr/lib/python3/dist-packages:/home/<user>/src" "$(get environment.PYTHONPATH)"
+expect_eq "user lib" "/usr/lib/python3/dist-packages:/home/<user>/src" \
+    "$(get environment.PYTHONPATH)"
 
 # 3. Names shorter than 3 characters are redacted too (in their places only).
 report USER=al HOME=/nonexistent-home PYTHONPATH=/srv/al/src:/opt/alpha

@@ -17,7 +17,7 @@ if [ -e /proc/self/fd/1 ]; then
     expect_eq "/proc/self/fd/1: exit" 0 "$rc"
     [ -L "$work/stdout.json" ] || fail "/proc/self/fd/1: the link was replaced by a file"
     case "$out" in '{'*'"schema":'*'"dlenv.snapshot/1"'*) ;;
-        *) fail "/proc/self/fd/1: the snapshot did not reach stdout: $(printf '%s' "$out" | head -c 200)" ;;
+        *) fail "/proc/self/fd/1: no snapshot on stdout: $(printf '%s' "$out" | head -c 200)" ;;
     esac
     no_temp_left "$work" "/proc/self/fd/1"
 fi
@@ -32,11 +32,13 @@ run snapshot --no-runtime -o "$work/fifo"
 wait "$reader" || true
 expect_eq "fifo: exit" 0 "$rc"
 [ -p "$work/fifo" ] || fail "fifo: replaced by a regular file"
-expect_eq "fifo: the reader got the snapshot" dlenv.snapshot/1 "$("$match" --get "$work/from-fifo" schema)"
+expect_eq "fifo: the reader got the snapshot" dlenv.snapshot/1 \
+    "$("$match" --get "$work/from-fifo" schema)"
 no_temp_left "$work" "fifo"
 
 # 3. A character device (/dev/null's numbers, made here: root only) stays a device.
-if [ "$(id -u)" = 0 ] && mknod "$work/null" c 1 3 2>/dev/null && echo x > "$work/null" 2>/dev/null; then
+if [ "$(id -u)" = 0 ] && mknod "$work/null" c 1 3 2>/dev/null &&
+    echo x > "$work/null" 2>/dev/null; then
     run snapshot --no-runtime -o "$work/null"
     expect_eq "device: exit" 0 "$rc"
     [ -c "$work/null" ] || fail "device: /dev/null's twin was replaced by a regular file"
@@ -82,7 +84,8 @@ ln -s shared/later.json "$work/later.json"
 run snapshot --no-runtime -o "$work/later.json"
 expect_eq "dangling link: exit" 0 "$rc"
 [ -L "$work/later.json" ] || fail "dangling link: replaced by a file"
-expect_eq "dangling link: target made" dlenv.snapshot/1 "$("$match" --get "$work/shared/later.json" schema)"
+expect_eq "dangling link: target made" dlenv.snapshot/1 \
+    "$("$match" --get "$work/shared/later.json" schema)"
 # links in a loop: exit 3, one line, nothing left
 ln -s loop-b "$work/loop-a"
 ln -s loop-a "$work/loop-b"

@@ -84,7 +84,8 @@ static void user_named_like_a_folder(void **state)
     dl_redaction r = who("/home/lib", "lib", "h1");
     dl_redaction n = who("/home/nvidia", "nvidia", "jetson");
     (void)state;
-    expect(&r, "/usr/lib /usr/local/lib/python3.11 /lib64", "/usr/lib /usr/local/lib/python3.11 /lib64");
+    expect(&r, "/usr/lib /usr/local/lib/python3.11 /lib64",
+           "/usr/lib /usr/local/lib/python3.11 /lib64");
     expect(&r, "/home/lib/.venv/lib/python3.11", "~/.venv/lib/python3.11");
     expect(&r, "/data/home/lib/x /mnt/c/Users/lib", "/data/home/<user>/x /mnt/c/Users/<user>");
     expect(&r, "~/.venv/lib/python3/site-packages", "~/.venv/lib/python3/site-packages");
@@ -104,7 +105,8 @@ static void windows_paths(void **state)
     expect(&r, "C:\\Users\\Ana\\venv\\Scripts\\python.exe", "~\\venv\\Scripts\\python.exe");
     expect(&r, "c:\\users\\ana\\AppData", "~\\AppData");
     expect(&r, "c:/users/ana/x on desktop-7q2", "~/x on desktop-7q2");
-    expect(&r, "D:\\Users\\ana\\x;C:\\Windows\\System32", "D:\\Users\\<user>\\x;C:\\Windows\\System32");
+    expect(&r, "D:\\Users\\ana\\x;C:\\Windows\\System32",
+           "D:\\Users\\<user>\\x;C:\\Windows\\System32");
     /* a folder with a space, in the home and after it */
     expect(&s, "C:\\Users\\Ana Smith\\AppData\\Local\\Programs\\Python",
            "~\\AppData\\Local\\Programs\\Python");
@@ -119,7 +121,8 @@ static void short_names(void **state)
 {
     dl_redaction r = who("/home/al", "al", "pc");
     (void)state;
-    expect(&r, "/home/al/x on pc, al@pc, /srv/al, also: alpha pc al", "~/x on pc, <user>@<host>, /srv/<user>, also: alpha pc al");
+    expect(&r, "/home/al/x on pc, al@pc, /srv/al, also: alpha pc al",
+           "~/x on pc, <user>@<host>, /srv/<user>, also: alpha pc al");
     dl_redaction_free(&r);
 }
 
@@ -130,7 +133,8 @@ static void user_tokens(void **state)
     (void)state;
     expect(&r, "INFO,user=ana", "INFO,user=<user>");
     expect(&r, "USER=ana LOGNAME=Ana username=bob", "USER=<user> LOGNAME=<user> username=bob");
-    expect(&r, "https://ana:secret@pypi.example/simple", "https://<user>:secret@pypi.example/simple");
+    expect(&r, "https://ana:secret@pypi.example/simple",
+           "https://<user>:secret@pypi.example/simple");
     dl_redaction_free(&r);
 }
 
