@@ -4,7 +4,8 @@
 #   ./dev.sh test     install the build dependencies, build (warnings are errors) and run
 #                     every test, then again under AddressSanitizer + UBSan
 #   ./dev.sh build    install the build dependencies and build only
-#   ./dev.sh fuzz [S] run the explain fuzzer for S seconds (default 60; part of `test`)
+#   ./dev.sh fuzz [S] run each fuzzer (explain, report, snapshot, csv) for S seconds
+#                     (default 60; part of `test`, 28 s each there)
 #   ./dev.sh windows  build dlenv.exe with MinGW-w64 (scripts/build-windows.sh) and run the
 #                     Windows suite under Wine (tests/windows/run.sh; part of `test`)
 set -eu
@@ -52,20 +53,59 @@ build() { # build DIR [cmake options...]
     cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)"
 }
 
-# fuzz SECONDS: the explain parsers under libFuzzer + ASan for a bounded time, from the
-# corpus in tests/fuzz/corpus (new inputs go to a scratch directory, not the repository).
+# fuzz SECONDS: each libFuzzer target (ASan + UBSan) for SECONDS: the paste reader
+# (explain), the report reader (doctor --from), the snapshot reader (diff) and the CSV
+# reader. Each starts from its seeds (the fixtures, copied to a scratch directory) and its
+# regression inputs (tests/fuzz/regress/TARGET); new inputs go to the scratch directory,
+# not the repository, and a crash's input is named there.
+FUZZ_TARGETS="explain report snapshot csv"
+
+fuzz_seeds() { # fuzz_seeds DIR: DIR/TARGET for each target, from the fixtures
+    mkdir -p "$1/explain" "$1/report" "$1/snapshot" "$1/csv"
+    cp tests/fuzz/corpus/* "$1/explain/"
+    cp tests/doctor/base.json tests/doctor/windows.json "$1/report/"
+    for d in tests/machines/*/; do
+        [ -f "$d/expected.json" ] && cp "$d/expected.json" "$1/report/machine-$(basename "$d").json"
+    done
+    cp tests/diff/*.json tests/doctor/base.json "$1/snapshot/"
+    for d in tests/diff/*/; do
+        for side in before after; do
+            cp "$d/$side.json" "$1/snapshot/$(basename "$d")-$side.json"
+        done
+    done
+    cp data/*.csv "$1/csv/"
+}
+
 fuzz() {
     CC=clang build build-fuzz -DDLENV_FUZZ=ON -DDLENV_TESTS=OFF
     scratch=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-fuzz.XXXXXX")
-    status=0
-    ./build-fuzz/fuzz_explain -max_total_time="$1" -max_len=16384 -timeout=10 \
-        -dict=tests/fuzz/explain.dict -artifact_prefix="$scratch/" "$scratch" tests/fuzz/corpus \
-        2>"$scratch/log" || status=$?
-    tail -n 3 "$scratch/log"
-    if [ "$status" -ne 0 ]; then
-        echo "dev.sh: the fuzzer found a failure (exit $status):" >&2
-        grep -A 20 "ERROR" "$scratch/log" >&2 || true
-        ls "$scratch"/crash-* "$scratch"/timeout-* "$scratch"/leak-* 2>/dev/null >&2 || true
+    fuzz_seeds "$scratch/seeds"
+    failed=""
+    for target in $FUZZ_TARGETS; do
+        mkdir -p "$scratch/new/$target" "$scratch/found/$target"
+        # the paste reader's inputs are logs, cut to 16 KiB; the others take their seeds' size
+        case "$target" in
+        explain) extra="-max_len=16384 -dict=tests/fuzz/explain.dict" ;;
+        report | snapshot) extra="-dict=tests/fuzz/json.dict" ;;
+        *) extra="" ;;
+        esac
+        status=0
+        # shellcheck disable=SC2086
+        ./build-fuzz/fuzz_$target -max_total_time="$1" -timeout=10 $extra \
+            -artifact_prefix="$scratch/found/$target/" "$scratch/new/$target" \
+            "$scratch/seeds/$target" "tests/fuzz/regress/$target" \
+            2>"$scratch/$target.log" || status=$?
+        echo "fuzz_$target: $(grep -E '^Done [0-9]+ runs' "$scratch/$target.log" | tail -n 1)"
+        if [ "$status" -ne 0 ]; then
+            echo "dev.sh: fuzz_$target found a failure (exit $status):" >&2
+            grep -A 20 "ERROR" "$scratch/$target.log" >&2 || tail -n 20 "$scratch/$target.log" >&2
+            ls "$scratch/found/$target/"* >&2 2>/dev/null || true
+            failed="$failed $target"
+        fi
+    done
+    if [ -n "$failed" ]; then
+        echo "dev.sh: fuzzing failed for:$failed (inputs kept in $scratch/found; add each to" \
+            "tests/fuzz/regress/TARGET once understood)" >&2
         exit 1
     fi
     rm -rf "$scratch"
@@ -92,7 +132,8 @@ test)
     build build-asan -DDLENV_WERROR=ON -DDLENV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
     (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --output-on-failure -j 2)
-    fuzz "${DLENV_FUZZ_SECONDS:-60}"
+    # four targets: under two minutes in all
+    fuzz "${DLENV_FUZZ_SECONDS:-28}"
     windows
     ;;
 windows)

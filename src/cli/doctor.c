@@ -5,6 +5,7 @@
 #include "cli/gather.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/redaction.h"
 
 #include "base/str.h"
 #include "know/tables.h"
@@ -68,12 +69,13 @@ static int diagnose(const dl_cli *cli, const dl_knowledge *know)
     rin.facts = &f;
     rin.know = know;
     dl_rules_run(&rin, cli->check, &fs);
+    dl_cli_redact(cli, &f, &fs);
     dl_doctor_view_build(&view, &f, &fs, cli->check);
     in.facts = &f;
     in.findings = &fs;
     in.view = &view;
     in.verbose = cli->verbose;
-    text = dl_cli_redact(cli, render(cli, &in), cli->json);
+    text = render(cli, &in);
     rc = dl_cli_write(text, cli->json);
     if (rc == DL_EXIT_OK)
         rc = verdict_code(cli, view.judged.verdict);

@@ -7,7 +7,6 @@
 #include "cli/output.h"
 #include "os/os.h"
 #include "probe/probe.h"
-#include "render/redact.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,27 +53,4 @@ int dl_cli_gather(const dl_cli *cli, dl_facts *f)
     dl_probe_all(&m, f);
     dl_machine_close(&m);
     return DL_EXIT_OK;
-}
-
-char *dl_cli_redact(const dl_cli *cli, char *text, bool json)
-{
-    dl_redaction r = {NULL, NULL, NULL};
-    dl_uname u;
-    char *error = NULL, *out;
-    if (!cli->redact)
-        return text;
-    /* Windows sets USERPROFILE and USERNAME; HOME there is usually an MSYS or Git Bash
-     * one, and then the same folder. */
-    r.home = dl_env_get("HOME") ? dl_env_get("HOME") : dl_env_get("USERPROFILE");
-    r.user = dl_env_get("USER")      ? dl_env_get("USER")
-             : dl_env_get("LOGNAME") ? dl_env_get("LOGNAME")
-                                     : dl_env_get("USERNAME");
-    if (dl_os_uname(&u, &error))
-        r.host = u.nodename;
-    out = json ? dl_redact_json(text, &r) : dl_redact(text, &r);
-    free(text);
-    if (!error)
-        dl_uname_free(&u);
-    free(error);
-    return out;
 }

@@ -344,7 +344,7 @@ static int plan_with(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
         free(error);
         return DL_EXIT_USAGE;
     }
-    text = dl_cli_redact(cli, render(cli, r, k), cli->json);
+    text = render(cli, r, k);
     rc = dl_cli_write(text, cli->json);
     free(text);
     if (rc == DL_EXIT_OK && r->plan.best < 0)

@@ -3,6 +3,7 @@
 #include "cli/gather.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/redaction.h"
 
 #include "base/str.h"
 #include "facts/facts_json.h"
@@ -20,13 +21,13 @@ int dl_cmd_report(const dl_cli *cli)
         dl_facts_free(&f);
         return rc;
     }
+    dl_cli_redact(cli, &f, NULL);
     if (cli->json) {
         text = dl_facts_to_json_text(&f, true);
     } else {
         dl_style style = dl_cli_style(cli);
         text = dl_render_report_text(&f, &style);
     }
-    text = dl_cli_redact(cli, text, cli->json);
     rc = dl_cli_write(text, cli->json);
     free(text);
     dl_facts_free(&f);

@@ -10,6 +10,7 @@
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
 #include "cli/output.h"
+#include "cli/redaction.h"
 
 #include "base/str.h"
 #include "os/os.h"
@@ -77,13 +78,15 @@ int dl_cli_take_snapshot(const dl_cli *cli, const dl_knowledge *know, dl_snapsho
 }
 
 /* dlenv-snapshot-HOST-20250301-093000.json; the host name kept to characters every file
- * system takes. */
-static char *default_name(const char *host)
+ * system takes. A redacted snapshot's name does not give the host away either:
+ * dlenv-snapshot-20250301-093000.json. */
+static char *default_name(const char *host, bool redacted)
 {
     char when[32], *name;
     size_t i;
     utc_now(when, sizeof when, true);
-    name = dl_fmt("dlenv-snapshot-%s-%s.json", host ? host : "unknown-host", when);
+    name = redacted ? dl_fmt("dlenv-snapshot-%s.json", when)
+                    : dl_fmt("dlenv-snapshot-%s-%s.json", host ? host : "unknown-host", when);
     for (i = strlen("dlenv-snapshot-"); name[i]; i++)
         if (!isalnum((unsigned char)name[i]) && !strchr("-_.", name[i]))
             name[i] = '_';
@@ -123,10 +126,8 @@ static int write_lock(const dl_cli *cli)
     in.python = dl_q_main_python(&f); /* --python, when given, is inspected first */
     in.mirror = cli->index_mirror;
     in.taken_at = when;
-    in.host = host;
-    text = dl_lock_text(&in, &error);
-    if (text)
-        text = dl_cli_redact(cli, text, false);
+    in.host = cli->redact ? "<host>" : host;
+    text = dl_cli_redact_text(cli, dl_lock_text(&in, &error));
     if (!text) {
         dl_cli_error("%s", error);
         rc = DL_EXIT_FINDINGS;
@@ -153,10 +154,16 @@ static int write_snapshot(const dl_cli *cli)
     }
     rc = dl_cli_take_snapshot(cli, &know, &s);
     if (rc == DL_EXIT_OK) {
-        char *json = dl_snapshot_to_json_text(&s);
-        text = dl_cli_redact(cli, dl_fmt("%s\n", json), true); /* ends with a newline */
+        char *json;
+        name = cli->output ? dl_strdup(cli->output) : default_name(s.host, cli->redact);
+        if (cli->redact) {
+            dl_cli_redact(cli, &s.facts, &s.findings);
+            free(s.host);
+            s.host = dl_strdup("<host>");
+        }
+        json = dl_snapshot_to_json_text(&s);
+        text = dl_fmt("%s\n", json); /* ends with a newline */
         free(json);
-        name = cli->output ? dl_strdup(cli->output) : default_name(s.host);
         rc = put(name, text, "Snapshot");
         free(name);
         free(text);

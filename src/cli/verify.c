@@ -9,6 +9,7 @@
 #include "cli/gather.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/redaction.h"
 
 #include "base/str.h"
 #include "know/tables.h"
@@ -168,14 +169,13 @@ int dl_cmd_verify(const dl_cli *cli)
     rin.facts = &f;
     rin.know = &know;
     dl_rules_run(&rin, NULL, &fs);
+    dl_cli_redact(cli, &f, &fs);
     dl_verify_view_build(&view, &f, &fs, &know);
     in.facts = &f;
     in.findings = &fs;
     in.view = &view;
     style = dl_cli_style(cli);
-    text = dl_cli_redact(cli,
-                         cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style),
-                         cli->json);
+    text = cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style);
     rc = dl_cli_write(text, cli->json);
     if (rc == DL_EXIT_OK && (view.verdict == DL_VERDICT_FAILURE ||
                              (cli->strict && view.verdict == DL_VERDICT_WARNING)))

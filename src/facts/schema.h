@@ -76,6 +76,12 @@ void dl_schema_fill_unknown(const dl_schema *s, void *obj, const char *why);
 /* Marks one value of the given kind unknown with why. */
 void dl_value_set_unknown(dl_field_kind kind, void *p, const char *why);
 
+/* Replaces every string of obj (values, unknowns' reasons, list items, dictionary values;
+ * not keys) with fn(string, ctx), a new allocation; the old one is freed.
+ * (schema_map.c) */
+typedef char *(*dl_text_map)(const char *text, void *ctx);
+void dl_schema_map_text(const dl_schema *s, void *obj, dl_text_map fn, void *ctx);
+
 /* Frees every value of a struct described by s (not the struct itself). */
 void dl_schema_free(const dl_schema *s, void *obj);
 

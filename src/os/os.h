@@ -111,6 +111,11 @@ bool dl_os_uname(dl_uname *u, char **error);
 void dl_uname_free(dl_uname *u);
 /* Whether dlenv runs as root (POSIX) or elevated (Windows). */
 bool dl_os_is_admin(void);
+/* Who runs dlenv, for --redact: every name this account goes by (the environment's, the
+ * account database's; on Windows the profile folder's too) appended to users, and every
+ * home directory to homes, each once. (identity_posix.c / identity_win.c) */
+struct dl_strv; /* base/str.h */
+void dl_os_identity(struct dl_strv *users, struct dl_strv *homes);
 /* The C library this binary runs on: name ("glibc") and version, or false with why. */
 bool dl_os_libc(char **name, char **version, char **error);
 

@@ -1,8 +1,11 @@
 /* Child processes with a hard timeout and bounded output (POSIX). The child gets its own
- * process group so that a timeout kills whatever it started too. */
+ * process group so that a timeout kills whatever it started too; child_guard_posix.c
+ * catches what leaves the group (a setsid grandchild) and dlenv's own death by a signal.
+ * On Linux the child is also killed if dlenv dies of SIGKILL (PR_SET_PDEATHSIG). */
 #include "os/os.h"
 
 #include "base/str.h"
+#include "os/child_guard.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +18,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 extern char **environ;
 
@@ -71,15 +77,32 @@ static void drain(capture *c)
 }
 
 static void child_exec(const char *program, const char *const *argv, const dl_proc_opts *o,
-                       int out_w, int err_w, int status_w)
+                       int out_w, int err_w, int status_w, pid_t parent)
 {
     int devnull = open("/dev/null", O_RDONLY);
     int code;
     setpgid(0, 0);
+#ifdef __linux__
+    /* dlenv killed outright (SIGKILL, the OOM killer) cannot clean up: the kernel does it
+     * for the child; a parent already gone before this call is checked by hand. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent)
+        _exit(127);
+#else
+    (void)parent;
+#endif
     if (devnull >= 0)
         dup2(devnull, 0);
     dup2(out_w, 1);
     dup2(err_w, 2);
+    /* Only 0-2 may hold the pipes: a copy under another number, inherited by a daemon
+     * the child starts, would keep the output open until the deadline. */
+    if (devnull > 2)
+        close(devnull);
+    if (out_w > 2)
+        close(out_w);
+    if (err_w > 2)
+        close(err_w);
     if (o->cwd && chdir(o->cwd) != 0) {
         code = errno;
         (void)!write(status_w, &code, sizeof code);
@@ -135,6 +158,8 @@ static bool pump(capture *cap, double deadline, dl_proc_result *r, pid_t pid)
         struct pollfd p[2];
         int n = 0, i, slice;
         double now = dl_clock_ms(), left = deadline - now;
+        if (dl_child_guard_caught())
+            break; /* the guard killed the group; a setsid grandchild may hold the pipes */
         if (exited_at < 0 && reaped(pid, r))
             exited_at = now;
         if (exited_at >= 0 && (now - exited_at >= GRACE_MS || left <= 0)) {
@@ -164,6 +189,17 @@ static bool pump(capture *cap, double deadline, dl_proc_result *r, pid_t pid)
     return exited_at >= 0;
 }
 
+/* A child already sent SIGKILL: it cannot ignore it, so a blocking wait ends promptly. */
+static void wait_killed(pid_t pid, dl_proc_result *r)
+{
+    int status;
+    pid_t w;
+    while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+        ;
+    if (w == pid)
+        record_status(r, status);
+}
+
 static void wait_child(pid_t pid, double deadline, dl_proc_result *r)
 {
     int status;
@@ -175,14 +211,10 @@ static void wait_child(pid_t pid, double deadline, dl_proc_result *r)
         }
         if (w < 0 && errno != EINTR)
             return;
-        if (!r->timed_out && dl_clock_ms() >= deadline) {
-            r->timed_out = true;
+        if (r->timed_out || dl_child_guard_caught() || dl_clock_ms() >= deadline) {
+            r->timed_out = r->timed_out || !dl_child_guard_caught();
             kill_group(pid);
-        }
-        if (r->timed_out) {
-            /* SIGKILL cannot be ignored: a blocking wait ends promptly. */
-            if (waitpid(pid, &status, 0) == pid)
-                record_status(r, status);
+            wait_killed(pid, r);
             return;
         }
         {
@@ -198,7 +230,8 @@ void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_resu
     capture cap[2];
     char *program;
     double start = dl_clock_ms(), deadline;
-    pid_t pid;
+    pid_t pid, parent;
+    ssize_t got;
     int child_errno = 0;
     memset(r, 0, sizeof *r);
     memset(cap, 0, sizeof cap);
@@ -215,21 +248,29 @@ void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_resu
     fcntl(out_p[0], F_SETFD, FD_CLOEXEC);
     fcntl(err_p[0], F_SETFD, FD_CLOEXEC);
     fcntl(st_p[0], F_SETFD, FD_CLOEXEC);
+    dl_child_guard_begin();
+    parent = getpid();
     pid = fork();
     if (pid < 0) {
         r->error = dl_fmt("fork: %s", strerror(errno));
+        dl_child_guard_end();
         goto cleanup;
     }
     if (pid == 0)
-        child_exec(program, argv, opts, out_p[1], err_p[1], st_p[1]);
+        child_exec(program, argv, opts, out_p[1], err_p[1], st_p[1], parent);
     setpgid(pid, pid); /* both sides set it: no race with an early kill */
+    dl_child_guard_watch(pid);
     close(out_p[1]);
     close(err_p[1]);
     close(st_p[1]);
     out_p[1] = err_p[1] = st_p[1] = -1;
-    if (read(st_p[0], &child_errno, sizeof child_errno) == (ssize_t)sizeof child_errno) {
+    while ((got = read(st_p[0], &child_errno, sizeof child_errno)) < 0 && errno == EINTR)
+        ;
+    if (got == (ssize_t)sizeof child_errno) {
         r->error = dl_fmt("cannot run %s: %s", program, strerror(child_errno));
-        waitpid(pid, NULL, 0);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) /* it _exits at once */
+            ;
+        dl_child_guard_end();
         goto cleanup;
     }
     r->started = true;
@@ -240,6 +281,7 @@ void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_resu
     out_p[0] = err_p[0] = -1;
     if (!pump(cap, deadline, r, pid))
         wait_child(pid, deadline, r);
+    dl_child_guard_end();
     r->out_len = cap[0].buf.len;
     r->err_len = cap[1].buf.len;
     r->out = dl_buf_take(&cap[0].buf);

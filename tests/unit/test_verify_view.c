@@ -116,7 +116,7 @@ static void test_torch_products_against_the_tensor_peak(void **state)
     assert_false(l->known);                  /* a wrong product has no speed */
     assert_int_equal(l->verdict, DL_SEV_FAILURE);
     assert_non_null(strstr(l->why, "wrong result"));
-    assert_int_equal(x->view.verdict, DL_SEV_FAILURE);
+    assert_int_equal(x->view.verdict, DL_VERDICT_FAILURE);
     destroy(x);
 }
 
@@ -146,7 +146,7 @@ static void test_failed_kernel_check_fails_the_run(void **state)
     fixture *x = build(json);
     (void)state;
     assert_int_equal(line(x, "gpu0", "check")->verdict, DL_SEV_FAILURE);
-    assert_int_equal(x->view.verdict, DL_SEV_FAILURE);
+    assert_int_equal(x->view.verdict, DL_VERDICT_FAILURE);
     destroy(x);
 }
 
