@@ -5,7 +5,8 @@
 #
 # Fetches the Debian 12 source packages cjson and cmocka (with a private apt state, so the
 # system's apt configuration and lists are left alone), unpacks them with dpkg-source
-# (Debian's patches applied), cross-builds static libraries with
+# (Debian's patches applied; scripts/debian-source.sh, shared with the portable Linux
+# build's scripts/portable-deps.sh), cross-builds static libraries with
 # cmake/mingw-w64-x86_64.cmake and installs them into PREFIX:
 #
 #   PREFIX/include/cjson/cJSON.h  PREFIX/lib/libcjson.a   PREFIX/lib/pkgconfig/libcjson.pc
@@ -25,44 +26,22 @@ set -eu
 # Bump when the build below changes, so that older results are rebuilt.
 RECIPE=1
 PACKAGES="cjson cmocka"
-# The system's apt sources; overridable for testing only.
-APT_DEB822=${DLENV_APT_DEB822:-/etc/apt/sources.list.d/debian.sources}
-APT_LIST=${DLENV_APT_LIST:-/etc/apt/sources.list}
 
-say() { printf 'windows-deps: %s\n' "$*"; }
-die() { printf 'windows-deps: error: %s\n' "$*" >&2; exit 1; }
-
-# quiet LOG CMD...: run CMD with its output in LOG; on failure show the end of LOG.
-quiet() {
-  _log=$1
-  shift
-  if ! "$@" >"$_log" 2>&1; then
-    tail -n 40 "$_log" >&2
-    die "failed: $*"
-  fi
-}
-
-# edit FILE SED-SCRIPT: rewrite FILE in place.
-edit() {
-  sed "$2" "$1" >"$1.tmp"
-  mv "$1.tmp" "$1"
-}
+# shellcheck disable=SC2034 # used by debian-source.sh
+DEB_TAG=windows-deps
+here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
+# shellcheck source=scripts/debian-source.sh
+. "$here/debian-source.sh"
 
 if [ $# -ne 1 ] || [ -z "$1" ]; then
   echo "usage: $0 PREFIX" >&2
   exit 2
 fi
 
-here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 toolchain=$(CDPATH='' cd -- "$here/../cmake" && pwd)/mingw-w64-x86_64.cmake
 [ -f "$toolchain" ] || die "no toolchain file $toolchain"
 
-prefix=$1
-case $prefix in /*) ;; *) prefix=$(pwd)/$prefix ;; esac
-while :; do
-  case $prefix in /) break ;; */) prefix=${prefix%/} ;; *) break ;; esac
-done
-[ "$prefix" != / ] || die "PREFIX must not be /"
+deb_prefix "$1"
 stamp=$prefix/dlenv-windows-deps.stamp
 
 # --- Already done? -------------------------------------------------------------------
@@ -76,87 +55,17 @@ if have_result; then
   say "$prefix is up to date ($(sed 1d "$stamp" | tr '\n' ' ' | sed 's/ $//'))"
   exit 0
 fi
-if [ -e "$prefix" ]; then
-  [ -d "$prefix" ] || die "$prefix exists and is not a directory"
-  if [ ! -f "$stamp" ] && [ -n "$(ls -A "$prefix")" ]; then
-    die "$prefix is not empty and was not made by this script; refusing to replace it"
-  fi
-fi
+deb_check_prefix "$stamp"
 
-# --- Tools ---------------------------------------------------------------------------
-command -v apt-get >/dev/null 2>&1 || die "needs apt-get (Debian)"
-missing=
-need() { command -v "$1" >/dev/null 2>&1 || missing="$missing $2"; }
-need dpkg-source dpkg-dev
-need cmake cmake
-need make make
-need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64
-if [ -n "$missing" ]; then
-  [ "$(id -u)" = 0 ] || die "missing packages:$missing (apt-get install$missing)"
-  say "installing$missing"
-  # A fresh machine may have no package lists yet. $missing is a list of words.
-  # shellcheck disable=SC2086
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >/dev/null 2>&1; then
-    quiet /dev/null apt-get update
-    # shellcheck disable=SC2086
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing \
-      >/dev/null || die "apt-get install$missing failed"
-  fi
-fi
-
-# --- Work area -----------------------------------------------------------------------
-work=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-windows-deps.XXXXXX")
-newdir=
-olddir=
-cleanup() {
-  rm -rf "$work"
-  [ -z "$newdir" ] || rm -rf "$newdir"
-  [ -z "$olddir" ] || rm -rf "$olddir"
-}
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
-mkdir "$work/lists" "$work/apt-cache" "$work/dl" "$work/src" "$work/build" "$work/stage"
-# As root apt downloads as the user _apt, who must be able to reach these directories.
-if [ "$(id -u)" = 0 ] && id _apt >/dev/null 2>&1; then
-  chmod 755 "$work"
-  chown _apt "$work/lists" "$work/dl"
-fi
-
-# --- Source list: the system's, with deb-src instead of deb --------------------------
-if [ -f "$APT_DEB822" ]; then
-  srclist=$work/src.sources
-  sed 's/^Types: deb$/Types: deb-src/' "$APT_DEB822" >"$srclist"
-elif [ -f "$APT_LIST" ] && grep -q '^[[:space:]]*deb[[:space:]]' "$APT_LIST"; then
-  srclist=$work/src.list
-  sed -n 's/^[[:space:]]*deb[[:space:]][[:space:]]*/deb-src /p' "$APT_LIST" >"$srclist"
-else
-  die "no Debian apt sources found ($APT_DEB822 or $APT_LIST)"
-fi
-
-apt_src() {
-  apt-get -o Dir::Etc::SourceList="$srclist" -o Dir::Etc::SourceParts=/dev/null \
-    -o Dir::State::Lists="$work/lists" -o Dir::Cache="$work/apt-cache" "$@"
-}
-
-say "fetching source indexes (private apt lists)"
-quiet "$work/apt-update.log" apt_src update
-say "downloading source packages: $PACKAGES"
+# --- Tools, sources ------------------------------------------------------------------
+deb_need cmake cmake
+deb_need make make
+deb_need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64
+deb_install_missing
+deb_work
+# $PACKAGES is a list of words.
 # shellcheck disable=SC2086
-(cd "$work/dl" && quiet "$work/apt-source.log" apt_src source --download-only $PACKAGES)
-
-versions=
-for pkg in $PACKAGES; do
-  set -- "$work/dl/${pkg}"_*.dsc
-  if [ $# -ne 1 ] || [ ! -f "$1" ]; then die "expected one ${pkg}_*.dsc, got: $*"; fi
-  ver=$(sed -n 's/^Version: //p' "$1")
-  [ -n "$ver" ] || die "no Version in $1"
-  say "unpacking $pkg $ver"
-  # dpkg-source warns that it cannot check the .dsc's signature (no debian-keyring); the
-  # files were already checked by apt against the signed Sources index.
-  quiet "$work/unpack-$pkg.log" dpkg-source -x "$1" "$work/src/$pkg"
-  versions="$versions$pkg $ver
-"
-done
+deb_fetch $PACKAGES
 
 jobs=$(nproc 2>/dev/null || echo 2)
 # build NAME CMAKE-ARGS...: configure, build and install (into the stage) one package.
@@ -200,16 +109,5 @@ if find "$out" -name '*.dll' -o -name '*.dll.a' | grep -q .; then
 fi
 printf 'recipe %s\n%s' "$RECIPE" "$versions" >"$out/dlenv-windows-deps.stamp"
 
-say "installing into $prefix"
-parent=$(dirname -- "$prefix")
-mkdir -p "$parent"
-newdir=$(mktemp -d "$parent/.$(basename -- "$prefix").new.XXXXXX")
-cp -R "$out/." "$newdir/"
-chmod 755 "$newdir"
-if [ -e "$prefix" ]; then
-  olddir=$(mktemp -d "$parent/.$(basename -- "$prefix").old.XXXXXX")
-  mv "$prefix" "$olddir/"
-fi
-mv "$newdir" "$prefix"
-newdir=
+deb_replace_prefix "$out"
 say "done: $(printf '%s' "$versions" | tr '\n' ' ' | sed 's/ $//')"
