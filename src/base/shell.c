@@ -25,8 +25,7 @@ static bool typographic_quote(const char *p)
            (unsigned char)p[2] >= 0x98 && (unsigned char)p[2] <= 0x9B;
 }
 
-/* Always in single quotes, whatever the value holds. */
-static void quoted(dl_shell sh, dl_buf *b, const char *arg)
+void dl_shell_quote_always(dl_shell sh, dl_buf *b, const char *arg)
 {
     const char *p;
     dl_buf_puts(b, "'");
@@ -49,7 +48,7 @@ void dl_shell_quote_to(dl_shell sh, dl_buf *b, const char *arg)
     if (plain(sh, arg))
         dl_buf_puts(b, arg);
     else
-        quoted(sh, b, arg);
+        dl_shell_quote_always(sh, b, arg);
 }
 
 char *dl_shell_quote(dl_shell sh, const char *arg)
@@ -73,7 +72,7 @@ char *dl_shell_set_env(dl_shell sh, const char *name, const char *value)
     dl_buf b = {0};
     dl_buf_printf(&b, sh == DL_SHELL_POWERSHELL ? "$env:%s = " : "export %s=", name);
     if (sh == DL_SHELL_POWERSHELL)
-        quoted(sh, &b, value); /* a bare value would be parsed as an expression */
+        dl_shell_quote_always(sh, &b, value); /* bare, it would be parsed as an expression */
     else
         dl_shell_quote_to(sh, &b, value);
     return dl_buf_take(&b);

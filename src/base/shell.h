@@ -16,6 +16,8 @@ typedef enum dl_shell {
  * single quotes (POSIX: ' as '\''; PowerShell: ' and its typographic quotes doubled). */
 void dl_shell_quote_to(dl_shell sh, dl_buf *b, const char *arg);
 char *dl_shell_quote(dl_shell sh, const char *arg);            /* caller frees */
+/* The same, in single quotes even when nothing in it needs them. */
+void dl_shell_quote_always(dl_shell sh, dl_buf *b, const char *arg);
 /* A program to run by its path: quoted as above; PowerShell runs a quoted path only
  * behind its call operator (& 'C:\Program Files\Python312\python.exe'). */
 char *dl_shell_program(dl_shell sh, const char *path);         /* caller frees */

@@ -1,5 +1,7 @@
 #include "run/quote.h"
 
+#include "base/shell.h"
+
 #include "os/cmdline.h"
 
 #include <stdlib.h>
@@ -12,31 +14,9 @@ static bool plain_char(char c, const char *extra)
            (c && strchr(extra, c));
 }
 
-static bool plain(const char *s, const char *extra)
-{
-    const char *p;
-    if (!*s)
-        return false;
-    for (p = s; *p; p++)
-        if (!plain_char(*p, extra))
-            return false;
-    return true;
-}
-
 void dl_quote_sh(dl_buf *b, const char *arg)
 {
-    const char *p;
-    if (plain(arg, "-_./,:=+@%")) {
-        dl_buf_puts(b, arg);
-        return;
-    }
-    dl_buf_puts(b, "'");
-    for (p = arg; *p; p++)
-        if (*p == '\'')
-            dl_buf_puts(b, "'\\''");
-        else
-            dl_buf_add(b, p, 1);
-    dl_buf_puts(b, "'");
+    dl_shell_quote_to(DL_SHELL_POSIX, b, arg);
 }
 
 bool dl_quote_bat(dl_buf *b, const char *arg, bool *cmd_quoted)
@@ -73,29 +53,9 @@ bool dl_quote_bat_value(dl_buf *b, const char *value)
     return true;
 }
 
-/* U+2018..U+201B are E2 80 98..9B in UTF-8. */
-static bool typographic_quote(const char *p)
-{
-    return (unsigned char)p[0] == 0xE2 && (unsigned char)p[1] == 0x80 &&
-           (unsigned char)p[2] >= 0x98 && (unsigned char)p[2] <= 0x9B;
-}
-
 void dl_quote_ps1(dl_buf *b, const char *arg)
 {
-    const char *p;
-    dl_buf_puts(b, "'");
-    for (p = arg; *p; p++) {
-        if (*p == '\'') {
-            dl_buf_puts(b, "''");
-        } else if (typographic_quote(p)) {
-            dl_buf_add(b, p, 3);
-            dl_buf_add(b, p, 3);
-            p += 2;
-        } else {
-            dl_buf_add(b, p, 1);
-        }
-    }
-    dl_buf_puts(b, "'");
+    dl_shell_quote_always(DL_SHELL_POWERSHELL, b, arg);
 }
 
 bool dl_quote_dotenv(dl_buf *b, const char *value)
