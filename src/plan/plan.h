@@ -76,7 +76,7 @@ typedef struct dl_plan_candidate {
     bool minor_compat;            /* runs through CUDA minor-version compatibility */
     bool python_unofficial;       /* a wheel exists, outside the official Python range */
     char arch_note[160];          /* where the arch list came from when not exact */
-    char unverified[160];         /* why its fit to the GPU is unknown (an NVIDIA GPU whose
+    char unverified[256];         /* why its fit to the GPU is unknown (an NVIDIA GPU whose
                                      compute capability is unknown); "" when known */
 } dl_plan_candidate;
 
