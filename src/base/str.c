@@ -262,6 +262,21 @@ void dl_strv_add(dl_strv *s, char *owned)
     s->v[s->n++] = owned;
 }
 
+bool dl_strv_has(const dl_strv *s, const char *text)
+{
+    size_t i;
+    for (i = 0; i < s->n; i++)
+        if (!strcmp(s->v[i], text))
+            return true;
+    return false;
+}
+
+void dl_strv_add_once(dl_strv *s, const char *text)
+{
+    if (text && *text && !dl_strv_has(s, text))
+        dl_strv_add(s, dl_strdup(text));
+}
+
 void dl_strv_free(dl_strv *s)
 {
     size_t i;

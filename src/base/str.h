@@ -51,6 +51,9 @@ typedef struct dl_strv {
 } dl_strv;
 
 void dl_strv_add(dl_strv *s, char *owned);   /* takes ownership */
+bool dl_strv_has(const dl_strv *s, const char *text);
+/* Adds a copy of text unless it is NULL, empty or already there. */
+void dl_strv_add_once(dl_strv *s, const char *text);
 void dl_strv_free(dl_strv *s);
 /* Adds each sep-separated field of text, trimmed of spaces, skipping empty ones
  * ("cu126; cu128" -> "cu126", "cu128"). Portable where strtok_r is not (MSVC). */

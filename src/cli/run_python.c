@@ -118,15 +118,6 @@ static bool env_named(const dl_python *py, const char *name)
     return same;
 }
 
-static void add_unique(dl_strv *v, const char *s)
-{
-    size_t i;
-    for (i = 0; i < v->n; i++)
-        if (!strcmp(v->v[i], s))
-            return;
-    dl_strv_add(v, dl_strdup(s));
-}
-
 /* virtualenvwrapper's folder: $WORKON_HOME, else ~/.virtualenvs. */
 static void named_venvs(const char *name, dl_strv *prefixes)
 {
@@ -136,7 +127,7 @@ static void named_venvs(const char *name, dl_strv *prefixes)
                                                             : NULL;
     char *prefix = dir ? dl_path_join(dir, name) : NULL;
     if (prefix)
-        add_unique(prefixes, prefix);
+        dl_strv_add_once(prefixes, prefix);
     free(dir);
     free(prefix);
 }
@@ -150,7 +141,7 @@ static char *names_found(const dl_facts *f)
         const dl_python *py = &DL_LIST_AT(f->pythons, dl_python, i);
         if (is_env(py)) {
             char *name = env_name_of(py);
-            add_unique(&names, name);
+            dl_strv_add_once(&names, name);
             free(name);
         }
     }
@@ -171,13 +162,13 @@ static void candidates(const dl_machine *m, const char *name, dl_facts *f, dl_st
     for (i = 0; i < f->pythons.count; i++) {
         const dl_python *py = &DL_LIST_AT(f->pythons, dl_python, i);
         if (env_named(py, name))
-            add_unique(&prefixes, py->prefix.value);
+            dl_strv_add_once(&prefixes, py->prefix.value);
     }
     named_venvs(name, &prefixes);
     for (i = 0; i < prefixes.n; i++) {
         char *interpreter = interpreter_in(m, prefixes.v[i]);
         if (interpreter)
-            add_unique(found, interpreter);
+            dl_strv_add_once(found, interpreter);
         free(interpreter);
     }
     dl_strv_free(&prefixes);

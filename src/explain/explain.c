@@ -20,15 +20,6 @@ static bool has_id(const dl_findings *f, const char *id)
     return false;
 }
 
-static bool strv_has(const dl_strv *v, const char *s)
-{
-    size_t i;
-    for (i = 0; i < v->n; i++)
-        if (!strcmp(v->v[i], s))
-            return true;
-    return false;
-}
-
 static void quote_line(dl_finding *x, const dl_paste *p, size_t line)
 {
     char key[32];
@@ -134,14 +125,14 @@ static void prune_alternatives(dl_explanation *e)
     for (i = 0; i < e->alternatives.n; i++) {
         const char *a = e->alternatives.v[i];
         if ((e->findings.root_cause.value && !strcmp(a, e->findings.root_cause.value)) ||
-            strv_has(&kept, a))
+            dl_strv_has(&kept, a))
             continue;
         dl_strv_add(&kept, dl_strdup(a));
     }
     for (i = 0; i < e->findings.items.count; i++) {
         const char *id = DL_LIST_AT(e->findings.items, dl_finding, i).id.value;
         if ((!e->findings.root_cause.value || strcmp(id, e->findings.root_cause.value)) &&
-            !strv_has(&kept, id))
+            !dl_strv_has(&kept, id))
             dl_strv_add(&kept, dl_strdup(id));
     }
     dl_strv_free(&e->alternatives);

@@ -12,36 +12,25 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-static void add_once(dl_strv *v, const char *s)
-{
-    size_t i;
-    if (!s || !*s)
-        return;
-    for (i = 0; i < v->n; i++)
-        if (!strcmp(v->v[i], s))
-            return;
-    dl_strv_add(v, dl_strdup(s));
-}
-
 static void add_account(dl_strv *users, dl_strv *homes, const struct passwd *pw)
 {
     if (!pw)
         return;
-    add_once(users, pw->pw_name);
-    add_once(homes, pw->pw_dir);
+    dl_strv_add_once(users, pw->pw_name);
+    dl_strv_add_once(homes, pw->pw_dir);
 }
 
 void dl_os_identity(dl_strv *users, dl_strv *homes)
 {
     const char *sudo_user = dl_env_get("SUDO_USER");
-    add_once(users, dl_env_get("USER"));
-    add_once(users, dl_env_get("LOGNAME"));
-    add_once(homes, dl_env_get("HOME"));
+    dl_strv_add_once(users, dl_env_get("USER"));
+    dl_strv_add_once(users, dl_env_get("LOGNAME"));
+    dl_strv_add_once(homes, dl_env_get("HOME"));
     /* getpwuid's result lives until the next call: each is copied at once. */
     add_account(users, homes, getpwuid(geteuid()));
     add_account(users, homes, getpwuid(getuid()));
     if (sudo_user && *sudo_user) {
-        add_once(users, sudo_user);
+        dl_strv_add_once(users, sudo_user);
         add_account(users, homes, getpwnam(sudo_user));
     }
 }

@@ -12,17 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void add_once(dl_strv *v, const char *s)
-{
-    size_t i;
-    if (!s || !*s)
-        return;
-    for (i = 0; i < v->n; i++)
-        if (!strcmp(v->v[i], s))
-            return;
-    dl_strv_add(v, dl_strdup(s));
-}
-
 /* The last component of a path, without trailing separators. */
 static char *last_component(const char *path)
 {
@@ -41,15 +30,15 @@ void dl_os_identity(dl_strv *users, dl_strv *homes)
     wchar_t name[257];
     DWORD n = sizeof name / sizeof name[0];
     char *folder;
-    add_once(users, dl_env_get("USERNAME"));
+    dl_strv_add_once(users, dl_env_get("USERNAME"));
     if (GetUserNameW(name, &n)) {
         char *narrow = dl_narrow(name);
-        add_once(users, narrow);
+        dl_strv_add_once(users, narrow);
         free(narrow);
     }
-    add_once(homes, profile);
-    add_once(homes, dl_env_get("HOME"));
+    dl_strv_add_once(homes, profile);
+    dl_strv_add_once(homes, dl_env_get("HOME"));
     folder = profile ? last_component(profile) : NULL;
-    add_once(users, folder);
+    dl_strv_add_once(users, folder);
     free(folder);
 }
