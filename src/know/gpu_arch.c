@@ -36,7 +36,7 @@ static long find_row(const dl_table *t, unsigned major, unsigned minor)
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
         unsigned ma, mi;
-        if (dl_cc_parse(dl_table_get(t, r, "compute_capability"), &ma, &mi) &&
+        if (dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_arch_compute_capability), &ma, &mi) &&
             ma == major && mi == minor)
             return (long)r;
     }
@@ -44,14 +44,15 @@ static long find_row(const dl_table *t, unsigned major, unsigned minor)
 }
 
 /* Reads column into *rate, scaled (2 per FMA lane for the CUDA-core columns). */
-static bool read_rate(const dl_table *t, size_t row, const char *column, double scale,
+static bool read_rate(const dl_table *t, size_t row, dl_column_id column, double scale,
                       dl_gpu_rate *rate, dl_gpu_arch *out)
 {
-    const char *cell = dl_table_get(t, row, column);
+    const char *cell = dl_table_cell(t, row, column);
     double v = 0;
     int got = cell ? parse_number(cell, &v) : 0;
     if (got < 0 || (got > 0 && v <= 0)) {
-        out->bad_column = column; /* a zero rate is a typo for "unknown": refuse it */
+        /* a zero rate is a typo for "unknown": refuse it */
+        out->bad_column = dl_column_name(column);
         return false;
     }
     rate->known = got > 0;
@@ -60,15 +61,15 @@ static bool read_rate(const dl_table *t, size_t row, const char *column, double 
 }
 
 /* A factor cell: empty means 1 (no reduction); otherwise a number in (0, 1]. */
-static bool read_factor(const dl_table *t, size_t row, const char *column, double *factor,
+static bool read_factor(const dl_table *t, size_t row, dl_column_id column, double *factor,
                         dl_gpu_arch *out)
 {
-    const char *cell = dl_table_get(t, row, column);
+    const char *cell = dl_table_cell(t, row, column);
     int got = cell ? parse_number(cell, factor) : 0;
     if (got == 0)
         *factor = 1;
     if (got < 0 || *factor <= 0 || *factor > 1) {
-        out->bad_column = column;
+        out->bad_column = dl_column_name(column);
         return false;
     }
     return true;
@@ -116,7 +117,7 @@ static bool listed(const char *list, const char *device_name)
 bool dl_gpu_arch_lookup(const dl_knowledge *k, const char *compute_capability,
                         const char *device_name, dl_gpu_arch *out)
 {
-    const dl_table *t = k ? dl_knowledge_table(k, "gpu_arch") : NULL;
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_arch) : NULL;
     long row;
     memset(out, 0, sizeof *out);
     if (!dl_cc_parse(compute_capability, &out->cc_major, &out->cc_minor))
@@ -124,19 +125,26 @@ bool dl_gpu_arch_lookup(const dl_knowledge *k, const char *compute_capability,
     row = find_row(t, out->cc_major, out->cc_minor);
     if (row < 0)
         return false;
-    out->architecture = dl_table_get(t, (size_t)row, "architecture");
-    out->source = dl_table_get(t, (size_t)row, "source");
-    if (!read_rate(t, (size_t)row, "fp32_lanes_per_sm", 2, &out->fp32, out) ||
-        !read_rate(t, (size_t)row, "fp64_lanes_per_sm", 2, &out->fp64, out) ||
-        !read_rate(t, (size_t)row, "tf32_tensor_flops_per_clk_sm", 1, &out->tf32, out) ||
-        !read_rate(t, (size_t)row, "fp16_tensor_flops_per_clk_sm", 1, &out->fp16, out) ||
-        !read_rate(t, (size_t)row, "bf16_tensor_flops_per_clk_sm", 1, &out->bf16, out) ||
-        !read_factor(t, (size_t)row, "geforce_fp32acc_factor", &out->fp32acc_factor, out) ||
-        !read_factor(t, (size_t)row, "geforce_tf32_factor", &out->tf32_factor, out))
+    out->architecture = dl_table_cell(t, (size_t)row, DL_COL_gpu_arch_architecture);
+    out->source = dl_table_cell(t, (size_t)row, DL_COL_gpu_arch_source);
+    if (!read_rate(t, (size_t)row, DL_COL_gpu_arch_fp32_lanes_per_sm, 2, &out->fp32, out) ||
+        !read_rate(t, (size_t)row, DL_COL_gpu_arch_fp64_lanes_per_sm, 2, &out->fp64, out) ||
+        !read_rate(t, (size_t)row, DL_COL_gpu_arch_tf32_tensor_flops_per_clk_sm, 1,
+                   &out->tf32, out) ||
+        !read_rate(t, (size_t)row, DL_COL_gpu_arch_fp16_tensor_flops_per_clk_sm, 1,
+                   &out->fp16, out) ||
+        !read_rate(t, (size_t)row, DL_COL_gpu_arch_bf16_tensor_flops_per_clk_sm, 1,
+                   &out->bf16, out) ||
+        !read_factor(t, (size_t)row, DL_COL_gpu_arch_geforce_fp32acc_factor,
+                     &out->fp32acc_factor, out) ||
+        !read_factor(t, (size_t)row, DL_COL_gpu_arch_geforce_tf32_factor, &out->tf32_factor,
+                     out))
         return false;
-    out->reduced = device_name && (dl_contains_ci(device_name, "GeForce") ||
-                                   listed(dl_table_get(t, (size_t)row, "reduced_rate_devices"),
-                                          device_name));
+    out->reduced =
+        device_name &&
+        (dl_contains_ci(device_name, "GeForce") ||
+         listed(dl_table_cell(t, (size_t)row, DL_COL_gpu_arch_reduced_rate_devices),
+                device_name));
     if (!out->reduced) {
         out->fp32acc_factor = 1;
         out->tf32_factor = 1;

@@ -7,73 +7,46 @@
 #include <string.h>
 
 /* The bytes of data/<name>.csv, written by cmake/embed.cmake (NUL-terminated). */
-extern const char dl_data_torch_releases_csv[];
-extern const char dl_data_cuda_driver_csv[];
-extern const char dl_data_wheel_arches_csv[];
-extern const char dl_data_gpu_compute_capability_csv[];
-extern const char dl_data_cudnn_csv[];
-extern const char dl_data_cudnn_libraries_csv[];
-extern const char dl_data_torch_wheels_csv[];
-extern const char dl_data_known_bad_releases_csv[];
-extern const char dl_data_error_signatures_csv[];
-extern const char dl_data_gpu_arch_csv[];
+#define DL_TABLE(name, rows) extern const char dl_data_##name##_csv[];
+#define DL_COLUMN(table, column, need)
+#include "know/tables.def"
+#undef DL_TABLE
+#undef DL_COLUMN
 
 /* A table's file is untrusted input when it comes from --data: bound what we read. */
 #define MAX_TABLE_BYTES (16u * 1024u * 1024u)
 
-/* The columns code relies on. Free-text columns (notes, verification) stay optional so a
- * table may drop or add commentary without breaking anything. */
-static const char *const torch_releases_cols[] = {
-    "torch_version", "release_date", "python_min", "python_max", "cuda_variants_linux",
-    "cuda_variants_windows", "rocm_variants_linux", "pypi_default_cuda_linux", "torchvision",
-    "torchaudio", "status", "source", NULL};
-static const char *const cuda_driver_cols[] = {
-    "cuda_version", "min_driver_linux", "min_driver_windows", "mvc_min_driver_linux",
-    "mvc_min_driver_windows", "source", NULL};
-static const char *const wheel_arches_cols[] = {
-    "torch_minor", "cuda_variant", "os", "torch_cuda_arch_list", "sass_archs", "ptx_archs",
-    "source", NULL};
-static const char *const gpu_compute_capability_cols[] = {
-    "gpu_name", "compute_capability", "sm", "architecture", "source", NULL};
-static const char *const cudnn_cols[] = {
-    "torch_minor", "cuda_variant", "cudnn_version", "torch_backends_cudnn_version", "linkage",
-    "source", NULL};
-static const char *const cudnn_libraries_cols[] = {
-    "cudnn_major", "os", "main_library", "sublibraries", "version_encoding", "source", NULL};
-static const char *const torch_wheels_cols[] = {
-    "torch_version", "platform", "python_tags", "platform_tags", "source", NULL};
-static const char *const known_bad_releases_cols[] = {
-    "torch_version", "os", "variant", "python", "scope", "condition", "symptom", "fixed_in",
-    "source", NULL};
-static const char *const error_signatures_cols[] = {
-    "signature", "finding", "layer", "title", "fix", "all_of", "none_of", "alternatives",
-    "ask", "source",
-    NULL};
-static const char *const gpu_arch_cols[] = {
-    "compute_capability", "architecture", "fp32_lanes_per_sm", "fp64_lanes_per_sm",
-    "tf32_tensor_flops_per_clk_sm", "fp16_tensor_flops_per_clk_sm",
-    "bf16_tensor_flops_per_clk_sm", "geforce_fp32acc_factor", "geforce_tf32_factor",
-    "reduced_rate_devices", "source", NULL};
+#define DL_ROWS_REQUIRED false
+#define DL_ROWS_OPTIONAL true /* a table of exceptions; the others are what dlenv knows */
+#define DL_REQUIRED true
+#define DL_OPTIONAL false
 
 typedef struct table_spec {
     const char *name;
     const char *builtin;
-    const char *const *required;
-    bool may_be_empty;   /* a table of exceptions; the others are what dlenv knows */
+    bool may_be_empty;
 } table_spec;
 
 static const table_spec specs[DL_TABLE_COUNT] = {
-    {"torch_releases", dl_data_torch_releases_csv, torch_releases_cols, false},
-    {"cuda_driver", dl_data_cuda_driver_csv, cuda_driver_cols, false},
-    {"wheel_arches", dl_data_wheel_arches_csv, wheel_arches_cols, false},
-    {"gpu_compute_capability", dl_data_gpu_compute_capability_csv,
-     gpu_compute_capability_cols, false},
-    {"cudnn", dl_data_cudnn_csv, cudnn_cols, false},
-    {"cudnn_libraries", dl_data_cudnn_libraries_csv, cudnn_libraries_cols, false},
-    {"torch_wheels", dl_data_torch_wheels_csv, torch_wheels_cols, false},
-    {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols, true},
-    {"error_signatures", dl_data_error_signatures_csv, error_signatures_cols, false},
-    {"gpu_arch", dl_data_gpu_arch_csv, gpu_arch_cols, false},
+#define DL_TABLE(name, rows) {#name, dl_data_##name##_csv, rows},
+#define DL_COLUMN(table, column, need)
+#include "know/tables.def"
+#undef DL_TABLE
+#undef DL_COLUMN
+};
+
+typedef struct column_spec {
+    const char *name;
+    dl_table_id table;
+    bool required;
+} column_spec;
+
+static const column_spec columns[DL_COLUMN_COUNT] = {
+#define DL_TABLE(name, rows)
+#define DL_COLUMN(table, column, need) {#column, DL_TABLE_##table, need},
+#include "know/tables.def"
+#undef DL_TABLE
+#undef DL_COLUMN
 };
 
 const char *dl_table_name(size_t i)
@@ -81,13 +54,19 @@ const char *dl_table_name(size_t i)
     return i < DL_TABLE_COUNT ? specs[i].name : NULL;
 }
 
-const char *const *dl_table_required(const char *name)
+const char *dl_column_name(dl_column_id column)
 {
-    size_t i;
-    for (i = 0; name && i < DL_TABLE_COUNT; i++)
-        if (strcmp(specs[i].name, name) == 0)
-            return specs[i].required;
-    return NULL;
+    return (size_t)column < DL_COLUMN_COUNT ? columns[column].name : NULL;
+}
+
+dl_table_id dl_column_table(dl_column_id column)
+{
+    return (size_t)column < DL_COLUMN_COUNT ? columns[column].table : DL_TABLE_COUNT;
+}
+
+bool dl_column_required(dl_column_id column)
+{
+    return (size_t)column < DL_COLUMN_COUNT && columns[column].required;
 }
 
 static bool blank(const char *s)
@@ -97,25 +76,31 @@ static bool blank(const char *s)
     return !*s;
 }
 
-/* What the CSV reader cannot know: this table's required columns, and a source in every
- * row, since a fact nobody can check must not reach a user as advice. */
-static bool check_table(const table_spec *spec, const char *file, const dl_csv *c,
-                        char **error)
+/* What the CSV reader cannot know: where this table's tables.def columns are (each
+ * required one must be there), and a source in every row, since a fact nobody can check
+ * must not reach a user as advice. */
+static bool index_columns(dl_table_id id, const char *file, const dl_csv *c, long *at,
+                          char **error)
 {
     size_t i;
-    long source;
-    for (i = 0; spec->required[i]; i++)
-        if (dl_csv_column(c, spec->required[i]) < 0) {
-            *error = dl_fmt("%s:1: missing required column '%s'", file, spec->required[i]);
+    long source = dl_csv_column(c, "source");
+    for (i = 0; i < DL_COLUMN_COUNT; i++) {
+        at[i] = columns[i].table == id ? dl_csv_column(c, columns[i].name) : -1;
+        if (columns[i].table == id && columns[i].required && at[i] < 0) {
+            *error = dl_fmt("%s:1: missing required column '%s'", file, columns[i].name);
             return false;
         }
-    /* an empty torch_releases is no plan at all: unusable input (exit 4), not a usage
-     * error later on */
-    if (!c->rows && !spec->may_be_empty) {
-        *error = dl_fmt("%s:2: no rows: the %s table cannot be empty", file, spec->name);
+    }
+    if (source < 0) {
+        *error = dl_fmt("%s:1: missing required column 'source'", file);
         return false;
     }
-    source = dl_csv_column(c, "source");
+    /* an empty torch_releases is no plan at all: unusable input (exit 4), not a usage
+     * error later on */
+    if (!c->rows && !specs[id].may_be_empty) {
+        *error = dl_fmt("%s:2: no rows: the %s table cannot be empty", file, specs[id].name);
+        return false;
+    }
     for (i = 0; i < c->rows; i++)
         if (blank(c->cells[i * c->cols + (size_t)source])) {
             *error = dl_fmt("%s:%zu: row has no source", file, c->lines[i]);
@@ -124,17 +109,25 @@ static bool check_table(const table_spec *spec, const char *file, const dl_csv *
     return true;
 }
 
-static bool parse_table(const table_spec *spec, const char *file, const char *text,
-                        size_t len, dl_table *t, char **error)
+bool dl_table_parse(dl_table_id id, const char *file, const char *text, size_t len,
+                    dl_table *t, char **error)
 {
     dl_csv c;
-    if (!dl_csv_parse(file, text, len, &c, error))
-        return false;
-    if (!check_table(spec, file, &c, error)) {
-        dl_csv_free(&c);
+    memset(t, 0, sizeof *t);
+    *error = NULL;
+    if ((size_t)id >= DL_TABLE_COUNT) {
+        *error = dl_fmt("%s: not a knowledge table", file);
         return false;
     }
-    t->name = spec->name;
+    if (!dl_csv_parse(file, text, len, &c, error))
+        return false;
+    if (!index_columns(id, file, &c, t->at, error)) {
+        dl_csv_free(&c);
+        memset(t, 0, sizeof *t);
+        return false;
+    }
+    t->name = specs[id].name;
+    t->id = id;
     t->rows = c.rows;
     t->cols = c.cols;
     t->header = c.header;
@@ -143,10 +136,10 @@ static bool parse_table(const table_spec *spec, const char *file, const char *te
     return true;
 }
 
-static bool load_builtin(const table_spec *spec, dl_table *t, char **error)
+static bool load_builtin(dl_table_id id, dl_table *t, char **error)
 {
-    char *file = dl_fmt("data/%s.csv", spec->name);
-    bool ok = parse_table(spec, file, spec->builtin, strlen(spec->builtin), t, error);
+    char *file = dl_fmt("data/%s.csv", specs[id].name);
+    bool ok = dl_table_parse(id, file, specs[id].builtin, strlen(specs[id].builtin), t, error);
     free(file);
     if (ok)
         t->origin = dl_strdup("built-in");
@@ -154,12 +147,12 @@ static bool load_builtin(const table_spec *spec, dl_table *t, char **error)
 }
 
 /* DIR/<name>.csv when it exists; *found says whether it did (else: use the built-in). */
-static bool load_override(const dl_machine *m, const char *dir, const table_spec *spec,
-                          dl_table *t, bool *found, char **error)
+static bool load_override(const dl_machine *m, const char *dir, dl_table_id id, dl_table *t,
+                          bool *found, char **error)
 {
     size_t n = strlen(dir);
     bool sep = n && (dir[n - 1] == '/' || dir[n - 1] == '\\');
-    char *file = dl_fmt("%s%s%s.csv", dir, sep ? "" : "/", spec->name), *data = NULL;
+    char *file = dl_fmt("%s%s%s.csv", dir, sep ? "" : "/", specs[id].name), *data = NULL;
     size_t len = 0;
     bool truncated = false, ok = false;
     dl_io_error err = {0};
@@ -170,7 +163,7 @@ static bool load_override(const dl_machine *m, const char *dir, const table_spec
         *error = dl_strdup(err.message);
     else if (truncated)
         *error = dl_fmt("%s: larger than %u bytes", file, MAX_TABLE_BYTES);
-    else if (parse_table(spec, file, data, len, t, error)) {
+    else if (dl_table_parse(id, file, data, len, t, error)) {
         t->origin = file;
         file = NULL;
         ok = true;
@@ -210,9 +203,9 @@ bool dl_knowledge_load(dl_knowledge *k, const char *data_dir, char **error)
     for (i = 0; ok && i < DL_TABLE_COUNT; i++) {
         bool found = false;
         if (data_dir)
-            ok = load_override(&m, data_dir, &specs[i], &k->tables[i], &found, error);
+            ok = load_override(&m, data_dir, (dl_table_id)i, &k->tables[i], &found, error);
         if (ok && !found)
-            ok = load_builtin(&specs[i], &k->tables[i], error);
+            ok = load_builtin((dl_table_id)i, &k->tables[i], error);
     }
     if (data_dir)
         dl_machine_close(&m);
@@ -221,40 +214,62 @@ bool dl_knowledge_load(dl_knowledge *k, const char *data_dir, char **error)
     return ok;
 }
 
+void dl_table_free(dl_table *t)
+{
+    size_t j;
+    for (j = 0; j < t->cols; j++)
+        free(t->header[j]);
+    for (j = 0; j < t->rows * t->cols; j++)
+        free(t->cells[j]);
+    free(t->header);
+    free(t->cells);
+    free(t->origin);
+    memset(t, 0, sizeof *t);
+}
+
 void dl_knowledge_free(dl_knowledge *k)
 {
-    size_t i, j;
-    for (i = 0; i < DL_TABLE_COUNT; i++) {
-        dl_table *t = &k->tables[i];
-        for (j = 0; j < t->cols; j++)
-            free(t->header[j]);
-        for (j = 0; j < t->rows * t->cols; j++)
-            free(t->cells[j]);
-        free(t->header);
-        free(t->cells);
-        free(t->origin);
-    }
-    memset(k, 0, sizeof *k);
+    size_t i;
+    for (i = 0; i < DL_TABLE_COUNT; i++)
+        dl_table_free(&k->tables[i]);
+}
+
+const dl_table *dl_knowledge_at(const dl_knowledge *k, dl_table_id id)
+{
+    return k && (size_t)id < DL_TABLE_COUNT && k->tables[id].name ? &k->tables[id] : NULL;
 }
 
 const dl_table *dl_knowledge_table(const dl_knowledge *k, const char *name)
 {
     size_t i;
-    for (i = 0; name && i < DL_TABLE_COUNT; i++)
+    for (i = 0; k && name && i < DL_TABLE_COUNT; i++)
         if (k->tables[i].name && strcmp(k->tables[i].name, name) == 0)
             return &k->tables[i];
     return NULL;
 }
 
-const char *dl_table_get(const dl_table *t, size_t row, const char *column)
+const char *dl_table_cell(const dl_table *t, size_t row, dl_column_id column)
+{
+    long at;
+    if (!t || row >= t->rows || (size_t)column >= DL_COLUMN_COUNT)
+        return NULL;
+    at = t->at[column];
+    return at >= 0 ? t->cells[row * t->cols + (size_t)at] : NULL;
+}
+
+static long header_index(const dl_table *t, const char *column)
 {
     size_t i;
-    if (!t || row >= t->rows || !column)
-        return NULL;
-    for (i = 0; i < t->cols; i++)
+    for (i = 0; t && column && i < t->cols; i++)
         if (strcmp(t->header[i], column) == 0)
-            return t->cells[row * t->cols + i];
-    return NULL;
+            return (long)i;
+    return -1;
+}
+
+const char *dl_table_get(const dl_table *t, size_t row, const char *column)
+{
+    long at = header_index(t, column);
+    return at >= 0 && row < t->rows ? t->cells[row * t->cols + (size_t)at] : NULL;
 }
 
 static void add_unique(dl_strv *out, const char *s, size_t n)
@@ -276,9 +291,10 @@ static void add_unique(dl_strv *out, const char *s, size_t n)
 
 void dl_table_sources(const dl_table *t, dl_strv *out)
 {
+    long source = header_index(t, "source");
     size_t r;
-    for (r = 0; t && r < t->rows; r++) {
-        const char *s = dl_table_get(t, r, "source"), *sep;
+    for (r = 0; source >= 0 && r < t->rows; r++) {
+        const char *s = t->cells[r * t->cols + (size_t)source], *sep;
         while (s && (sep = strstr(s, " ; ")) != NULL) {
             add_unique(out, s, (size_t)(sep - s));
             s = sep + 3;

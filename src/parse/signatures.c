@@ -55,10 +55,10 @@ void dl_signatures_match(const dl_table *catalog, const dl_paste *p, dl_signatur
     memset(out, 0, sizeof *out);
     for (r = 0; catalog && r < catalog->rows; r++) {
         dl_signature_hit hit;
-        const char *none_of = dl_table_get(catalog, r, "none_of");
+        const char *none_of = dl_table_cell(catalog, r, DL_COL_error_signatures_none_of);
         memset(&hit, 0, sizeof hit);
         hit.row = r;
-        if (!match_all(p, dl_table_get(catalog, r, "all_of"), &hit))
+        if (!match_all(p, dl_table_cell(catalog, r, DL_COL_error_signatures_all_of), &hit))
             continue;
         if (none_of && *none_of && find_any(p, none_of) >= 0)
             continue;
@@ -78,7 +78,7 @@ static bool lists(const dl_table *cat, size_t row, const char *id)
     dl_strv alt = {0};
     size_t k;
     bool found = false;
-    dl_strv_split(&alt, dl_table_get(cat, row, "alternatives"), ';');
+    dl_strv_split(&alt, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives), ';');
     for (k = 0; k < alt.n && !found; k++)
         found = !strcmp(alt.v[k], id);
     dl_strv_free(&alt);
@@ -90,10 +90,10 @@ static bool lists(const dl_table *cat, size_t row, const char *id)
  * name each other are equals: both stay, and the catalog's order decides. */
 bool dl_signature_yields(const dl_table *cat, const dl_signature_hits *hits, size_t i)
 {
-    const char *mine = dl_table_get(cat, hits->v[i].row, "finding");
+    const char *mine = dl_table_cell(cat, hits->v[i].row, DL_COL_error_signatures_finding);
     size_t j;
     for (j = 0; j < hits->n; j++) {
-        const char *other = dl_table_get(cat, hits->v[j].row, "finding");
+        const char *other = dl_table_cell(cat, hits->v[j].row, DL_COL_error_signatures_finding);
         if (j != i && strcmp(other, mine) != 0 && lists(cat, hits->v[i].row, other) &&
             !lists(cat, hits->v[j].row, mine))
             return true;

@@ -206,30 +206,28 @@ static void pcie_bandwidth(void **state)
  * lookup fail and name the column, instead of passing a wrong peak on. */
 static void broken_cells_are_named(void **state)
 {
-    static const char *const header[] = {
-        "compute_capability", "architecture", "fp32_lanes_per_sm", "fp64_lanes_per_sm",
-        "tf32_tensor_flops_per_clk_sm", "fp16_tensor_flops_per_clk_sm",
-        "bf16_tensor_flops_per_clk_sm", "geforce_fp32acc_factor", "geforce_tf32_factor",
-        "reduced_rate_devices", "source"};
-    const char *cells[3][11] = {
-        {"8.6", "Ampere", "128", "2", "512", "1,024", "1024", "0.5", "0.5", "", "s"},
-        {"8.9", "Ada", "128", "0", "512", "1024", "1024", "0.5", "0.5", "", "s"},
-        {"9.0", "Hopper", "128", "64", "2048", "4096", "4096", "2", "1", "", "s"}};
+    static const char csv[] =
+        "compute_capability,architecture,fp32_lanes_per_sm,fp64_lanes_per_sm,"
+        "tf32_tensor_flops_per_clk_sm,fp16_tensor_flops_per_clk_sm,"
+        "bf16_tensor_flops_per_clk_sm,geforce_fp32acc_factor,geforce_tf32_factor,"
+        "reduced_rate_devices,source\n"
+        "8.6,Ampere,128,2,512,\"1,024\",1024,0.5,0.5,,s\n"
+        "8.9,Ada,128,0,512,1024,1024,0.5,0.5,,s\n"
+        "9.0,Hopper,128,64,2048,4096,4096,2,1,,s\n";
     dl_knowledge k;
     dl_gpu_arch a;
+    char *error = NULL;
     (void)state;
     memset(&k, 0, sizeof k);
-    k.tables[0].name = "gpu_arch";
-    k.tables[0].rows = 3;
-    k.tables[0].cols = 11;
-    k.tables[0].header = (char **)header;
-    k.tables[0].cells = (char **)cells;
+    assert_true(dl_table_parse(DL_TABLE_gpu_arch, "gpu_arch.csv", csv, strlen(csv),
+                               &k.tables[DL_TABLE_gpu_arch], &error));
     assert_false(dl_gpu_arch_lookup(&k, "8.6", NULL, &a));
     assert_string_equal(a.bad_column, "fp16_tensor_flops_per_clk_sm");
     assert_false(dl_gpu_arch_lookup(&k, "8.9", NULL, &a));
     assert_string_equal(a.bad_column, "fp64_lanes_per_sm");
     assert_false(dl_gpu_arch_lookup(&k, "9.0", NULL, &a));
     assert_string_equal(a.bad_column, "geforce_fp32acc_factor");
+    dl_knowledge_free(&k);
 }
 
 int main(void)

@@ -34,25 +34,84 @@ static void builtin_tables_load_with_their_columns(void **state)
 {
     dl_knowledge k;
     char *error = NULL;
-    size_t i, j, r;
+    size_t i, r;
     (void)state;
     assert_true(dl_knowledge_load(&k, NULL, &error));
     assert_null(error);
     for (i = 0; i < DL_TABLE_COUNT; i++) {
-        const char *name = dl_table_name(i);
-        const dl_table *t = dl_knowledge_table(&k, name);
-        const char *const *required = dl_table_required(name);
+        const dl_table *t = dl_knowledge_at(&k, (dl_table_id)i);
         assert_non_null(t);
+        assert_ptr_equal(dl_knowledge_table(&k, dl_table_name(i)), t);
+        assert_int_equal(t->id, i);
         assert_string_equal(t->origin, "built-in");
         assert_true(t->rows > 0);
-        for (j = 0; required[j]; j++)
-            assert_non_null(dl_table_get(t, 0, required[j]));
         for (r = 0; r < t->rows; r++)
             assert_true(dl_table_get(t, r, "source")[0] != '\0');
     }
+    /* every column tables.def lists is where the header says, in every built-in table
+     * (the optional ones too: the shipped tables have them) */
+    for (i = 0; i < DL_COLUMN_COUNT; i++) {
+        const dl_table *t = dl_knowledge_at(&k, dl_column_table((dl_column_id)i));
+        const char *name = dl_column_name((dl_column_id)i);
+        assert_non_null(t);
+        assert_non_null(name);
+        for (r = 0; r < t->rows; r++)
+            assert_ptr_equal(dl_table_cell(t, r, (dl_column_id)i), dl_table_get(t, r, name));
+        assert_non_null(dl_table_cell(t, 0, (dl_column_id)i));
+    }
     assert_null(dl_table_name(DL_TABLE_COUNT));
     assert_null(dl_knowledge_table(&k, "nope"));
+    assert_null(dl_knowledge_at(&k, DL_TABLE_COUNT));
     dl_knowledge_free(&k);
+}
+
+/* Each table lists a required source column: a row must say where its fact comes from. */
+static void every_table_requires_a_source(void **state)
+{
+    size_t i, c;
+    (void)state;
+    for (i = 0; i < DL_TABLE_COUNT; i++) {
+        bool found = false;
+        for (c = 0; c < DL_COLUMN_COUNT; c++)
+            found = found || (dl_column_table((dl_column_id)c) == (dl_table_id)i &&
+                              !strcmp(dl_column_name((dl_column_id)c), "source") &&
+                              dl_column_required((dl_column_id)c));
+        assert_true(found);
+    }
+}
+
+/* A typed column reads only its own table; an optional column a file lacks reads NULL;
+ * the index follows the file's column order, not tables.def's. */
+static void typed_columns(void **state)
+{
+    static const char text[] = "source,min_driver_windows,cuda_version,min_driver_linux,"
+                               "mvc_min_driver_windows,mvc_min_driver_linux\n"
+                               "s,>=1.2,12.0,>=3.4,,\n";
+    static const char releases[] =
+        "torch_version,release_date,python_min,python_max,cuda_variants_linux,"
+        "cuda_variants_windows,rocm_variants_linux,pypi_default_cuda_linux,"
+        "torchvision,torchaudio,status,source\n"
+        "2.0.0,2023-03-15,3.8,3.11,cu118,cu118,,cu117,0.15.0,2.0.0,stable,s\n";
+    dl_table t;
+    char *error = NULL;
+    (void)state;
+    assert_true(dl_table_parse(DL_TABLE_cuda_driver, "x.csv", text, strlen(text), &t, &error));
+    assert_string_equal(dl_table_cell(&t, 0, DL_COL_cuda_driver_cuda_version), "12.0");
+    assert_string_equal(dl_table_cell(&t, 0, DL_COL_cuda_driver_min_driver_linux), ">=3.4");
+    assert_string_equal(dl_table_cell(&t, 0, DL_COL_cuda_driver_min_driver_windows), ">=1.2");
+    assert_null(dl_table_cell(&t, 1, DL_COL_cuda_driver_cuda_version));
+    assert_null(dl_table_cell(&t, 0, DL_COL_torch_releases_torch_version));
+    assert_null(dl_table_cell(&t, 0, DL_COLUMN_COUNT));
+    dl_table_free(&t);
+    assert_true(dl_table_parse(DL_TABLE_torch_releases, "r.csv", releases, strlen(releases),
+                               &t, &error));
+    assert_string_equal(dl_table_cell(&t, 0, DL_COL_torch_releases_torch_version), "2.0.0");
+    assert_null(dl_table_cell(&t, 0, DL_COL_torch_releases_xpu_wheels));
+    dl_table_free(&t);
+    assert_false(dl_table_parse(DL_TABLE_cuda_driver, "y.csv", "cuda_version,source\n1,s\n",
+                                24, &t, &error));
+    assert_string_equal(error, "y.csv:1: missing required column 'min_driver_linux'");
+    free(error);
 }
 
 /* The six tables the rules will rely on, and a few values the shared data says. */
@@ -194,6 +253,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(builtin_tables_load_with_their_columns),
+        cmocka_unit_test(every_table_requires_a_source),
+        cmocka_unit_test(typed_columns),
         cmocka_unit_test(builtin_values),
         cmocka_unit_test(sources_are_split_and_deduplicated),
         cmocka_unit_test(override_replaces_one_table),
