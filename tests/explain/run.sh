@@ -15,7 +15,21 @@ while IFS="$tab" read -r file want bad; do
         failed=$((failed + 1))
         continue
     fi
-    got=$(printf '%s' "$out" | "$match" --get /dev/stdin root_cause.id 2>/dev/null || echo none)
+    # Only a readable explain report counts: empty or broken output is a failure, never
+    # "no root cause". A null root_cause is "none"; one without an id is broken too.
+    schema=$(printf '%s' "$out" | "$match" --get /dev/stdin schema 2>/dev/null)
+    if [ "$schema" != dlenv.explain/1 ]; then
+        echo "FAIL $file: no explain report (exit $rc, ${#out} bytes of output)"
+        failed=$((failed + 1))
+        continue
+    fi
+    got=$(printf '%s' "$out" | "$match" --get /dev/stdin root_cause 2>/dev/null)
+    if [ "$got" = null ]; then
+        got=none
+    else
+        got=$(printf '%s' "$out" | "$match" --get /dev/stdin root_cause.id 2>/dev/null ||
+              echo "'a root cause without an id'")
+    fi
     if [ "$got" != "$want" ]; then
         echo "FAIL $file: root cause $got, expected $want"
         failed=$((failed + 1))
