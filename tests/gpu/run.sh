@@ -7,6 +7,9 @@
 #   nvml           optional: "old" to load the NVML fake without the newer functions
 #   args           optional: extra dlenv arguments (e.g. --probe-timeout 1)
 #   doctor         optional: the root cause `dlenv doctor` must name on this machine then
+#   runtime        optional: present when the scenario needs `import torch` (the runtime
+#                  probe); without it dlenv runs with --no-runtime, since the compared
+#                  sections are the driver's and the import costs seconds per scenario
 # DLENV_UPDATE=1 writes the current sections to expected.json instead (review by hand).
 set -eu
 dlenv=$1 match=$2 fakes=$3 dir=$4
@@ -16,6 +19,7 @@ trap 'rm -rf "$work"' EXIT INT TERM
 nvml_dir="$fakes/nvml"
 [ "$(cat "$dir/nvml" 2>/dev/null)" = old ] && nvml_dir="$fakes/nvml-old"
 args=$(cat "$dir/args" 2>/dev/null || true)
+[ -f "$dir/runtime" ] || args="--no-runtime $args"
 
 # shellcheck disable=SC2086
 LD_LIBRARY_PATH="$nvml_dir:$fakes/cuda" DLENV_FAKE_SCENARIO="$dir/scenario" \
@@ -28,7 +32,7 @@ sed -e "s|$fakes_real|FAKES|g" -e "s|$fakes|FAKES|g" "$work/raw.json" > "$work/a
 if [ -f "$dir/doctor" ]; then
     # shellcheck disable=SC2086
     LD_LIBRARY_PATH="$nvml_dir:$fakes/cuda" DLENV_FAKE_SCENARIO="$dir/scenario" \
-        "$dlenv" doctor --json --no-runtime $args > "$work/doctor.json" || true
+        "$dlenv" doctor --json $args > "$work/doctor.json" || true
     want=$(head -n 1 "$dir/doctor")
     got=$("$match" --get "$work/doctor.json" root_cause)
     if [ "$want" != "$got" ]; then
