@@ -35,7 +35,7 @@ if [ -x "$py" ] && "$py" -c "import torch" 2>/dev/null; then
     expect_eq "one check: only its finding" '["cpu_matmul_slow"]' \
         "$(printf '%s' "$(get findings)" | tr ',' '\n' | grep -o '"id":"[a-z_]*"' | sed 's/"id"://' | tr '\n' ',' | sed 's/,$//;s/^/[/;s/$/]/')"
 else
-    echo "note: Debian's python3-torch is not installed; its checks skipped"
+    missing "Debian's python3-torch ($py with torch) is not installed; its checks skipped"
 fi
 
 # The toolkit's stub libcuda on the loader path of this machine, which has no NVIDIA GPU:
@@ -62,7 +62,7 @@ if [ -n "$stub" ]; then
     LD_LIBRARY_PATH="$work/broken" run doctor --no-runtime
     case "$out" in *"is not needed to run PyTorch wheels"*) ;; *) fail "no toolkit note" ;; esac
 else
-    echo "note: no CUDA toolkit stub here; stub checks skipped"
+    missing "no CUDA toolkit stub libcuda in /usr/local/cuda*; stub checks skipped"
 fi
 
 # --from: a saved report read back; what is not one gets one line and exit code 4.
