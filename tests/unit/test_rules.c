@@ -1,6 +1,7 @@
-/* Every rule: a machine where it fires and a near miss where it must not. Facts are built
- * in C from a healthy machine (an RTX 4090, driver 550, torch 2.3.1+cu121 working), then
- * one thing is changed. The knowledge tables are the built-in ones. */
+/* Every rule: a machine where it fires and a near miss where it must not. Each case starts
+ * from the healthy machine of tests/doctor/base.json (an RTX 4090, driver 550, torch
+ * 2.3.1+cu121 working), then changes one thing. The knowledge tables are the built-in
+ * ones. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <cmocka.h>
 
 #include "base/str.h"
+#include "facts/facts_json.h"
 #include "know/tables.h"
 #include "test_know.h"
 #include "rules/rules.h"
@@ -16,106 +18,17 @@
 #include <string.h>
 
 
+/* tests/doctor/base.json, the doctor fixtures' healthy machine, embedded by
+ * tests/CMakeLists.txt so the Windows build reads it too. */
+extern const char dl_test_base_json[];
+
+/* That machine, read through the real facts reader: one machine for the rule tests and
+ * the doctor fixtures, and a fixture the reader must still read. */
 static void healthy(dl_facts *f)
 {
-    dl_pci_gpu *g;
-    dl_nvml_gpu *n;
-    dl_cuda_device *d;
-    dl_python *py;
-    dl_site_packages *site;
-    dl_torch_install *t;
-    dl_py_package *p;
-    dl_library_lookup *l;
-    dl_library_copy *c;
-    dl_device_node *node;
-    dl_facts_init(f);
-    dl_text_set(&f->os.family, "linux");
-    dl_text_set(&f->os.distro_id, "ubuntu");
-    dl_text_set(&f->os.kernel_release, "6.5.0-28-generic");
-    dl_flag_set(&f->os.wsl.detected, false);
-    dl_flag_set(&f->os.container.detected, false);
-    dl_list_known(&f->gpus);
-    g = dl_list_push(&f->gpus, sizeof *g);
-    dl_text_set(&g->address, "0000:01:00.0");
-    dl_int_set(&g->vendor_id, 0x10de);
-    dl_text_set(&g->driver, "nvidia");
-    dl_list_known(&f->environment);
-    dl_text_set(&f->nvidia_kernel.driver_version, "550.54.14");
-    dl_list_known(&f->nvidia_kernel.loaded_modules);
-    dl_textlist_add(&f->nvidia_kernel.loaded_modules, "nvidia");
-    dl_textlist_add(&f->nvidia_kernel.loaded_modules, "nvidia_uvm");
-    node = dl_list_push(&f->nvidia_kernel.device_nodes, sizeof *node);
-    dl_text_set(&node->path, "/dev/nvidia0");
-    dl_flag_set(&node->accessible, true);
-    dl_flag_set(&f->nvidia_kernel.module_file, true);
-    dl_flag_set(&f->nvidia_kernel.secure_boot, false);
-    dl_text_set(&f->nvml.library, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.550.54.14");
-    dl_text_set(&f->nvml.init_result, "Success");
-    dl_text_set(&f->nvml.driver_version, "550.54.14");
-    dl_int_set(&f->nvml.cuda_driver_version, 12040);
-    n = dl_list_push(&f->nvml.gpus, sizeof *n);
-    dl_text_set(&n->name, "NVIDIA GeForce RTX 4090");
-    dl_text_set(&n->uuid, "GPU-5c2b6a8e-1f2d-3c4b-8a9e-0f1e2d3c4b5a");
-    dl_text_set(&n->compute_capability, "8.9");
-    dl_text_set(&n->pci_bus_id, "00000000:01:00.0");
-    dl_int_set(&n->pcie_generation, 4);
-    dl_int_set(&n->pcie_generation_max, 4);
-    dl_int_set(&n->pcie_width, 16);
-    dl_int_set(&n->pcie_width_max, 16);
-    dl_int_set(&n->performance_state, 0);
-    dl_list_known(&n->throttle_reasons);
-    dl_list_known(&f->nvml.topology);
-    dl_text_set(&f->cuda_driver.library, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14");
-    dl_int_set(&f->cuda_driver.init_code, 0);
-    dl_text_set(&f->cuda_driver.init_result, "CUDA_SUCCESS");
-    dl_int_set(&f->cuda_driver.driver_version, 12040);
-    d = dl_list_push(&f->cuda_driver.devices, sizeof *d);
-    dl_text_set(&d->compute_capability, "8.9");
-    dl_list_known(&f->libraries);
-    l = dl_list_push(&f->libraries, sizeof *l);
-    dl_text_set(&l->name, "libcuda.so.1");
-    dl_text_set(&l->chosen, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
-    c = dl_list_push(&l->copies, sizeof *c);
-    dl_text_set(&c->path, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
-    dl_text_set(&c->real_path, "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14");
-    dl_text_set(&c->directory_kind, "ld.so.cache");
-    dl_flag_set(&c->chosen, true);
-    dl_flag_set(&c->stub, false);
-    dl_list_known(&f->pythons);
-    py = dl_list_push(&f->pythons, sizeof *py);
-    dl_text_set(&py->path, "/home/ana/venv/bin/python");
-    dl_text_set(&py->version, "3.11.9");
-    dl_int_set(&py->bits, 64);
-    dl_text_set(&py->kind, "venv");
-    site = dl_list_push(&py->site_packages, sizeof *site);
-    dl_text_set(&site->path, "/home/ana/venv/lib/python3.11/site-packages");
-    t = dl_list_push(&site->torches, sizeof *t);
-    dl_text_set(&t->version, "2.3.1+cu121");
-    dl_text_set(&t->cuda, "12.1");
-    dl_text_set(&t->hip, "none");
-    dl_text_set(&t->location, "/home/ana/venv/lib/python3.11/site-packages/torch");
-    p = dl_list_push(&site->packages, sizeof *p);
-    dl_text_set(&p->name, "torch");
-    dl_text_set(&p->version, "2.3.1+cu121");
-    p = dl_list_push(&site->packages, sizeof *p);
-    dl_text_set(&p->name, "torchvision");
-    dl_text_set(&p->version, "0.18.1+cu121");
-    dl_text_set(&p->requires_torch, "torch (==2.3.1)");
-    dl_text_set(&py->runtime.status, "imported");
-    dl_text_set(&py->runtime.version, "2.3.1+cu121");
-    dl_text_set(&py->runtime.cuda, "12.1");
-    dl_text_set(&py->runtime.hip, "none");
-    dl_flag_set(&py->runtime.cuda_available, true);
-    dl_int_set(&py->runtime.device_count, 1);
-    dl_text_set(&py->runtime.blas, "mkl");
-    dl_list_known(&py->runtime.arch_list);
-    dl_textlist_add(&py->runtime.arch_list, "sm_50");
-    dl_textlist_add(&py->runtime.arch_list, "sm_60");
-    dl_textlist_add(&py->runtime.arch_list, "sm_70");
-    dl_textlist_add(&py->runtime.arch_list, "sm_75");
-    dl_textlist_add(&py->runtime.arch_list, "sm_80");
-    dl_textlist_add(&py->runtime.arch_list, "sm_86");
-    dl_textlist_add(&py->runtime.arch_list, "sm_90");
+    char *error = NULL;
+    if (!dl_facts_from_json_text(dl_test_base_json, strlen(dl_test_base_json), f, &error))
+        fail_msg("tests/doctor/base.json: %s", error);
 }
 
 static dl_python *main_py(dl_facts *f)
@@ -154,6 +67,16 @@ static void clear(dl_list *l, const dl_schema *s)
     for (i = 0; i < l->count; i++)
         dl_schema_free(s, (char *)l->items + i * s->size);
     l->count = 0;
+}
+
+/* Empties a list of texts: a mutator that sets a list replaces what base.json has. */
+static void clear_texts(dl_list *l)
+{
+    size_t i;
+    for (i = 0; i < l->count; i++)
+        free(DL_LIST_AT(*l, char *, i));
+    l->count = 0;
+    dl_list_known(l);
 }
 
 typedef void (*mutator)(dl_facts *f);
@@ -577,7 +500,7 @@ static void m_linux_240(dl_facts *f) { set_torch(f, "2.4.0+cu121"); }
 static void m_no_sse41_210(dl_facts *f)
 {
     set_torch(f, "2.1.0+cu121");
-    dl_list_known(&f->cpu.isa);
+    clear_texts(&f->cpu.isa);
     dl_textlist_add(&f->cpu.isa, "sse4a");
 }
 static void m_sse41_210(dl_facts *f)
@@ -704,7 +627,7 @@ static void runtime_and_performance(void **state)
 /* ---- cpu_matmul_slow: which cause, which fix ---- */
 static void cpu_isa(dl_facts *f, const char *const *isa)
 {
-    dl_list_known(&f->cpu.isa);
+    clear_texts(&f->cpu.isa);
     for (; *isa; isa++)
         dl_textlist_add(&f->cpu.isa, *isa);
     dl_int_set(&f->cpu.physical_cores, 8);
