@@ -17,16 +17,14 @@ const dl_command dl_commands[] = {
      dl_report_options, 0, NONE, NULL},
     {"doctor", "say which layer is broken, with the evidence and the exact fix", dl_cmd_doctor,
      dl_doctor_options, KNOW, NONE, NULL},
-    {"plan", "the exact install command for this machine, or for one described by flags",
+    {"plan", "the install command for this machine, or one described by flags",
      dl_cmd_plan, dl_plan_options, KNOW, NONE, NULL},
-    {"explain", "diagnose somebody's pasted collect_env / nvidia-smi / error output (FILE or -)",
+    {"explain", "diagnose pasted collect_env / nvidia-smi / error output (FILE or -)",
      dl_cmd_explain, dl_explain_options, KNOW, {" [FILE|-] [options]", 1, false}, NULL},
-    {"verify", "measure the compute path: CPU peak, memory bandwidth, torch's matrix product, "
-               "each next to its limit", dl_cmd_verify, dl_verify_options, KNOW, NONE, NULL},
-    {"data", "list the knowledge tables, where each came from and the sources they cite",
+    {"verify", "measure CPU, memory and torch's matrix product against their limits", dl_cmd_verify, dl_verify_options, KNOW, NONE, NULL},
+    {"data", "list the knowledge tables, where each came from and what they cite",
      dl_cmd_data, dl_data_options, KNOW, NONE, NULL},
-    {"snapshot", "record this machine's facts and findings (JSON, with time and host) to "
-                 "compare later", dl_cmd_snapshot, dl_snapshot_options, KNOW,
+    {"snapshot", "record this machine's facts and findings as JSON, to compare later", dl_cmd_snapshot, dl_snapshot_options, KNOW,
      {" [-o FILE] [--lock] [options]", 0, false},
      "\nThe snapshot is one JSON document: {\"schema\": \"dlenv.snapshot/1\", \"taken_at\",\n"
      "\"host\", \"verdict\", \"root_cause\", \"findings\", \"facts\"} (facts: `dlenv report\n"
@@ -34,29 +32,28 @@ const dl_command dl_commands[] = {
      "--lock writes pip (or uv, or conda) commands that pin every package of the torch\n"
      "stack with its local tag, each from its index (download.pytorch.org/whl/cu121, PyPI).\n"
      "Exit 1 with --lock: the interpreter has no torch.\n"},
-    {"diff", "what changed between two snapshots, most important first (- is this machine "
-             "now)", dl_cmd_diff, dl_diff_options, KNOW, {" A B [options]", 2, false},
+    {"diff", "what changed between two snapshots, most important first", dl_cmd_diff, dl_diff_options, KNOW, {" A B [options]", 2, false},
      "\nA and B are snapshots (or `dlenv report --json` / `dlenv doctor --json` files); - is\n"
      "this machine now. Changes come in the order that matters: driver, CUDA, torch,\n"
      "Python, libraries on the path, settings, then the rest; then the findings that\n"
      "appeared or went away. Exit 0 equal, 1 different, 4 a file is unreadable or not a\n"
      "snapshot (or from a newer dlenv).\n"},
-    {"run", "run a command on the CPU or chosen GPUs, in a chosen venv or conda env",
+    {"run", "run a command on the CPU or chosen GPUs, in a venv or conda env",
      dl_cmd_run, dl_run_options, DL_CMD_OWN_EXIT_CODES,
      {" [options] [--] COMMAND [ARGS...]", 0, true},
      "\nSets CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=PCI_BUS_ID (indices as nvidia-smi shows\n"
      "them), HIP_VISIBLE_DEVICES and ZE_AFFINITY_MASK, and with --python/--env what activate\n"
      "would (PATH, VIRTUAL_ENV or CONDA_PREFIX), then runs COMMAND in its place, arguments\n"
-     "untouched (no shell). Example: dlenv run --gpu 1 --env torch -- python train.py\n"
+     "untouched (no shell).\n\nExample: dlenv run --gpu 1 --env torch -- python train.py\n"
      "\nExit codes: the command's own. Before it starts: 2 usage error, 4 no such GPU,\n"
      "interpreter or env, 126 the command cannot run, 127 it is not found.\n"},
-    {"profile", "`run`'s settings as a file: sh, bat, ps1, dotenv, VS Code launch.json",
+    {"profile", "`run`'s settings as a file: sh, bat, ps1, dotenv, launch.json",
      dl_cmd_profile, dl_profile_options, 0,
      {" write [options] [--] [COMMAND [ARGS...]]", 1, true},
      "\nWrites what `dlenv run` with the same options would do as a file. Without COMMAND the\n"
      "launcher runs the command it is given (vscode: the file open in the editor). The\n"
      "vscode format adds or replaces the configuration of the same name in launch.json.\n"
-     "Example: dlenv profile write --gpu 0,2 --format sh -o gpus02.sh\n"},
+     "\nExample: dlenv profile write --gpu 0,2 --format sh -o gpus02.sh\n"},
     {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
      {" [COMMAND]", 1, false}, NULL},
     {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},

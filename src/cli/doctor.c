@@ -28,7 +28,7 @@ const dl_option dl_doctor_options[] = {
     DL_OPT_REDACT,
     DL_OPT_FLAG("verbose", 'v', verbose, "show every check and every probe's time"),
     DL_OPT_FLAG("list-checks", 0, list_checks, "list the checks and exit"),
-    DL_OPT_TEXT("check", 0, "ID", check, "run only this check (an id from --list-checks)"),
+    DL_OPT_LOWER("check", "ID", check, "run only this check (an id from --list-checks)"),
     DL_OPT_STRICT,
     DL_OPT_END,
 };

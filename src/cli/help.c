@@ -10,6 +10,55 @@
 
 const dl_option dl_help_options[] = {DL_OPT_END};
 
+#define WIDTH 80
+#define HELP_COLUMN 25
+
+/* text from column HELP_COLUMN, broken at spaces to stay within WIDTH columns. */
+static void wrapped(FILE *out, const char *text)
+{
+    size_t room = WIDTH - HELP_COLUMN;
+    while (strlen(text) > room) {
+        size_t cut = room;
+        while (cut > 0 && text[cut] != ' ')
+            cut--;
+        if (!cut)
+            break; /* one word longer than the room: left whole */
+        fprintf(out, "%.*s\n%*s", (int)cut, text, HELP_COLUMN, "");
+        text += cut + 1;
+    }
+    fprintf(out, "%s\n", text);
+}
+
+/* Prose (a command's notes): a single line break is a space, a blank line ends a
+ * paragraph; written in lines of at most WIDTH columns. */
+static void reflow(FILE *out, const char *text)
+{
+    size_t col = 0;
+    for (; *text == '\n'; text++)
+        fputc('\n', out);
+    while (*text) {
+        size_t n = strcspn(text, " \n");
+        if (n && col && col + 1 + n > WIDTH) {
+            fputc('\n', out);
+            col = 0;
+        }
+        if (n) {
+            fprintf(out, "%s%.*s", col ? " " : "", (int)n, text);
+            col += (col ? 1 : 0) + n;
+        }
+        text += n;
+        if (text[0] == '\n' && text[1] == '\n') {
+            fputs(col ? "\n\n" : "\n", out);
+            col = 0;
+            text++;
+        }
+        if (*text)
+            text++;
+    }
+    if (col)
+        fputc('\n', out);
+}
+
 static void option_line(FILE *out, const dl_option *o)
 {
     char left[48];
@@ -19,7 +68,11 @@ static void option_line(FILE *out, const dl_option *o)
     else
         snprintf(left, sizeof left, "    --%s%s%s", o->name, o->arg ? " " : "",
                  o->arg ? o->arg : "");
-    fprintf(out, "  %-22s %s\n", left, o->help);
+    if (strlen(left) > HELP_COLUMN - 3) /* a long name: its help on the next line */
+        fprintf(out, "  %s\n%*s", left, HELP_COLUMN, "");
+    else
+        fprintf(out, "  %-22s ", left);
+    wrapped(out, o->help);
 }
 
 static void option_lines(FILE *out, const dl_option *o)
@@ -38,8 +91,8 @@ static void general_help(FILE *out)
         fprintf(out, "  %-10s %s\n", c->name, c->summary);
     fprintf(out, "\nOptions of every command:\n");
     option_lines(out, dl_common_options);
-    fprintf(out, "\nEach command's own options (--json, --root, ...): dlenv help COMMAND, or "
-                 "dlenv COMMAND --help.\n");
+    reflow(out, "\nEach command's own options (--json, --root, ...): dlenv help COMMAND, "
+                "or dlenv COMMAND --help.");
 }
 
 static void command_help(FILE *out, const dl_command *c)
@@ -56,7 +109,7 @@ static void command_help(FILE *out, const dl_command *c)
                 o[1].name ? "," : "");
     fprintf(out, "\n");
     if (c->notes)
-        fputs(c->notes, out);
+        reflow(out, c->notes);
 }
 
 void dl_cli_help(FILE *out, const dl_command *c)
@@ -66,8 +119,8 @@ void dl_cli_help(FILE *out, const dl_command *c)
     else
         general_help(out);
     if (!c || !(c->flags & DL_CMD_OWN_EXIT_CODES))
-        fprintf(out, "\nExit codes: 0 ok, 1 a failure was found, 2 usage error, 3 dlenv failed, "
-                     "4 unusable input.\n");
+        reflow(out, "\nExit codes: 0 ok, 1 a failure was found, 2 usage error, 3 dlenv "
+                    "failed, 4 unusable input.");
 }
 
 /* dlenv help [COMMAND] */

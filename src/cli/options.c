@@ -32,7 +32,9 @@ static bool set_color(dl_cli *cli, const dl_option *o, const char *value, char *
 
 static bool set_no_color(dl_cli *cli, const dl_option *o, const char *value, char **error)
 {
-    (void)o, (void)value, (void)error;
+    (void)o;
+    (void)value;
+    (void)error;
     cli->color = DL_COLOR_NEVER;
     return true;
 }

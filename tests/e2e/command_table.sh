@@ -37,6 +37,13 @@ for cmd in report doctor plan explain verify data snapshot diff run profile help
 done
 case "$out" in *"--markdown"*|*"--lock"*) fail "--help lists a command's own options" ;; esac
 
+# Every help within 80 columns.
+for cmd in "" report doctor plan explain verify data snapshot diff run profile help; do
+    run help $cmd
+    long=$(printf '%s\n' "$out" | awk 'length($0) > 80' | head -n 2)
+    expect_eq "help $cmd: lines over 80 columns" "" "$long"
+done
+
 # 2. Did you mean: one line, exit 2.
 run doctr
 one_line_usage_error "doctr"
