@@ -212,7 +212,8 @@ static const dl_option *find_any(const char *name, size_t len, char s)
     return o;
 }
 
-/* The option argv[i] names ("--name", "--name=value", "-x"), looked up by lookup. */
+/* The option a names ("--name", "--name=value", "-x"): in c's table and the common one, or
+ * (any) in every table. */
 static const dl_option *lookup_arg(const char *a, const dl_command *c, bool any,
                                    const char **eq)
 {
@@ -233,10 +234,12 @@ static bool is_option(const char *a)
     return a[0] == '-' && a[1] != '\0';
 }
 
-/* The first argument that is neither an option nor an option's value: the command. */
-static int command_index(int argc, char **argv)
+/* The first argument that is neither an option nor an option's value: the command; 0 for
+ * none. *unknown: the first option before it that no table knows (0: none). */
+static int command_index(int argc, char **argv, int *unknown)
 {
     int i;
+    *unknown = 0;
     for (i = 1; i < argc; i++) {
         const char *eq;
         const dl_option *o;
@@ -247,6 +250,8 @@ static int command_index(int argc, char **argv)
         o = lookup_arg(argv[i], NULL, true, &eq);
         if (o && o->arg && !eq)
             i++;
+        if (!o && !*unknown)
+            *unknown = i;
     }
     return 0;
 }
@@ -367,15 +372,15 @@ static bool parse_all(int argc, char **argv, int at, const dl_command *c, dl_cli
 
 bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
 {
-    int at = command_index(argc, argv);
+    int unknown, at = command_index(argc, argv, &unknown);
     const dl_command *c = NULL;
     memset(cli, 0, sizeof *cli);
     cli->argv0 = argc > 0 ? argv[0] : NULL;
     *error = NULL;
     if (at) {
         c = dl_command_find(argv[at]);
-        if (!c) {
-            *error = unknown_command(argv[at]);
+        if (!c) { /* "--gpus 1 run": the option is the mistake, not "1" */
+            *error = unknown ? unknown_option(argv[unknown], NULL) : unknown_command(argv[at]);
             return false;
         }
         cli->command = c->name;

@@ -62,6 +62,9 @@ case "$err" in *"did you mean '--driver'?"*) ;; *) fail "--drvier: $err" ;; esac
 run doctor --drvier 550.54
 one_line_usage_error "doctor --drvier"
 case "$err" in *"'--driver' is an option of 'plan'"*) ;; *) fail "doctor --drvier: $err" ;; esac
+run --gpus 1 run sh
+one_line_usage_error "--gpus before the command"
+case "$err" in "dlenv: unknown option '--gpus'"*) ;; *) fail "--gpus before run: $err" ;; esac
 run report --markdown
 one_line_usage_error "report --markdown"
 expect_eq "report --markdown: message" "dlenv: --markdown does not apply to 'report' (see 'dlenv report --help')" "$err"
