@@ -1,7 +1,7 @@
 /* dlenv data: the knowledge tables dlenv would use, where each came from and what it
  * cites, so a person can check a piece of advice against its source. */
 #include "cli/exit_codes.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 
 #include "base/str.h"
@@ -127,24 +127,22 @@ static char *render_json(const dl_knowledge *k)
     return text;
 }
 
-int dl_cmd_data(const dl_cli *cli)
+const dl_option dl_data_options[] = {
+    DL_OPT_JSON,
+    DL_OPT_END,
+};
+
+int dl_cmd_data(const dl_cli *cli, const dl_context *ctx)
 {
-    dl_knowledge k;
-    char *error = NULL, *text;
+    char *text;
     int rc;
-    if (!dl_knowledge_load(&k, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        return DL_EXIT_BAD_INPUT;
-    }
     if (cli->json) {
-        text = render_json(&k);
+        text = render_json(ctx->know);
     } else {
         dl_style style = dl_cli_style(cli);
-        text = render_text(&k, &style);
+        text = render_text(ctx->know, &style);
     }
     rc = dl_cli_write(text, cli->json);
     free(text);
-    dl_knowledge_free(&k);
     return rc;
 }

@@ -4,7 +4,7 @@
  * when a file cannot be read or is not a snapshot (one line naming the file). */
 #include "cli/exit_codes.h"
 #include "cli/input.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/snapshot.h"
 
@@ -70,8 +70,8 @@ static int compare(const dl_cli *cli, const dl_snapshot *a, const dl_snapshot *b
     dl_diff_facts(&a->facts, &b->facts, cli->verbose, &d);
     dl_diff_findings(&a->findings, &b->findings, &d);
     in.diff = &d;
-    in.a = side_of(cli->input, a);
-    in.b = side_of(cli->input2, b);
+    in.a = side_of(cli->args[0], a);
+    in.b = side_of(cli->args[1], b);
     in.verbose = cli->verbose;
     if (cli->json) {
         text = dl_render_diff_json(&in);
@@ -87,30 +87,32 @@ static int compare(const dl_cli *cli, const dl_snapshot *a, const dl_snapshot *b
     return rc;
 }
 
-int dl_cmd_diff(const dl_cli *cli)
+const dl_option dl_diff_options[] = {
+    DL_OPT_JSON,
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_PYTHON,
+    DL_OPT_NO_RUNTIME,
+    DL_OPT_IMPORT_TIMEOUT,
+    DL_OPT_FLAG("verbose", 'v', verbose, "also show volatile values (clocks, memory in use, timings)"),
+    DL_OPT_END,
+};
+
+int dl_cmd_diff(const dl_cli *cli, const dl_context *ctx)
 {
-    dl_knowledge know;
     dl_snapshot a, b;
-    char *error = NULL;
     int rc;
-    if (!cli->input || !cli->input2) {
+    if (cli->n_args < 2) {
         dl_cli_error("diff needs two snapshots: dlenv diff A B (- is this machine "
                         "now)");
         return DL_EXIT_USAGE;
     }
-    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        return DL_EXIT_BAD_INPUT;
-    }
     memset(&b, 0, sizeof b);
-    rc = load_side(cli, &know, cli->input, &a);
+    rc = load_side(cli, ctx->know, cli->args[0], &a);
     if (rc == DL_EXIT_OK)
-        rc = load_side(cli, &know, cli->input2, &b);
+        rc = load_side(cli, ctx->know, cli->args[1], &b);
     if (rc == DL_EXIT_OK)
         rc = compare(cli, &a, &b);
     dl_snapshot_free(&a);
     dl_snapshot_free(&b);
-    dl_knowledge_free(&know);
     return rc;
 }

@@ -3,7 +3,7 @@
  * --strict), 1 with one, 5 when no failure was found but a layer could not be judged. */
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/redaction.h"
 
@@ -15,6 +15,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+const dl_option dl_doctor_options[] = {
+    DL_OPT_ROOT,
+    DL_OPT_JSON,
+    DL_OPT_FROM,
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_PYTHON,
+    DL_OPT_NO_RUNTIME,
+    DL_OPT_IMPORT_TIMEOUT,
+    DL_OPT_FLAG("markdown", 0, markdown, "print Markdown, ready to paste into a bug report"),
+    DL_OPT_REDACT,
+    DL_OPT_FLAG("verbose", 'v', verbose, "show every check and every probe's time"),
+    DL_OPT_FLAG("list-checks", 0, list_checks, "list the checks and exit"),
+    DL_OPT_LOWER("check", "ID", check, "run only this check (an id from --list-checks)"),
+    DL_OPT_STRICT,
+    DL_OPT_END,
+};
 
 static int list_checks(void)
 {
@@ -86,11 +103,8 @@ static int diagnose(const dl_cli *cli, const dl_knowledge *know)
     return rc;
 }
 
-int dl_cmd_doctor(const dl_cli *cli)
+int dl_cmd_doctor(const dl_cli *cli, const dl_context *ctx)
 {
-    dl_knowledge know;
-    char *error = NULL;
-    int rc;
     if (cli->list_checks)
         return list_checks();
     if (cli->check && !dl_rule_find(cli->check)) {
@@ -102,12 +116,5 @@ int dl_cmd_doctor(const dl_cli *cli)
         dl_cli_error("--json and --markdown exclude each other");
         return DL_EXIT_USAGE;
     }
-    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        return DL_EXIT_BAD_INPUT;
-    }
-    rc = diagnose(cli, &know);
-    dl_knowledge_free(&know);
-    return rc;
+    return diagnose(cli, ctx->know);
 }

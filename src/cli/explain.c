@@ -2,7 +2,7 @@
  * failure is recognised, 1 when one is, 4 when the input cannot be read. */
 #include "cli/exit_codes.h"
 #include "cli/input.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 
 #include "base/str.h"
@@ -15,24 +15,22 @@
 
 #define MAX_INPUT (64u * 1024u * 1024u)
 
-int dl_cmd_explain(const dl_cli *cli)
+const dl_option dl_explain_options[] = {
+    DL_OPT_JSON,
+    DL_OPT_END,
+};
+
+int dl_cmd_explain(const dl_cli *cli, const dl_context *ctx)
 {
-    const char *name = cli->input ? cli->input : "-";
-    dl_knowledge know;
+    const char *name = cli->n_args ? cli->args[0] : "-";
     dl_explanation e;
-    char *text, *error = NULL, *out;
+    char *text, *out;
     size_t len = 0;
     int rc;
     text = dl_cli_read_input(name, MAX_INPUT, &len);
     if (!text)
         return DL_EXIT_BAD_INPUT;
-    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        free(text);
-        return DL_EXIT_BAD_INPUT;
-    }
-    dl_explain(&know, text, len, &e);
+    dl_explain(ctx->know, text, len, &e);
     free(text);
     if (cli->json) {
         out = dl_render_explain_json(&e, name);
@@ -45,6 +43,5 @@ int dl_cmd_explain(const dl_cli *cli)
         rc = DL_EXIT_FINDINGS;
     free(out);
     dl_explanation_free(&e);
-    dl_knowledge_free(&know);
     return rc;
 }

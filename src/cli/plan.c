@@ -4,7 +4,7 @@
  * recommendation, 1 when nothing fits. */
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 
 #include "base/str.h"
@@ -21,17 +21,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "3.12" or "3.13t": a version for a described machine, not an interpreter's path. */
-static bool python_is_version(const char *s, unsigned *major, unsigned *minor, bool *ft)
-{
-    char tail[4] = "";
-    int used = 0;
-    if (!s || sscanf(s, "%u.%u%n", major, minor, &used) != 2)
-        return false;
-    snprintf(tail, sizeof tail, "%s", s + used);
-    *ft = !strcmp(tail, "t");
-    return s[used] == '\0' || (*ft && s[used + 1] == '\0');
-}
+const dl_option dl_plan_options[] = {
+    DL_OPT_ROOT,
+    DL_OPT_JSON,
+    DL_OPT_FROM,
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_CALL("python", "PATH|X.Y", dl_opt_set_python_or_version,
+                "plan for this interpreter, or for Python X.Y (3.12, 3.13t)"),
+    DL_OPT_FLAG("why", 0, why, "list every candidate and why it was rejected"),
+    DL_OPT_FLAG("offline", 0, offline, "also the wheel files to download on another machine"),
+    DL_OPT_TEXT("torch", 0, "VERSION", torch, "only this torch: 2.3, 2.3.1 or >=2.1,<2.4"),
+    DL_OPT_LOWER("for", "KIND", for_kind, "only this kind of build: cpu, cuda, rocm, xpu, mps"),
+    DL_OPT_INDEX_MIRROR,
+    DL_OPT_LOWER("os", "OS", os, "plan for another machine: windows, linux or macos"),
+    DL_OPT_TEXT("arch", 0, "ARCH", arch, "its architecture: x86_64, arm64, x86 (32-bit)"),
+    DL_OPT_CALL("gpu", "GPU", dl_opt_set_gpu,
+                "its GPU, repeatable: a name as nvidia-smi prints it, 8.6 / sm_86, or 10de:2504"),
+    DL_OPT_TEXT("driver", 0, "VERSION", driver,
+                "its NVIDIA driver: 535.104.05 or the Windows form 31.0.15.3598"),
+    DL_OPT_END,
+};
 
 static bool parse_want(const char *s, dl_plan_want *out)
 {
@@ -181,18 +190,14 @@ static bool known_arch(const char *arch)
  * that cannot be what it names is a usage error (exit 2), whichever machine it adjusts. */
 static bool check_flags(const dl_cli *cli, const dl_knowledge *k, char **error)
 {
-    unsigned major, minor;
-    bool ft;
     size_t i;
     if (cli->arch && !known_arch(cli->arch)) {
         *error = dl_fmt("--arch '%s': expected x86_64, arm64 or x86 (32-bit)", cli->arch);
         return false;
     }
-    if (cli->python && !python_is_version(cli->python, &major, &minor, &ft) &&
-        (cli->os || isdigit((unsigned char)cli->python[0]))) {
-        *error = dl_fmt("--python '%s': expected a version X.Y (3.12, 3.13t)%s", cli->python,
-                        cli->os ? " for a machine described by --os"
-                                : " or an interpreter's path");
+    if (cli->python && cli->os) { /* a path names an interpreter here, not there */
+        *error = dl_fmt("--python '%s': expected a version X.Y (3.12, 3.13t) for a machine "
+                        "described by --os", cli->python);
         return false;
     }
     for (i = 0; i < cli->n_gpus; i++) {
@@ -211,15 +216,14 @@ static bool check_flags(const dl_cli *cli, const dl_knowledge *k, char **error)
 static bool apply_flags(const dl_cli *cli, const dl_knowledge *k, dl_plan_machine *m,
                         char **error)
 {
-    unsigned major, minor;
-    bool ft;
+    const dl_python_version *v = &cli->python_version;
     size_t i;
     if (cli->arch)
         snprintf(m->arch, sizeof m->arch, "%s", cli->arch);
-    if (cli->python && python_is_version(cli->python, &major, &minor, &ft)) {
-        m->py_major = major;
-        m->py_minor = minor;
-        m->py_free_threaded = ft;
+    if (v->major) {
+        m->py_major = v->major;
+        m->py_minor = v->minor;
+        m->py_free_threaded = v->free_threaded;
         m->py_bits = !strcmp(m->arch, "x86") ? 32 : 64;
     }
     if (cli->n_gpus)
@@ -273,12 +277,8 @@ typedef struct plan_run {
 static int gather_this_machine(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
 {
     dl_cli quiet = *cli;
-    unsigned major, minor;
-    bool ft;
     int rc;
     quiet.no_runtime = true; /* the plan needs versions, not an import of torch */
-    if (cli->python && python_is_version(cli->python, &major, &minor, &ft))
-        quiet.python = NULL;
     rc = dl_cli_gather(&quiet, &r->facts);
     r->have_facts = true;
     if (rc != DL_EXIT_OK)
@@ -289,8 +289,8 @@ static int gather_this_machine(const dl_cli *cli, const dl_knowledge *k, plan_ru
 
 static char *render(const dl_cli *cli, plan_run *r, const dl_knowledge *k)
 {
-    const dl_python *py = r->have_facts && !(cli->python && r->machine.py_major &&
-                                             !strchr(cli->python, '/'))
+    /* --python X.Y: the described version's launcher, not this machine's interpreter */
+    const dl_python *py = r->have_facts && !cli->python_version.major
                               ? dl_q_main_python(&r->facts) : NULL;
     dl_style style;
     python_command(&r->machine, py, &r->python);
@@ -352,23 +352,13 @@ static int plan_with(const dl_cli *cli, const dl_knowledge *k, plan_run *r)
     return rc;
 }
 
-int dl_cmd_plan(const dl_cli *cli)
+int dl_cmd_plan(const dl_cli *cli, const dl_context *ctx)
 {
-    dl_knowledge know;
-    plan_run *r;
-    char *error = NULL;
+    plan_run *r = calloc(1, sizeof *r);
     int rc;
-    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        return DL_EXIT_BAD_INPUT;
-    }
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        dl_knowledge_free(&know);
+    if (!r)
         return DL_EXIT_TOOL;
-    }
-    rc = plan_with(cli, &know, r);
+    rc = plan_with(cli, ctx->know, r);
     dl_plan_commands_free(&r->view.best);
     dl_plan_commands_free(&r->view.after_update);
     dl_python_command_free(&r->python);
@@ -376,6 +366,5 @@ int dl_cmd_plan(const dl_cli *cli)
     if (r->have_facts)
         dl_facts_free(&r->facts);
     free(r);
-    dl_knowledge_free(&know);
     return rc;
 }

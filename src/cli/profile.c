@@ -3,7 +3,7 @@
  * configuration merged into VS Code's launch.json. Files are written whole or not at all. */
 #include "cli/exit_codes.h"
 #include "cli/input.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/run_setup.h"
 
@@ -18,6 +18,15 @@
 
 #define LAUNCH_JSON_MAX (8u << 20)
 
+const dl_option dl_profile_options[] = {
+    DL_OPTS_RUN,
+    DL_OPT_LOWER("format", "FORMAT", format, "sh, bat, ps1, env (dotenv) or vscode (launch.json)"),
+    DL_OPT_TEXT("output", 'o', "FILE", output,
+                "write to FILE (default stdout; vscode .vscode/launch.json)"),
+    DL_OPT_TEXT("name", 0, "NAME", name, "the profile's name (default: from the GPUs)"),
+    DL_OPT_END,
+};
+
 static int usage(const char *message)
 {
     dl_cli_error("%s", message);
@@ -27,7 +36,7 @@ static int usage(const char *message)
 static int check_options(const dl_cli *cli, dl_launcher_format *format)
 {
     const char *p;
-    if (!cli->action || strcmp(cli->action, "write"))
+    if (!cli->n_args || strcmp(cli->args[0], "write"))
         return usage("profile takes one action, write: dlenv profile write --gpu 1 --format sh");
     if (!cli->format)
         return usage("profile write needs --format: sh, bat, ps1, env or vscode");
@@ -118,13 +127,14 @@ static int write_launcher(const dl_cli *cli, dl_launcher_format format, const dl
     return code;
 }
 
-int dl_cmd_profile(const dl_cli *cli)
+int dl_cmd_profile(const dl_cli *cli, const dl_context *ctx)
 {
     dl_launcher_format format = DL_LAUNCH_SH;
     dl_run_setup s;
     dl_launcher l;
     char *name;
     int code = check_options(cli, &format);
+    (void)ctx;
     if (code != DL_EXIT_OK)
         return code;
     if ((code = dl_run_setup_make(cli, false, &s)) != DL_EXIT_OK) {

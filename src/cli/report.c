@@ -1,7 +1,7 @@
 /* dlenv report: every fact about the machine, as text or JSON. */
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/redaction.h"
 
@@ -12,11 +12,24 @@
 
 #include <stdlib.h>
 
-int dl_cmd_report(const dl_cli *cli)
+const dl_option dl_report_options[] = {
+    DL_OPT_ROOT,
+    DL_OPT_JSON,
+    DL_OPT_FROM,
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_PYTHON,
+    DL_OPT_NO_RUNTIME,
+    DL_OPT_IMPORT_TIMEOUT,
+    DL_OPT_REDACT,
+    DL_OPT_END,
+};
+
+int dl_cmd_report(const dl_cli *cli, const dl_context *ctx)
 {
     dl_facts f;
     char *text;
     int rc = dl_cli_gather(cli, &f);
+    (void)ctx;
     if (rc != DL_EXIT_OK) {
         dl_facts_free(&f);
         return rc;

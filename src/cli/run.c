@@ -3,7 +3,7 @@
  * command then takes dlenv's place (exec on POSIX; on Windows a child whose exit code is
  * passed back, Ctrl+C left to it). Its arguments go through untouched: no shell. */
 #include "cli/exit_codes.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/run_setup.h"
 #include "cli/output.h"
 
@@ -60,10 +60,16 @@ static int start(const dl_run_setup *s)
     return code;
 }
 
-int dl_cmd_run(const dl_cli *cli)
+const dl_option dl_run_options[] = {
+    DL_OPTS_RUN,
+    DL_OPT_END,
+};
+
+int dl_cmd_run(const dl_cli *cli, const dl_context *ctx)
 {
     dl_run_setup s;
     int code = dl_run_setup_make(cli, true, &s);
+    (void)ctx;
     if (code == DL_EXIT_OK)
         code = start(&s);
     dl_run_setup_free(&s);

@@ -157,6 +157,7 @@ static char *names_found(const dl_facts *f)
 static void candidates(const dl_machine *m, const char *name, dl_facts *f, dl_strv *found)
 {
     dl_strv prefixes = {0};
+    char *here;
     size_t i;
     discover(m, f);
     for (i = 0; i < f->pythons.count; i++) {
@@ -165,6 +166,9 @@ static void candidates(const dl_machine *m, const char *name, dl_facts *f, dl_st
             dl_strv_add_once(&prefixes, py->prefix.value);
     }
     named_venvs(name, &prefixes);
+    here = dl_path_absolute(name); /* ./NAME, ./.venv: an env in the current folder */
+    dl_strv_add_once(&prefixes, here);
+    free(here);
     for (i = 0; i < prefixes.n; i++) {
         char *interpreter = interpreter_in(m, prefixes.v[i]);
         if (interpreter)

@@ -7,6 +7,7 @@
  * torch to lock, 3 when the file cannot be written. */
 #include "cli/snapshot.h"
 
+#include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
 #include "cli/output.h"
@@ -23,6 +24,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+const dl_option dl_snapshot_options[] = {
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_PYTHON,
+    DL_OPT_NO_RUNTIME,
+    DL_OPT_IMPORT_TIMEOUT,
+    DL_OPT_REDACT,
+    DL_OPT_INDEX_MIRROR,
+    DL_OPT_TEXT("output", 'o', "FILE", output,
+                "write to FILE, - for stdout (default: dlenv-snapshot-HOST-YYYYMMDD-HHMMSS.json "
+                "here, UTC; --lock: stdout)"),
+    DL_OPT_FLAG("lock", 0, lock,
+                "write the exact reinstall commands of the torch stack of `python` (or --python)"),
+    DL_OPT_END,
+};
 
 /* The time now in UTC: ISO 8601 ("2025-03-01T09:30:00Z") or, for file names, compact
  * ("20250301-093000"). */
@@ -141,18 +157,11 @@ static int write_lock(const dl_cli *cli)
     return rc;
 }
 
-static int write_snapshot(const dl_cli *cli)
+static int write_snapshot(const dl_cli *cli, const dl_knowledge *know)
 {
-    dl_knowledge know;
     dl_snapshot s;
-    char *error = NULL, *text, *name;
-    int rc;
-    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        return DL_EXIT_BAD_INPUT;
-    }
-    rc = dl_cli_take_snapshot(cli, &know, &s);
+    char *text, *name;
+    int rc = dl_cli_take_snapshot(cli, know, &s);
     if (rc == DL_EXIT_OK) {
         char *json;
         name = cli->output ? dl_strdup(cli->output) : default_name(s.host, cli->redact);
@@ -169,11 +178,10 @@ static int write_snapshot(const dl_cli *cli)
         free(text);
     }
     dl_snapshot_free(&s);
-    dl_knowledge_free(&know);
     return rc;
 }
 
-int dl_cmd_snapshot(const dl_cli *cli)
+int dl_cmd_snapshot(const dl_cli *cli, const dl_context *ctx)
 {
-    return cli->lock ? write_lock(cli) : write_snapshot(cli);
+    return cli->lock ? write_lock(cli) : write_snapshot(cli, ctx->know);
 }

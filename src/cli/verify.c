@@ -7,7 +7,7 @@
  * warning) is found. */
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
-#include "cli/options.h"
+#include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/redaction.h"
 
@@ -134,10 +134,21 @@ static void measure_gpus(const dl_cli *cli, dl_facts *f)
     dl_machine_close(&m);
 }
 
-int dl_cmd_verify(const dl_cli *cli)
+const dl_option dl_verify_options[] = {
+    DL_OPT_JSON,
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_PYTHON,
+    DL_OPT_IMPORT_TIMEOUT,
+    DL_OPT_REDACT,
+    DL_OPT_STRICT,
+    DL_OPT_FLAG("quick", 0, quick, "shorter measurements (under 3 s)"),
+    DL_OPT_FLAG("full", 0, full, "longer, steadier measurements"),
+    DL_OPT_END,
+};
+
+int dl_cmd_verify(const dl_cli *cli, const dl_context *ctx)
 {
-    dl_knowledge know;
-    char *error = NULL;
+    const dl_knowledge *know = ctx->know;
     dl_facts f;
     dl_findings fs;
     dl_verify_view view;
@@ -150,27 +161,21 @@ int dl_cmd_verify(const dl_cli *cli)
         dl_cli_error("--quick and --full exclude each other");
         return DL_EXIT_USAGE;
     }
-    if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
-        dl_cli_error("%s", error);
-        free(error);
-        return DL_EXIT_BAD_INPUT;
-    }
     dl_probe_configure_measure(cli->quick ? "quick" : cli->full ? "full" : "default");
     progress("gathering the facts and timing torch's matrix product ...");
     rc = dl_cli_gather(cli, &f);
     if (rc != DL_EXIT_OK) {
         dl_facts_free(&f);
-        dl_knowledge_free(&know);
         return rc;
     }
     measure_gpus(cli, &f);
     measure_cpu(cli, &f.cpu_measure);
     memset(&fs, 0, sizeof fs);
     rin.facts = &f;
-    rin.know = &know;
+    rin.know = know;
     dl_rules_run(&rin, NULL, &fs);
     dl_cli_redact(cli, &f, &fs);
-    dl_verify_view_build(&view, &f, &fs, &know);
+    dl_verify_view_build(&view, &f, &fs, know);
     in.facts = &f;
     in.findings = &fs;
     in.view = &view;
@@ -186,6 +191,5 @@ int dl_cmd_verify(const dl_cli *cli)
     dl_verify_view_free(&view);
     dl_findings_free(&fs);
     dl_facts_free(&f);
-    dl_knowledge_free(&know);
     return rc;
 }

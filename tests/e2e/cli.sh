@@ -8,7 +8,7 @@ expect_eq "unknown command message" "dlenv: unknown command 'frobnicate' (see 'd
 
 run report --frobnicate
 expect_eq "unknown option exit code" 2 "$rc"
-expect_eq "unknown option message" "dlenv: unknown option '--frobnicate' (see 'dlenv --help')" "$err"
+expect_eq "unknown option message" "dlenv: unknown option '--frobnicate' (see 'dlenv report --help')" "$err"
 
 run report --root
 expect_eq "missing value exit code" 2 "$rc"

@@ -1,0 +1,101 @@
+/* The command table. A row: name, one-line summary, handler, options (in the command's
+ * own file), what it needs prepared, what it takes besides its options, more help. */
+#include "cli/commands.h"
+
+#include "cli/exit_codes.h"
+#include "cli/output.h"
+#include "cli/suggest.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define NONE {" [options]", 0, false}
+#define KNOW DL_CMD_NEEDS_KNOWLEDGE
+
+const dl_command dl_commands[] = {
+    {"report", "gather the facts about this machine and print them", dl_cmd_report,
+     dl_report_options, 0, NONE, NULL},
+    {"doctor", "say which layer is broken, with the evidence and the exact fix", dl_cmd_doctor,
+     dl_doctor_options, KNOW, NONE, NULL},
+    {"plan", "the install command for this machine, or one described by flags",
+     dl_cmd_plan, dl_plan_options, KNOW, NONE, NULL},
+    {"explain", "diagnose pasted collect_env / nvidia-smi / error output (FILE or -)",
+     dl_cmd_explain, dl_explain_options, KNOW, {" [FILE|-] [options]", 1, false}, NULL},
+    {"verify", "measure CPU, memory and torch's matrix product against their limits", dl_cmd_verify, dl_verify_options, KNOW, NONE, NULL},
+    {"data", "list the knowledge tables, where each came from and what they cite",
+     dl_cmd_data, dl_data_options, KNOW, NONE, NULL},
+    {"snapshot", "record this machine's facts and findings as JSON, to compare later", dl_cmd_snapshot, dl_snapshot_options, KNOW,
+     {" [-o FILE] [--lock] [options]", 0, false},
+     "\nThe snapshot is one JSON document: {\"schema\": \"dlenv.snapshot/1\", \"taken_at\",\n"
+     "\"host\", \"verdict\", \"root_cause\", \"findings\", \"facts\"} (facts: `dlenv report\n"
+     "--json`). Files are written whole: a temporary file, then renamed over FILE.\n"
+     "--lock writes pip (or uv, or conda) commands that pin every package of the torch\n"
+     "stack with its local tag, each from its index (download.pytorch.org/whl/cu121, PyPI).\n"
+     "Exit 1 with --lock: the interpreter has no torch.\n"},
+    {"diff", "what changed between two snapshots, most important first", dl_cmd_diff, dl_diff_options, KNOW, {" A B [options]", 2, false},
+     "\nA and B are snapshots (or `dlenv report --json` / `dlenv doctor --json` files); - is\n"
+     "this machine now. Changes come in the order that matters: driver, CUDA, torch,\n"
+     "Python, libraries on the path, settings, then the rest; then the findings that\n"
+     "appeared or went away. Exit 0 equal, 1 different, 4 a file is unreadable or not a\n"
+     "snapshot (or from a newer dlenv).\n"},
+    {"run", "run a command on the CPU or chosen GPUs, in a venv or conda env",
+     dl_cmd_run, dl_run_options, DL_CMD_OWN_EXIT_CODES,
+     {" [options] [--] COMMAND [ARGS...]", 0, true},
+     "\nSets CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER=PCI_BUS_ID (indices as nvidia-smi shows\n"
+     "them), HIP_VISIBLE_DEVICES and ZE_AFFINITY_MASK, and with --python/--env what activate\n"
+     "would (PATH, VIRTUAL_ENV or CONDA_PREFIX), then runs COMMAND in its place, arguments\n"
+     "untouched (no shell).\n\nExample: dlenv run --gpu 1 --env torch -- python train.py\n"
+     "\nExit codes: the command's own. Before it starts: 2 usage error, 4 no such GPU,\n"
+     "interpreter or env, 126 the command cannot run, 127 it is not found.\n"},
+    {"profile", "`run`'s settings as a file: sh, bat, ps1, dotenv, launch.json",
+     dl_cmd_profile, dl_profile_options, 0,
+     {" write [options] [--] [COMMAND [ARGS...]]", 1, true},
+     "\nWrites what `dlenv run` with the same options would do as a file. Without COMMAND the\n"
+     "launcher runs the command it is given (vscode: the file open in the editor). The\n"
+     "vscode format adds or replaces the configuration of the same name in launch.json.\n"
+     "\nExample: dlenv profile write --gpu 0,2 --format sh -o gpus02.sh\n"},
+    {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
+     {" [COMMAND]", 1, false}, NULL},
+    {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},
+};
+
+const dl_command *dl_command_find(const char *name)
+{
+    const dl_command *c;
+    for (c = dl_commands; name && c->name; c++)
+        if (!strcmp(c->name, name))
+            return c;
+    return NULL;
+}
+
+const char *dl_command_suggest(const char *typed)
+{
+    const dl_command *c;
+    const char *best = NULL;
+    size_t d = 0;
+    for (c = dl_commands; c->name; c++)
+        dl_suggest_consider(typed, c->name, &best, &d);
+    return best;
+}
+
+int dl_command_run(const dl_cli *cli)
+{
+    const dl_command *c = dl_command_find(cli->command);
+    dl_knowledge know;
+    dl_context ctx;
+    char *error = NULL;
+    int rc;
+    memset(&ctx, 0, sizeof ctx);
+    if (c->flags & DL_CMD_NEEDS_KNOWLEDGE) {
+        if (!dl_knowledge_load(&know, cli->data_dir, &error)) {
+            dl_cli_error("%s", error);
+            free(error);
+            return DL_EXIT_BAD_INPUT;
+        }
+        ctx.know = &know;
+    }
+    rc = c->run(cli, &ctx);
+    if (ctx.know)
+        dl_knowledge_free(&know);
+    return rc;
+}
