@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
+#include "explain/readings.h"
 #include "parse/oom.h"
 #include "parse/signatures.h"
 #include "plan/driver_table.h"
@@ -69,22 +70,41 @@ static bool alternative_found(const dl_findings *f, const char *alternatives)
     return found;
 }
 
-static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_explanation *e,
-                          const dl_findings *rules)
+/* The catalog row that describes finding `id` (its title, fix and question). */
+static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
+{
+    size_t r;
+    for (r = 0; r < cat->rows; r++)
+        if (!strcmp(dl_table_get(cat, r, "finding"), id))
+            return r;
+    return fallback;
+}
+
+static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_signature_hit *h,
+                          dl_explanation *e, const dl_findings *rules)
 {
     const char *id = dl_table_get(cat, h->row, "finding");
-    int layer = dl_layer_of_name(dl_table_get(cat, h->row, "layer"));
+    size_t row = h->row;
+    int layer;
     dl_finding *x;
     size_t i;
+    /* The text's facts may read the signature otherwise (unless a rule confirmed it). */
+    if (!rule_failed(rules, id)) {
+        id = dl_reading_for(k, &e->paste, &e->facts, id);
+        if (!*id)
+            return;
+        row = row_of(cat, id, h->row);
+    }
+    layer = dl_layer_of_name(dl_table_get(cat, row, "layer"));
     if (has_id(&e->findings, id) || layer < 0 ||
-        decided_by_rules(rules, dl_table_get(cat, h->row, "alternatives")) ||
-        alternative_found(&e->findings, dl_table_get(cat, h->row, "alternatives")))
+        decided_by_rules(rules, dl_table_get(cat, row, "alternatives")) ||
+        alternative_found(&e->findings, dl_table_get(cat, row, "alternatives")))
         return;
     x = dl_finding_add(&e->findings, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
-                       dl_table_get(cat, h->row, "title"));
+                       dl_table_get(cat, row, "title"));
     for (i = 0; i < h->n_lines; i++)
         quote_line(x, &e->paste, h->lines[i]);
-    dl_finding_fix(x, "# %s", dl_table_get(cat, h->row, "fix"));
+    dl_finding_fix(x, "# %s", dl_table_get(cat, row, "fix"));
     if (rule_failed(rules, id)) {
         /* The facts of the text confirm it (a capability against a list): the other
          * candidates are ruled out, and the facts' lines are evidence too. */
@@ -92,9 +112,9 @@ static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_exp
             quote_line(x, &e->paste, e->where.where[i].line);
         return;
     }
-    dl_strv_split(&e->alternatives, dl_table_get(cat, h->row, "alternatives"), ';');
-    if (*dl_table_get(cat, h->row, "ask"))
-        dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, h->row, "ask")));
+    dl_strv_split(&e->alternatives, dl_table_get(cat, row, "alternatives"), ';');
+    if (*dl_table_get(cat, row, "ask"))
+        dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, row, "ask")));
 }
 
 /* The rules' failures on the text's facts, with the lines those facts came from. */
@@ -222,7 +242,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
         if (!dl_signature_yields(cat, &hits, i))
-            add_signature(cat, &hits.v[i], out, &rules);
+            add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

@@ -58,6 +58,9 @@ static dl_python *python(dl_facts *f)
 /* A torch that pip or conda lists: installed, not necessarily imported. */
 static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *name, size_t n);
 
+static void add_package(dl_facts *f, const char *name, const char *version, const char *build);
+static bool package_listed(dl_facts *f, const char *name);
+
 static dl_torch_install *installed_torch(dl_facts *f)
 {
     dl_python *py = python(f);
@@ -82,6 +85,8 @@ static void set_installed(dl_facts *f, dl_text_facts *w, size_t i, const char *v
         return;
     dl_text_set(&t->version, version);
     dl_text_set(&t->location, "(from the pasted text)");
+    if (!package_listed(f, "torch"))
+        add_package(f, "torch", version, NULL);
     note(w, "pythons[0].site_packages[0].torches[0].version", i);
     /* "2.3.1+cu121" names its CUDA; "+cpu" none. */
     if (!cuda && dl_torch_version_parse(version, &v)) {
@@ -257,6 +262,36 @@ static void python_version(const char *l, const char *low, dl_facts *f, dl_text_
     }
 }
 
+/* The interpreter's build from its banner or its install path: "[MSC v.1915 64 bit (AMD64)]"
+ * is a Windows build, "32 bit (Intel)" a 32-bit one, and python.org's 32-bit installer puts
+ * Python in "Python37-32". */
+static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    const char *at = strstr(low, "python3");
+    bool path32 = false;
+    if (at) {
+        at += 7;
+        while (isdigit((unsigned char)*at))
+            at++;
+        path32 = !strncmp(at, "-32\\", 4) || !strncmp(at, "-32/", 4) || !strncmp(at, "-32 ", 4) ||
+                 !strcmp(at, "-32");
+    }
+    if (path32 || strstr(low, "32 bit (intel)")) {
+        dl_python *py = python(f);
+        /* a banner that said 64 bit is the running interpreter; a path may be another */
+        if (!py->bits.known || (py->bits.value != 32 && !path32)) {
+            dl_int_set(&py->bits, 32);
+            note(w, "pythons[0].bits", i);
+        }
+    } else if (strstr(low, "64 bit (amd64)") && !python(f)->bits.known) {
+        dl_int_set(&python(f)->bits, 64);
+    }
+    if ((path32 || strstr(low, "[msc v.")) && !f->os.family.value) {
+        dl_text_set(&f->os.family, "windows");
+        note(w, "os.family", i);
+    }
+}
+
 /* torch's warnings: "NAME with CUDA capability sm_86 is not compatible ...", "The current
  * PyTorch install supports CUDA capabilities sm_37 sm_50 ...", "Found GPU0 NAME which is
  * of cuda capability 5.0." */
@@ -398,6 +433,77 @@ static void smi_csv(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
     dl_strv_free(&row);
 }
 
+/* The version in a package row for `name`: pip list "torchvision 0.15.2", pip freeze and
+ * collect_env "[pip3] torchvision==0.15.2", conda list "[conda] cpuonly 2.0 0 pytorch". */
+static bool package_row(const char *low, const char *name, char *v, size_t n)
+{
+    size_t k = strlen(name), i = 0;
+    const char *p = low;
+    if (!strncmp(p, "[pip3] ", 7) || !strncmp(p, "[conda] ", 8) || !strncmp(p, "[pip] ", 6))
+        p = strchr(p, ' ') + 1;
+    while (*p == ' ' || *p == '-' || *p == '*')
+        p++;
+    if (strncmp(p, name, k) != 0 || (p[k] != ' ' && p[k] != '=' && p[k] != '\t'))
+        return false;
+    p += k;
+    while (*p == ' ' || *p == '=')
+        p++;
+    while (*p && *p != ' ' && i + 1 < n)
+        v[i++] = *p++;
+    v[i] = '\0';
+    return i > 0 && isdigit((unsigned char)v[0]);
+}
+
+static bool package_listed(dl_facts *f, const char *name)
+{
+    dl_site_packages *site;
+    size_t j;
+    if (!f->pythons.count || !python(f)->site_packages.count)
+        return false;
+    site = &DL_LIST_AT(python(f)->site_packages, dl_site_packages, 0);
+    for (j = 0; j < site->packages.count; j++)
+        if (!strcmp(DL_LIST_AT(site->packages, dl_py_package, j).name.value, name))
+            return true;
+    return false;
+}
+
+static void add_package(dl_facts *f, const char *name, const char *version, const char *build)
+{
+    dl_site_packages *site;
+    dl_py_package *pkg;
+    char both[96];
+    installed_torch(f);
+    site = &DL_LIST_AT(python(f)->site_packages, dl_site_packages, 0);
+    pkg = dl_list_push(&site->packages, sizeof *pkg);
+    dl_text_set(&pkg->name, name);
+    /* conda's build string says the variant ("1.0 cpu" for pytorch-mutex) */
+    snprintf(both, sizeof both, "%s%s%s", version, build && *build ? " " : "", build ? build : "");
+    dl_text_set(&pkg->version, both);
+    dl_text_set(&pkg->source, "(from the pasted text)");
+}
+
+/* Rows of the packages that say which torch variant is there: torchvision and torchaudio
+ * (their local tag against torch's), conda's cpuonly / pytorch-mutex / pytorch-cpu. */
+static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    static const char *const names[] = {"torchvision", "torchaudio", "cpuonly", "pytorch-mutex"};
+    char v[64], build[32] = "";
+    size_t k;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *rest;
+        if (!package_row(low, names[k], v, sizeof v) || package_listed(f, names[k]))
+            continue;
+        rest = strstr(low, v) + strlen(v);
+        if (sscanf(rest, " %31s", build) != 1)
+            build[0] = '\0';
+        add_package(f, names[k], v, build);
+        note(w, names[k][0] == 't' ? "pythons[0].packages.torchvision" : "pythons[0].packages.conda",
+             i);
+    }
+    if (package_row(low, "pytorch-cpu", v, sizeof v))
+        set_installed(f, w, i, v, "none");
+}
+
 /* pip show: "Name: torch" then "Version: 2.3.1"; conda list: "pytorch 2.2.2
  * py3.11_cuda12.1_cudnn8.9.2_0 pytorch"; collect_env's "[pip3] torch==1.13.1". */
 static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -418,6 +524,17 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
         c[k] = '\0';
         set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
     }
+    /* pip's own lines: "Successfully installed torch-1.7.1 ...", "Downloading
+     * torch-1.7.1-cp38-cp38-win_amd64.whl" */
+    if ((strstr(low, "successfully installed ") || strstr(low, "downloading ")) &&
+        value_after(low, " torch-", v, sizeof v)) {
+        char *dash = strchr(v, '-');
+        if (dash)
+            *dash = '\0';
+        if (looks_like_version(v))
+            set_installed(f, w, i, v, NULL);
+    }
+    variant_packages(low, f, w, i);
 }
 
 /* /etc/os-release, uname -a, conda info's platform, echo $LD_LIBRARY_PATH / %PATH%. */
@@ -469,6 +586,104 @@ static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_fa
     }
 }
 
+/* ---- facts said in words, read only where the text has no structured line for them ---- */
+
+/* "Windows 10", "on windows", "OSX", "mac 13.0", "Ubuntu 22.04" in prose or an issue form. */
+static const char *os_in_words(const char *low)
+{
+    static const struct { const char *word; const char *family; } words[] = {
+        {"windows", "windows"}, {"win10", "windows"}, {"win11", "windows"},
+        {"macos", "macos"}, {"mac os", "macos"}, {"osx", "macos"}, {"os x", "macos"},
+        {"mac 1", "macos"}, {"macbook", "macos"}, {"imac", "macos"},
+        {"ubuntu", "linux"}, {"debian", "linux"}, {"centos", "linux"}, {"fedora", "linux"},
+        {"rhel", "linux"}, {"linux", "linux"},
+    };
+    size_t k;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strstr(low, words[k].word))
+            return words[k].family;
+    return NULL;
+}
+
+/* "Python 3.13", "python version 3.12", "Python: 3.10", "lib/python3.8/": the version. */
+static bool python_in_words(const char *low, char *v, size_t n)
+{
+    const char *at = low;
+    while ((at = strstr(at, "python")) != NULL) {
+        const char *p = at + 6;
+        size_t i = 0;
+        at = p;
+        if (!strncmp(p, " version", 8))
+            p += 8;
+        while (*p == ' ' || *p == ':' || *p == '=')
+            p++;
+        if (!((p[0] == '3' || p[0] == '2') && p[1] == '.' && isdigit((unsigned char)p[2])))
+            continue;
+        while ((isdigit((unsigned char)*p) || *p == '.') && i + 1 < n)
+            v[i++] = *p++;
+        while (i && v[i - 1] == '.')
+            i--;
+        v[i] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* A GPU named in prose or an issue form ("**GPU**: RTX 5090", "GPU is GeForce GT 740M |
+ * 3.0", "Graphics card: 1 Tesla P100"): from the marketing word to the end of the name. */
+static bool gpu_in_words(const char *l, const char *low, char *out, size_t n)
+{
+    static const char *const marks[] = {"geforce", "rtx ", "gtx ", "quadro", "tesla ", "titan ",
+                                        "radeon", "intel hd", "intel uhd", "intel(r) uhd",
+                                        "intel(r) hd", "iris", "intel arc", "nvidia a100",
+                                        "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4"};
+    const char *best = NULL;
+    size_t k, i = 0, words = 0;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        const char *at = strstr(low, marks[k]);
+        if (at && (at == low || !isalnum((unsigned char)at[-1])) && (!best || at < best))
+            best = at;
+    }
+    if (!best)
+        return false;
+    if (best - low >= 7 && !strncmp(best - 7, "nvidia ", 7))
+        best -= 7;
+    for (k = (size_t)(best - low); l[k] && i + 1 < n; k++) {
+        char c = l[k];
+        if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
+            break;
+        if (c == ' ' && ++words >= 5)
+            break;
+        out[i++] = c;
+    }
+    while (i && out[i - 1] == ' ')
+        i--;
+    out[i] = '\0';
+    return i > 3;
+}
+
+static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    size_t i;
+    char v[64];
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        const char *family = os_in_words(low);
+        if (family && !f->os.family.value) {
+            dl_text_set(&f->os.family, family);
+            note(w, "os.family", i);
+        }
+        if ((!f->pythons.count || !python(f)->version.value) &&
+            python_in_words(low, v, sizeof v)) {
+            dl_text_set(&python(f)->version, v);
+            note(w, "pythons[0].version", i);
+        }
+        if ((!f->nvml.gpus.count || !gpu(f)->name.value) &&
+            gpu_in_words(p->lines[i].text, low, v, sizeof v))
+            set_gpu_name(f, w, i, v, strlen(v));
+    }
+}
+
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     size_t i;
@@ -479,6 +694,7 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         driver(l, low, f, w, i);
         torch_build(l, low, f, w, i);
         python_version(l, low, f, w, i);
+        interpreter_build(low, f, w, i);
         capability(l, low, f, w, i);
         toolkit(l, low, f, w, i);
         gpu_model(l, low, f, w, i);
@@ -488,4 +704,5 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         packages(p, i, f, w);
         system_lines(l, low, f, w, i);
     }
+    facts_in_words(p, f, w);
 }

@@ -155,6 +155,27 @@ static long newest_with_wheel(const dl_plan *p, long *newest_release)
     return -1;
 }
 
+/* Some row of torch_wheels (older releases than the planner's candidates included) lists
+ * a wheel for this Python tag on this platform: a torch existed for it. */
+static bool wheel_ever_published(const dl_knowledge *k, const char *platform, unsigned major,
+                                 unsigned minor)
+{
+    const dl_table *t = dl_knowledge_table(k, "torch_wheels");
+    char tag[16];
+    size_t r, n;
+    snprintf(tag, sizeof tag, "cp%u%u", major, minor);
+    n = strlen(tag);
+    for (r = 0; t && r < t->rows; r++) {
+        const char *tags = dl_table_get(t, r, "python_tags"), *at;
+        if (strcmp(dl_table_get(t, r, "platform"), platform) != 0)
+            continue;
+        for (at = strstr(tags, tag); at; at = strstr(at + 1, tag))
+            if ((at == tags || at[-1] == ';') && (at[n] == '\0' || at[n] == ';'))
+                return true;
+    }
+    return false;
+}
+
 void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
@@ -176,7 +197,8 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
     /* A torch that this Python runs, or has installed, proves a wheel existed for it: the
      * tables are the ones that fall short. Without the OS the wheels cannot be told at all
      * (every Python would look unsupported). */
-    if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
+    if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py) &&
+        !wheel_ever_published(in->know, p.platform, m.py_major, m.py_minor)) {
         x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);
