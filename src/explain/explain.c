@@ -90,10 +90,12 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
     size_t i;
     /* The text's facts may read the signature otherwise (unless a rule confirmed it). */
     if (!rule_failed(rules, id)) {
-        id = dl_reading_for(k, &e->paste, &e->facts, id);
-        if (!*id)
+        const char *read = dl_reading_for(k, &e->paste, &e->facts, id);
+        if (!*read)
             return;
-        row = row_of(cat, id, h->row);
+        if (strcmp(read, id) != 0)
+            row = row_of(cat, read, h->row);
+        id = read;
     }
     layer = dl_layer_of_name(dl_table_get(cat, row, "layer"));
     if (has_id(&e->findings, id) || layer < 0 ||
@@ -128,6 +130,12 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
         if (strcmp(r->severity.value, "failure") != 0 || has_id(&e->findings, r->id.value) ||
             layer < 0)
             continue;
+        /* "No wheel for this Python" is a guess from tables: it never beats an error the
+         * text shows; it stays a candidate. */
+        if (!strcmp(r->id.value, "python_unsupported") && e->findings.items.count) {
+            dl_strv_add(&e->alternatives, dl_strdup(r->id.value));
+            continue;
+        }
         x = dl_finding_add(&e->findings, r->id.value, (dl_layer)layer, DL_SEV_FAILURE, "%s",
                            r->title.value);
         for (j = 0; j < e->where.n; j++)
@@ -192,15 +200,30 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f)
 
 /* PyPI's Windows wheels are CPU builds (the CUDA ones come from download.pytorch.org with
  * a +cuXYZ tag): an untagged torch 1.x or newer on Windows whose CUDA the text does not give
- * ("Could not collect") is a CPU build. Conda's CUDA builds say their CUDA there. */
+ * ("Could not collect", or only a pip row) is a CPU build. Conda's CUDA builds say their
+ * CUDA there (the build string). */
+static bool pypi_windows_version(const char *v)
+{
+    return v && !strchr(v, '+') && v[0] != '0';
+}
+
 static void derive_windows_pypi_cpu(dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const char *v = py ? py->runtime.version.value : NULL;
-    if (!v || py->runtime.cuda.value || strchr(v, '+') || v[0] == '0' ||
-        dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS)
+    dl_torch_install *t;
+    if (!py || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS)
         return;
-    dl_text_set(&py->runtime.cuda, "none");
+    if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
+        dl_text_set(&py->runtime.cuda, "none");
+    if (py->runtime.version.value || !py->site_packages.count ||
+        !DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        return;
+    t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches, dl_torch_install,
+                    0);
+    if (pypi_windows_version(t->version.value) && !t->cuda.value) {
+        dl_text_set(&t->cuda, "none");
+        dl_text_set(&t->hip, "none");
+    }
 }
 
 /* What would tell the candidates apart, from what the text did not say. */

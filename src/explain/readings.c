@@ -109,6 +109,42 @@ static const char *kernel_image(const dl_facts *f, const char *id)
     return id;
 }
 
+/* Interpreters the text lists (`where python`, `which -a python`): distinct paths that end
+ * in python.exe or bin/python. */
+static size_t interpreters_listed(const dl_paste *p)
+{
+    dl_strv seen = {0};
+    size_t i, n;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        size_t len = strlen(low);
+        bool exe = len > 11 && !strcmp(low + len - 11, "\\python.exe") && low[1] == ':';
+        bool unix_bin = len > 11 && low[0] == '/' && !strchr(low, ' ') &&
+                        (!strcmp(low + len - 11, "/bin/python") ||
+                         !strcmp(low + len - 12, "/bin/python3"));
+        if ((exe || unix_bin) && !dl_strv_has(&seen, low))
+            dl_strv_add(&seen, dl_strdup(low));
+    }
+    n = seen.n;
+    dl_strv_free(&seen);
+    return n;
+}
+
+/* "No module named 'torch'" where the text shows torch installed (a pip list row, pip's
+ * "Successfully installed torch-...") or two interpreters: torch is in the other one. */
+static const char *no_module(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_site_packages *site = py && py->site_packages.count
+                                       ? &DL_LIST_AT(py->site_packages, dl_site_packages, 0)
+                                       : NULL;
+    const dl_torch_install *t = site && site->torches.count
+                                    ? &DL_LIST_AT(site->torches, dl_torch_install, 0) : NULL;
+    if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2)
+        return "pip_python_mismatch";
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const char *id)
 {
@@ -116,7 +152,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return from_versions(k, p, id);
     if (!strcmp(id, "wheel_tag_mismatch"))
         return wheel_name(p, f, id);
-    if (!strcmp(id, "arch_not_in_wheel") || !strcmp(id, "gpu_arch_dropped"))
+    if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(f, id);
+    if (!strcmp(id, "torch_not_installed"))
+        return no_module(p, f, id);
     return id;
 }

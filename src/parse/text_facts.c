@@ -175,7 +175,11 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     char v[64];
     dl_python *py;
     (void)l;
-    if (((strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
+    /* "pip install torch==X" and pip's "requirement torch==X" ask for a torch, they do not
+     * show one installed. */
+    bool asked = (strstr(low, "install ") && !strstr(low, "successfully installed")) ||
+                 strstr(low, "requirement");
+    if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
         looks_like_version(v))
@@ -496,7 +500,7 @@ static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, siz
         rest = strstr(low, v) + strlen(v);
         if (sscanf(rest, " %31s", build) != 1)
             build[0] = '\0';
-        add_package(f, names[k], v, build);
+        add_package(f, names[k], v, names[k][0] == 't' ? NULL : build);
         note(w, names[k][0] == 't' ? "pythons[0].packages.torchvision" : "pythons[0].packages.conda",
              i);
     }
