@@ -226,6 +226,60 @@ static void derive_windows_pypi_cpu(dl_facts *f)
     }
 }
 
+/* The report is about CUDA: a line that names it other than collect_env's own labels. */
+static bool wants_cuda(const dl_paste *p)
+{
+    static const char *const labels[] = {"cuda used to build", "is cuda available",
+                                         "cuda_module_loading", "cuda runtime version"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        bool label = false;
+        if (!strstr(low, "cuda"))
+            continue;
+        for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
+            label |= strstr(low, labels[k]) != NULL;
+        if (!label)
+            return true;
+    }
+    return false;
+}
+
+/* A CPU build of torch (a +cpu tag, "CUDA used to build: None", PyPI's untagged Windows
+ * wheel) in a report that asks about CUDA: that build is why CUDA does not work, even when
+ * the text does not show the GPU (the rule wants one). Not on macOS, not beside another
+ * vendor's GPU: those have their own cause. */
+static void add_cpu_build_wanted_cuda(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_torch_install *t = NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    const char *cuda;
+    dl_finding *x;
+    size_t i;
+    if (!py || e->findings.items.count || has_id(&e->findings, "cpu_only_build") ||
+        dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_MACOS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA))
+        return;
+    if (py->site_packages.count &&
+        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                        dl_torch_install, 0);
+    cuda = py->runtime.version.value ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
+    if (!cuda || strcmp(cuda, "none") != 0 || !wants_cuda(&e->paste))
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+                       "torch %s is a CPU-only build, and the report is about CUDA",
+                       py->runtime.version.value ? py->runtime.version.value
+                                                 : dl_text_or(&t->version, ""));
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "version") || !strcmp(e->where.where[i].fact, "os.family"))
+            quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
+}
+
 /* What would tell the candidates apart, from what the text did not say. */
 static void ask_for_missing(dl_explanation *e)
 {
@@ -267,6 +321,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
         if (!dl_signature_yields(cat, &hits, i))
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    add_cpu_build_wanted_cuda(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);
