@@ -501,7 +501,7 @@ static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, siz
         if (sscanf(rest, " %31s", build) != 1)
             build[0] = '\0';
         add_package(f, names[k], v, names[k][0] == 't' ? NULL : build);
-        note(w, names[k][0] == 't' ? "pythons[0].packages.torchvision" : "pythons[0].packages.conda",
+        note(w, "pythons[0].site_packages[0].packages",
              i);
     }
     if (package_row(low, "pytorch-cpu", v, sizeof v))
