@@ -211,7 +211,8 @@ static void derive_windows_pypi_cpu(dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     dl_torch_install *t;
-    if (!py || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS)
+    if (!py || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
+        (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;
     if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
         dl_text_set(&py->runtime.cuda, "none");

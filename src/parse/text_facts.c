@@ -508,6 +508,77 @@ static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, siz
         set_installed(f, w, i, v, "none");
 }
 
+/* The answer to an expression in a REPL or a print: on the same line after the expression
+ * ("torch.__version__ 2.1.0+cpu", "PyTorch version (GPU?): 2.1.0+cu121 (True)") or alone
+ * on the next line ("'2.1.0+cpu'", "False", "None"). */
+static bool answer_to(const dl_paste *p, size_t i, const char *expr, char *v, size_t n)
+{
+    const char *at = strstr(p->lines[i].lower, expr), *s;
+    size_t k = 0;
+    if (!at)
+        return false;
+    s = at + strlen(expr);
+    while (*s == ')' || *s == ' ' || *s == ':' || *s == '=' || *s == ',' || *s == '\'' ||
+           *s == '#' || *s == '>')
+        s++;
+    if (!*s && i + 1 < p->count && strncmp(p->lines[i + 1].lower, ">>>", 3) != 0)
+        s = p->lines[i + 1].lower;
+    while (*s == ' ' || *s == '\'' || *s == '"')
+        s++;
+    while (*s && *s != ' ' && *s != '\'' && *s != '"' && *s != ')' && k + 1 < n)
+        v[k++] = *s++;
+    v[k] = '\0';
+    return k > 0;
+}
+
+static void runtime_version(dl_facts *f, dl_text_facts *w, size_t i, const char *v)
+{
+    dl_python *py = python(f);
+    dl_torch_version tv;
+    dl_variant var;
+    if (py->runtime.version.value || !looks_like_version(v))
+        return;
+    dl_text_set(&py->runtime.version, v);
+    dl_text_set(&py->runtime.status, "imported");
+    note(w, "pythons[0].runtime.version", i);
+    if (!py->runtime.cuda.value && dl_torch_version_parse(v, &tv)) {
+        var = dl_torch_variant(tv.local);
+        if (var.kind == DL_VARIANT_CUDA || var.kind == DL_VARIANT_CPU) {
+            dl_text_set(&py->runtime.cuda, var.kind == DL_VARIANT_CPU ? "none" : var.version);
+            dl_text_set(&py->runtime.hip, "none");
+        }
+    }
+}
+
+/* What a user's own checks printed: torch.__version__, torch.version.cuda,
+ * torch.cuda.is_available(), transformers' "PyTorch version (GPU?)". */
+static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    char v[64];
+    if (answer_to(p, i, "torch.__version__", v, sizeof v) ||
+        answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
+        runtime_version(f, w, i, v);
+    /* LLaMA-Factory's and transformers' env: "PyTorch version: 2.4.0 (GPU)", "(GPU?): ...
+     * (True)": torch sees a GPU. */
+    if (strstr(p->lines[i].lower, "pytorch version") &&
+        (strstr(p->lines[i].lower, "(gpu)") || strstr(p->lines[i].lower, "(true)")) &&
+        !python(f)->runtime.cuda_available.known) {
+        dl_flag_set(&python(f)->runtime.cuda_available, true);
+        note(w, "pythons[0].runtime.cuda_available", i);
+    }
+    if (answer_to(p, i, "torch.version.cuda", v, sizeof v) && !python(f)->runtime.cuda.value &&
+        (!strcmp(v, "none") || looks_like_version(v))) {
+        dl_text_set(&python(f)->runtime.cuda, v);
+        note(w, "pythons[0].runtime.cuda", i);
+    }
+    if (answer_to(p, i, "torch.cuda.is_available()", v, sizeof v) &&
+        (!strcmp(v, "true") || !strcmp(v, "false")) &&
+        !python(f)->runtime.cuda_available.known) {
+        dl_flag_set(&python(f)->runtime.cuda_available, !strcmp(v, "true"));
+        note(w, "pythons[0].runtime.cuda_available", i);
+    }
+}
+
 /* pip show: "Name: torch" then "Version: 2.3.1"; conda list: "pytorch 2.2.2
  * py3.11_cuda12.1_cudnn8.9.2_0 pytorch"; collect_env's "[pip3] torch==1.13.1". */
 static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -706,6 +777,7 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         smi_row(l, low, f, w, i);
         smi_csv(p, i, f, w);
         packages(p, i, f, w);
+        repl_answers(p, i, f, w);
         system_lines(l, low, f, w, i);
     }
     facts_in_words(p, f, w);
