@@ -273,6 +273,8 @@ static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, si
 {
     const char *at = strstr(low, "python3");
     bool path32 = false;
+    if (!at && !strstr(low, " bit ("))
+        return;
     if (at) {
         at += 7;
         while (isdigit((unsigned char)*at))
@@ -555,6 +557,8 @@ static void runtime_version(dl_facts *f, dl_text_facts *w, size_t i, const char 
 static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
 {
     char v[64];
+    if (!strstr(p->lines[i].lower, "torch"))
+        return;
     if (answer_to(p, i, "torch.__version__", v, sizeof v) ||
         answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
         runtime_version(f, w, i, v);
@@ -601,7 +605,8 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
     }
     /* pip's own lines: "Successfully installed torch-1.7.1 ...", "Downloading
      * torch-1.7.1-cp38-cp38-win_amd64.whl" */
-    if ((strstr(low, "successfully installed ") || strstr(low, "downloading ")) &&
+    if (strstr(low, " torch-") &&
+        (strstr(low, "successfully installed ") || strstr(low, "downloading ")) &&
         value_after(low, " torch-", v, sizeof v)) {
         char *dash = strchr(v, '-');
         if (dash)
@@ -661,41 +666,61 @@ static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_fa
     }
 }
 
-/* ---- facts said in words, read only where the text has no structured line for them ---- */
-
-/* "Windows 10", "on windows", "OSX", "mac 13.0", "Ubuntu 22.04" in prose or an issue form. */
-static const char *os_in_words(const char *low)
+/* The first line holding any of words; -1 when none. One search over the whole text per
+ * word (a 10 MB log stays fast). */
+static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
 {
-    static const struct { const char *word; const char *family; } words[] = {
-        {"windows", "windows"}, {"win10", "windows"}, {"win11", "windows"},
-        {"macos", "macos"}, {"mac os", "macos"}, {"osx", "macos"}, {"os x", "macos"},
-        {"mac 1", "macos"}, {"macbook", "macos"}, {"imac", "macos"},
-        {"ubuntu", "linux"}, {"debian", "linux"}, {"centos", "linux"}, {"fedora", "linux"},
-        {"rhel", "linux"}, {"linux", "linux"},
-    };
+    long best = -1;
     size_t k;
-    for (k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (strstr(low, words[k].word))
-            return words[k].family;
-    return NULL;
+    for (k = 0; k < n; k++) {
+        long at = dl_paste_find(p, 0, words[k]);
+        if (at >= 0 && (best < 0 || at < best))
+            best = at;
+    }
+    return best;
+}
+
+/* "Windows 10", "on windows", "OSX", "mac 13.0", "Ubuntu 22.04" in prose or an issue form:
+ * the first mention. */
+static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const windows[] = {"windows", "win10", "win11"};
+    static const char *const macos[] = {"macos", "mac os", "osx", "os x", "mac 1", "macbook",
+                                        "imac"};
+    static const char *const linux[] = {"ubuntu", "debian", "centos", "fedora", "rhel", "linux"};
+    long at[3];
+    const char *family[3] = {"windows", "macos", "linux"};
+    size_t k, best = 3;
+    if (f->os.family.value)
+        return;
+    at[0] = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
+    at[1] = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
+    at[2] = first_line_of(p, linux, sizeof linux / sizeof linux[0]);
+    for (k = 0; k < 3; k++)
+        if (at[k] >= 0 && (best == 3 || at[k] < at[best]))
+            best = k;
+    if (best < 3) {
+        dl_text_set(&f->os.family, family[best]);
+        note(w, "os.family", (size_t)at[best]);
+    }
 }
 
 /* "Python 3.13", "python version 3.12", "Python: 3.10", "lib/python3.8/": the version. */
-static bool python_in_words(const char *low, char *v, size_t n)
+static bool python_version_in(const char *low, char *v, size_t n)
 {
     const char *at = low;
     while ((at = strstr(at, "python")) != NULL) {
-        const char *p = at + 6;
+        const char *q = at + 6;
         size_t i = 0;
-        at = p;
-        if (!strncmp(p, " version", 8))
-            p += 8;
-        while (*p == ' ' || *p == ':' || *p == '=')
-            p++;
-        if (!((p[0] == '3' || p[0] == '2') && p[1] == '.' && isdigit((unsigned char)p[2])))
+        at = q;
+        if (!strncmp(q, " version", 8))
+            q += 8;
+        while (*q == ' ' || *q == ':' || *q == '=')
+            q++;
+        if (!((q[0] == '3' || q[0] == '2') && q[1] == '.' && isdigit((unsigned char)q[2])))
             continue;
-        while ((isdigit((unsigned char)*p) || *p == '.') && i + 1 < n)
-            v[i++] = *p++;
+        while ((isdigit((unsigned char)*q) || *q == '.') && i + 1 < n)
+            v[i++] = *q++;
         while (i && v[i - 1] == '.')
             i--;
         v[i] = '\0';
@@ -704,26 +729,48 @@ static bool python_in_words(const char *low, char *v, size_t n)
     return false;
 }
 
+static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    char v[32];
+    long at;
+    if (f->pythons.count && python(f)->version.value)
+        return;
+    for (at = dl_paste_find(p, 0, "python"); at >= 0; at = dl_paste_find(p, (size_t)at + 1,
+                                                                          "python"))
+        if (python_version_in(p->lines[at].lower, v, sizeof v)) {
+            dl_text_set(&python(f)->version, v);
+            note(w, "pythons[0].version", (size_t)at);
+            return;
+        }
+}
+
 /* A GPU named in prose or an issue form ("**GPU**: RTX 5090", "GPU is GeForce GT 740M |
  * 3.0", "Graphics card: 1 Tesla P100"): from the marketing word to the end of the name. */
-static bool gpu_in_words(const char *l, const char *low, char *out, size_t n)
+static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const marks[] = {"geforce", "rtx ", "gtx ", "quadro", "tesla ", "titan ",
                                         "radeon", "intel hd", "intel uhd", "intel(r) uhd",
                                         "intel(r) hd", "iris", "intel arc", "nvidia a100",
                                         "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4"};
-    const char *best = NULL;
+    const char *l, *low, *best = NULL;
+    char out[64];
+    long line;
     size_t k, i = 0, words = 0;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    line = first_line_of(p, marks, sizeof marks / sizeof marks[0]);
+    if (line < 0)
+        return;
+    l = p->lines[line].text;
+    low = p->lines[line].lower;
     for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
         const char *at = strstr(low, marks[k]);
-        if (at && (at == low || !isalnum((unsigned char)at[-1])) && (!best || at < best))
+        if (at && (!best || at < best))
             best = at;
     }
-    if (!best)
-        return false;
     if (best - low >= 7 && !strncmp(best - 7, "nvidia ", 7))
         best -= 7;
-    for (k = (size_t)(best - low); l[k] && i + 1 < n; k++) {
+    for (k = (size_t)(best - low); l[k] && i + 1 < sizeof out; k++) {
         char c = l[k];
         if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
             break;
@@ -733,30 +780,16 @@ static bool gpu_in_words(const char *l, const char *low, char *out, size_t n)
     }
     while (i && out[i - 1] == ' ')
         i--;
-    out[i] = '\0';
-    return i > 3;
+    if (i > 3)
+        set_gpu_name(f, w, (size_t)line, out, i);
 }
 
+/* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
-    size_t i;
-    char v[64];
-    for (i = 0; i < p->count; i++) {
-        const char *low = p->lines[i].lower;
-        const char *family = os_in_words(low);
-        if (family && !f->os.family.value) {
-            dl_text_set(&f->os.family, family);
-            note(w, "os.family", i);
-        }
-        if ((!f->pythons.count || !python(f)->version.value) &&
-            python_in_words(low, v, sizeof v)) {
-            dl_text_set(&python(f)->version, v);
-            note(w, "pythons[0].version", i);
-        }
-        if ((!f->nvml.gpus.count || !gpu(f)->name.value) &&
-            gpu_in_words(p->lines[i].text, low, v, sizeof v))
-            set_gpu_name(f, w, i, v, strlen(v));
-    }
+    os_in_words(p, f, w);
+    python_in_words(p, f, w);
+    gpu_in_words(p, f, w);
 }
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
