@@ -145,6 +145,16 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
     return id;
 }
 
+/* "from versions: none" on Windows is a 32-bit Python, unless the banner says 64 bit: then
+ * no release has a wheel for this Python (yet). */
+static const char *no_wheel_at_all(const dl_facts *f, const char *id)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    if (py && py->bits.known && py->bits.value == 64)
+        return "python_unsupported";
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const char *id)
 {
@@ -154,6 +164,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return wheel_name(p, f, id);
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(f, id);
+    if (!strcmp(id, "python_32bit"))
+        return no_wheel_at_all(f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
     return id;

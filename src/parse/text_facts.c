@@ -691,8 +691,17 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     long at[3];
     const char *family[3] = {"windows", "macos", "linux"};
     size_t k, best = 3;
+    static const char *const wsl[] = {"wsl", "subsystem for linux"};
+    long in_wsl;
     if (f->os.family.value)
         return;
+    /* WSL reports name Windows too, but torch runs on Linux there. */
+    in_wsl = first_line_of(p, wsl, sizeof wsl / sizeof wsl[0]);
+    if (in_wsl >= 0) {
+        dl_text_set(&f->os.family, "linux");
+        note(w, "os.family", (size_t)in_wsl);
+        return;
+    }
     at[0] = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
     at[1] = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     at[2] = first_line_of(p, linux, sizeof linux / sizeof linux[0]);
