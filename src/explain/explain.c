@@ -275,7 +275,8 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
                        py->runtime.version.value ? py->runtime.version.value
                                                  : dl_text_or(&t->version, ""));
     for (i = 0; i < e->where.n; i++)
-        if (strstr(e->where.where[i].fact, "version") || !strcmp(e->where.where[i].fact, "os.family"))
+        if (strstr(e->where.where[i].fact, "version") ||
+            !strcmp(e->where.where[i].fact, "os.family"))
             quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");

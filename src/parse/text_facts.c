@@ -687,7 +687,8 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     static const char *const windows[] = {"windows", "win10", "win11"};
     static const char *const macos[] = {"macos", "mac os", "osx", "os x", "mac 1", "macbook",
                                         "imac"};
-    static const char *const linux[] = {"ubuntu", "debian", "centos", "fedora", "rhel", "linux"};
+    static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
+                                              "linux"};
     long at[3];
     const char *family[3] = {"windows", "macos", "linux"};
     size_t k, best = 3;
@@ -704,7 +705,7 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     at[0] = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
     at[1] = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
-    at[2] = first_line_of(p, linux, sizeof linux / sizeof linux[0]);
+    at[2] = first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]);
     for (k = 0; k < 3; k++)
         if (at[k] >= 0 && (best == 3 || at[k] < at[best]))
             best = k;
