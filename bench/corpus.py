@@ -3,7 +3,9 @@
 cause on real users' reports (tests/cases/real: one file per report, index.tsv with the
 cause the thread settled). Prints the share for the whole corpus and for its held-out
 fifth (the `fold` column: cases nobody looks at while tuning the rules), per platform, and
-every miss with what dlenv said instead. Exit 0: the figures are information, not a test.
+every tune-fold miss with what dlenv said instead. Held-out misses are only counted unless
+--show-heldout is given (look at them only after the last fix). Exit 0: the figures are
+information, not a test.
 
 A case counts as named when the root cause is one of its accepted ids; a case whose thread
 had no environment failure ("none") counts when dlenv names no root cause.
@@ -16,8 +18,10 @@ import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-dlenv = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "build", "dlenv")
-corpus = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "tests", "cases", "real")
+show_heldout = "--show-heldout" in sys.argv[1:]
+positional = [a for a in sys.argv[1:] if a != "--show-heldout"]
+dlenv = positional[0] if len(positional) > 0 else os.path.join(here, "..", "build", "dlenv")
+corpus = positional[1] if len(positional) > 1 else os.path.join(here, "..", "tests", "cases", "real")
 
 
 def explain(path):
@@ -54,9 +58,13 @@ def main():
         if totals[key]:
             print("%-20s %4d / %4d  %5.1f%%" % (key, named[key], totals[key],
                                                  100.0 * named[key] / totals[key]))
+    hidden = [m for m in misses if m[0] == "heldout" and not show_heldout]
+    shown = [m for m in misses if m not in hidden]
     print("\nmisses (fold, file, accepted, dlenv's root cause, its alternatives):")
-    for m in sorted(misses):
+    for m in sorted(shown):
         print("  %s\t%s\t%s\t%s\t%s" % m)
+    if hidden:
+        print("  (%d held-out misses not shown: --show-heldout lists them)" % len(hidden))
 
 
 main()

@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
+#include "explain/readings.h"
 #include "parse/oom.h"
 #include "parse/signatures.h"
 #include "plan/driver_table.h"
@@ -69,22 +70,43 @@ static bool alternative_found(const dl_findings *f, const char *alternatives)
     return found;
 }
 
-static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_explanation *e,
-                          const dl_findings *rules)
+/* The catalog row that describes finding `id` (its title, fix and question). */
+static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
+{
+    size_t r;
+    for (r = 0; r < cat->rows; r++)
+        if (!strcmp(dl_table_get(cat, r, "finding"), id))
+            return r;
+    return fallback;
+}
+
+static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_signature_hit *h,
+                          dl_explanation *e, const dl_findings *rules)
 {
     const char *id = dl_table_get(cat, h->row, "finding");
-    int layer = dl_layer_of_name(dl_table_get(cat, h->row, "layer"));
+    size_t row = h->row;
+    int layer;
     dl_finding *x;
     size_t i;
+    /* The text's facts may read the signature otherwise (unless a rule confirmed it). */
+    if (!rule_failed(rules, id)) {
+        const char *read = dl_reading_for(k, &e->paste, &e->facts, id);
+        if (!*read)
+            return;
+        if (strcmp(read, id) != 0)
+            row = row_of(cat, read, h->row);
+        id = read;
+    }
+    layer = dl_layer_of_name(dl_table_get(cat, row, "layer"));
     if (has_id(&e->findings, id) || layer < 0 ||
-        decided_by_rules(rules, dl_table_get(cat, h->row, "alternatives")) ||
-        alternative_found(&e->findings, dl_table_get(cat, h->row, "alternatives")))
+        decided_by_rules(rules, dl_table_get(cat, row, "alternatives")) ||
+        alternative_found(&e->findings, dl_table_get(cat, row, "alternatives")))
         return;
     x = dl_finding_add(&e->findings, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
-                       dl_table_get(cat, h->row, "title"));
+                       dl_table_get(cat, row, "title"));
     for (i = 0; i < h->n_lines; i++)
         quote_line(x, &e->paste, h->lines[i]);
-    dl_finding_fix(x, "# %s", dl_table_get(cat, h->row, "fix"));
+    dl_finding_fix(x, "# %s", dl_table_get(cat, row, "fix"));
     if (rule_failed(rules, id)) {
         /* The facts of the text confirm it (a capability against a list): the other
          * candidates are ruled out, and the facts' lines are evidence too. */
@@ -92,9 +114,9 @@ static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_exp
             quote_line(x, &e->paste, e->where.where[i].line);
         return;
     }
-    dl_strv_split(&e->alternatives, dl_table_get(cat, h->row, "alternatives"), ';');
-    if (*dl_table_get(cat, h->row, "ask"))
-        dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, h->row, "ask")));
+    dl_strv_split(&e->alternatives, dl_table_get(cat, row, "alternatives"), ';');
+    if (*dl_table_get(cat, row, "ask"))
+        dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, row, "ask")));
 }
 
 /* The rules' failures on the text's facts, with the lines those facts came from. */
@@ -108,6 +130,12 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
         if (strcmp(r->severity.value, "failure") != 0 || has_id(&e->findings, r->id.value) ||
             layer < 0)
             continue;
+        /* "No wheel for this Python" is a guess from tables: it never beats an error the
+         * text shows; it stays a candidate. */
+        if (!strcmp(r->id.value, "python_unsupported") && e->findings.items.count) {
+            dl_strv_add(&e->alternatives, dl_strdup(r->id.value));
+            continue;
+        }
         x = dl_finding_add(&e->findings, r->id.value, (dl_layer)layer, DL_SEV_FAILURE, "%s",
                            r->title.value);
         for (j = 0; j < e->where.n; j++)
@@ -172,15 +200,86 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f)
 
 /* PyPI's Windows wheels are CPU builds (the CUDA ones come from download.pytorch.org with
  * a +cuXYZ tag): an untagged torch 1.x or newer on Windows whose CUDA the text does not give
- * ("Could not collect") is a CPU build. Conda's CUDA builds say their CUDA there. */
+ * ("Could not collect", or only a pip row) is a CPU build. Conda's CUDA builds say their
+ * CUDA there (the build string). */
+static bool pypi_windows_version(const char *v)
+{
+    return v && !strchr(v, '+') && v[0] != '0';
+}
+
 static void derive_windows_pypi_cpu(dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const char *v = py ? py->runtime.version.value : NULL;
-    if (!v || py->runtime.cuda.value || strchr(v, '+') || v[0] == '0' ||
-        dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS)
+    dl_torch_install *t;
+    if (!py || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
+        (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;
-    dl_text_set(&py->runtime.cuda, "none");
+    if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
+        dl_text_set(&py->runtime.cuda, "none");
+    if (py->runtime.version.value || !py->site_packages.count ||
+        !DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        return;
+    t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches, dl_torch_install,
+                    0);
+    if (pypi_windows_version(t->version.value) && !t->cuda.value) {
+        dl_text_set(&t->cuda, "none");
+        dl_text_set(&t->hip, "none");
+    }
+}
+
+/* The report is about CUDA: a line that names it other than collect_env's own labels. */
+static bool wants_cuda(const dl_paste *p)
+{
+    static const char *const labels[] = {"cuda used to build", "is cuda available",
+                                         "cuda_module_loading", "cuda runtime version"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        bool label = false;
+        if (!strstr(low, "cuda"))
+            continue;
+        for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
+            label |= strstr(low, labels[k]) != NULL;
+        if (!label)
+            return true;
+    }
+    return false;
+}
+
+/* A CPU build of torch (a +cpu tag, "CUDA used to build: None", PyPI's untagged Windows
+ * wheel) in a report that asks about CUDA: that build is why CUDA does not work, even when
+ * the text does not show the GPU (the rule wants one). Not on macOS, not beside another
+ * vendor's GPU: those have their own cause. */
+static void add_cpu_build_wanted_cuda(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_torch_install *t = NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    const char *cuda;
+    dl_finding *x;
+    size_t i;
+    if (!py || e->findings.items.count || has_id(&e->findings, "cpu_only_build") ||
+        dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_MACOS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA))
+        return;
+    if (py->site_packages.count &&
+        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                        dl_torch_install, 0);
+    cuda = py->runtime.version.value ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
+    if (!cuda || strcmp(cuda, "none") != 0 || !wants_cuda(&e->paste))
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+                       "torch %s is a CPU-only build, and the report is about CUDA",
+                       py->runtime.version.value ? py->runtime.version.value
+                                                 : dl_text_or(&t->version, ""));
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "version") ||
+            !strcmp(e->where.where[i].fact, "os.family"))
+            quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
 }
 
 /* What would tell the candidates apart, from what the text did not say. */
@@ -222,8 +321,9 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
         if (!dl_signature_yields(cat, &hits, i))
-            add_signature(cat, &hits.v[i], out, &rules);
+            add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    add_cpu_build_wanted_cuda(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

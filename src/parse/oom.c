@@ -43,6 +43,10 @@ static double first_of(const char *low, const char *a, const char *b)
 void dl_explain_oom(const dl_paste *p, dl_findings *out)
 {
     long i = dl_paste_find(p, 0, "cuda out of memory");
+    /* A paste that starts below torch's first line still has the numbers: "Tried to
+     * allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; ...)". */
+    if (i < 0 || !strstr(p->lines[i].lower, "total capacity"))
+        i = dl_paste_find(p, 0, "total capacity") >= 0 ? dl_paste_find(p, 0, "total capacity") : i;
     const char *low;
     double total, free_b, reserved, other;
     dl_finding *x;

@@ -58,6 +58,9 @@ static dl_python *python(dl_facts *f)
 /* A torch that pip or conda lists: installed, not necessarily imported. */
 static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *name, size_t n);
 
+static void add_package(dl_facts *f, const char *name, const char *version, const char *build);
+static bool package_listed(dl_facts *f, const char *name);
+
 static dl_torch_install *installed_torch(dl_facts *f)
 {
     dl_python *py = python(f);
@@ -82,6 +85,8 @@ static void set_installed(dl_facts *f, dl_text_facts *w, size_t i, const char *v
         return;
     dl_text_set(&t->version, version);
     dl_text_set(&t->location, "(from the pasted text)");
+    if (!package_listed(f, "torch"))
+        add_package(f, "torch", version, NULL);
     note(w, "pythons[0].site_packages[0].torches[0].version", i);
     /* "2.3.1+cu121" names its CUDA; "+cpu" none. */
     if (!cuda && dl_torch_version_parse(version, &v)) {
@@ -170,7 +175,11 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     char v[64];
     dl_python *py;
     (void)l;
-    if (((strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
+    /* "pip install torch==X" and pip's "requirement torch==X" ask for a torch, they do not
+     * show one installed. */
+    bool asked = (strstr(low, "install ") && !strstr(low, "successfully installed")) ||
+                 strstr(low, "requirement");
+    if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
         looks_like_version(v))
@@ -254,6 +263,38 @@ static void python_version(const char *l, const char *low, dl_facts *f, dl_text_
             dl_int_set(&py->bits, 32);
             note(w, "pythons[0].bits", i);
         }
+    }
+}
+
+/* The interpreter's build from its banner or its install path: "[MSC v.1915 64 bit (AMD64)]"
+ * is a Windows build, "32 bit (Intel)" a 32-bit one, and python.org's 32-bit installer puts
+ * Python in "Python37-32". */
+static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    const char *at = strstr(low, "python3");
+    bool path32 = false;
+    if (!at && !strstr(low, " bit ("))
+        return;
+    if (at) {
+        at += 7;
+        while (isdigit((unsigned char)*at))
+            at++;
+        path32 = !strncmp(at, "-32\\", 4) || !strncmp(at, "-32/", 4) || !strncmp(at, "-32 ", 4) ||
+                 !strcmp(at, "-32");
+    }
+    if (path32 || strstr(low, "32 bit (intel)")) {
+        dl_python *py = python(f);
+        /* a banner that said 64 bit is the running interpreter; a path may be another */
+        if (!py->bits.known || (py->bits.value != 32 && !path32)) {
+            dl_int_set(&py->bits, 32);
+            note(w, "pythons[0].bits", i);
+        }
+    } else if (strstr(low, "64 bit (amd64)") && !python(f)->bits.known) {
+        dl_int_set(&python(f)->bits, 64);
+    }
+    if ((path32 || strstr(low, "[msc v.")) && !f->os.family.value) {
+        dl_text_set(&f->os.family, "windows");
+        note(w, "os.family", i);
     }
 }
 
@@ -398,6 +439,150 @@ static void smi_csv(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
     dl_strv_free(&row);
 }
 
+/* The version in a package row for `name`: pip list "torchvision 0.15.2", pip freeze and
+ * collect_env "[pip3] torchvision==0.15.2", conda list "[conda] cpuonly 2.0 0 pytorch". */
+static bool package_row(const char *low, const char *name, char *v, size_t n)
+{
+    size_t k = strlen(name), i = 0;
+    const char *p = low;
+    if (!strncmp(p, "[pip3] ", 7) || !strncmp(p, "[conda] ", 8) || !strncmp(p, "[pip] ", 6))
+        p = strchr(p, ' ') + 1;
+    while (*p == ' ' || *p == '-' || *p == '*')
+        p++;
+    if (strncmp(p, name, k) != 0 || (p[k] != ' ' && p[k] != '=' && p[k] != '\t'))
+        return false;
+    p += k;
+    while (*p == ' ' || *p == '=')
+        p++;
+    while (*p && *p != ' ' && i + 1 < n)
+        v[i++] = *p++;
+    v[i] = '\0';
+    return i > 0 && isdigit((unsigned char)v[0]);
+}
+
+static bool package_listed(dl_facts *f, const char *name)
+{
+    dl_site_packages *site;
+    size_t j;
+    if (!f->pythons.count || !python(f)->site_packages.count)
+        return false;
+    site = &DL_LIST_AT(python(f)->site_packages, dl_site_packages, 0);
+    for (j = 0; j < site->packages.count; j++)
+        if (!strcmp(DL_LIST_AT(site->packages, dl_py_package, j).name.value, name))
+            return true;
+    return false;
+}
+
+static void add_package(dl_facts *f, const char *name, const char *version, const char *build)
+{
+    dl_site_packages *site;
+    dl_py_package *pkg;
+    char both[96];
+    installed_torch(f);
+    site = &DL_LIST_AT(python(f)->site_packages, dl_site_packages, 0);
+    pkg = dl_list_push(&site->packages, sizeof *pkg);
+    dl_text_set(&pkg->name, name);
+    /* conda's build string says the variant ("1.0 cpu" for pytorch-mutex) */
+    snprintf(both, sizeof both, "%s%s%s", version, build && *build ? " " : "", build ? build : "");
+    dl_text_set(&pkg->version, both);
+    dl_text_set(&pkg->source, "(from the pasted text)");
+}
+
+/* Rows of the packages that say which torch variant is there: torchvision and torchaudio
+ * (their local tag against torch's), conda's cpuonly / pytorch-mutex / pytorch-cpu. */
+static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    static const char *const names[] = {"torchvision", "torchaudio", "cpuonly", "pytorch-mutex"};
+    char v[64], build[32] = "";
+    size_t k;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *rest;
+        if (!package_row(low, names[k], v, sizeof v) || package_listed(f, names[k]))
+            continue;
+        rest = strstr(low, v) + strlen(v);
+        if (sscanf(rest, " %31s", build) != 1)
+            build[0] = '\0';
+        add_package(f, names[k], v, names[k][0] == 't' ? NULL : build);
+        note(w, "pythons[0].site_packages[0].packages",
+             i);
+    }
+    if (package_row(low, "pytorch-cpu", v, sizeof v))
+        set_installed(f, w, i, v, "none");
+}
+
+/* The answer to an expression in a REPL or a print: on the same line after the expression
+ * ("torch.__version__ 2.1.0+cpu", "PyTorch version (GPU?): 2.1.0+cu121 (True)") or alone
+ * on the next line ("'2.1.0+cpu'", "False", "None"). */
+static bool answer_to(const dl_paste *p, size_t i, const char *expr, char *v, size_t n)
+{
+    const char *at = strstr(p->lines[i].lower, expr), *s;
+    size_t k = 0;
+    if (!at)
+        return false;
+    s = at + strlen(expr);
+    while (*s == ')' || *s == ' ' || *s == ':' || *s == '=' || *s == ',' || *s == '\'' ||
+           *s == '#' || *s == '>')
+        s++;
+    if (!*s && i + 1 < p->count && strncmp(p->lines[i + 1].lower, ">>>", 3) != 0)
+        s = p->lines[i + 1].lower;
+    while (*s == ' ' || *s == '\'' || *s == '"')
+        s++;
+    while (*s && *s != ' ' && *s != '\'' && *s != '"' && *s != ')' && k + 1 < n)
+        v[k++] = *s++;
+    v[k] = '\0';
+    return k > 0;
+}
+
+static void runtime_version(dl_facts *f, dl_text_facts *w, size_t i, const char *v)
+{
+    dl_python *py = python(f);
+    dl_torch_version tv;
+    dl_variant var;
+    if (py->runtime.version.value || !looks_like_version(v))
+        return;
+    dl_text_set(&py->runtime.version, v);
+    dl_text_set(&py->runtime.status, "imported");
+    note(w, "pythons[0].runtime.version", i);
+    if (!py->runtime.cuda.value && dl_torch_version_parse(v, &tv)) {
+        var = dl_torch_variant(tv.local);
+        if (var.kind == DL_VARIANT_CUDA || var.kind == DL_VARIANT_CPU) {
+            dl_text_set(&py->runtime.cuda, var.kind == DL_VARIANT_CPU ? "none" : var.version);
+            dl_text_set(&py->runtime.hip, "none");
+        }
+    }
+}
+
+/* What a user's own checks printed: torch.__version__, torch.version.cuda,
+ * torch.cuda.is_available(), transformers' "PyTorch version (GPU?)". */
+static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    char v[64];
+    if (!strstr(p->lines[i].lower, "torch"))
+        return;
+    if (answer_to(p, i, "torch.__version__", v, sizeof v) ||
+        answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
+        runtime_version(f, w, i, v);
+    /* LLaMA-Factory's and transformers' env: "PyTorch version: 2.4.0 (GPU)", "(GPU?): ...
+     * (True)": torch sees a GPU. */
+    if (strstr(p->lines[i].lower, "pytorch version") &&
+        (strstr(p->lines[i].lower, "(gpu)") || strstr(p->lines[i].lower, "(true)")) &&
+        !python(f)->runtime.cuda_available.known) {
+        dl_flag_set(&python(f)->runtime.cuda_available, true);
+        note(w, "pythons[0].runtime.cuda_available", i);
+    }
+    if (answer_to(p, i, "torch.version.cuda", v, sizeof v) && !python(f)->runtime.cuda.value &&
+        (!strcmp(v, "none") || looks_like_version(v))) {
+        dl_text_set(&python(f)->runtime.cuda, v);
+        note(w, "pythons[0].runtime.cuda", i);
+    }
+    if (answer_to(p, i, "torch.cuda.is_available()", v, sizeof v) &&
+        (!strcmp(v, "true") || !strcmp(v, "false")) &&
+        !python(f)->runtime.cuda_available.known) {
+        dl_flag_set(&python(f)->runtime.cuda_available, !strcmp(v, "true"));
+        note(w, "pythons[0].runtime.cuda_available", i);
+    }
+}
+
 /* pip show: "Name: torch" then "Version: 2.3.1"; conda list: "pytorch 2.2.2
  * py3.11_cuda12.1_cudnn8.9.2_0 pytorch"; collect_env's "[pip3] torch==1.13.1". */
 static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -418,6 +603,18 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
         c[k] = '\0';
         set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
     }
+    /* pip's own lines: "Successfully installed torch-1.7.1 ...", "Downloading
+     * torch-1.7.1-cp38-cp38-win_amd64.whl" */
+    if (strstr(low, " torch-") &&
+        (strstr(low, "successfully installed ") || strstr(low, "downloading ")) &&
+        value_after(low, " torch-", v, sizeof v)) {
+        char *dash = strchr(v, '-');
+        if (dash)
+            *dash = '\0';
+        if (looks_like_version(v))
+            set_installed(f, w, i, v, NULL);
+    }
+    variant_packages(low, f, w, i);
 }
 
 /* /etc/os-release, uname -a, conda info's platform, echo $LD_LIBRARY_PATH / %PATH%. */
@@ -469,6 +666,142 @@ static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_fa
     }
 }
 
+/* The first line holding any of words; -1 when none. One search over the whole text per
+ * word (a 10 MB log stays fast). */
+static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
+{
+    long best = -1;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        long at = dl_paste_find(p, 0, words[k]);
+        if (at >= 0 && (best < 0 || at < best))
+            best = at;
+    }
+    return best;
+}
+
+/* "Windows 10", "on windows", "OSX", "mac 13.0", "Ubuntu 22.04" in prose or an issue form:
+ * the first mention. */
+static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const windows[] = {"windows", "win10", "win11"};
+    static const char *const macos[] = {"macos", "mac os", "osx", "os x", "mac 1", "macbook",
+                                        "imac"};
+    static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
+                                              "linux"};
+    long at[3];
+    const char *family[3] = {"windows", "macos", "linux"};
+    size_t k, best = 3;
+    static const char *const wsl[] = {"wsl", "subsystem for linux"};
+    long in_wsl;
+    if (f->os.family.value)
+        return;
+    /* WSL reports name Windows too, but torch runs on Linux there. */
+    in_wsl = first_line_of(p, wsl, sizeof wsl / sizeof wsl[0]);
+    if (in_wsl >= 0) {
+        dl_text_set(&f->os.family, "linux");
+        note(w, "os.family", (size_t)in_wsl);
+        return;
+    }
+    at[0] = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
+    at[1] = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
+    at[2] = first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]);
+    for (k = 0; k < 3; k++)
+        if (at[k] >= 0 && (best == 3 || at[k] < at[best]))
+            best = k;
+    if (best < 3) {
+        dl_text_set(&f->os.family, family[best]);
+        note(w, "os.family", (size_t)at[best]);
+    }
+}
+
+/* "Python 3.13", "python version 3.12", "Python: 3.10", "lib/python3.8/": the version. */
+static bool python_version_in(const char *low, char *v, size_t n)
+{
+    const char *at = low;
+    while ((at = strstr(at, "python")) != NULL) {
+        const char *q = at + 6;
+        size_t i = 0;
+        at = q;
+        if (!strncmp(q, " version", 8))
+            q += 8;
+        while (*q == ' ' || *q == ':' || *q == '=')
+            q++;
+        if (!((q[0] == '3' || q[0] == '2') && q[1] == '.' && isdigit((unsigned char)q[2])))
+            continue;
+        while ((isdigit((unsigned char)*q) || *q == '.') && i + 1 < n)
+            v[i++] = *q++;
+        while (i && v[i - 1] == '.')
+            i--;
+        v[i] = '\0';
+        return true;
+    }
+    return false;
+}
+
+static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    char v[32];
+    long at;
+    if (f->pythons.count && python(f)->version.value)
+        return;
+    for (at = dl_paste_find(p, 0, "python"); at >= 0; at = dl_paste_find(p, (size_t)at + 1,
+                                                                          "python"))
+        if (python_version_in(p->lines[at].lower, v, sizeof v)) {
+            dl_text_set(&python(f)->version, v);
+            note(w, "pythons[0].version", (size_t)at);
+            return;
+        }
+}
+
+/* A GPU named in prose or an issue form ("**GPU**: RTX 5090", "GPU is GeForce GT 740M |
+ * 3.0", "Graphics card: 1 Tesla P100"): from the marketing word to the end of the name. */
+static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const marks[] = {"geforce", "rtx ", "gtx ", "quadro", "tesla ", "titan ",
+                                        "radeon", "intel hd", "intel uhd", "intel(r) uhd",
+                                        "intel(r) hd", "iris", "intel arc", "nvidia a100",
+                                        "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4"};
+    const char *l, *low, *best = NULL;
+    char out[64];
+    long line;
+    size_t k, i = 0, words = 0;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    line = first_line_of(p, marks, sizeof marks / sizeof marks[0]);
+    if (line < 0)
+        return;
+    l = p->lines[line].text;
+    low = p->lines[line].lower;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        const char *at = strstr(low, marks[k]);
+        if (at && (!best || at < best))
+            best = at;
+    }
+    if (best - low >= 7 && !strncmp(best - 7, "nvidia ", 7))
+        best -= 7;
+    for (k = (size_t)(best - low); l[k] && i + 1 < sizeof out; k++) {
+        char c = l[k];
+        if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
+            break;
+        if (c == ' ' && ++words >= 5)
+            break;
+        out[i++] = c;
+    }
+    while (i && out[i - 1] == ' ')
+        i--;
+    if (i > 3)
+        set_gpu_name(f, w, (size_t)line, out, i);
+}
+
+/* ---- facts said in words, read only where the text has no structured line for them ---- */
+static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    os_in_words(p, f, w);
+    python_in_words(p, f, w);
+    gpu_in_words(p, f, w);
+}
+
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     size_t i;
@@ -479,6 +812,7 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         driver(l, low, f, w, i);
         torch_build(l, low, f, w, i);
         python_version(l, low, f, w, i);
+        interpreter_build(low, f, w, i);
         capability(l, low, f, w, i);
         toolkit(l, low, f, w, i);
         gpu_model(l, low, f, w, i);
@@ -486,6 +820,8 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         smi_row(l, low, f, w, i);
         smi_csv(p, i, f, w);
         packages(p, i, f, w);
+        repl_answers(p, i, f, w);
         system_lines(l, low, f, w, i);
     }
+    facts_in_words(p, f, w);
 }

@@ -155,6 +155,34 @@ static long newest_with_wheel(const dl_plan *p, long *newest_release)
     return -1;
 }
 
+/* The newest release that torch_wheels (older releases than the planner's candidates
+ * included) lists with a wheel for this Python tag on this platform; NULL when none. */
+static const char *newest_published(const dl_knowledge *k, const char *platform,
+                                    unsigned major, unsigned minor)
+{
+    const dl_table *t = dl_knowledge_table(k, "torch_wheels");
+    const char *best = NULL;
+    dl_version bv, v;
+    char tag[16];
+    size_t r, n;
+    snprintf(tag, sizeof tag, "cp%u%u", major, minor);
+    n = strlen(tag);
+    for (r = 0; t && r < t->rows; r++) {
+        const char *tags = dl_table_get(t, r, "python_tags"), *at;
+        bool listed = false;
+        if (strcmp(dl_table_get(t, r, "platform"), platform) != 0)
+            continue;
+        for (at = strstr(tags, tag); at && !listed; at = strstr(at + 1, tag))
+            listed = (at == tags || at[-1] == ';') && (at[n] == '\0' || at[n] == ';');
+        if (listed && dl_version_parse(dl_table_get(t, r, "torch_version"), &v) &&
+            (!best || dl_version_cmp(&v, &bv) > 0)) {
+            best = dl_table_get(t, r, "torch_version");
+            bv = v;
+        }
+    }
+    return best;
+}
+
 void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
@@ -163,6 +191,7 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
     dl_plan p;
     char *error = NULL;
     long ok, newest;
+    const char *published;
     dl_finding *x;
     if (!py || !in->know || !py->version.value)
         return;
@@ -176,7 +205,15 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
     /* A torch that this Python runs, or has installed, proves a wheel existed for it: the
      * tables are the ones that fall short. Without the OS the wheels cannot be told at all
      * (every Python would look unsupported). */
-    if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
+    published = ok < 0 ? newest_published(in->know, p.platform, m.py_major, m.py_minor) : NULL;
+    if (newest >= 0 && ok < 0 && published) {
+        /* Older releases than the planner's had wheels for it: said, not failed. */
+        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_INFO,
+                           "Python %u.%u gets torch %s at most: newer releases have no wheel "
+                           "for it", m.py_major, m.py_minor, published);
+        dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
+        dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)", p.c[newest].torch);
+    } else if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
         x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);

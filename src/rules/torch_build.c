@@ -107,6 +107,10 @@ void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
     release_differs = pin && !same_release(pin, torch->version.value);
     tag_differs = *local_tag(tv->version.value) && *local_tag(torch->version.value) &&
                   strcmp(local_tag(tv->version.value), local_tag(torch->version.value)) != 0;
+    /* PyPI's Linux torchvision is a CUDA build: beside a +cpu torch the variants differ. */
+    tag_differs |= !strcmp(local_tag(torch->version.value), "cpu") &&
+                   !*local_tag(tv->version.value) && in->facts->os.family.value &&
+                   !strcmp(in->facts->os.family.value, "linux");
     if (release_differs || tag_differs) {
         x = dl_finding_add(out, "torchvision_mismatch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
                            "torchvision %s does not match torch %s", tv->version.value,
@@ -115,7 +119,9 @@ void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
             dl_finding_evidence(x, "torchvision.requires", "%s", tv->requires_torch.value);
         if (tag_differs)
             dl_finding_evidence(x, "local tags", "torch +%s, torchvision +%s",
-                                local_tag(torch->version.value), local_tag(tv->version.value));
+                                local_tag(torch->version.value),
+                                *local_tag(tv->version.value) ? local_tag(tv->version.value)
+                                                              : "(none: PyPI's CUDA build)");
         dl_fix_install_torch(x, in, py, NULL);
     }
     free(pin);

@@ -1,0 +1,15 @@
+#!/bin/sh
+# text_view.sh DLENV DIR: the text view names one line as "(1 line)" and shows each fact's
+# value next to the line it came from.
+set -u
+dlenv=$1 dir=$2
+failed=0
+out=$("$dlenv" explain "$dir/error-1455-short.txt" 2>&1)
+case "$out" in *"(1 line)"*) ;; *) echo "FAIL: no '(1 line)' in: $out"; failed=1 ;; esac
+out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
+for want in "nvml.driver_version = 551.86" "L4: | NVIDIA-SMI 551.86" \
+            "pythons[0].site_packages[0].torches[0].version = 2.2.2" "(6 lines)"; do
+    case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+done
+[ $failed = 0 ] && echo "text view: ok"
+exit $failed
