@@ -8,7 +8,7 @@
 #include "base/str.h"
 #include "facts/facts_json.h"
 #include "measure/gpu_measure.h"
-#include "probe/gpu_gather.h"
+#include "probe/gpu/gather.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

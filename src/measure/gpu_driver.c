@@ -4,7 +4,7 @@
 #include "measure/gpu_driver.h"
 
 #include "base/str.h"
-#include "probe/cuda_errors.h"
+#include "probe/gpu/cuda_errors.h"
 
 #include <stdlib.h>
 #include <string.h>

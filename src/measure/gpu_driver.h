@@ -5,7 +5,7 @@
 #define DLENV_MEASURE_GPU_DRIVER_H
 
 #include "os/os.h"
-#include "probe/cuda_api.h"
+#include "probe/gpu/cuda_api.h"
 
 #include <stdbool.h>
 

@@ -14,9 +14,14 @@
 /* root is the prefix every absolute path is read under ("/" for this machine). live is
  * true when the inspected machine is the one we run on, so values that cannot come from
  * files (cpuid, uname, the C library we are linked against) may be asked for. */
+typedef struct dl_registry dl_registry;   /* os/registry.h */
+
 typedef struct dl_machine {
     char *root;
     bool live;
+    /* Its Windows registry: NULL is this machine's own (none outside Windows); the tests
+     * set a fixture (dl_registry_parse). Not owned. */
+    const dl_registry *registry;
 } dl_machine;
 
 /* How a read went, in the categories a probe reports. */
@@ -188,6 +193,9 @@ void *dl_lib_sym(dl_lib *lib, const char *symbol);
 /* The real path of the file that was loaded, or NULL when the system cannot say. */
 char *dl_lib_path(dl_lib *lib);
 void dl_lib_close(dl_lib *lib);
+/* The file version ("14.40.33810.0") of a DLL in System32, from its version resource
+ * (file_version_win.c); NULL with *why when it cannot be read, or off Windows. */
+char *dl_system_dll_version(const char *name, char **why);
 /* The driver libraries' names on this system: libnvidia-ml.so.1 / nvml.dll,
  * libcuda.so.1 / nvcuda.dll. */
 const char *dl_lib_name_nvml(void);
