@@ -7,24 +7,48 @@
 #include "base/str.h"
 #include "probe/gpu/cuda_api.h"
 #include "probe/gpu/cuda_errors.h"
+#include "probe/gpu/driver_lib.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The driver API functions the probe asks, from NVIDIA's CUDA Driver API reference:
+ * resolved once when the library loads (driver_lib.h); NULL where this libcuda lacks one. */
 typedef struct cuda {
     dl_lib *lib;
+    cuInit_fn init;
+    cuDriverGetVersion_fn driver_version;
+    cuDeviceGetCount_fn device_count;
+    cuDeviceGet_fn device_get;
+    cuDeviceGetAttribute_fn attribute;
+    cuDeviceGetName_fn name;
+    cuDeviceTotalMem_fn total_mem;
+    cuGetErrorName_fn error_name;
 } cuda;
+
+static void load_api(cuda *c)
+{
+    c->init = (cuInit_fn)dl_driver_sym(c->lib, "cuInit", NULL, NULL);
+    c->driver_version = (cuDriverGetVersion_fn)dl_driver_sym(c->lib, "cuDriverGetVersion", NULL,
+                                                             NULL);
+    c->device_count = (cuDeviceGetCount_fn)dl_driver_sym(c->lib, "cuDeviceGetCount", NULL, NULL);
+    c->device_get = (cuDeviceGet_fn)dl_driver_sym(c->lib, "cuDeviceGet", NULL, NULL);
+    c->attribute = (cuDeviceGetAttribute_fn)dl_driver_sym(c->lib, "cuDeviceGetAttribute", NULL,
+                                                         NULL);
+    c->name = (cuDeviceGetName_fn)dl_driver_sym(c->lib, "cuDeviceGetName", NULL, NULL);
+    c->total_mem = (cuDeviceTotalMem_fn)dl_driver_sym(c->lib, "cuDeviceTotalMem_v2", NULL, NULL);
+    c->error_name = (cuGetErrorName_fn)dl_driver_sym(c->lib, "cuGetErrorName", NULL, NULL);
+}
 
 static void attribute(const cuda *c, CUdevice d, int attr, const char *what, dl_int *v)
 {
-    cuDeviceGetAttribute_fn fn =
-        (cuDeviceGetAttribute_fn)dl_lib_sym(c->lib, "cuDeviceGetAttribute");
+    cuDeviceGetAttribute_fn fn = c->attribute;
     int x = 0;
     CUresult rc = fn ? fn(&x, attr, d) : CUDA_ERROR_NOT_INITIALIZED;
     if (!fn) {
         dl_int_unknown(v, "this libcuda has no cuDeviceGetAttribute");
     } else if (rc != CUDA_SUCCESS) {
-        char *name = dl_cuda_error_name(c->lib, rc);
+        char *name = dl_cuda_error_name(c->error_name, rc);
         dl_int_unknown(v, "cuDeviceGetAttribute(%s): %s", what, name);
         free(name);
     } else {
@@ -43,19 +67,19 @@ static void derive_flag(const dl_int *from, dl_flag *to)
 
 static void describe_identity(const cuda *c, CUdevice d, dl_cuda_device *dev)
 {
-    cuDeviceGetName_fn name_fn = (cuDeviceGetName_fn)dl_lib_sym(c->lib, "cuDeviceGetName");
-    cuDeviceTotalMem_fn mem_fn = (cuDeviceTotalMem_fn)dl_lib_sym(c->lib, "cuDeviceTotalMem_v2");
+    cuDeviceGetName_fn name_fn = c->name;
+    cuDeviceTotalMem_fn mem_fn = c->total_mem;
     char buf[256] = {0};
     size_t bytes = 0;
     CUresult rc = name_fn ? name_fn(buf, (int)sizeof buf - 1, d) : CUDA_ERROR_NOT_INITIALIZED;
-    char *why = dl_cuda_error_name(c->lib, rc);
+    char *why = dl_cuda_error_name(c->error_name, rc);
     if (name_fn && rc == CUDA_SUCCESS)
         dl_text_set(&dev->name, buf);
     else
         dl_text_unknown(&dev->name, "cuDeviceGetName: %s", name_fn ? why : "missing");
     free(why);
     rc = mem_fn ? mem_fn(&bytes, d) : CUDA_ERROR_NOT_INITIALIZED;
-    why = dl_cuda_error_name(c->lib, rc);
+    why = dl_cuda_error_name(c->error_name, rc);
     if (mem_fn && rc == CUDA_SUCCESS)
         dl_int_set(&dev->memory_bytes, (long long)bytes);
     else
@@ -108,12 +132,12 @@ static void describe_device(const cuda *c, CUdevice d, dl_cuda_device *dev)
 
 static void describe_devices(const cuda *c, dl_cuda_driver_facts *f)
 {
-    cuDeviceGetCount_fn count_fn = (cuDeviceGetCount_fn)dl_lib_sym(c->lib, "cuDeviceGetCount");
-    cuDeviceGet_fn get_fn = (cuDeviceGet_fn)dl_lib_sym(c->lib, "cuDeviceGet");
+    cuDeviceGetCount_fn count_fn = c->device_count;
+    cuDeviceGet_fn get_fn = c->device_get;
     int count = 0, i;
     CUresult rc = count_fn ? count_fn(&count) : CUDA_ERROR_NOT_INITIALIZED;
     if (!count_fn || rc != CUDA_SUCCESS) {
-        char *name = dl_cuda_error_name(c->lib, rc);
+        char *name = dl_cuda_error_name(c->error_name, rc);
         dl_int_unknown(&f->device_count, "cuDeviceGetCount: %s", count_fn ? name : "missing");
         dl_list_unknown(&f->devices, "%s", f->device_count.why);
         free(name);
@@ -129,7 +153,7 @@ static void describe_devices(const cuda *c, dl_cuda_driver_facts *f)
         if (get_fn && rc == CUDA_SUCCESS) {
             describe_device(c, d, dev);
         } else {
-            char *name = dl_cuda_error_name(c->lib, rc);
+            char *name = dl_cuda_error_name(c->error_name, rc);
             char *why = dl_fmt("cuDeviceGet(%d): %s", i, get_fn ? name : "missing");
             dl_schema_fill_unknown(&dl_cuda_device_schema, dev, why);
             free(why);
@@ -150,13 +174,13 @@ static void describe_library(cuda *c, dl_cuda_driver_facts *f)
 
 static void describe_version(const cuda *c, dl_cuda_driver_facts *f)
 {
-    cuDriverGetVersion_fn fn = (cuDriverGetVersion_fn)dl_lib_sym(c->lib, "cuDriverGetVersion");
+    cuDriverGetVersion_fn fn = c->driver_version;
     int v = 0;
     CUresult rc = fn ? fn(&v) : CUDA_ERROR_NOT_INITIALIZED;
     if (fn && rc == CUDA_SUCCESS) {
         dl_int_set(&f->driver_version, v);
     } else {
-        char *name = dl_cuda_error_name(c->lib, rc);
+        char *name = dl_cuda_error_name(c->error_name, rc);
         dl_int_unknown(&f->driver_version, "cuDriverGetVersion: %s", fn ? name : "missing");
         free(name);
     }
@@ -178,9 +202,10 @@ void dl_gather_cuda(dl_cuda_driver_facts *f, dl_probe_outcome *out)
         return;
     }
     describe_library(&c, f);
-    init = (cuInit_fn)dl_lib_sym(c.lib, "cuInit");
+    load_api(&c);
+    init = c.init;
     rc = init ? init(0) : CUDA_ERROR_NOT_INITIALIZED;
-    name = init ? dl_cuda_error_name(c.lib, rc) : dl_strdup("this libcuda has no cuInit");
+    name = init ? dl_cuda_error_name(c.error_name, rc) : dl_strdup("this libcuda has no cuInit");
     dl_int_set(&f->init_code, rc);
     dl_text_set(&f->init_result, name);
     describe_version(&c, f);

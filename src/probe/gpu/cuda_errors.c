@@ -35,9 +35,8 @@ static const struct {
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN"},
 };
 
-char *dl_cuda_error_name(dl_lib *lib, CUresult rc)
+char *dl_cuda_error_name(cuGetErrorName_fn fn, CUresult rc)
 {
-    cuGetErrorName_fn fn = lib ? (cuGetErrorName_fn)dl_lib_sym(lib, "cuGetErrorName") : NULL;
     const char *s = NULL;
     size_t i;
     if (fn && fn(rc, &s) != CUDA_SUCCESS)

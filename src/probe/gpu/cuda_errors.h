@@ -6,8 +6,8 @@
 #include "os/os.h"
 #include "probe/gpu/cuda_api.h"
 
-/* The library's own name for rc (cuGetErrorName), else ours, else "CUresult N". lib may be
- * NULL. Caller frees. */
-char *dl_cuda_error_name(dl_lib *lib, CUresult rc);
+/* The library's own name for rc (its cuGetErrorName, resolved with the others; NULL when
+ * it has none), else ours, else "CUresult N". Caller frees. */
+char *dl_cuda_error_name(cuGetErrorName_fn get_error_name, CUresult rc);
 
 #endif

@@ -99,7 +99,8 @@ typedef nvmlReturn_t (*nvmlDeviceGetNvLinkState_fn)(nvmlDevice_t, unsigned int, 
 typedef nvmlReturn_t (*nvmlDeviceGetNvLinkRemotePci_fn)(nvmlDevice_t, unsigned int,
                                                         nvmlPciInfo_t *);
 
-/* The symbols, by name (the probe resolves each; a missing optional one is a fact):
+/* The symbols, by name (nvml_gather.c resolves them once per load into a typed table;
+ * the ones a driver lacks are the fact missing_symbols):
  *   nvmlInit_v2 | nvmlInit, nvmlShutdown, nvmlErrorString,
  *   nvmlSystemGetDriverVersion, nvmlSystemGetNVMLVersion,
  *   nvmlSystemGetCudaDriverVersion_v2 | nvmlSystemGetCudaDriverVersion,

@@ -1,37 +1,109 @@
 /* NVML, the driver's management library, loaded at run time. This runs inside a child
- * process (see gpu_child.c): nvmlInit can hang or crash on a broken install, and the
- * report must still come out. Every call that fails leaves its fact unknown with NVML's own
- * words for why. */
+ * process (see child.c): nvmlInit can hang or crash on a broken install, and the report
+ * must still come out. Its functions are one typed table, filled once when the library
+ * loads (driver_lib.h); the ones it lacks are the fact missing_symbols. Every call that
+ * fails leaves its fact unknown with NVML's own words for why. */
 #include "probe/gpu/gather.h"
 
 #include "base/str.h"
+#include "probe/gpu/driver_lib.h"
 #include "probe/gpu/nvml_api.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The functions of nvml_api.h, from NVIDIA's NVML API reference. */
+typedef struct nvml_api {
+    nvmlInit_fn init;
+    nvmlShutdown_fn shutdown;
+    nvmlErrorString_fn error_string;
+    nvmlSystemGetString_fn driver_version;
+    nvmlSystemGetString_fn nvml_version;
+    nvmlSystemGetCudaDriverVersion_fn cuda_version;
+    nvmlDeviceGetCount_fn count;
+    nvmlDeviceGetHandleByIndex_fn handle;
+    nvmlDeviceGetString_fn name;
+    nvmlDeviceGetString_fn uuid;
+    nvmlDeviceGetPciInfo_fn pci;
+    nvmlDeviceGetIntPair_fn capability;
+    nvmlDeviceGetMemoryInfo_fn memory;
+    nvmlDeviceGetUint_fn pcie_gen;
+    nvmlDeviceGetUint_fn pcie_gen_max;
+    nvmlDeviceGetUint_fn pcie_width;
+    nvmlDeviceGetUint_fn pcie_width_max;
+    nvmlDeviceGetClock_fn clock;
+    nvmlDeviceGetClock_fn clock_max;
+    nvmlDeviceGetUint_fn power;
+    nvmlDeviceGetUint_fn power_limit;
+    nvmlDeviceGetUint_fn pstate;
+    nvmlDeviceGetU64_fn clocks_event_reasons;
+    nvmlDeviceGetInt_fn persistence;
+    nvmlDeviceGetUintPair_fn mig;
+    nvmlDeviceGetIntPair_fn ecc;
+    nvmlDeviceGetInt_fn compute_mode;
+    nvmlDeviceGetIntPair_fn driver_model;
+    nvmlDeviceGetProcesses_fn processes;
+    nvmlDeviceGetTopology_fn topology;
+    nvmlDeviceGetNvLinkState_fn nvlink_state;
+    nvmlDeviceGetNvLinkRemotePci_fn nvlink_remote;
+} nvml_api;
+
 typedef struct nvml {
     dl_lib *lib;
-    nvmlErrorString_fn error_string;
+    nvml_api api;
     dl_nvml_facts *facts;
 } nvml;
 
-static const char *errstr(const nvml *n, nvmlReturn_t rc)
+/* Every function, once. lacking gets the names this library does not have, in the order the
+ * report lists them; the error text, shutdown, Windows' driver model and NVLink are asked for
+ * quietly (their absence says nothing about the driver's age). */
+static void load_api(dl_lib *lib, nvml_api *a, dl_strv *lacking)
 {
-    const char *s = n->error_string ? n->error_string(rc) : NULL;
-    return s ? s : "unknown NVML error";
+#define SYM(newest, older) dl_driver_sym(lib, newest, older, lacking)
+#define QUIET(name) dl_driver_sym(lib, name, NULL, NULL)
+    a->init = (nvmlInit_fn)SYM("nvmlInit_v2", "nvmlInit");
+    a->shutdown = (nvmlShutdown_fn)QUIET("nvmlShutdown");
+    a->error_string = (nvmlErrorString_fn)QUIET("nvmlErrorString");
+    a->driver_version = (nvmlSystemGetString_fn)SYM("nvmlSystemGetDriverVersion", NULL);
+    a->nvml_version = (nvmlSystemGetString_fn)SYM("nvmlSystemGetNVMLVersion", NULL);
+    a->cuda_version = (nvmlSystemGetCudaDriverVersion_fn)SYM(
+        "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
+    a->count = (nvmlDeviceGetCount_fn)SYM("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
+    a->handle = (nvmlDeviceGetHandleByIndex_fn)SYM("nvmlDeviceGetHandleByIndex_v2",
+                                                   "nvmlDeviceGetHandleByIndex");
+    a->name = (nvmlDeviceGetString_fn)SYM("nvmlDeviceGetName", NULL);
+    a->uuid = (nvmlDeviceGetString_fn)SYM("nvmlDeviceGetUUID", NULL);
+    a->pci = (nvmlDeviceGetPciInfo_fn)SYM("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
+    a->capability = (nvmlDeviceGetIntPair_fn)SYM("nvmlDeviceGetCudaComputeCapability", NULL);
+    a->memory = (nvmlDeviceGetMemoryInfo_fn)SYM("nvmlDeviceGetMemoryInfo", NULL);
+    a->pcie_gen = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetCurrPcieLinkGeneration", NULL);
+    a->pcie_gen_max = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetMaxPcieLinkGeneration", NULL);
+    a->pcie_width = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetCurrPcieLinkWidth", NULL);
+    a->pcie_width_max = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetMaxPcieLinkWidth", NULL);
+    a->clock = (nvmlDeviceGetClock_fn)SYM("nvmlDeviceGetClockInfo", NULL);
+    a->clock_max = (nvmlDeviceGetClock_fn)SYM("nvmlDeviceGetMaxClockInfo", NULL);
+    a->power = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetPowerUsage", NULL);
+    a->power_limit = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetEnforcedPowerLimit", NULL);
+    a->pstate = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetPerformanceState", NULL);
+    a->clocks_event_reasons = (nvmlDeviceGetU64_fn)SYM(
+        "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
+    a->persistence = (nvmlDeviceGetInt_fn)SYM("nvmlDeviceGetPersistenceMode", NULL);
+    a->mig = (nvmlDeviceGetUintPair_fn)SYM("nvmlDeviceGetMigMode", NULL);
+    a->ecc = (nvmlDeviceGetIntPair_fn)SYM("nvmlDeviceGetEccMode", NULL);
+    a->compute_mode = (nvmlDeviceGetInt_fn)SYM("nvmlDeviceGetComputeMode", NULL);
+    a->driver_model = (nvmlDeviceGetIntPair_fn)QUIET("nvmlDeviceGetDriverModel");
+    a->processes = (nvmlDeviceGetProcesses_fn)SYM("nvmlDeviceGetComputeRunningProcesses_v3", NULL);
+    a->topology = (nvmlDeviceGetTopology_fn)SYM("nvmlDeviceGetTopologyCommonAncestor", NULL);
+    a->nvlink_state = (nvmlDeviceGetNvLinkState_fn)QUIET("nvmlDeviceGetNvLinkState");
+    a->nvlink_remote = (nvmlDeviceGetNvLinkRemotePci_fn)QUIET("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+#undef SYM
+#undef QUIET
 }
 
-/* The first of the names the library has; a missing newer name is noted as a fact so an
- * old driver shows up as old. */
-static void *sym2(nvml *n, const char *newer, const char *older)
+static const char *errstr(const nvml *n, nvmlReturn_t rc)
 {
-    void *p = dl_lib_sym(n->lib, newer);
-    if (p || !older)
-        return p;
-    if (!dl_textlist_has(&n->facts->missing_symbols, newer))
-        dl_textlist_add(&n->facts->missing_symbols, newer);
-    return dl_lib_sym(n->lib, older);
+    const char *s = n->api.error_string ? n->api.error_string(rc) : NULL;
+    return s ? s : "unknown NVML error";
 }
 
 /* Records why a value is unknown: the function is missing, or what it answered. */
@@ -42,9 +114,7 @@ static bool check(nvml *n, void *fn, const char *name, nvmlReturn_t rc, void *un
     if (fn && rc == NVML_SUCCESS)
         return true;
     if (!fn) {
-        why = dl_fmt("this driver's NVML has no %s", name);
-        if (!dl_textlist_has(&n->facts->missing_symbols, name))
-            dl_textlist_add(&n->facts->missing_symbols, name);
+        why = dl_fmt("this driver's NVML has no %s", name); /* in missing_symbols since load */
     } else {
         why = dl_fmt("%s: %s", name, errstr(n, rc));
     }
@@ -53,36 +123,36 @@ static bool check(nvml *n, void *fn, const char *name, nvmlReturn_t rc, void *un
     return false;
 }
 
-static void device_text(nvml *n, nvmlDevice_t d, const char *name, dl_text *t)
+static void device_text(nvml *n, nvmlDevice_t d, nvmlDeviceGetString_fn fn, const char *name,
+                        dl_text *t)
 {
-    nvmlDeviceGetString_fn fn = (nvmlDeviceGetString_fn)dl_lib_sym(n->lib, name);
     char buf[NVML_STRING_BUFFER] = {0};
     nvmlReturn_t rc = fn ? fn(d, buf, sizeof buf) : NVML_ERROR_UNKNOWN;
     if (check(n, (void *)fn, name, rc, t, DL_F_TEXT))
         dl_text_set(t, buf);
 }
 
-static void device_uint(nvml *n, nvmlDevice_t d, const char *name, dl_int *v)
+static void device_uint(nvml *n, nvmlDevice_t d, nvmlDeviceGetUint_fn fn, const char *name,
+                        dl_int *v)
 {
-    nvmlDeviceGetUint_fn fn = (nvmlDeviceGetUint_fn)dl_lib_sym(n->lib, name);
     unsigned int x = 0;
     nvmlReturn_t rc = fn ? fn(d, &x) : NVML_ERROR_UNKNOWN;
     if (check(n, (void *)fn, name, rc, v, DL_F_INT))
         dl_int_set(v, (long long)x);
 }
 
-static void device_clock(nvml *n, nvmlDevice_t d, const char *name, int type, dl_int *v)
+static void device_clock(nvml *n, nvmlDevice_t d, nvmlDeviceGetClock_fn fn, const char *name,
+                         int type, dl_int *v)
 {
-    nvmlDeviceGetClock_fn fn = (nvmlDeviceGetClock_fn)dl_lib_sym(n->lib, name);
     unsigned int x = 0;
     nvmlReturn_t rc = fn ? fn(d, type, &x) : NVML_ERROR_UNKNOWN;
     if (check(n, (void *)fn, name, rc, v, DL_F_INT))
         dl_int_set(v, (long long)x);
 }
 
-static void device_watts(nvml *n, nvmlDevice_t d, const char *name, dl_num *v)
+static void device_watts(nvml *n, nvmlDevice_t d, nvmlDeviceGetUint_fn fn, const char *name,
+                         dl_num *v)
 {
-    nvmlDeviceGetUint_fn fn = (nvmlDeviceGetUint_fn)dl_lib_sym(n->lib, name);
     unsigned int mw = 0;
     nvmlReturn_t rc = fn ? fn(d, &mw) : NVML_ERROR_UNKNOWN;
     if (check(n, (void *)fn, name, rc, v, DL_F_NUM))
@@ -90,23 +160,28 @@ static void device_watts(nvml *n, nvmlDevice_t d, const char *name, dl_num *v)
 }
 
 /* A feature state (persistence, ECC): enabled or not. */
-static void device_feature(nvml *n, nvmlDevice_t d, const char *name, bool pair, dl_flag *v)
+static void device_persistence(nvml *n, nvmlDevice_t d, dl_flag *v)
 {
-    void *fn = dl_lib_sym(n->lib, name);
+    nvmlDeviceGetInt_fn fn = n->api.persistence;
+    int cur = 0;
+    nvmlReturn_t rc = fn ? fn(d, &cur) : NVML_ERROR_UNKNOWN;
+    if (check(n, (void *)fn, "nvmlDeviceGetPersistenceMode", rc, v, DL_F_FLAG))
+        dl_flag_set(v, cur == NVML_FEATURE_ENABLED);
+}
+
+static void device_ecc(nvml *n, nvmlDevice_t d, dl_flag *v)
+{
+    nvmlDeviceGetIntPair_fn fn = n->api.ecc;
     int cur = 0, pending = 0;
-    nvmlReturn_t rc = NVML_ERROR_UNKNOWN;
-    if (fn && pair)
-        rc = ((nvmlDeviceGetIntPair_fn)fn)(d, &cur, &pending);
-    else if (fn)
-        rc = ((nvmlDeviceGetInt_fn)fn)(d, &cur);
-    if (check(n, fn, name, rc, v, DL_F_FLAG))
+    nvmlReturn_t rc = fn ? fn(d, &cur, &pending) : NVML_ERROR_UNKNOWN;
+    if (check(n, (void *)fn, "nvmlDeviceGetEccMode", rc, v, DL_F_FLAG))
         dl_flag_set(v, cur == NVML_FEATURE_ENABLED);
 }
 
 static void device_capability(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
     const char *name = "nvmlDeviceGetCudaComputeCapability";
-    nvmlDeviceGetIntPair_fn fn = (nvmlDeviceGetIntPair_fn)dl_lib_sym(n->lib, name);
+    nvmlDeviceGetIntPair_fn fn = n->api.capability;
     int major = 0, minor = 0;
     nvmlReturn_t rc = fn ? fn(d, &major, &minor) : NVML_ERROR_UNKNOWN;
     if (check(n, (void *)fn, name, rc, &g->compute_capability, DL_F_TEXT)) {
@@ -119,7 +194,7 @@ static void device_capability(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 static void device_memory(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
     const char *name = "nvmlDeviceGetMemoryInfo";
-    nvmlDeviceGetMemoryInfo_fn fn = (nvmlDeviceGetMemoryInfo_fn)dl_lib_sym(n->lib, name);
+    nvmlDeviceGetMemoryInfo_fn fn = n->api.memory;
     nvmlMemory_t mem = {0, 0, 0};
     nvmlReturn_t rc = fn ? fn(d, &mem) : NVML_ERROR_UNKNOWN;
     if (check(n, (void *)fn, name, rc, &g->memory_total_bytes, DL_F_INT)) {
@@ -132,8 +207,7 @@ static void device_memory(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 
 static void device_pci(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
-    nvmlDeviceGetPciInfo_fn fn =
-        (nvmlDeviceGetPciInfo_fn)sym2(n, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
+    nvmlDeviceGetPciInfo_fn fn = n->api.pci;
     nvmlPciInfo_t pci;
     nvmlReturn_t rc;
     memset(&pci, 0, sizeof pci);
@@ -161,8 +235,7 @@ static const struct {
 
 static void device_throttle(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
-    nvmlDeviceGetU64_fn fn = (nvmlDeviceGetU64_fn)sym2(
-        n, "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
+    nvmlDeviceGetU64_fn fn = n->api.clocks_event_reasons;
     unsigned long long bits = 0;
     size_t i;
     nvmlReturn_t rc = fn ? fn(d, &bits) : NVML_ERROR_UNKNOWN;
@@ -178,7 +251,7 @@ static void device_throttle(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 static void device_mig(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
     const char *name = "nvmlDeviceGetMigMode";
-    nvmlDeviceGetUintPair_fn fn = (nvmlDeviceGetUintPair_fn)dl_lib_sym(n->lib, name);
+    nvmlDeviceGetUintPair_fn fn = n->api.mig;
     unsigned int cur = 0, pending = 0;
     nvmlReturn_t rc = fn ? fn(d, &cur, &pending) : NVML_ERROR_UNKNOWN;
     if (fn && rc == NVML_ERROR_NOT_SUPPORTED) {
@@ -194,7 +267,7 @@ static void device_compute_mode(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
     static const char *const modes[] = {"default", "exclusive_thread", "prohibited",
                                         "exclusive_process"};
     const char *name = "nvmlDeviceGetComputeMode";
-    nvmlDeviceGetInt_fn fn = (nvmlDeviceGetInt_fn)dl_lib_sym(n->lib, name);
+    nvmlDeviceGetInt_fn fn = n->api.compute_mode;
     int mode = 0;
     nvmlReturn_t rc = fn ? fn(d, &mode) : NVML_ERROR_UNKNOWN;
     if (!check(n, (void *)fn, name, rc, &g->compute_mode, DL_F_TEXT))
@@ -210,8 +283,7 @@ static void device_compute_mode(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 static void device_driver_model(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
     static const char *const models[] = {"wddm", "tcc", "mcdm"};
-    nvmlDeviceGetIntPair_fn fn =
-        (nvmlDeviceGetIntPair_fn)dl_lib_sym(n->lib, "nvmlDeviceGetDriverModel");
+    nvmlDeviceGetIntPair_fn fn = n->api.driver_model;
     int current = -1, pending = -1;
     if (fn && fn(d, &current, &pending) == NVML_SUCCESS && current >= 0 && current < 3)
         dl_text_set(&g->driver_model, models[current]);
@@ -221,7 +293,7 @@ static void device_driver_model(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 static void device_processes(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
     const char *name = "nvmlDeviceGetComputeRunningProcesses_v3";
-    nvmlDeviceGetProcesses_fn fn = (nvmlDeviceGetProcesses_fn)dl_lib_sym(n->lib, name);
+    nvmlDeviceGetProcesses_fn fn = n->api.processes;
     unsigned int count = 16, i;
     nvmlProcessInfo_t *infos = NULL;
     nvmlReturn_t rc = NVML_ERROR_UNKNOWN;
@@ -247,26 +319,27 @@ static void device_processes(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 
 static void describe_device(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
 {
-    device_text(n, d, "nvmlDeviceGetName", &g->name);
-    device_text(n, d, "nvmlDeviceGetUUID", &g->uuid);
+    const nvml_api *a = &n->api;
+    device_text(n, d, a->name, "nvmlDeviceGetName", &g->name);
+    device_text(n, d, a->uuid, "nvmlDeviceGetUUID", &g->uuid);
     device_pci(n, d, g);
     device_capability(n, d, g);
     device_memory(n, d, g);
-    device_uint(n, d, "nvmlDeviceGetCurrPcieLinkGeneration", &g->pcie_generation);
-    device_uint(n, d, "nvmlDeviceGetMaxPcieLinkGeneration", &g->pcie_generation_max);
-    device_uint(n, d, "nvmlDeviceGetCurrPcieLinkWidth", &g->pcie_width);
-    device_uint(n, d, "nvmlDeviceGetMaxPcieLinkWidth", &g->pcie_width_max);
-    device_clock(n, d, "nvmlDeviceGetClockInfo", NVML_CLOCK_SM, &g->sm_clock_mhz);
-    device_clock(n, d, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_SM, &g->sm_clock_max_mhz);
-    device_clock(n, d, "nvmlDeviceGetClockInfo", NVML_CLOCK_MEM, &g->memory_clock_mhz);
-    device_clock(n, d, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_MEM, &g->memory_clock_max_mhz);
-    device_watts(n, d, "nvmlDeviceGetPowerUsage", &g->power_draw_watts);
-    device_watts(n, d, "nvmlDeviceGetEnforcedPowerLimit", &g->power_limit_watts);
-    device_uint(n, d, "nvmlDeviceGetPerformanceState", &g->performance_state);
+    device_uint(n, d, a->pcie_gen, "nvmlDeviceGetCurrPcieLinkGeneration", &g->pcie_generation);
+    device_uint(n, d, a->pcie_gen_max, "nvmlDeviceGetMaxPcieLinkGeneration", &g->pcie_generation_max);
+    device_uint(n, d, a->pcie_width, "nvmlDeviceGetCurrPcieLinkWidth", &g->pcie_width);
+    device_uint(n, d, a->pcie_width_max, "nvmlDeviceGetMaxPcieLinkWidth", &g->pcie_width_max);
+    device_clock(n, d, a->clock, "nvmlDeviceGetClockInfo", NVML_CLOCK_SM, &g->sm_clock_mhz);
+    device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_SM, &g->sm_clock_max_mhz);
+    device_clock(n, d, a->clock, "nvmlDeviceGetClockInfo", NVML_CLOCK_MEM, &g->memory_clock_mhz);
+    device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_MEM, &g->memory_clock_max_mhz);
+    device_watts(n, d, a->power, "nvmlDeviceGetPowerUsage", &g->power_draw_watts);
+    device_watts(n, d, a->power_limit, "nvmlDeviceGetEnforcedPowerLimit", &g->power_limit_watts);
+    device_uint(n, d, a->pstate, "nvmlDeviceGetPerformanceState", &g->performance_state);
     device_throttle(n, d, g);
-    device_feature(n, d, "nvmlDeviceGetPersistenceMode", false, &g->persistence_mode);
+    device_persistence(n, d, &g->persistence_mode);
     device_mig(n, d, g);
-    device_feature(n, d, "nvmlDeviceGetEccMode", true, &g->ecc_enabled);
+    device_ecc(n, d, &g->ecc_enabled);
     device_compute_mode(n, d, g);
     device_driver_model(n, d, g);
     device_processes(n, d, g);
@@ -288,10 +361,8 @@ static const char *topology_name(int level)
 /* Active NVLinks of a whose far end is b (compared by PCI bus id). */
 static void count_nvlinks(nvml *n, nvmlDevice_t a, const char *b_bus, dl_int *links)
 {
-    nvmlDeviceGetNvLinkState_fn state =
-        (nvmlDeviceGetNvLinkState_fn)dl_lib_sym(n->lib, "nvmlDeviceGetNvLinkState");
-    nvmlDeviceGetNvLinkRemotePci_fn remote = (nvmlDeviceGetNvLinkRemotePci_fn)dl_lib_sym(
-        n->lib, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    nvmlDeviceGetNvLinkState_fn state = n->api.nvlink_state;
+    nvmlDeviceGetNvLinkRemotePci_fn remote = n->api.nvlink_remote;
     unsigned int l;
     long long count = 0;
     if (!state || !remote || !b_bus) {
@@ -316,8 +387,7 @@ static void count_nvlinks(nvml *n, nvmlDevice_t a, const char *b_bus, dl_int *li
 
 static void describe_topology(nvml *n, nvmlDevice_t *dev, unsigned int count)
 {
-    nvmlDeviceGetTopology_fn fn = (nvmlDeviceGetTopology_fn)dl_lib_sym(
-        n->lib, "nvmlDeviceGetTopologyCommonAncestor");
+    nvmlDeviceGetTopology_fn fn = n->api.topology;
     unsigned int i, j;
     dl_list_known(&n->facts->topology);
     for (i = 0; i < count; i++)
@@ -342,12 +412,9 @@ static void describe_topology(nvml *n, nvmlDevice_t *dev, unsigned int count)
 
 static void describe_system(nvml *n)
 {
-    nvmlSystemGetString_fn drv =
-        (nvmlSystemGetString_fn)dl_lib_sym(n->lib, "nvmlSystemGetDriverVersion");
-    nvmlSystemGetString_fn ver =
-        (nvmlSystemGetString_fn)dl_lib_sym(n->lib, "nvmlSystemGetNVMLVersion");
-    nvmlSystemGetCudaDriverVersion_fn cuda = (nvmlSystemGetCudaDriverVersion_fn)sym2(
-        n, "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
+    nvmlSystemGetString_fn drv = n->api.driver_version;
+    nvmlSystemGetString_fn ver = n->api.nvml_version;
+    nvmlSystemGetCudaDriverVersion_fn cuda = n->api.cuda_version;
     char buf[NVML_STRING_BUFFER] = {0};
     int v = 0;
     nvmlReturn_t rc = drv ? drv(buf, sizeof buf) : NVML_ERROR_UNKNOWN;
@@ -367,10 +434,8 @@ static void describe_system(nvml *n)
 
 static void describe_devices(nvml *n)
 {
-    nvmlDeviceGetCount_fn count_fn =
-        (nvmlDeviceGetCount_fn)sym2(n, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount");
-    nvmlDeviceGetHandleByIndex_fn handle_fn = (nvmlDeviceGetHandleByIndex_fn)sym2(
-        n, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex");
+    nvmlDeviceGetCount_fn count_fn = n->api.count;
+    nvmlDeviceGetHandleByIndex_fn handle_fn = n->api.handle;
     unsigned int count = 0, i;
     nvmlDevice_t *dev;
     nvmlReturn_t rc = count_fn ? count_fn(&count) : NVML_ERROR_UNKNOWN;
@@ -397,6 +462,8 @@ static void describe_devices(nvml *n)
 static bool start(nvml *n, dl_probe_outcome *out)
 {
     char *error = NULL;
+    dl_strv lacking = {NULL, 0};
+    size_t i;
     nvmlInit_fn init;
     nvmlReturn_t rc;
     n->lib = dl_lib_open(dl_lib_name_nvml(), &error);
@@ -415,9 +482,12 @@ static bool start(nvml *n, dl_probe_outcome *out)
             dl_text_unknown(&n->facts->library, "the loader did not say which file it loaded");
         free(path);
     }
+    load_api(n->lib, &n->api, &lacking);
     dl_list_known(&n->facts->missing_symbols);
-    n->error_string = (nvmlErrorString_fn)dl_lib_sym(n->lib, "nvmlErrorString");
-    init = (nvmlInit_fn)sym2(n, "nvmlInit_v2", "nvmlInit");
+    for (i = 0; i < lacking.n; i++)
+        dl_textlist_add(&n->facts->missing_symbols, lacking.v[i]);
+    dl_strv_free(&lacking);
+    init = n->api.init;
     rc = init ? init() : NVML_ERROR_UNKNOWN;
     if (init)
         dl_text_set(&n->facts->init_result, errstr(n, rc));
@@ -435,11 +505,10 @@ void dl_gather_nvml(dl_nvml_facts *facts, dl_probe_outcome *out)
     memset(&n, 0, sizeof n);
     n.facts = facts;
     if (start(&n, out)) {
-        nvmlShutdown_fn shutdown = (nvmlShutdown_fn)dl_lib_sym(n.lib, "nvmlShutdown");
         describe_system(&n);
         describe_devices(&n);
-        if (shutdown)
-            shutdown();
+        if (n.api.shutdown)
+            n.api.shutdown();
     }
     /* The library stays loaded: the child exits right after, and unloading a driver
      * library has crashed real systems. */
