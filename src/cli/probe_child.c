@@ -1,5 +1,5 @@
 /* `dlenv __probe nvml|cuda`: the child side of the isolated driver probes (see
- * src/probe/gpu_child.c). Not a user command: it is absent from --help. It gathers, then
+ * src/probe/gpu/child.c). Not a user command: it is absent from --help. It gathers, then
  * answers {"status", "detail", "facts"} as JSON on stdout. */
 #include "cli/exit_codes.h"
 #include "cli/probe_child.h"

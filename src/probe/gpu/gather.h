@@ -1,6 +1,6 @@
 /* The driver-library probes' inner halves. They load NVML and the CUDA driver in this
  * process and fill the facts; dlenv runs them only inside a child process of its own
- * (gpu_child.c), because a broken driver can hang or crash on its first call. */
+ * (child.c), because a broken driver can hang or crash on its first call. */
 #ifndef DLENV_PROBE_GPU_GATHER_H
 #define DLENV_PROBE_GPU_GATHER_H
 

@@ -95,7 +95,8 @@ static void load_api(dl_lib *lib, nvml_api *a, dl_strv *lacking)
     a->processes = (nvmlDeviceGetProcesses_fn)SYM("nvmlDeviceGetComputeRunningProcesses_v3", NULL);
     a->topology = (nvmlDeviceGetTopology_fn)SYM("nvmlDeviceGetTopologyCommonAncestor", NULL);
     a->nvlink_state = (nvmlDeviceGetNvLinkState_fn)QUIET("nvmlDeviceGetNvLinkState");
-    a->nvlink_remote = (nvmlDeviceGetNvLinkRemotePci_fn)QUIET("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    a->nvlink_remote =
+        (nvmlDeviceGetNvLinkRemotePci_fn)QUIET("nvmlDeviceGetNvLinkRemotePciInfo_v2");
 #undef SYM
 #undef QUIET
 }
@@ -326,13 +327,17 @@ static void describe_device(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
     device_capability(n, d, g);
     device_memory(n, d, g);
     device_uint(n, d, a->pcie_gen, "nvmlDeviceGetCurrPcieLinkGeneration", &g->pcie_generation);
-    device_uint(n, d, a->pcie_gen_max, "nvmlDeviceGetMaxPcieLinkGeneration", &g->pcie_generation_max);
+    device_uint(n, d, a->pcie_gen_max, "nvmlDeviceGetMaxPcieLinkGeneration",
+                &g->pcie_generation_max);
     device_uint(n, d, a->pcie_width, "nvmlDeviceGetCurrPcieLinkWidth", &g->pcie_width);
     device_uint(n, d, a->pcie_width_max, "nvmlDeviceGetMaxPcieLinkWidth", &g->pcie_width_max);
     device_clock(n, d, a->clock, "nvmlDeviceGetClockInfo", NVML_CLOCK_SM, &g->sm_clock_mhz);
-    device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_SM, &g->sm_clock_max_mhz);
-    device_clock(n, d, a->clock, "nvmlDeviceGetClockInfo", NVML_CLOCK_MEM, &g->memory_clock_mhz);
-    device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_MEM, &g->memory_clock_max_mhz);
+    device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_SM,
+                 &g->sm_clock_max_mhz);
+    device_clock(n, d, a->clock, "nvmlDeviceGetClockInfo", NVML_CLOCK_MEM,
+                 &g->memory_clock_mhz);
+    device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_MEM,
+                 &g->memory_clock_max_mhz);
     device_watts(n, d, a->power, "nvmlDeviceGetPowerUsage", &g->power_draw_watts);
     device_watts(n, d, a->power_limit, "nvmlDeviceGetEnforcedPowerLimit", &g->power_limit_watts);
     device_uint(n, d, a->pstate, "nvmlDeviceGetPerformanceState", &g->performance_state);

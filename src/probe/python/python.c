@@ -1,6 +1,6 @@
-/* The Python layer: every interpreter a user might run (python_find.c), what each one's
- * site-packages hold, read from files (python_site.c), and what `import torch` really does
- * in it (python_runtime.c). */
+/* The Python layer: every interpreter a user might run (find.c, find_windows.c), what
+ * each one's site-packages hold, read from files (site.c), and what `import torch` really
+ * does in it (runtime.c). */
 #include "probe/probe.h"
 
 #include "base/str.h"
