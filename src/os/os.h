@@ -185,6 +185,17 @@ char *dl_path_absolute(const char *path);
 /* Creates the directory dir (one level); true when it exists already. */
 bool dl_dir_make(const char *dir, char **error);
 
+/* ---- display adapters (dxgi_win.c; none elsewhere) ------------------------------------------ */
+
+typedef struct dl_dxgi_adapter {
+    unsigned vendor_id, device_id;
+    unsigned long luid_high, luid_low;   /* as CUDA reports an adapter's LUID */
+    unsigned long long dedicated_memory; /* bytes */
+} dl_dxgi_adapter;
+/* Every adapter DXGI lists (software renderers too), in its order; false when DXGI cannot
+ * be asked (not Windows, no dxgi.dll). *out is freed by the caller. */
+bool dl_dxgi_adapters(dl_dxgi_adapter **out, size_t *count);
+
 /* ---- dynamic libraries ---------------------------------------------------------------------- */
 
 typedef struct dl_lib dl_lib;

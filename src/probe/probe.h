@@ -74,13 +74,13 @@ void dl_probe_gpu_measure(const dl_probe_ctx *ctx, const char *level, int timeou
 void dl_probe_cuda_toolkits(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_libraries(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_python(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
-/* A Windows machine, through its registry (probe/windows/os.c, settings.c): built and
- * tested everywhere, on a fixture registry off Windows. */
+/* A Windows machine, through its registry (probe/windows/os.c, settings.c, gpus.c): built
+ * and tested everywhere, on a fixture registry off Windows. */
 void dl_probe_os_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_windows_settings(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
-/* This Windows machine only (*_win.c): memory, DXGI and the loader. */
-void dl_probe_memory_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_gpus_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+/* This Windows machine only (*_win.c): memory and the loader. */
+void dl_probe_memory_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_libraries_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 
 /* Runs every probe and records each one's status and duration in f->tool.probes. */

@@ -1,7 +1,7 @@
 /* The Windows probes' logic on every system: PEP 514 discovery (python/find_windows.c),
- * the Windows version (windows/os.c) and settings (windows/settings.c), each on a fixture
- * tree (tests/unit/data/windows/NAME, drive C as the folder C) with a fixture registry
- * (NAME/registry.txt, os/registry.h). The Wine suite (tests/windows/run.sh) runs the same
+ * the Windows version (windows/os.c), settings (windows/settings.c) and display adapters
+ * (windows/gpus.c), each on a fixture tree (tests/unit/data/windows/NAME, drive C as the
+ * folder C) with a fixture registry (NAME/registry.txt, os/registry.h). The Wine suite (tests/windows/run.sh) runs the same
  * code against Wine's real registry. _posix: the environment is set with setenv. */
 #define _XOPEN_SOURCE 700 /* setenv, unsetenv */
 
@@ -264,6 +264,51 @@ static void test_settings_empty_registry(void **state)
     fixture_free(&x);
 }
 
+/* The Display device class: ids from MatchingDeviceId (either case), NVIDIA's driver number
+ * from Windows' (31.0.15.3598 is 535.98), and no DXGI off Windows: no LUID, no memory. */
+static void test_display_adapters(void **state)
+{
+    fixture x;
+    const dl_pci_gpu *nv, *intel;
+    (void)state;
+    open_fixture(&x, "adapters");
+    dl_probe_gpus_windows(&x.r.ctx, &x.r.f, &x.r.out);
+    assert_int_equal(x.r.out.status, DL_PROBE_OK);
+    assert_int_equal(x.r.f.gpus.count, 2);
+    nv = &DL_LIST_AT(x.r.f.gpus, dl_pci_gpu, 0);
+    intel = &DL_LIST_AT(x.r.f.gpus, dl_pci_gpu, 1);
+    assert_int_equal(nv->vendor_id.value, 0x10de);
+    assert_int_equal(nv->device_id.value, 0x2684);
+    assert_int_equal(nv->subsystem_device_id.value, 0x16f3);
+    assert_int_equal(nv->subsystem_vendor_id.value, 0x10de);
+    dl_assert_known(&nv->device_name, "NVIDIA GeForce RTX 4090");
+    dl_assert_known(&nv->driver_version, "31.0.15.3598");
+    dl_assert_known(&nv->nvidia_driver_version, "535.98");
+    dl_assert_known(&nv->source, "registry");
+    assert_null(nv->luid.value);
+    assert_false(nv->dedicated_memory_bytes.known);
+    assert_int_equal(intel->vendor_id.value, 0x8086);
+    assert_int_equal(intel->device_id.value, 0xa780);
+    assert_false(intel->subsystem_device_id.known);
+    dl_assert_unknown(&intel->driver_date, "no DriverDate");
+    assert_null(intel->nvidia_driver_version.value);
+    fixture_free(&x);
+}
+
+/* No Display class key at all: the probe says it failed, and why. */
+static void test_no_display_class(void **state)
+{
+    fixture x;
+    (void)state;
+    open_fixture(&x, "settings");
+    dl_probe_gpus_windows(&x.r.ctx, &x.r.f, &x.r.out);
+    assert_int_equal(x.r.out.status, DL_PROBE_FAILED);
+    assert_non_null(strstr(x.r.out.detail, "Display device class"));
+    assert_true(x.r.f.gpus.known);
+    assert_int_equal(x.r.f.gpus.count, 0);
+    fixture_free(&x);
+}
+
 /* ---- the fixture registry itself ----------------------------------------------------- */
 
 static void test_registry_fixture(void **state)
@@ -320,6 +365,8 @@ int main(void)
         cmocka_unit_test(test_broken_keys),
         cmocka_unit_test(test_os_and_settings),
         cmocka_unit_test(test_settings_empty_registry),
+        cmocka_unit_test(test_display_adapters),
+        cmocka_unit_test(test_no_display_class),
         cmocka_unit_test(test_registry_fixture),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

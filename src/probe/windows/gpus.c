@@ -2,17 +2,11 @@
  * a driver for has a key under the Display device class, with the driver's version, date
  * and provider and the PCI ids it matched; DXGI adds each adapter's dedicated memory and
  * LUID. The registry decides what is listed (DXGI also lists software renderers). */
-#define COBJMACROS
 #include "probe/probe.h"
 
 #include "base/str.h"
-#include "os/wide_win.h"
 #include "know/version.h"
 #include "os/registry.h"
-
-#define WIN32_LEAN_AND_MEAN
-#include <windows.h>
-#include <dxgi.h>
 
 #include <ctype.h>
 #include <stdio.h>
@@ -22,12 +16,20 @@
 #define DISPLAY_CLASS \
     "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Class\\{4d36e968-e325-11ce-bfc1-08002be10318}"
 
+static bool starts_ci(const char *s, const char *prefix)
+{
+    for (; *prefix; s++, prefix++)
+        if (tolower((unsigned char)*s) != tolower((unsigned char)*prefix))
+            return false;
+    return true;
+}
+
 /* "PCI\VEN_10DE&DEV_2684&SUBSYS_16F310DE&REV_A1": the number after key, or -1. */
 static long long id_after(const char *text, const char *key)
 {
     const char *p;
     for (p = text; *p; p++)
-        if (_strnicmp(p, key, strlen(key)) == 0)
+        if (starts_ci(p, key))
             return strtoll(p + strlen(key), NULL, 16);
     return -1;
 }
@@ -98,48 +100,30 @@ static void add_adapter(const dl_machine *m, dl_facts *f, const char *key)
     dl_text_unknown(&g->subsystem_name, "no PCI name database on Windows");
 }
 
-typedef HRESULT(WINAPI *create_factory_fn)(REFIID, void **);
-
-/* DXGI's view of the same adapters: memory and LUID, matched by vendor and device id.
- * dxgi.dll is not a KnownDLL: loaded here from System32 (dl_lib_open), never imported,
- * which would look beside dlenv.exe first. */
+/* DXGI's view of the same adapters (os/dxgi_win.c): memory and LUID, matched by vendor and
+ * device id. None off Windows: the registry's facts stand, without memory and LUID. */
 static void add_dxgi_details(dl_facts *f)
 {
-    IDXGIFactory1 *factory = NULL;
-    IDXGIAdapter1 *adapter = NULL;
-    char *why = NULL;
-    dl_lib *lib = dl_lib_open("dxgi.dll", &why);
-    create_factory_fn create = lib ? (create_factory_fn)dl_lib_sym(lib, "CreateDXGIFactory1")
-                                   : NULL;
-    UINT i;
-    free(why); /* no DXGI: the registry's facts stand, without memory and LUID */
-    if (!create || FAILED(create(&IID_IDXGIFactory1, (void **)&factory))) {
-        dl_lib_close(lib);
+    dl_dxgi_adapter *adapters = NULL;
+    size_t n = 0, i, j;
+    if (!dl_dxgi_adapters(&adapters, &n))
         return;
-    }
-    for (i = 0; IDXGIFactory1_EnumAdapters1(factory, i, &adapter) != DXGI_ERROR_NOT_FOUND; i++) {
-        DXGI_ADAPTER_DESC1 d;
-        size_t j;
-        if (FAILED(IDXGIAdapter1_GetDesc1(adapter, &d))) {
-            IDXGIAdapter1_Release(adapter);
-            continue;
-        }
+    for (i = 0; i < n; i++) {
+        const dl_dxgi_adapter *d = &adapters[i];
         for (j = 0; j < f->gpus.count; j++) {
             dl_pci_gpu *g = &DL_LIST_AT(f->gpus, dl_pci_gpu, j);
-            if (g->vendor_id.known && g->vendor_id.value == d.VendorId && g->device_id.known &&
-                g->device_id.value == d.DeviceId && !g->luid.value) {
+            if (g->vendor_id.known && g->vendor_id.value == d->vendor_id && g->device_id.known &&
+                g->device_id.value == d->device_id && !g->luid.value) {
                 char luid[40];
-                snprintf(luid, sizeof luid, "0x%08lx:0x%08lx", (unsigned long)d.AdapterLuid.HighPart,
-                         (unsigned long)d.AdapterLuid.LowPart);
+                snprintf(luid, sizeof luid, "0x%08lx:0x%08lx", (unsigned long)d->luid_high,
+                         (unsigned long)d->luid_low);
                 dl_text_set(&g->luid, luid);
-                dl_int_set(&g->dedicated_memory_bytes, (long long)d.DedicatedVideoMemory);
+                dl_int_set(&g->dedicated_memory_bytes, (long long)d->dedicated_memory);
                 break;
             }
         }
-        IDXGIAdapter1_Release(adapter);
     }
-    IDXGIFactory1_Release(factory);
-    dl_lib_close(lib);
+    free(adapters);
 }
 
 static bool is_instance_name(const char *name)
