@@ -66,7 +66,7 @@ static_ms=$("$dlenv" report --json --no-runtime | python3 -c 'import json,sys
 print("%.1f" % [p["duration_ms"] for p in json.load(sys.stdin)["tool"]["probes"] if p["name"] == "python"][0])')
 echo "python probe, static facts, all interpreters: $static_ms ms (target 30 ms)"
 if /usr/bin/python3 -c "import torch" 2>/dev/null; then
-    probe_py="$(cd "$(dirname "$0")/.." && pwd)/src/probe/scripts/torch_probe.py"
+    probe_py="$(cd "$(dirname "$0")/.." && pwd)/src/probe/python/scripts/torch_probe.py"
     out=$(mktemp)
     hyperfine -N --warmup 3 --runs 15 --export-json "$out" \
         "/usr/bin/python3 -c 'import torch'" "/usr/bin/python3 $probe_py" >/dev/null 2>&1

@@ -62,7 +62,7 @@ root=$(pwd)
 sh scripts/portable-deps.sh "$root/build-portable-deps"
 say "configuring build-portable/"
 # The build type the tests run (-O2): -O3 would ship code nobody tested, and GCC 12 warns
-# at -O3 where it does not at -O2 (-Wdangling-pointer in src/probe/cuda_toolkit.c).
+# at -O3 where it does not at -O2 (-Wdangling-pointer in src/probe/gpu/cuda_toolkits.c).
 cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLENV_WERROR=ON -DDLENV_TESTS=OFF \
       -DDLENV_CJSON_PREFIX="$root/build-portable-deps" >/dev/null
 say "building"

@@ -10,14 +10,18 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* The options that reach into the probes: child timeouts, the chosen interpreter. */
-static void configure_probes(const dl_cli *cli)
+/* The options that reach into the probes: child timeouts, the chosen interpreter.
+ * settings->self_path is owned by the caller. */
+void dl_cli_probe_settings(const dl_cli *cli, dl_probe_settings *settings)
 {
-    char *self = dl_self_path(cli->argv0);
-    dl_probe_configure_children(self, (int)(cli->probe_timeout_s * 1000));
-    dl_probe_configure_python(cli->python, !cli->no_runtime, (int)(cli->import_timeout_s * 1000));
-    free(self);
+    memset(settings, 0, sizeof *settings);
+    settings->self_path = dl_self_path(cli->argv0);
+    settings->child_timeout_ms = (int)(cli->probe_timeout_s * 1000);
+    settings->python = cli->python;
+    settings->no_runtime = cli->no_runtime;
+    settings->import_timeout_ms = (int)(cli->import_timeout_s * 1000);
 }
 
 /* An interpreter asked for by name must exist: a typo is an error, not a silent unknown. */
@@ -30,9 +34,10 @@ static bool python_exists(const dl_cli *cli, const dl_machine *m)
     return false;
 }
 
-int dl_cli_gather(const dl_cli *cli, dl_facts *f)
+int dl_cli_gather_measured(const dl_cli *cli, const char *measure, dl_facts *f)
 {
     dl_machine m;
+    dl_probe_ctx ctx;
     char *error = NULL;
     if (cli->from)
         return dl_cli_read_facts(cli->from, f);
@@ -46,11 +51,19 @@ int dl_cli_gather(const dl_cli *cli, dl_facts *f)
         dl_machine_close(&m);
         return DL_EXIT_BAD_INPUT;
     }
-    configure_probes(cli);
+    ctx.machine = &m;
+    dl_cli_probe_settings(cli, &ctx.settings);
+    ctx.settings.measure = measure;
     dl_text_set(&f->tool.name, "dlenv");
     dl_text_set(&f->tool.version, DLENV_VERSION);
     dl_text_set(&f->tool.root, m.root);
-    dl_probe_all(&m, f);
+    dl_probe_all(&ctx, f);
+    free((char *)ctx.settings.self_path);
     dl_machine_close(&m);
     return DL_EXIT_OK;
+}
+
+int dl_cli_gather(const dl_cli *cli, dl_facts *f)
+{
+    return dl_cli_gather_measured(cli, NULL, f);
 }

@@ -12,7 +12,7 @@
 #include "os/os.h"
 #include "plan/gpu_names.h"
 #include "plan/machine_facts.h"
-#include "probe/pci_ids.h"
+#include "probe/system/pci_ids.h"
 #include "render/plan_view.h"
 #include "rules/query.h"
 

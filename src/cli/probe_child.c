@@ -1,5 +1,5 @@
 /* `dlenv __probe nvml|cuda`: the child side of the isolated driver probes (see
- * src/probe/gpu_child.c). Not a user command: it is absent from --help. It gathers, then
+ * src/probe/gpu/child.c). Not a user command: it is absent from --help. It gathers, then
  * answers {"status", "detail", "facts"} as JSON on stdout. */
 #include "cli/exit_codes.h"
 #include "cli/probe_child.h"
@@ -8,7 +8,7 @@
 #include "base/str.h"
 #include "facts/facts_json.h"
 #include "measure/gpu_measure.h"
-#include "probe/gpu_gather.h"
+#include "probe/gpu/gather.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>

@@ -2,9 +2,10 @@
 
 #include "base/str.h"
 #include "cli/exit_codes.h"
+#include "cli/gather.h"
 #include "cli/output.h"
 #include "os/os.h"
-#include "probe/probe.h"
+#include "probe/platform.h"
 #include "run/gpu_select.h"
 
 #include <stdio.h>
@@ -35,12 +36,10 @@ static char *adapters_text(const dl_machine *m)
     dl_probe_outcome out = {DL_PROBE_OK, NULL};
     dl_buf b = {0};
     size_t i;
+    dl_probe_ctx ctx = {NULL, {0}};
+    ctx.machine = m;
     dl_facts_init(&f);
-#ifdef _WIN32
-    dl_probe_gpus_windows(m, &f, &out);
-#else
-    dl_probe_pci(m, &f, &out);
-#endif
+    dl_probe_display_adapters(&ctx, &f, &out);
     for (i = 0; i < f.gpus.count; i++) {
         const dl_pci_gpu *g = &DL_LIST_AT(f.gpus, dl_pci_gpu, i);
         dl_buf_printf(&b, "%s%s %s", i ? ", " : "",
@@ -86,7 +85,8 @@ int dl_run_choose_gpus(const dl_cli *cli, long **chosen, size_t *n_chosen)
     dl_facts f;
     dl_probe_outcome out = {DL_PROBE_OK, NULL};
     dl_strv tokens = {0};
-    char *error = NULL, *self;
+    char *error = NULL;
+    dl_probe_ctx ctx;
     int code;
     *chosen = NULL;
     *n_chosen = 0;
@@ -103,11 +103,11 @@ int dl_run_choose_gpus(const dl_cli *cli, long **chosen, size_t *n_chosen)
         dl_strv_free(&tokens);
         return DL_EXIT_TOOL;
     }
-    self = dl_self_path(cli->argv0);
-    dl_probe_configure_children(self, (int)(cli->probe_timeout_s * 1000));
-    free(self);
+    ctx.machine = &m;
+    dl_cli_probe_settings(cli, &ctx.settings);
     dl_facts_init(&f);
-    dl_probe_nvml(&m, &f, &out);
+    dl_probe_nvml(&ctx, &f, &out);
+    free((char *)ctx.settings.self_path);
     if (!f.nvml.gpus.known || (f.nvml.gpus.count == 0 && out.status != DL_PROBE_OK))
         code = no_driver(&m, cli, &f, &out);
     else

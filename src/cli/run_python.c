@@ -4,7 +4,7 @@
 #include "cli/exit_codes.h"
 #include "cli/output.h"
 #include "os/os.h"
-#include "probe/python_find.h"
+#include "probe/platform.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,11 +81,7 @@ static char *interpreter_in(const dl_machine *m, const char *prefix)
 static void discover(const dl_machine *m, dl_facts *f)
 {
     dl_probe_outcome out = {DL_PROBE_OK, NULL};
-#ifdef _WIN32
-    dl_python_discover_windows(m, NULL, &f->pythons, &f->os.windows, &out);
-#else
-    dl_python_discover(m, NULL, &f->pythons, &out);
-#endif
+    dl_probe_find_pythons(m, NULL, f, &out);
     free(out.detail);
 }
 

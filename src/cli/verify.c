@@ -113,6 +113,7 @@ static void measure_gpus(const dl_cli *cli, dl_facts *f)
     dl_gpu_measure_facts *g = &f->gpu_measure;
     dl_probe_outcome out = {DL_PROBE_OK, NULL};
     dl_machine m;
+    dl_probe_ctx ctx;
     char *why = gpu_skip_reason(f), *error = NULL;
     const char *level = cli->quick ? "quick" : cli->full ? "full" : "default";
     int timeout_ms;
@@ -125,7 +126,10 @@ static void measure_gpus(const dl_cli *cli, dl_facts *f)
     }
     progress("measuring the GPU (dlenv's own kernels through the CUDA driver) ...");
     timeout_ms = 30000 + 20000 * (int)f->cuda_driver.device_count.value * (cli->full ? 3 : 1);
-    dl_probe_gpu_measure(&m, level, timeout_ms, g, &out);
+    ctx.machine = &m;
+    dl_cli_probe_settings(cli, &ctx.settings);
+    dl_probe_gpu_measure(&ctx, level, timeout_ms, g, &out);
+    free((char *)ctx.settings.self_path);
     if (out.status != DL_PROBE_OK && !g->status.value) {
         dl_text_set(&g->status, dl_probe_status_name(out.status));
         dl_text_set(&g->detail, out.detail ? out.detail : "the measuring child failed");
@@ -161,9 +165,8 @@ int dl_cmd_verify(const dl_cli *cli, const dl_context *ctx)
         dl_cli_error("--quick and --full exclude each other");
         return DL_EXIT_USAGE;
     }
-    dl_probe_configure_measure(cli->quick ? "quick" : cli->full ? "full" : "default");
     progress("gathering the facts and timing torch's matrix product ...");
-    rc = dl_cli_gather(cli, &f);
+    rc = dl_cli_gather_measured(cli, cli->quick ? "quick" : cli->full ? "full" : "default", &f);
     if (rc != DL_EXIT_OK) {
         dl_facts_free(&f);
         return rc;

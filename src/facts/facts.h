@@ -48,7 +48,7 @@ typedef struct dl_virtualization_facts {
 
 /* Windows settings that decide whether torch loads and runs well (issue 8). */
 typedef struct dl_windows_facts {
-    dl_text product_name;         /* Windows 11 Pro (the registry says 10 on 11: see os_win.c) */
+    dl_text product_name;         /* Windows 11 Pro (the registry says 10 on 11: probe/windows/os.c) */
     dl_text display_version;      /* 23H2 */
     dl_text build;                /* 22631.4037: build and update revision */
     dl_text edition;              /* Professional, Core ... */

@@ -6,7 +6,7 @@
 #include "measure/cpu_peak_kernels.h"
 #include "measure/measure.h"
 #include "os/os.h"
-#include "probe/cpu_isa.h"
+#include "probe/system/cpu_isa.h"
 
 #include <math.h>
 #include <stdint.h>

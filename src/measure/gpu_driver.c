@@ -1,19 +1,20 @@
-/* Loading the CUDA driver's functions for verify. Versioned names (_v2) are the ones the
+/* Loading the CUDA driver's functions for verify, into the typed table of gpu_driver.h once
+ * (the pattern of probe/gpu/driver_lib.h). Versioned names (_v2) are the ones the
  * CUDA headers map the plain names to since CUDA 4/11; a driver too old for them lacks
  * the function and dlenv says which. */
 #include "measure/gpu_driver.h"
 
 #include "base/str.h"
-#include "probe/cuda_errors.h"
+#include "probe/gpu/cuda_errors.h"
+#include "probe/gpu/driver_lib.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* Every one is needed: the ones the driver lacks under every name go to missing. */
 static void *sym(dl_cuda *c, const char *name, const char *older, dl_buf *missing)
 {
-    void *p = dl_lib_sym(c->lib, name);
-    if (!p && older)
-        p = dl_lib_sym(c->lib, older);
+    void *p = dl_driver_sym(c->lib, name, older, NULL);
     if (!p)
         dl_buf_printf(missing, "%s%s", missing->len ? ", " : "", name);
     return p;
@@ -53,6 +54,7 @@ static void resolve(dl_cuda *c, dl_buf *m)
     c->event_sync = (cuEventSynchronize_fn)sym(c, "cuEventSynchronize", NULL, m);
     c->event_elapsed = (cuEventElapsedTime_fn)sym(c, "cuEventElapsedTime", NULL, m);
     c->launch = (cuLaunchKernel_fn)sym(c, "cuLaunchKernel", NULL, m);
+    c->error_name = (cuGetErrorName_fn)dl_driver_sym(c->lib, "cuGetErrorName", NULL, NULL);
 }
 
 bool dl_cuda_load(dl_cuda *c, char **error)
@@ -78,7 +80,7 @@ bool dl_cuda_ok(dl_cuda *c, CUresult rc, const char *what)
     if (rc == CUDA_SUCCESS)
         return true;
     if (!c->error) {
-        name = dl_cuda_error_name(c->lib, rc);
+        name = dl_cuda_error_name(c->error_name, rc);
         c->error = dl_fmt("%s: %s", what, name);
         free(name);
     }

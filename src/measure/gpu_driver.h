@@ -5,7 +5,7 @@
 #define DLENV_MEASURE_GPU_DRIVER_H
 
 #include "os/os.h"
-#include "probe/cuda_api.h"
+#include "probe/gpu/cuda_api.h"
 
 #include <stdbool.h>
 
@@ -42,6 +42,7 @@ typedef struct dl_cuda {
     cuEventSynchronize_fn event_sync;
     cuEventElapsedTime_fn event_elapsed;
     cuLaunchKernel_fn launch;
+    cuGetErrorName_fn error_name;   /* optional: cuda_errors.c names the common codes */
     char *error;   /* the first failure: "cuLaunchKernel(dl_fma_peak): CUDA_ERROR_LAUNCH_FAILED" */
 } dl_cuda;
 

@@ -8,7 +8,7 @@
 #include "measure/gpu_compute.h"
 #include "measure/gpu_memory.h"
 #include "measure/gpu_transfer.h"
-#include "probe/gpu_gather.h"
+#include "probe/gpu/gather.h"
 
 #include <stdlib.h>
 #include <string.h>

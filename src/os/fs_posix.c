@@ -17,6 +17,7 @@
 #include "base/str.h"
 #include "os/fs_names.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -260,20 +261,38 @@ static bool walk_path(walk *w, const char *path, bool follow_last, char **leaf, 
 
 /* Starts a walk and walks path; on failure err says why, with what ("read", "list") and
  * the machine path the caller named. */
+/* A Windows path under the root is read as fs_win.c reads one under --root: the drive
+ * letter is a directory (upper case: drive letters have one case), either slash a
+ * separator (C:\Python311\python.exe is ROOT/C/Python311/python.exe), so a Windows tree
+ * can be inspected, and the Windows probes' logic tested, on every system. ".." still
+ * stops at the root. NULL for any other path. */
+static char *windows_path_in_root(const char *path)
+{
+    char *p, *mapped;
+    if (!((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z')) ||
+        path[1] != ':' || (path[2] != '\\' && path[2] != '/'))
+        return NULL;
+    mapped = dl_fmt("/%c/%s", toupper((unsigned char)path[0]), path + 3);
+    for (p = mapped; *p; p++)
+        if (*p == '\\')
+            *p = '/';
+    return mapped;
+}
+
 static bool walk_to(const dl_machine *m, const char *path, bool follow_last, walk *w,
                     char **leaf, const char *what, dl_io_error *err)
 {
     int code = 0;
-    if (!walk_start(w, m->root ? m->root : "/", &code)) {
-        set_error(err, code, what, path);
-        return false;
-    }
-    if (!walk_path(w, path, follow_last, leaf, &code)) {
-        set_error(err, code, what, path);
+    char *windows = windows_path_in_root(path);
+    bool ok = walk_start(w, m->root ? m->root : "/", &code);
+    if (ok && !walk_path(w, windows ? windows : path, follow_last, leaf, &code)) {
         walk_end(w);
-        return false;
+        ok = false;
     }
-    return true;
+    if (!ok)
+        set_error(err, code, what, path);
+    free(windows);
+    return ok;
 }
 
 /* ---- the operations -------------------------------------------------------------------- */

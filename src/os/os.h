@@ -14,9 +14,14 @@
 /* root is the prefix every absolute path is read under ("/" for this machine). live is
  * true when the inspected machine is the one we run on, so values that cannot come from
  * files (cpuid, uname, the C library we are linked against) may be asked for. */
+typedef struct dl_registry dl_registry;   /* os/registry.h */
+
 typedef struct dl_machine {
     char *root;
     bool live;
+    /* Its Windows registry: NULL is this machine's own (none outside Windows); the tests
+     * set a fixture (dl_registry_parse). Not owned. */
+    const dl_registry *registry;
 } dl_machine;
 
 /* How a read went, in the categories a probe reports. */
@@ -180,6 +185,17 @@ char *dl_path_absolute(const char *path);
 /* Creates the directory dir (one level); true when it exists already. */
 bool dl_dir_make(const char *dir, char **error);
 
+/* ---- display adapters (dxgi_win.c; none elsewhere) ------------------------------------------ */
+
+typedef struct dl_dxgi_adapter {
+    unsigned vendor_id, device_id;
+    unsigned long luid_high, luid_low;   /* as CUDA reports an adapter's LUID */
+    unsigned long long dedicated_memory; /* bytes */
+} dl_dxgi_adapter;
+/* Every adapter DXGI lists (software renderers too), in its order; false when DXGI cannot
+ * be asked (not Windows, no dxgi.dll). *out is freed by the caller. */
+bool dl_dxgi_adapters(dl_dxgi_adapter **out, size_t *count);
+
 /* ---- dynamic libraries ---------------------------------------------------------------------- */
 
 typedef struct dl_lib dl_lib;
@@ -188,6 +204,9 @@ void *dl_lib_sym(dl_lib *lib, const char *symbol);
 /* The real path of the file that was loaded, or NULL when the system cannot say. */
 char *dl_lib_path(dl_lib *lib);
 void dl_lib_close(dl_lib *lib);
+/* The file version ("14.40.33810.0") of a DLL in System32, from its version resource
+ * (file_version_win.c); NULL with *why when it cannot be read, or off Windows. */
+char *dl_system_dll_version(const char *name, char **why);
 /* The driver libraries' names on this system: libnvidia-ml.so.1 / nvml.dll,
  * libcuda.so.1 / nvcuda.dll. */
 const char *dl_lib_name_nvml(void);

@@ -1,71 +1,10 @@
 #include "probe/probe.h"
 
 #include "base/str.h"
-#include "facts/schema.h"
+#include "probe/platform.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A Linux machine: this one, or any tree under --root (on every system). */
-static const dl_probe linux_probes[] = {
-    {"os", dl_probe_os},
-    {"wsl", dl_probe_wsl},
-    {"container", dl_probe_container},
-    {"virtualization", dl_probe_virtualization},
-    {"user", dl_probe_user},
-    {"cpu", dl_probe_cpu},
-    {"memory", dl_probe_memory},
-    {"pci", dl_probe_pci},
-    {"environment", dl_probe_environment},
-    {"nvidia_kernel", dl_probe_nvidia_kernel},
-    {"nvml", dl_probe_nvml},
-    {"cuda_driver", dl_probe_cuda_driver},
-    {"cuda_toolkits", dl_probe_cuda_toolkits},
-    {"libraries", dl_probe_libraries},
-    {"python", dl_probe_python},
-};
-
-#ifdef _WIN32
-/* This Windows machine. WSL and containers are Linux matters: a Windows host says "no". */
-static void not_wsl_or_container(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
-{
-    (void)m;
-    (void)out;
-    dl_flag_set(&f->os.wsl.detected, false);
-    dl_int_unknown(&f->os.wsl.version, "this is Windows itself, not WSL");
-    dl_flag_set(&f->os.wsl.dev_dxg, false);
-    dl_flag_set(&f->os.wsl.lib_dir, false);
-    dl_list_known(&f->os.wsl.evidence);
-    dl_flag_set(&f->os.container.detected, false);
-    dl_list_known(&f->os.container.evidence);
-}
-
-static void no_linux_kernel(const dl_machine *m, dl_facts *f, dl_probe_outcome *out)
-{
-    (void)m;
-    (void)out;
-    dl_schema_fill_unknown(&dl_nvidia_kernel_schema, &f->nvidia_kernel,
-                           "Windows: the driver is the display driver, see gpus[]");
-}
-
-static const dl_probe windows_probes[] = {
-    {"os", dl_probe_os_windows},
-    {"wsl_container", not_wsl_or_container},
-    {"virtualization", dl_probe_virtualization},
-    {"user", dl_probe_user},
-    {"windows_settings", dl_probe_windows_settings},
-    {"cpu", dl_probe_cpu},
-    {"memory", dl_probe_memory_windows},
-    {"gpus", dl_probe_gpus_windows},
-    {"environment", dl_probe_environment},
-    {"nvidia_kernel", no_linux_kernel},
-    {"nvml", dl_probe_nvml},
-    {"cuda_driver", dl_probe_cuda_driver},
-    {"cuda_toolkits", dl_probe_cuda_toolkits},
-    {"libraries", dl_probe_libraries_windows},
-    {"python", dl_probe_python},
-};
-#endif
 
 const char *dl_probe_status_name(dl_probe_status s)
 {
@@ -108,22 +47,16 @@ dl_probe_status dl_probe_status_of_io(dl_io_status s)
     return DL_PROBE_FAILED;
 }
 
-void dl_probe_all(const dl_machine *m, dl_facts *f)
+void dl_probe_all(const dl_probe_ctx *ctx, dl_facts *f)
 {
-    const dl_probe *probes = linux_probes;
-    size_t i, count = sizeof linux_probes / sizeof linux_probes[0];
-#ifdef _WIN32
-    if (m->live) {
-        probes = windows_probes;
-        count = sizeof windows_probes / sizeof windows_probes[0];
-    }
-#endif
+    size_t i, count = 0;
+    const dl_probe *probes = dl_probe_table(ctx->machine, &count);
     dl_list_known(&f->tool.probes);
     for (i = 0; i < count; i++) {
         dl_probe_outcome out = {DL_PROBE_OK, NULL};
         double start = dl_clock_ms();
         dl_probe_run *run;
-        probes[i].run(m, f, &out);
+        probes[i].run(ctx, f, &out);
         run = dl_list_push(&f->tool.probes, sizeof *run);
         dl_text_set(&run->name, probes[i].name);
         dl_text_set(&run->status, dl_probe_status_name(out.status));

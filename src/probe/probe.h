@@ -21,7 +21,26 @@ typedef struct dl_probe_outcome {
     char *detail;   /* set when status is not ok */
 } dl_probe_outcome;
 
-typedef void (*dl_probe_fn)(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+/* What the caller chose about how to look (--python, --no-runtime, the timeouts, verify's
+ * level). It travels with the machine to every probe, as --root does, so no probe keeps a
+ * setting of its own. Zero means the default for each. */
+typedef struct dl_probe_settings {
+    const char *self_path;   /* this executable, started again for the driver probes; NULL: "dlenv" */
+    int child_timeout_ms;    /* the driver probes' children; 0: 15 s */
+    const char *python;      /* --python: the interpreter to look at first */
+    bool no_runtime;         /* --no-runtime: do not import torch */
+    int import_timeout_ms;   /* --import-timeout; 0: 60 s */
+    const char *measure;     /* dlenv verify: time torch's products at quick, default or
+                              * full; NULL: not at all */
+} dl_probe_settings;
+
+/* The probe context: the machine looked at and how. */
+typedef struct dl_probe_ctx {
+    const dl_machine *machine;
+    dl_probe_settings settings;
+} dl_probe_ctx;
+
+typedef void (*dl_probe_fn)(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 
 typedef struct dl_probe {
     const char *name;
@@ -30,47 +49,41 @@ typedef struct dl_probe {
 
 const char *dl_probe_status_name(dl_probe_status s);
 dl_probe_status dl_probe_status_from_name(const char *name);   /* unknown names: failed */
-/* The isolated driver probes start this executable again under this timeout. */
-void dl_probe_configure_children(const char *self_path, int timeout_ms);
-/* --python, --no-runtime and --import-timeout for the Python probe. */
-void dl_probe_configure_python(const char *chosen, bool runtime, int timeout_ms);
-/* dlenv verify: the runtime probe also times torch's matrix products (CPU, and each dtype on
- * its CUDA device) at a level: quick, default or full; NULL: not at all. The string must
- * outlive the probes. */
-void dl_probe_configure_measure(const char *level);
 /* Sets the outcome once: the first problem a probe meets is the one reported. */
 void dl_probe_note(dl_probe_outcome *out, dl_probe_status s, const char *detail);
 /* Maps a file error to the probe status it means. */
 dl_probe_status dl_probe_status_of_io(dl_io_status s);
 
 /* Every probe, in the order they run. */
-void dl_probe_os(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_wsl(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_container(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_virtualization(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_user(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_cpu(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_memory(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_pci(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_environment(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_nvidia_kernel(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_nvml(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_cuda_driver(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_os(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_wsl(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_container(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_virtualization(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_user(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_cpu(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_memory(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_pci(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_environment(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_nvidia_kernel(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_nvml(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_cuda_driver(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 /* dlenv verify: every CUDA device measured (src/measure/gpu_measure.h) in the isolated
  * child, at a level (quick, default, full), killed after timeout_ms. */
-void dl_probe_gpu_measure(const dl_machine *m, const char *level, int timeout_ms,
+void dl_probe_gpu_measure(const dl_probe_ctx *ctx, const char *level, int timeout_ms,
                           dl_gpu_measure_facts *f, dl_probe_outcome *out);
-void dl_probe_cuda_toolkits(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_libraries(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_python(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-/* Windows only (*_win.c): this machine's registry, DXGI and loader. */
-void dl_probe_os_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_windows_settings(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_memory_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_gpus_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
-void dl_probe_libraries_windows(const dl_machine *m, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_cuda_toolkits(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_libraries(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_python(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+/* A Windows machine, through its registry (probe/windows/os.c, settings.c, gpus.c): built
+ * and tested everywhere, on a fixture registry off Windows. */
+void dl_probe_os_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_windows_settings(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_gpus_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+/* This Windows machine only (*_win.c): memory and the loader. */
+void dl_probe_memory_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_libraries_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 
 /* Runs every probe and records each one's status and duration in f->tool.probes. */
-void dl_probe_all(const dl_machine *m, dl_facts *f);
+void dl_probe_all(const dl_probe_ctx *ctx, dl_facts *f);
 
 #endif

@@ -1,7 +1,7 @@
 /* A fake libcuda.so.1 for tests: answers from the scenario file named by
  * DLENV_FAKE_SCENARIO (see fake_scenario.h). */
 #include "fake_scenario.h"
-#include "probe/cuda_api.h"
+#include "probe/gpu/cuda_api.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -17,7 +17,7 @@
  * dl_fma_check and dl_copy really compute (the measurement checks their results); the
  * module must be dlenv's PTX (its three entry points are looked for in the text). */
 #include "fake_scenario.h"
-#include "probe/cuda_api.h"
+#include "probe/gpu/cuda_api.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * DLENV_FAKE_SCENARIO (see fake_scenario.h). Built twice: as is, and with
  * -DFAKE_OLD_DRIVER, which leaves out the symbols newer drivers added. */
 #include "fake_scenario.h"
-#include "probe/nvml_api.h"
+#include "probe/gpu/nvml_api.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* Checks the fake driver libraries: each case runs in a forked child that dlopens one
  * fake with DLENV_FAKE_SCENARIO pointing at a scenario written to a temporary file. */
-#include "probe/cuda_api.h"
-#include "probe/nvml_api.h"
+#include "probe/gpu/cuda_api.h"
+#include "probe/gpu/nvml_api.h"
 
 #include <dlfcn.h>
 #include <signal.h>

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/str.h"
-#include "probe/cpu_isa.h"
+#include "probe/system/cpu_isa.h"
 #include "probe/probe.h"
 
 #define CPU_DATA DLENV_TEST_DATA "/unit/data/cpu"
@@ -24,13 +24,15 @@ typedef struct probed {
 static void probe_root(probed *p, const char *root)
 {
     dl_machine m;
+    dl_probe_ctx ctx = {NULL, {0}};
     char *error = NULL;
+    ctx.machine = &m;
     if (!dl_machine_open(&m, root, &error))
         fail_msg("cannot open %s: %s", root, error);
     dl_facts_init(&p->f);
     p->out.status = DL_PROBE_OK;
     p->out.detail = NULL;
-    dl_probe_cpu(&m, &p->f, &p->out);
+    dl_probe_cpu(&ctx, &p->f, &p->out);
     dl_machine_close(&m);
 }
 

@@ -16,7 +16,7 @@
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
-#include "probe/cuda_toolkit.h"
+#include "probe/gpu/cuda_toolkits.h"
 #include "probe/probe.h"
 
 #include <stdio.h>
@@ -35,7 +35,7 @@ typedef dl_test_run run;
 static void probe_root(run *r, const char *root)
 {
     dl_test_run_open(r, root);
-    dl_probe_cuda_toolkits(&r->m, &r->f, &r->out);
+    dl_probe_cuda_toolkits(&r->ctx, &r->f, &r->out);
 }
 
 static const dl_cuda_toolkit *toolkit(const run *r, size_t i)

@@ -18,7 +18,7 @@
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
-#include "probe/ld_cache.h"
+#include "probe/system/ld_cache.h"
 #include "probe/probe.h"
 
 #include <dirent.h>
@@ -186,7 +186,7 @@ typedef dl_test_run run;
 static void probe_root(run *r, const char *root)
 {
     dl_test_run_open(r, root);
-    dl_probe_libraries(&r->m, &r->f, &r->out);
+    dl_probe_libraries(&r->ctx, &r->f, &r->out);
     assert_true(r->f.libraries.known);
 }
 

@@ -17,7 +17,7 @@
 #include "measure/measure.h"
 #include "measure/memory_bandwidth.h"
 #include "os/os.h"
-#include "probe/cpu_isa.h"
+#include "probe/system/cpu_isa.h"
 
 /* ---- threads ------------------------------------------------------------------------ */
 

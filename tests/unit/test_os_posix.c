@@ -270,6 +270,41 @@ static void dot_dot_stops_at_the_root(void **state)
     dl_machine_close(&m);
 }
 
+/* Under a root a Windows path names ROOT/<drive>/...: either slash, either case of the
+ * drive letter, ".." stopping at the root as for any path, errors naming the path as
+ * given. */
+static void windows_paths_read_below_the_root(void **state)
+{
+    dl_machine m;
+    char *err = NULL, *data = NULL, *path, *p;
+    dl_io_error e = {0};
+    (void)state;
+    dir("/C");
+    dir("/C/x");
+    put("/C/x/file.txt", "INSIDE-C\n");
+    assert_true(dl_machine_open(&m, root, &err));
+    assert_true(dl_fs_read(&m, "C:\\x\\file.txt", 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "INSIDE-C\n");
+    free(data);
+    assert_true(dl_fs_read(&m, "c:/x\\file.txt", 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "INSIDE-C\n");
+    free(data);
+    assert_int_equal(dl_fs_kind_of(&m, "C:\\x", NULL), DL_FS_DIR);
+    path = dl_fmt("C:\\..\\..\\..%s", outside_marker);
+    for (p = path; *p; p++)
+        if (*p == '/')
+            *p = '\\';
+    assert_true(dl_fs_read(&m, path, 1024, &data, NULL, NULL, &e));
+    assert_string_equal(data, "INSIDE\n");
+    free(data);
+    free(path);
+    assert_false(dl_fs_read(&m, "C:\\x\\none.txt", 1024, &data, NULL, NULL, &e));
+    assert_int_equal(e.status, DL_IO_NOT_FOUND);
+    assert_non_null(strstr(e.message, "C:\\x\\none.txt"));
+    dl_io_error_clear(&e);
+    dl_machine_close(&m);
+}
+
 /* A FIFO (directly or through a link) is refused at once, never opened: opening one for
  * reading waits for a writer forever. */
 static void a_fifo_is_not_opened(void **state)
@@ -505,6 +540,7 @@ int main(void)
         cmocka_unit_test(read_at_an_offset),
         cmocka_unit_test(a_link_loop_never_reads_the_host),
         cmocka_unit_test(dot_dot_stops_at_the_root),
+        cmocka_unit_test(windows_paths_read_below_the_root),
         cmocka_unit_test(a_fifo_is_not_opened),
         cmocka_unit_test(bad_roots_are_refused),
         cmocka_unit_test(listing_is_sorted),

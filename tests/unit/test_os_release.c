@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "probe/os_release.h"
+#include "probe/system/os_release.h"
 
 #include <stdlib.h>
 #include <string.h>

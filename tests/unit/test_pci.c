@@ -16,7 +16,7 @@
 #include "base/str.h"
 #include "facts/facts.h"
 #include "os/os.h"
-#include "probe/pci_ids.h"
+#include "probe/system/pci_ids.h"
 #include "probe/probe.h"
 
 #include <stdio.h>
@@ -43,7 +43,7 @@ static void open_root(dl_machine *m, const char *root)
 static void probe_root(run *r, const char *root)
 {
     dl_test_run_open(r, root);
-    dl_probe_pci(&r->m, &r->f, &r->out);
+    dl_probe_pci(&r->ctx, &r->f, &r->out);
 }
 
 static const dl_pci_gpu *gpu_at(const run *r, size_t i)

@@ -15,7 +15,7 @@
 
 #include "base/str.h"
 #include "os/os.h"
-#include "probe/pe_image.h"
+#include "probe/windows/pe_image.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -18,7 +18,7 @@
 #include "facts/facts.h"
 #include "os/os.h"
 #include "probe/probe.h"
-#include "probe/python_find.h"
+#include "probe/python/find.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,7 +19,7 @@
 #include "facts/schema.h"
 #include "os/os.h"
 #include "probe/probe.h"
-#include "probe/python_site.h"
+#include "probe/python/site.h"
 
 #include <stdio.h>
 #include <stdlib.h>

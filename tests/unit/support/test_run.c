@@ -14,6 +14,8 @@ void dl_test_run_open(dl_test_run *r, const char *root)
     char *error = NULL;
     if (!dl_machine_open(&r->m, root, &error))
         fail_msg("cannot open root %s: %s", root, error);
+    memset(&r->ctx, 0, sizeof r->ctx);
+    r->ctx.machine = &r->m;
     dl_facts_init(&r->f);
     r->out.status = DL_PROBE_OK;
     r->out.detail = NULL;

@@ -9,6 +9,7 @@
 
 typedef struct dl_test_run {
     dl_machine m;
+    dl_probe_ctx ctx;   /* m, default settings */
     dl_facts f;
     dl_probe_outcome out;
 } dl_test_run;

@@ -1,6 +1,6 @@
 """A fake CUDA build of torch for the GPU proof kit's self-test (scripts/gpu-proof.sh).
 
-It answers what dlenv's runtime probe asks (src/probe/scripts/torch_probe.py) and what the
+It answers what dlenv's runtime probe asks (src/probe/python/scripts/torch_probe.py) and what the
 kit's torch references measure (scripts/gpu-proof/torch_reference.py), like a CUDA build
 seeing device 0 of the scenario in DLENV_FAKE_SCENARIO (dev0.name, dev0.cc,
 dev0.mem_total, dev0.mem_free). Nothing is computed: CUDA events read a virtual clock
