@@ -48,8 +48,10 @@ static bool parse_want(const char *s, dl_plan_want *out)
     return !s;
 }
 
-/* A PCI id's marketing name from pci.ids: "AD106M [GeForce RTX 4070 Max-Q / Mobile]". */
-static void name_from_pci(long vendor, long device, char *out, size_t n)
+/* A PCI id's marketing name from pci.ids: "AD106M [GeForce RTX 4070 Max-Q / Mobile]";
+ * the whole pci.ids name (with the chip) in full[]. */
+static void name_from_pci(long vendor, long device, char *out, size_t n, char *full,
+                          size_t full_n)
 {
     dl_machine m;
     char *error = NULL;
@@ -61,12 +63,14 @@ static void name_from_pci(long vendor, long device, char *out, size_t n)
     q.device = device;
     q.subvendor = q.subdevice = -1;
     snprintf(out, n, "PCI %04lx:%04lx", (unsigned long)vendor, (unsigned long)device);
+    full[0] = '\0';
     if (!dl_machine_open(&m, "/", &error)) {
         free(error);
         return;
     }
     path = dl_pci_ids_find(&m);
     if (path && dl_pci_ids_lookup(&m, path, &q, 1, &err) && q.device_name) {
+        snprintf(full, full_n, "%s", q.device_name);
         open = strchr(q.device_name, '[');
         close = open ? strchr(open, ']') : NULL;
         if (open && close)
@@ -124,6 +128,7 @@ static bool could_name_a_gpu(const char *name)
 static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
 {
     long vendor, device;
+    char full[160];
     memset(g, 0, sizeof *g);
     if (looks_like_cc(arg) || starts_ci(arg, "sm_") || starts_ci(arg, "compute_")) {
         /* meant as a capability: it has to be one (sm_-1 and 99.99 are not) */
@@ -143,7 +148,10 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
     }
     if (dl_gpu_pci_id_parse(arg, &vendor, &device)) {
         g->vendor = dl_gpu_vendor_of_pci(vendor);
-        name_from_pci(vendor, device, g->name, sizeof g->name);
+        name_from_pci(vendor, device, g->name, sizeof g->name, full, sizeof full);
+        if (g->vendor == DL_GPU_NVIDIA && full[0])
+            dl_plan_gpu_resolve(k, full, g); /* the chip in pci.ids' name decides */
+        return true;
     } else {
         const char *p;
         for (; *arg && isspace((unsigned char)*arg); arg++)
@@ -154,15 +162,10 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
             return false; /* nothing that could name a GPU */
         g->vendor = dl_gpu_vendor_of_name(arg);
         snprintf(g->name, sizeof g->name, "%s", arg);
-        if (!(g->vendor == DL_GPU_NVIDIA &&
-              dl_gpu_cc_from_name(k, g->name, &g->cc_major, &g->cc_minor)) &&
-            !could_name_a_gpu(arg))
-            return false;
-        return true;
+        if (g->vendor == DL_GPU_NVIDIA)
+            dl_plan_gpu_resolve(k, g->name, g);
+        return g->cc_major || g->guessed[0] || g->unknown_why[0] || could_name_a_gpu(arg);
     }
-    if (g->vendor == DL_GPU_NVIDIA)
-        dl_gpu_cc_from_name(k, g->name, &g->cc_major, &g->cc_minor);
-    return true;
 }
 
 /* The names plan.c's arch_name knows. */

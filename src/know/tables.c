@@ -17,6 +17,7 @@ extern const char dl_data_torch_wheels_csv[];
 extern const char dl_data_known_bad_releases_csv[];
 extern const char dl_data_error_signatures_csv[];
 extern const char dl_data_gpu_arch_csv[];
+extern const char dl_data_gpu_chips_csv[];
 
 /* A table's file is untrusted input when it comes from --data: bound what we read. */
 #define MAX_TABLE_BYTES (16u * 1024u * 1024u)
@@ -54,6 +55,8 @@ static const char *const gpu_arch_cols[] = {
     "tf32_tensor_flops_per_clk_sm", "fp16_tensor_flops_per_clk_sm",
     "bf16_tensor_flops_per_clk_sm", "geforce_fp32acc_factor", "geforce_tf32_factor",
     "reduced_rate_devices", "source", NULL};
+static const char *const gpu_chips_cols[] = {
+    "chip", "compute_capability", "architecture", "last_driver_branch", "source", NULL};
 
 typedef struct table_spec {
     const char *name;
@@ -74,6 +77,7 @@ static const table_spec specs[DL_TABLE_COUNT] = {
     {"known_bad_releases", dl_data_known_bad_releases_csv, known_bad_releases_cols, true},
     {"error_signatures", dl_data_error_signatures_csv, error_signatures_cols, false},
     {"gpu_arch", dl_data_gpu_arch_csv, gpu_arch_cols, false},
+    {"gpu_chips", dl_data_gpu_chips_csv, gpu_chips_cols, false},
 };
 
 const char *dl_table_name(size_t i)

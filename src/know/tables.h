@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define DL_TABLE_COUNT 10
+#define DL_TABLE_COUNT 11
 
 typedef struct dl_table {
     const char *name;   /* "cuda_driver" */

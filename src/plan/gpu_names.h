@@ -9,6 +9,22 @@
 /* The vendor a marketing name implies (Radeon/Instinct: AMD; Arc/Iris/UHD: Intel;
  * Apple M1..: Apple; otherwise NVIDIA, whose names need no prefix). */
 dl_gpu_vendor dl_gpu_vendor_of_name(const char *name);
+/* What a GPU's name says about its compute capability. */
+typedef struct dl_gpu_match {
+    bool found;             /* major.minor hold the capability */
+    unsigned major, minor;
+    char guessed[96];       /* the table's name when the given one was a near miss ("did
+                               you mean"); "" when the name matched */
+    char unknown_why[200];  /* why not found when the name is known but ambiguous */
+} dl_gpu_match;
+
+/* The name (nvidia-smi's, a user's, or pci.ids' "GP106 [GeForce GTX 1060 6GB]") against
+ * gpu_compute_capability.csv and gpu_chips.csv: case, spacing and the "NVIDIA"/"GeForce"
+ * words do not matter; the longest row inside the name, then the chip code, then the
+ * shortest row holding the name, then a near miss in the letters (never the digits). */
+void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *out);
+/* Resolves name into g's capability, guessed and unknown_why. */
+void dl_plan_gpu_resolve(const dl_knowledge *k, const char *name, dl_plan_gpu *g);
 /* Fills cc from the table when the name matches a row (exactly after dropping "NVIDIA ",
  * else the longest row name inside it on word boundaries). False when no row matches. */
 bool dl_gpu_cc_from_name(const dl_knowledge *k, const char *name, unsigned *major,

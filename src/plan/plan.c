@@ -132,20 +132,28 @@ static int better(const dl_plan_candidate *a, const dl_plan_candidate *b,
     return dl_plan_variant_rank(a->variant) - dl_plan_variant_rank(b->variant);
 }
 
-/* The best candidate whose failures are all within `allowed`. */
-static long best_within(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
-                        bool accelerated_only)
+/* The best candidate whose failures are all within `allowed`. One whose fit to the GPU
+ * is unknown counts only with `unverified`: a plan never recommends what it cannot back. */
+static long best_of(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
+                    bool accelerated_only, bool unverified)
 {
     long best = -1;
     size_t i;
     for (i = 0; i < p->n; i++) {
         const dl_plan_candidate *c = &p->c[i];
-        if ((c->fails & ~allowed) != 0 || (accelerated_only && !dl_plan_accelerated(c, m)))
+        if ((c->fails & ~allowed) != 0 || (accelerated_only && !dl_plan_accelerated(c, m)) ||
+            (c->unverified[0] && !unverified))
             continue;
         if (best < 0 || better(c, &p->c[best], m) > 0)
             best = (long)i;
     }
     return best;
+}
+
+static long best_within(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
+                        bool accelerated_only)
+{
+    return best_of(p, m, allowed, accelerated_only, false);
 }
 
 static int torch_cmp(const dl_plan_candidate *a, const dl_plan_candidate *b)
@@ -162,6 +170,9 @@ static void choose(dl_plan *p, const dl_plan_machine *m)
     long cpu = -1, up, gpu_py, newer;
     size_t i;
     p->best = best_within(p, m, 0, false);
+    p->unverified_gpu = best_of(p, m, 0, true, true);
+    if (p->unverified_gpu >= 0 && !p->c[p->unverified_gpu].unverified[0])
+        p->unverified_gpu = -1;
     up = best_within(p, m, driver, false);
     p->after_driver_update =
         up >= 0 && !passes(&p->c[up]) && (p->best < 0 || better(&p->c[up], &p->c[p->best], m) > 0)
@@ -194,7 +205,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     size_t nrel, i, j, cap = 0;
     memset(out, 0, sizeof *out);
     out->best = out->after_driver_update = out->cpu_alternative = -1;
-    out->gpu_blocked_by_python = out->newer_python = -1;
+    out->gpu_blocked_by_python = out->newer_python = out->unverified_gpu = -1;
     if (!t || !t->rows) {
         *error = dl_strdup("the torch_releases table is empty");
         return false;

@@ -325,8 +325,9 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
         /* Unknown is not "fits": the plan may still name the build, never as verified. */
         if (!g->cc_major) {
             snprintf(c->unverified, sizeof c->unverified, "the compute capability of %s is "
-                     "unknown, so whether torch %s %s has kernels for it is unknown", g->name,
-                     c->torch, c->variant);
+                     "unknown%s%s%s, so whether torch %s %s has kernels for it is unknown",
+                     g->name, g->unknown_why[0] ? " (" : "", g->unknown_why,
+                     g->unknown_why[0] ? ")" : "", c->torch, c->variant);
             continue;
         }
         r = dl_arch_check(g->cc_major, g->cc_minor, &list);

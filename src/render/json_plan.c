@@ -42,6 +42,8 @@ static cJSON *machine(const dl_plan_view *v)
         cJSON_AddStringToObject(g, "vendor", vendors[m->gpus[i].vendor]);
         cJSON_AddStringToObject(g, "name", m->gpus[i].name);
         add_text(g, "compute_capability", m->gpus[i].cc_major ? cc : NULL);
+        add_text(g, "guessed_as", m->gpus[i].guessed);
+        add_text(g, "unknown_why", m->gpus[i].unknown_why);
         cJSON_AddItemToArray(gpus, g);
     }
     cJSON_AddItemToObject(o, "gpus", gpus);
@@ -137,6 +139,15 @@ char *dl_render_plan_json(const dl_plan_view *v)
     else
         cJSON_AddNullToObject(doc, "after_driver_update");
     add_index(doc, "cpu_alternative", p, p->cpu_alternative);
+    if (p->unverified_gpu >= 0) {
+        cJSON *u = candidate(&p->c[p->unverified_gpu]);
+        cJSON_AddStringToObject(u, "unverified", p->c[p->unverified_gpu].unverified);
+        cJSON_AddStringToObject(u, "ask", "nvidia-smi --query-gpu=name,compute_cap "
+                                          "--format=csv");
+        cJSON_AddItemToObject(doc, "unverified_gpu", u);
+    } else {
+        cJSON_AddNullToObject(doc, "unverified_gpu");
+    }
     add_index(doc, "gpu_with_other_python", p, p->gpu_blocked_by_python);
     add_index(doc, "newer_python_unlocks", p, p->newer_python);
     add_text(doc, "venv_note", v->venv_note);

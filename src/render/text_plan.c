@@ -23,7 +23,7 @@ static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     if (!m->n_gpus)
         dl_buf_printf(b, "none");
     for (i = 0; i < m->n_gpus; i++) {
-        char g[160];
+        char g[320];
         dl_plan_gpu_describe(&m->gpus[i], g, sizeof g);
         dl_buf_printf(b, "%s%s", i ? "; " : "", g);
     }
@@ -98,6 +98,31 @@ static void nothing_fits(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     }
 }
 
+/* A GPU whose capability is unknown: the build that would use it, never with a check
+ * mark, and what to ask for to know. */
+static void unverified_gpu(dl_buf *b, const dl_plan_view *v, const dl_style *s)
+{
+    const dl_plan_candidate *c = &v->plan->c[v->plan->unverified_gpu];
+    dl_buf_printf(b, "\n%s? Unverified:%s ", dl_style_on(s, DL_TONE_WARN),
+                  dl_style_off(s, DL_TONE_WARN));
+    candidate_title(b, c);
+    dl_buf_printf(b, " would use the GPU if it has kernels for it\n  %swarning: %s%s\n"
+                     "  ask:    nvidia-smi --query-gpu=name,compute_cap --format=csv (then plan "
+                     "with --gpu set to that capability)\n",
+                  dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
+}
+
+static void guessed_names(dl_buf *b, const dl_plan_machine *m)
+{
+    size_t i;
+    for (i = 0; i < m->n_gpus; i++)
+        if (m->gpus[i].guessed[0])
+            dl_buf_printf(b, "  note: '%s' is not a name dlenv knows; planned as %s (sm_%u%u). "
+                             "Did you mean %s? If not, pass --gpu with its compute "
+                             "capability.\n", m->gpus[i].name, m->gpus[i].guessed,
+                          m->gpus[i].cc_major, m->gpus[i].cc_minor, m->gpus[i].guessed);
+}
+
 static void alternatives(dl_buf *b, const dl_plan_view *v)
 {
     const dl_plan *p = v->plan;
@@ -155,12 +180,11 @@ static void why(dl_buf *b, const dl_plan_view *v, const dl_style *s)
         dl_buf_printf(b, "  %s %-7s %-9s", mark, c->torch, c->variant);
         if (!c->fails)
             dl_buf_printf(b, " fits%s\n", (long)i == p->best ? " (recommended)" : "");
+        /* every reason, not the first: a GTX 1060 on an old driver fails cu130 for both */
         for (r = 0; r < DL_REJ_COUNT; r++)
-            if (c->fails & (1u << r)) {
-                dl_buf_printf(b, " %s: %s\n", dl_plan_reason_id((dl_plan_reason)r),
-                              c->detail[r]);
-                break;
-            }
+            if (c->fails & (1u << r))
+                dl_buf_printf(b, "%s %s: %s\n", r == dl_plan_first_reason(c) ? "" : "                   ",
+                              dl_plan_reason_id((dl_plan_reason)r), c->detail[r]);
     }
 }
 
@@ -172,6 +196,9 @@ char *dl_render_plan_text(const dl_plan_view *v, const dl_style *s)
         recommended(&b, v, s);
     else
         nothing_fits(&b, v, s);
+    guessed_names(&b, v->machine);
+    if (v->plan->unverified_gpu >= 0)
+        unverified_gpu(&b, v, s);
     alternatives(&b, v);
     if (v->why)
         why(&b, v, s);
