@@ -78,6 +78,11 @@ typedef struct dl_plan_candidate {
     char detail[DL_REJ_COUNT][160]; /* why, per failed check, in plain words */
     char min_driver[32];          /* the driver that runs this variant outright */
     bool minor_compat;            /* runs through CUDA minor-version compatibility */
+    char unlock_driver[32];       /* the smallest driver that runs it at all (through
+                                     minor-version compatibility when that is lower) */
+    bool unlock_mvc;              /* unlock_driver runs it through minor-version compat */
+    bool needs_ptx_jit;           /* a GPU runs it only by JIT from PTX (no MVC then) */
+    bool beyond_last_branch;      /* unlock_driver is newer than a GPU's last branch */
     bool python_unofficial;       /* a wheel exists, outside the official Python range */
     char arch_note[160];          /* where the arch list came from when not exact */
     char unverified[512];         /* why its fit to the GPU is unknown (an NVIDIA GPU whose
@@ -95,6 +100,9 @@ typedef struct dl_plan {
     long gpu_blocked_by_python;   /* newest GPU build this Python lacks; -1 */
     long newer_python;            /* newest build a newer Python would unlock; -1 */
     char python_tag[16];          /* "cp312", "cp313t"; "" when the Python is unknown */
+    int last_branch;              /* the newest driver branch every NVIDIA GPU here can
+                                     run (470 Kepler, 580 Maxwell-Volta); 0: no limit */
+    char driver_warning[240];     /* a driver that does not exist for a GPU here */
     char platform[24];            /* "linux-x86_64": torch_wheels' platform */
 } dl_plan;
 

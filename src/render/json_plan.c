@@ -48,6 +48,11 @@ static cJSON *machine(const dl_plan_view *v)
     }
     cJSON_AddItemToObject(o, "gpus", gpus);
     add_text(o, "driver", m->driver);
+    if (v->plan->last_branch)
+        cJSON_AddNumberToObject(o, "last_driver_branch", v->plan->last_branch);
+    else
+        cJSON_AddNullToObject(o, "last_driver_branch");
+    add_text(o, "driver_warning", v->plan->driver_warning);
     return o;
 }
 
@@ -67,6 +72,8 @@ static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *
     cJSON *o = candidate(c), *cmds = cJSON_CreateObject();
     add_text(o, "index_url", cmd->index_url);
     add_text(o, "min_driver", c->min_driver);
+    add_text(o, "unlock_driver", c->unlock_driver);
+    cJSON_AddBoolToObject(o, "unlock_through_minor_version_compatibility", c->unlock_mvc);
     cJSON_AddBoolToObject(o, "minor_version_compatibility", c->minor_compat);
     cJSON_AddBoolToObject(o, "python_officially_supported", !c->python_unofficial);
     add_text(o, "arch_note", c->arch_note);

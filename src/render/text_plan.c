@@ -29,6 +29,9 @@ static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     }
     if (m->driver[0])
         dl_buf_printf(b, "\n  NVIDIA driver: %s", m->driver);
+    if (v->plan->driver_warning[0])
+        dl_buf_printf(b, "\n  %swarning: %s%s", dl_style_on(s, DL_TONE_WARN),
+                      v->plan->driver_warning, dl_style_off(s, DL_TONE_WARN));
     else if (m->driver_cuda)
         dl_buf_printf(b, "\n  NVIDIA driver: CUDA %d.%d", m->driver_cuda / 1000,
                       m->driver_cuda % 1000 / 10);
@@ -128,8 +131,12 @@ static void alternatives(dl_buf *b, const dl_plan_view *v)
     const dl_plan *p = v->plan;
     if (p->after_driver_update >= 0) {
         const dl_plan_candidate *c = &p->c[p->after_driver_update];
-        dl_buf_printf(b, "\nAfter a driver update to >= %s: ", c->min_driver);
+        dl_buf_printf(b, "\nAfter a driver update to >= %s: ",
+                      c->unlock_driver[0] ? c->unlock_driver : c->min_driver);
         candidate_title(b, c);
+        if (c->unlock_mvc)
+            dl_buf_printf(b, "\n  (through CUDA minor-version compatibility; >= %s runs it "
+                             "outright)", c->min_driver);
         dl_buf_printf(b, "\n  %s\n", v->after_update.pip);
     }
     if (p->cpu_alternative >= 0) {

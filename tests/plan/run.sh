@@ -39,8 +39,19 @@ while IFS="$tab" read -r name args torch variant after extra _why; do
         check "$name" after_driver_update "$after" "$got"
     fi
     [ "$extra" = - ] && extra=
+    # a value may hold spaces written as %20; "path~text" checks that the value holds text
     for kv in $extra; do
-        check "$name" "${kv%%=*}" "${kv#*=}" "$("$match" --get "$work/out.json" "${kv%%=*}")"
+        case "$kv" in
+        *~*)
+            want=$(printf '%s' "${kv#*~}" | sed 's/%20/ /g')
+            got=$("$match" --get "$work/out.json" "${kv%%~*}")
+            case "$got" in *"$want"*) ;; *) check "$name" "${kv%%~*}" "...$want..." "$got" ;; esac
+            ;;
+        *)
+            want=$(printf '%s' "${kv#*=}" | sed 's/%20/ /g')
+            check "$name" "${kv%%=*}" "$want" "$("$match" --get "$work/out.json" "${kv%%=*}")"
+            ;;
+        esac
     done
 done < "$table"
 echo "$count machines, $failed mismatches"
