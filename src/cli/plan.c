@@ -10,6 +10,7 @@
 #include "base/str.h"
 #include "know/version.h"
 #include "os/os.h"
+#include "plan/driver_form.h"
 #include "plan/gpu_names.h"
 #include "plan/machine_facts.h"
 #include "probe/pci_ids.h"
@@ -197,6 +198,13 @@ static bool check_flags(const dl_cli *cli, const dl_knowledge *k, char **error)
                         cli->os ? " for a machine described by --os"
                                 : " or an interpreter's path");
         return false;
+    }
+    if (cli->driver) {
+        char why[200];
+        if (!dl_driver_is_nvidia(cli->driver, why, sizeof why)) {
+            *error = dl_fmt("--driver: %s", why);
+            return false;
+        }
     }
     for (i = 0; i < cli->n_gpus; i++) {
         dl_plan_gpu g;

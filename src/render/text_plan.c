@@ -3,12 +3,29 @@
 #include "render/plan_view.h"
 
 #include "base/str.h"
+#include "plan/driver_form.h"
+
+#include <stdio.h>
 
 #include <string.h>
+
+/* A driver minimum as the reader's system shows it: on Windows, NVIDIA's "560.76" with
+ * the tail of Windows' form beside it ("*.*.15.6076", what Device Manager prints). */
+static const char *driver_text(const dl_plan_view *v, const char *driver, char *buf,
+                               size_t n)
+{
+    char win[32];
+    if (v->machine->os == DL_PLAN_OS_WINDOWS && dl_driver_windows_form(driver, win, sizeof win))
+        snprintf(buf, n, "%s (Windows: %s)", driver, win);
+    else
+        snprintf(buf, n, "%s", driver);
+    return buf;
+}
 
 static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan_machine *m = v->machine;
+    char drv[80];
     size_t i;
     dl_buf_printf(b, "%sPlan for %s%s: %s %s", dl_style_on(s, DL_TONE_HEAD), v->machine_source,
                   dl_style_off(s, DL_TONE_HEAD), dl_plan_os_name(m->os), m->arch);
@@ -28,7 +45,7 @@ static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
         dl_buf_printf(b, "%s%s", i ? "; " : "", g);
     }
     if (m->driver[0])
-        dl_buf_printf(b, "\n  NVIDIA driver: %s", m->driver);
+        dl_buf_printf(b, "\n  NVIDIA driver: %s", driver_text(v, m->driver, drv, sizeof drv));
     if (v->plan->driver_warning[0])
         dl_buf_printf(b, "\n  %swarning: %s%s", dl_style_on(s, DL_TONE_WARN),
                       v->plan->driver_warning, dl_style_off(s, DL_TONE_WARN));
@@ -60,6 +77,7 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan_candidate *c = &v->plan->c[v->plan->best];
     bool unverified = c->unverified[0] != '\0';
+    char drv[80];
     dl_tone tone = unverified ? DL_TONE_WARN : DL_TONE_GOOD;
     dl_buf_printf(b, "%s%s %s:%s ", dl_style_on(s, tone), unverified ? "?" : dl_glyph_ok(s),
                   unverified ? "Unverified" : "Recommended", dl_style_off(s, tone));
@@ -75,9 +93,10 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     commands(b, &v->best, v);
     if (c->minor_compat)
         dl_buf_printf(b, "  note: runs through CUDA minor-version compatibility; a driver >= %s "
-                         "runs it outright\n", c->min_driver);
+                         "runs it outright\n", driver_text(v, c->min_driver, drv, sizeof drv));
     if (!v->machine->driver[0] && !v->machine->driver_cuda && c->min_driver[0])
-        dl_buf_printf(b, "  note: needs an NVIDIA driver >= %s\n", c->min_driver);
+        dl_buf_printf(b, "  note: needs an NVIDIA driver >= %s\n",
+                      driver_text(v, c->min_driver, drv, sizeof drv));
     if (c->python_unofficial)
         dl_buf_printf(b, "  note: wheels exist for this Python, but torch %s does not list it "
                          "as officially supported\n", c->torch);
@@ -131,12 +150,14 @@ static void alternatives(dl_buf *b, const dl_plan_view *v)
     const dl_plan *p = v->plan;
     if (p->after_driver_update >= 0) {
         const dl_plan_candidate *c = &p->c[p->after_driver_update];
+        char drv[80];
         dl_buf_printf(b, "\nAfter a driver update to >= %s: ",
-                      c->unlock_driver[0] ? c->unlock_driver : c->min_driver);
+                      driver_text(v, c->unlock_driver[0] ? c->unlock_driver : c->min_driver,
+                                  drv, sizeof drv));
         candidate_title(b, c);
         if (c->unlock_mvc)
             dl_buf_printf(b, "\n  (through CUDA minor-version compatibility; >= %s runs it "
-                             "outright)", c->min_driver);
+                             "outright)", driver_text(v, c->min_driver, drv, sizeof drv));
         dl_buf_printf(b, "\n  %s\n", v->after_update.pip);
     }
     if (p->cpu_alternative >= 0) {
