@@ -78,3 +78,17 @@ int dl_gpu_last_driver_branch(const dl_knowledge *k, unsigned major, unsigned mi
     }
     return 0;
 }
+
+const char *dl_gpu_first_cudnn_without(const dl_knowledge *k, unsigned major, unsigned minor)
+{
+    const dl_table *t = k ? dl_knowledge_table(k, "gpu_chips") : NULL;
+    size_t r;
+    for (r = 0; t && r < t->rows; r++) {
+        unsigned ma, mi;
+        const char *cell = dl_table_get(t, r, "first_cudnn_without");
+        if (cell && *cell && dl_cc_parse(dl_table_get(t, r, "compute_capability"), &ma, &mi) &&
+            ma == major && mi == minor)
+            return cell;
+    }
+    return NULL;
+}

@@ -31,4 +31,9 @@ bool dl_gpu_chip_lookup(const dl_knowledge *k, const char *name, dl_gpu_chip *ou
  * 580 for Maxwell, Pascal, Volta), from the chips of that capability; 0 when none ends. */
 int dl_gpu_last_driver_branch(const dl_knowledge *k, unsigned major, unsigned minor);
 
+/* The first cuDNN version ("8.9") with no kernels for compute capability major.minor
+ * (Kepler: cuDNN 8.9 and newer start at Maxwell), or NULL when every cuDNN dlenv knows has
+ * them. */
+const char *dl_gpu_first_cudnn_without(const dl_knowledge *k, unsigned major, unsigned minor);
+
 #endif

@@ -56,7 +56,8 @@ static const char *const gpu_arch_cols[] = {
     "bf16_tensor_flops_per_clk_sm", "geforce_fp32acc_factor", "geforce_tf32_factor",
     "reduced_rate_devices", "source", NULL};
 static const char *const gpu_chips_cols[] = {
-    "chip", "compute_capability", "architecture", "last_driver_branch", "source", NULL};
+    "chip", "compute_capability", "architecture", "last_driver_branch", "first_cudnn_without",
+    "source", NULL};
 
 typedef struct table_spec {
     const char *name;

@@ -365,6 +365,41 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
     }
 }
 
+/* The cuDNN a CUDA build bundles (cudnn.csv, by torch minor and variant), against the
+ * GPUs: cuDNN 8.9 and newer carry no Kepler kernels, so torch 2.4+ cu118 (cuDNN 9.1) does
+ * not fully work on a K80 though its own kernels list sm_37. */
+static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
+{
+    const dl_table *t = table(chk, "cudnn");
+    const char *cudnn = NULL, *dot;
+    char minor[16];
+    size_t r, i;
+    if (c->fails & ((1u << DL_REJ_ARCH_DROPPED) | (1u << DL_REJ_ARCH_TOO_NEW)))
+        return;
+    dot = strchr(c->torch, '.');
+    dot = dot ? strchr(dot + 1, '.') : NULL;
+    snprintf(minor, sizeof minor, "%.*s", dot ? (int)(dot - c->torch) : (int)strlen(c->torch),
+             c->torch);
+    for (r = 0; t && r < t->rows && !cudnn; r++)
+        if (!strcmp(dl_table_get(t, r, "torch_minor"), minor) &&
+            !strcmp(dl_table_get(t, r, "cuda_variant"), c->variant))
+            cudnn = dl_table_get(t, r, "cudnn_version");
+    for (i = 0; cudnn && i < chk->m->n_gpus; i++) {
+        const dl_plan_gpu *g = &chk->m->gpus[i];
+        const char *without = g->vendor == DL_GPU_NVIDIA && g->cc_major
+                                  ? dl_gpu_first_cudnn_without(chk->k, g->cc_major, g->cc_minor)
+                                  : NULL;
+        dl_version have, limit;
+        if (without && dl_version_parse(cudnn, &have) && dl_version_parse(without, &limit) &&
+            dl_version_cmp(&have, &limit) >= 0) {
+            fail(c, DL_REJ_ARCH_DROPPED, "torch %s %s bundles cuDNN %s, which has no kernels "
+                 "for sm_%u%u (%s): cuDNN %s and newer do not support it", c->torch,
+                 c->variant, cudnn, g->cc_major, g->cc_minor, g->name, without);
+            return;
+        }
+    }
+}
+
 static bool cell_matches(const char *cell, const char *value)
 {
     return !cell || !*cell || !strcmp(cell, "any") || (value && !strcmp(cell, value));
@@ -432,6 +467,7 @@ void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
         dl_variant cv = dl_torch_variant(variant);
         check_driver(chk, c, cv.version);
         check_arch(chk, c);
+        check_cudnn(chk, c);
         unlock_driver(chk, c, cv.version);
     }
     check_known_bad(chk, c);

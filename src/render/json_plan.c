@@ -95,6 +95,17 @@ static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *
     return o;
 }
 
+/* Every reason's words, in the order of "reasons". */
+static cJSON *details(const dl_plan_candidate *c)
+{
+    cJSON *arr = cJSON_CreateArray();
+    unsigned r;
+    for (r = 0; r < DL_REJ_COUNT; r++)
+        if (c->fails & (1u << r))
+            cJSON_AddItemToArray(arr, cJSON_CreateString(c->detail[r]));
+    return arr;
+}
+
 static cJSON *rejected(const dl_plan *p)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -114,6 +125,7 @@ static cJSON *rejected(const dl_plan *p)
                 cJSON_AddItemToArray(reasons,
                                      cJSON_CreateString(dl_plan_reason_id((dl_plan_reason)r)));
         cJSON_AddItemToObject(o, "reasons", reasons);
+        cJSON_AddItemToObject(o, "details", details(c));
         cJSON_AddItemToArray(arr, o);
     }
     return arr;

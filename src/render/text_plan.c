@@ -202,16 +202,18 @@ static void why(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     dl_buf_printf(b, "\nEvery candidate (older patches shown where they differ):\n");
     for (i = 0; i < p->n; i++) {
         const dl_plan_candidate *c = &p->c[i];
-        const char *mark = c->fails ? dl_glyph_fail(s) : dl_glyph_ok(s);
+        const char *mark = c->fails ? dl_glyph_fail(s) : c->unverified[0] ? "?" : dl_glyph_ok(s);
         if (repeats_newer_patch(p, i))
             continue;
         dl_buf_printf(b, "  %s %-7s %-9s", mark, c->torch, c->variant);
-        if (!c->fails)
+        if (!c->fails && c->unverified[0])
+            dl_buf_printf(b, " unverified: %s\n", c->unverified);
+        else if (!c->fails)
             dl_buf_printf(b, " fits%s\n", (long)i == p->best ? " (recommended)" : "");
         /* every reason, not the first: a GTX 1060 on an old driver fails cu130 for both */
         for (r = 0; r < DL_REJ_COUNT; r++)
             if (c->fails & (1u << r))
-                dl_buf_printf(b, "%s %s: %s\n", r == dl_plan_first_reason(c) ? "" : "                   ",
+                dl_buf_printf(b, "%s %s: %s\n", r == dl_plan_first_reason(c) ? "" : "                    ",
                               dl_plan_reason_id((dl_plan_reason)r), c->detail[r]);
     }
 }
