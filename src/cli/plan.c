@@ -83,6 +83,35 @@ static void name_from_pci(long vendor, long device, char *out, size_t n, char *f
     dl_machine_close(&m);
 }
 
+/* A name the tables do not know, looked up in pci.ids' device names (where the chip
+ * decides): "Quadro K620" is "GM107GL [Quadro K620]". Read only for such a name. */
+static void resolve_by_pci_ids(const dl_knowledge *k, dl_plan_gpu *g)
+{
+    dl_machine m;
+    char *error = NULL;
+    dl_io_error err;
+    dl_lines *lines;
+    const char *path, *line;
+    size_t len;
+    dl_gpu_pci_search search;
+    if (!dl_machine_open(&m, "/", &error)) {
+        free(error);
+        return;
+    }
+    path = dl_pci_ids_find(&m);
+    memset(&err, 0, sizeof err);
+    lines = path ? dl_lines_open(&m, path, &err) : NULL;
+    dl_io_error_clear(&err);
+    if (lines) {
+        dl_gpu_pci_search_begin(&search, g->name);
+        while ((line = dl_lines_next(lines, &len)) != NULL)
+            dl_gpu_pci_search_line(k, &search, line, len);
+        dl_lines_close(lines);
+        dl_gpu_pci_search_end(&search, g);
+    }
+    dl_machine_close(&m);
+}
+
 /* Compute capabilities that exist or may: 1.0 (Tesla) to the teens, minor one digit. */
 static bool plausible_cc(unsigned major, unsigned minor)
 {
@@ -165,6 +194,9 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
         snprintf(g->name, sizeof g->name, "%s", arg);
         if (g->vendor == DL_GPU_NVIDIA)
             dl_plan_gpu_resolve(k, g->name, g);
+        /* unknown, or only a guess: pci.ids may know the name exactly */
+        if (g->vendor == DL_GPU_NVIDIA && (g->guessed[0] || (!g->cc_major && !g->unknown_why[0])))
+            resolve_by_pci_ids(k, g);
         return g->cc_major || g->guessed[0] || g->unknown_why[0] || could_name_a_gpu(arg);
     }
 }

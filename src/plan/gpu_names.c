@@ -278,6 +278,92 @@ void dl_plan_gpu_resolve(const dl_knowledge *k, const char *name, dl_plan_gpu *g
     snprintf(g->unknown_why, sizeof g->unknown_why, "%s", m.unknown_why);
 }
 
+void dl_gpu_pci_search_begin(dl_gpu_pci_search *s, const char *name)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->want, sizeof s->want, "%s", name);
+}
+
+/* One bracketed alternative of a pci.ids name equals the wanted name (as tokens). */
+static bool names_it(const char *want, const char *alt, size_t len)
+{
+    char buf[128];
+    tokens a, b;
+    snprintf(buf, sizeof buf, "%.*s", (int)len, alt);
+    size_t i;
+    tokenize(want, &a);
+    tokenize(buf, &b);
+    if (!a.n || b.n < a.n)
+        return false;
+    /* nvidia-smi's "Quadro M1200" is pci.ids' "Quadro M1200 Mobile": the form factor
+     * words after the model do not make another GPU */
+    for (i = a.n; i < b.n; i++)
+        if (strcmp(b.t[i], "mobile") && strcmp(b.t[i], "max") && strcmp(b.t[i], "q") &&
+            strcmp(b.t[i], "laptop") && strcmp(b.t[i], "gpu"))
+            return false;
+    b.n = a.n;
+    return tokens_equal(&a, &b);
+}
+
+void dl_gpu_pci_search_line(const dl_knowledge *k, dl_gpu_pci_search *s, const char *line,
+                            size_t len)
+{
+    char dev[160];
+    const char *open, *close, *alt;
+    dl_gpu_chip chip;
+    bool match = false;
+    if (len && isxdigit((unsigned char)line[0])) {
+        s->nvidia = len >= 6 && !strncmp(line, "10de  ", 6);
+        return;
+    }
+    /* "\t1c03  GP106 [GeForce GTX 1060 6GB]"; subsystems have two tabs */
+    if (!s->nvidia || len < 9 || line[0] != '\t' || line[1] == '\t')
+        return;
+    snprintf(dev, sizeof dev, "%.*s", (int)(len - 7), line + 7);
+    open = strchr(dev, '[');
+    close = open ? strchr(open, ']') : NULL;
+    if (!close)
+        return;
+    /* "GeForce GTX 1650 Mobile / Max-Q": each alternative, and the whole */
+    for (alt = open + 1; alt < close && !match;) {
+        const char *slash = strstr(alt, " / ");
+        const char *end = slash && slash < close ? slash : close;
+        match = names_it(s->want, alt, (size_t)(end - alt));
+        alt = end == close ? close : end + 3;
+    }
+    if (!match && !names_it(s->want, open + 1, (size_t)(close - open - 1)))
+        return;
+    if (!dl_gpu_chip_lookup(k, dev, &chip))
+        return;
+    if (!s->hits++) {
+        s->major = chip.cc_major;
+        s->minor = chip.cc_minor;
+        snprintf(s->first, sizeof s->first, "%s", dev);
+    } else if ((chip.cc_major != s->major || chip.cc_minor != s->minor) && !s->other[0]) {
+        s->other_major = chip.cc_major;
+        s->other_minor = chip.cc_minor;
+        snprintf(s->other, sizeof s->other, "%s", dev);
+    }
+}
+
+bool dl_gpu_pci_search_end(const dl_gpu_pci_search *s, dl_plan_gpu *g)
+{
+    if (!s->hits)
+        return false;
+    g->guessed[0] = '\0';
+    if (s->other[0]) {
+        g->cc_major = g->cc_minor = 0;
+        snprintf(g->unknown_why, sizeof g->unknown_why, "pci.ids gives the name to %.70s "
+                 "(sm_%u%u) and to %.70s (sm_%u%u)", s->first, s->major, s->minor, s->other,
+                 s->other_major, s->other_minor);
+        return true;
+    }
+    g->cc_major = s->major;
+    g->cc_minor = s->minor;
+    g->unknown_why[0] = '\0';
+    return true;
+}
+
 bool dl_gpu_cc_from_name(const dl_knowledge *k, const char *name, unsigned *major,
                          unsigned *minor)
 {

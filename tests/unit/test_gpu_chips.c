@@ -210,11 +210,57 @@ static void names_resolve(void **state)
     assert_non_null(strstr(m.unknown_why, "sm_21"));
 }
 
+static void search(const char *name, const char *const *lines, dl_plan_gpu *g)
+{
+    dl_gpu_pci_search s;
+    size_t i;
+    memset(g, 0, sizeof *g);
+    dl_gpu_pci_search_begin(&s, name);
+    for (i = 0; lines[i]; i++)
+        dl_gpu_pci_search_line(&dl_test_know, &s, lines[i], strlen(lines[i]));
+    dl_gpu_pci_search_end(&s, g);
+}
+
+/* pci.ids' names for what no hand row holds; only vendor 10de counts. */
+static void pci_ids_names_resolve(void **state)
+{
+    static const char *const lines[] = {
+        "1002  Advanced Micro Devices, Inc. [AMD/ATI]",
+        "\t13bb  Fake [Quadro K620]",
+        "10de  NVIDIA Corporation",
+        "\t0fc0  GK107 [GeForce GT 640 OEM]",
+        "\t124b  GF116 [GeForce GT 640 OEM]",
+        "\t13b6  GM107GLM [Quadro M1200 Mobile]",
+        "\t13bb  GM107GL [Quadro K620]",
+        "\t\t103c 1098  Quadro K620",
+        "\t1c20  GP106M [GeForce GTX 1060 Mobile / Max-Q]",
+        "10df  Emulex Corporation",
+        "\t1234  GP106 [Not an NVIDIA]",
+        NULL};
+    dl_plan_gpu g;
+    (void)state;
+    search("Quadro K620", lines, &g);
+    assert_int_equal(g.cc_major * 10 + g.cc_minor, 50);
+    search("NVIDIA Quadro M1200", lines, &g);
+    assert_int_equal(g.cc_major * 10 + g.cc_minor, 50);
+    search("GeForce GTX 1060 Mobile", lines, &g);
+    assert_int_equal(g.cc_major * 10 + g.cc_minor, 61);
+    search("GeForce GT 640 OEM", lines, &g);
+    assert_int_equal(g.cc_major, 0);
+    assert_non_null(strstr(g.unknown_why, "GF116"));
+    search("Not an NVIDIA", lines, &g);
+    assert_int_equal(g.cc_major, 0);
+    assert_string_equal(g.unknown_why, "");
+    search("Quadro", lines, &g); /* a word of a name is not the name */
+    assert_int_equal(g.cc_major, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(chips_give_capabilities),
         cmocka_unit_test(names_resolve),
+        cmocka_unit_test(pci_ids_names_resolve),
         cmocka_unit_test(every_pci_ids_gpu_resolves),
     };
     return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
