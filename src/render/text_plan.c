@@ -134,6 +134,24 @@ static void unverified_gpu(dl_buf *b, const dl_plan_view *v, const dl_style *s)
                   dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
 }
 
+/* A CPU plan on a machine with a known NVIDIA GPU says why, in one line. */
+static void no_cuda_fits(dl_buf *b, const dl_plan_view *v)
+{
+    const dl_plan *p = v->plan;
+    const dl_plan_machine *m = v->machine;
+    size_t i;
+    if (p->best < 0 || strcmp(p->c[p->best].variant, "cpu") != 0 || p->unverified_gpu >= 0 ||
+        p->after_driver_update >= 0)
+        return;
+    for (i = 0; i < m->n_gpus; i++)
+        if (m->gpus[i].vendor == DL_GPU_NVIDIA && m->gpus[i].cc_major) {
+            dl_buf_printf(b, "  note: no CUDA build dlenv knows runs on %s (sm_%u%u) with "
+                             "this setup; --why says why for each\n", m->gpus[i].name,
+                          m->gpus[i].cc_major, m->gpus[i].cc_minor);
+            return;
+        }
+}
+
 static void guessed_names(dl_buf *b, const dl_plan_machine *m)
 {
     size_t i;
@@ -227,6 +245,7 @@ char *dl_render_plan_text(const dl_plan_view *v, const dl_style *s)
     else
         nothing_fits(&b, v, s);
     guessed_names(&b, v->machine);
+    no_cuda_fits(&b, v);
     if (v->plan->unverified_gpu >= 0)
         unverified_gpu(&b, v, s);
     alternatives(&b, v);

@@ -42,6 +42,12 @@ has "after update" "$out" "through CUDA minor-version compatibility; >= 560.28.0
 out=$("$dlenv" plan --os linux --gpu "Tesla K80" --driver 470.82.01 --python 3.10 --why)
 has "K80 cuDNN" "$out" "bundles cuDNN 9.1.0.70, which has no kernels for sm_37"
 
+# A Kepler GTX 680: CPU, and the text says no CUDA build runs on it.
+out=$("$dlenv" plan --os linux --gpu "GTX 680" --driver 470.82.01 --python 3.10)
+has "GTX 680" "$out" "Recommended: torch 2.14.1, CPU only (cpu)"
+has "GTX 680" "$out" "note: no CUDA build dlenv knows runs on GTX 680 (sm_30)"
+lacks "GTX 680" "$out" "cu118"
+
 # An impossible pair is warned about.
 out=$("$dlenv" plan --os linux --gpu "GeForce GTX 1060" --driver 590.48.01 --python 3.12)
 has "Pascal + R590" "$out" "warning: driver 590.48.01 does not exist for GeForce GTX 1060: R580"
