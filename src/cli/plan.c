@@ -10,6 +10,7 @@
 #include "base/str.h"
 #include "know/version.h"
 #include "os/os.h"
+#include "plan/driver_form.h"
 #include "plan/gpu_names.h"
 #include "plan/machine_facts.h"
 #include "probe/system/pci_ids.h"
@@ -57,8 +58,10 @@ static bool parse_want(const char *s, dl_plan_want *out)
     return !s;
 }
 
-/* A PCI id's marketing name from pci.ids: "AD106M [GeForce RTX 4070 Max-Q / Mobile]". */
-static void name_from_pci(long vendor, long device, char *out, size_t n)
+/* A PCI id's marketing name from pci.ids: "AD106M [GeForce RTX 4070 Max-Q / Mobile]";
+ * the whole pci.ids name (with the chip) in full[]. */
+static void name_from_pci(long vendor, long device, char *out, size_t n, char *full,
+                          size_t full_n)
 {
     dl_machine m;
     char *error = NULL;
@@ -70,12 +73,14 @@ static void name_from_pci(long vendor, long device, char *out, size_t n)
     q.device = device;
     q.subvendor = q.subdevice = -1;
     snprintf(out, n, "PCI %04lx:%04lx", (unsigned long)vendor, (unsigned long)device);
+    full[0] = '\0';
     if (!dl_machine_open(&m, "/", &error)) {
         free(error);
         return;
     }
     path = dl_pci_ids_find(&m);
     if (path && dl_pci_ids_lookup(&m, path, &q, 1, &err) && q.device_name) {
+        snprintf(full, full_n, "%s", q.device_name);
         open = strchr(q.device_name, '[');
         close = open ? strchr(open, ']') : NULL;
         if (open && close)
@@ -84,6 +89,35 @@ static void name_from_pci(long vendor, long device, char *out, size_t n)
             snprintf(out, n, "%s", q.device_name);
     }
     dl_pci_ids_query_free(&q);
+    dl_machine_close(&m);
+}
+
+/* A name the tables do not know, looked up in pci.ids' device names (where the chip
+ * decides): "Quadro K620" is "GM107GL [Quadro K620]". Read only for such a name. */
+static void resolve_by_pci_ids(const dl_knowledge *k, dl_plan_gpu *g)
+{
+    dl_machine m;
+    char *error = NULL;
+    dl_io_error err;
+    dl_lines *lines;
+    const char *path, *line;
+    size_t len;
+    dl_gpu_pci_search search;
+    if (!dl_machine_open(&m, "/", &error)) {
+        free(error);
+        return;
+    }
+    path = dl_pci_ids_find(&m);
+    memset(&err, 0, sizeof err);
+    lines = path ? dl_lines_open(&m, path, &err) : NULL;
+    dl_io_error_clear(&err);
+    if (lines) {
+        dl_gpu_pci_search_begin(&search, g->name);
+        while ((line = dl_lines_next(lines, &len)) != NULL)
+            dl_gpu_pci_search_line(k, &search, line, len);
+        dl_lines_close(lines);
+        dl_gpu_pci_search_end(&search, g);
+    }
     dl_machine_close(&m);
 }
 
@@ -133,6 +167,7 @@ static bool could_name_a_gpu(const char *name)
 static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
 {
     long vendor, device;
+    char full[160];
     memset(g, 0, sizeof *g);
     if (looks_like_cc(arg) || starts_ci(arg, "sm_") || starts_ci(arg, "compute_")) {
         /* meant as a capability: it has to be one (sm_-1 and 99.99 are not) */
@@ -152,7 +187,10 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
     }
     if (dl_gpu_pci_id_parse(arg, &vendor, &device)) {
         g->vendor = dl_gpu_vendor_of_pci(vendor);
-        name_from_pci(vendor, device, g->name, sizeof g->name);
+        name_from_pci(vendor, device, g->name, sizeof g->name, full, sizeof full);
+        if (g->vendor == DL_GPU_NVIDIA && full[0])
+            dl_plan_gpu_resolve(k, full, g); /* the chip in pci.ids' name decides */
+        return true;
     } else {
         const char *p;
         for (; *arg && isspace((unsigned char)*arg); arg++)
@@ -163,15 +201,13 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
             return false; /* nothing that could name a GPU */
         g->vendor = dl_gpu_vendor_of_name(arg);
         snprintf(g->name, sizeof g->name, "%s", arg);
-        if (!(g->vendor == DL_GPU_NVIDIA &&
-              dl_gpu_cc_from_name(k, g->name, &g->cc_major, &g->cc_minor)) &&
-            !could_name_a_gpu(arg))
-            return false;
-        return true;
+        if (g->vendor == DL_GPU_NVIDIA)
+            dl_plan_gpu_resolve(k, g->name, g);
+        /* unknown, or only a guess: pci.ids may know the name exactly */
+        if (g->vendor == DL_GPU_NVIDIA && (g->guessed[0] || (!g->cc_major && !g->unknown_why[0])))
+            resolve_by_pci_ids(k, g);
+        return g->cc_major || g->guessed[0] || g->unknown_why[0] || could_name_a_gpu(arg);
     }
-    if (g->vendor == DL_GPU_NVIDIA)
-        dl_gpu_cc_from_name(k, g->name, &g->cc_major, &g->cc_minor);
-    return true;
 }
 
 /* The names plan.c's arch_name knows. */
@@ -199,6 +235,13 @@ static bool check_flags(const dl_cli *cli, const dl_knowledge *k, char **error)
         *error = dl_fmt("--python '%s': expected a version X.Y (3.12, 3.13t) for a machine "
                         "described by --os", cli->python);
         return false;
+    }
+    if (cli->driver) {
+        char why[200];
+        if (!dl_driver_is_nvidia(cli->driver, why, sizeof why)) {
+            *error = dl_fmt("--driver: %s", why);
+            return false;
+        }
     }
     for (i = 0; i < cli->n_gpus; i++) {
         dl_plan_gpu g;

@@ -3,6 +3,7 @@
 #include "know/version.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *os_column(dl_plan_os os, bool mvc)
@@ -92,4 +93,33 @@ int dl_driver_cuda_for_driver(const dl_knowledge *k, const char *driver, dl_plan
             best = v;
     }
     return best;
+}
+
+bool dl_driver_unlock_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os os,
+                               char *out, size_t n, bool *through_mvc)
+{
+    char outright[32], first[32], major0[16];
+    const char *mvc = dl_driver_mvc_min(k, cuda, os);
+    bool from_linux;
+    int cmp;
+    *through_mvc = false;
+    if (!dl_driver_min_for_cuda(k, cuda, os, outright, sizeof outright, &from_linux))
+        return false;
+    snprintf(out, n, "%s", outright);
+    snprintf(major0, sizeof major0, "%d.0", atoi(cuda));
+    if (!mvc || !dl_driver_min_for_cuda(k, major0, os, first, sizeof first, &from_linux))
+        return true;
+    /* ">=525" is a branch: its first real driver is X.0's minimum */
+    if (dl_driver_cmp(strip_operator(mvc), first, &cmp) && cmp > 0)
+        snprintf(first, sizeof first, "%s", strip_operator(mvc));
+    if (dl_driver_cmp(first, outright, &cmp) && cmp < 0) {
+        snprintf(out, n, "%s", first);
+        *through_mvc = true;
+    }
+    return true;
+}
+
+int dl_driver_branch(const char *driver)
+{
+    return driver ? atoi(driver) : 0;
 }

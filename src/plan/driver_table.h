@@ -17,6 +17,13 @@ bool dl_driver_min_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os 
                             size_t n, bool *from_linux);
 /* The minor-version-compatibility minimum cell for CUDA X.Y (">=525"), or NULL. */
 const char *dl_driver_mvc_min(const dl_knowledge *k, const char *cuda, dl_plan_os os);
+/* The smallest driver that runs CUDA X.Y at all: the minor-version-compatibility minimum
+ * of its major (never below the first driver of X.0: ">=525" means 525.60.13) when that
+ * is below the outright minimum, else the outright minimum. *through_mvc says which. */
+bool dl_driver_unlock_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os os,
+                               char *out, size_t n, bool *through_mvc);
+/* The branch of a driver: 580 for "580.65.06"; 0 when unreadable. */
+int dl_driver_branch(const char *driver);
 /* The newest CUDA (12040) whose minimum this driver meets; 0 when none or unreadable. */
 int dl_driver_cuda_for_driver(const dl_knowledge *k, const char *driver, dl_plan_os os);
 

@@ -1,6 +1,7 @@
 #include "plan/gpu_names.h"
 
 #include "know/arch.h"
+#include "know/gpu_chip.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -36,52 +37,343 @@ dl_gpu_vendor dl_gpu_vendor_of_name(const char *name)
     return DL_GPU_NVIDIA;
 }
 
-static const char *skip_nvidia(const char *s)
+/* ---- names as tokens: "NVIDIA GeForce GTX1060 6GB" -> "gtx" "1060" "6" "gb" ----
+ * Tokens split at anything not a letter or digit and where letters meet digits, so
+ * spacing and case stop mattering ("gtx1060" = "GTX 1060"), and the maker's words that
+ * nvidia-smi prints and people leave out ("NVIDIA", "GeForce") are dropped in front. */
+
+#define MAX_TOKENS 16
+
+typedef struct tokens {
+    char buf[128];
+    const char *t[MAX_TOKENS];
+    size_t n;
+} tokens;
+
+static void tokenize(const char *s, tokens *out)
 {
-    while (*s == ' ')
-        s++;
-    return strncmp(s, "NVIDIA ", 7) == 0 ? s + 7 : s;
+    size_t used = 0, first = 0;
+    char prev = 0;
+    out->n = 0;
+    for (; *s && used + 2 < sizeof out->buf; s++) {
+        char c = (char)tolower((unsigned char)*s);
+        bool alnum = isalnum((unsigned char)c) != 0;
+        bool split = !alnum || (prev && (isdigit((unsigned char)c) != 0) !=
+                                            (isdigit((unsigned char)prev) != 0));
+        if (split && prev) {
+            out->buf[used++] = '\0';
+            if (out->n < MAX_TOKENS)
+                out->t[out->n++] = out->buf + first;
+            prev = 0;
+        }
+        if (!alnum)
+            continue;
+        if (!prev)
+            first = used;
+        out->buf[used++] = c;
+        prev = c;
+    }
+    if (prev) {
+        out->buf[used++] = '\0';
+        if (out->n < MAX_TOKENS)
+            out->t[out->n++] = out->buf + first;
+    }
+    /* the maker's words in front carry nothing */
+    while (out->n && (!strcmp(out->t[0], "nvidia") || !strcmp(out->t[0], "geforce"))) {
+        memmove(out->t, out->t + 1, (out->n - 1) * sizeof out->t[0]);
+        out->n--;
+    }
 }
 
-static int ieq(const char *a, const char *b)
+static bool tokens_equal(const tokens *a, const tokens *b)
 {
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return 0;
-    return *a == *b;
+    size_t i;
+    if (a->n != b->n)
+        return false;
+    for (i = 0; i < a->n; i++)
+        if (strcmp(a->t[i], b->t[i]) != 0)
+            return false;
+    return true;
+}
+
+/* needle's tokens appear in hay, in a row. */
+static bool tokens_inside(const tokens *needle, const tokens *hay)
+{
+    size_t i, j;
+    for (i = 0; needle->n && i + needle->n <= hay->n; i++) {
+        for (j = 0; j < needle->n && !strcmp(needle->t[j], hay->t[i + j]); j++)
+            ;
+        if (j == needle->n)
+            return true;
+    }
+    return false;
+}
+
+/* The tokens run together ("gtx1060") and their digits alone ("1060"). */
+static void compact(const tokens *t, char *all, char *digits, size_t n)
+{
+    size_t i, a = 0, d = 0;
+    const char *p;
+    for (i = 0; i < t->n; i++)
+        for (p = t->t[i]; *p; p++) {
+            if (a + 1 < n)
+                all[a++] = *p;
+            if (isdigit((unsigned char)*p) && d + 1 < n)
+                digits[d++] = *p;
+        }
+    all[a] = digits[d] = '\0';
+}
+
+/* Levenshtein distance, capped: anything above 3 reads as 4. */
+static unsigned edit_distance(const char *a, const char *b)
+{
+    unsigned row[130], i, j, na = (unsigned)strlen(a), nb = (unsigned)strlen(b);
+    if (na > 128 || nb > 128 || (na > nb ? na - nb : nb - na) > 3)
+        return 4;
+    for (j = 0; j <= nb; j++)
+        row[j] = j;
+    for (i = 1; i <= na; i++) {
+        unsigned diag = row[0];
+        row[0] = i;
+        for (j = 1; j <= nb; j++) {
+            unsigned up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (up + 1 < best)
+                best = up + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb] > 3 ? 4 : row[nb];
+}
+
+static bool row_cc(const dl_table *t, size_t r, unsigned *major, unsigned *minor)
+{
+    return dl_cc_parse(dl_table_get(t, r, "compute_capability"), major, minor);
+}
+
+/* Takes row r's capability into out, unless another row of the same name (its tokens)
+ * says otherwise: then the name is ambiguous ("GeForce GT 730": Kepler GK208 and Fermi
+ * GF108 boards) and the capability stays unknown, with why. */
+static void take_row(const dl_table *t, size_t r, dl_gpu_match *out)
+{
+    tokens mine, other;
+    size_t o;
+    unsigned ma, mi;
+    if (!row_cc(t, r, &out->major, &out->minor))
+        return;
+    tokenize(dl_table_get(t, r, "gpu_name"), &mine);
+    for (o = 0; o < t->rows; o++) {
+        if (o == r || !row_cc(t, o, &ma, &mi) || (ma == out->major && mi == out->minor))
+            continue;
+        tokenize(dl_table_get(t, o, "gpu_name"), &other);
+        if (!tokens_equal(&mine, &other))
+            continue;
+        snprintf(out->unknown_why, sizeof out->unknown_why,
+                 "%s is sold as %s (sm_%u%u) and as %s (sm_%u%u); the name alone does not "
+                 "say which", dl_table_get(t, r, "gpu_name"), dl_table_get(t, r, "architecture"),
+                 out->major, out->minor, dl_table_get(t, o, "architecture"), ma, mi);
+        out->major = out->minor = 0;
+        return;
+    }
+    out->found = true;
+}
+
+/* The row whose name is closest to want when want has no exact match: a typo in the
+ * letters ("geforse gtx 1060"), never in the model number. -1 when none is close or two
+ * different capabilities are equally close. */
+static long closest_row(const dl_table *t, const tokens *want)
+{
+    char wall[128], wdig[128], rall[128], rdig[128];
+    long best = -1;
+    unsigned best_d = 4, limit;
+    bool tie = false;
+    size_t r;
+    compact(want, wall, wdig, sizeof wall);
+    limit = strlen(wall) >= 12 ? 2 : 1;
+    if (strlen(wall) < 4 || !wdig[0])
+        return -1;
+    for (r = 0; r < t->rows; r++) {
+        tokens row;
+        unsigned d;
+        tokenize(dl_table_get(t, r, "gpu_name"), &row);
+        compact(&row, rall, rdig, sizeof rall);
+        if (strcmp(rdig, wdig) != 0)
+            continue;
+        d = edit_distance(wall, rall);
+        if (d > limit || d > best_d)
+            continue;
+        if (d == best_d && best >= 0) {
+            unsigned a, b, c, e;
+            tie = tie || !row_cc(t, r, &a, &b) || !row_cc(t, (size_t)best, &c, &e) ||
+                  a != c || b != e;
+            continue;
+        }
+        best = (long)r;
+        best_d = d;
+        tie = false;
+    }
+    return tie ? -1 : best;
+}
+
+void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *out)
+{
+    const dl_table *t = dl_knowledge_table(k, "gpu_compute_capability");
+    tokens want, row;
+    long inside = -1, holding = -1, near;
+    size_t inside_n = 0, holding_n = 0, r;
+    dl_gpu_chip chip;
+    memset(out, 0, sizeof *out);
+    if (!name)
+        return;
+    tokenize(name, &want);
+    if (!want.n)
+        return;
+    for (r = 0; t && r < t->rows; r++) {
+        tokenize(dl_table_get(t, r, "gpu_name"), &row);
+        if (tokens_equal(&row, &want)) {
+            take_row(t, r, out);
+            return;
+        }
+        /* "GeForce RTX 3060 Laptop GPU (12GB)" holds the row "GeForce RTX 3060 Laptop
+         * GPU": the longest row inside the name wins */
+        if (row.n > inside_n && tokens_inside(&row, &want)) {
+            inside = (long)r;
+            inside_n = row.n;
+        }
+        /* "3060" is inside "RTX 3060" and "RTX 3060 Ti": the shortest row holding a short
+         * name is the plain model */
+        if (tokens_inside(&want, &row) && (holding < 0 || row.n < holding_n)) {
+            holding = (long)r;
+            holding_n = row.n;
+        }
+    }
+    /* pci.ids' form, "GP106 [GeForce GTX 1060 6GB]": the chip decides */
+    if (dl_gpu_chip_lookup(k, name, &chip)) {
+        out->major = chip.cc_major;
+        out->minor = chip.cc_minor;
+        out->found = true;
+        return;
+    }
+    if (inside >= 0 || holding >= 0) {
+        take_row(t, (size_t)(inside >= 0 ? inside : holding), out);
+        return;
+    }
+    near = t ? closest_row(t, &want) : -1;
+    if (near >= 0) {
+        take_row(t, (size_t)near, out);
+        snprintf(out->guessed, sizeof out->guessed, "%s", dl_table_get(t, (size_t)near,
+                                                                        "gpu_name"));
+    }
+}
+
+void dl_plan_gpu_resolve(const dl_knowledge *k, const char *name, dl_plan_gpu *g)
+{
+    dl_gpu_match m;
+    dl_gpu_resolve_name(k, name, &m);
+    g->cc_major = m.found ? m.major : 0;
+    g->cc_minor = m.found ? m.minor : 0;
+    snprintf(g->guessed, sizeof g->guessed, "%s", m.guessed);
+    snprintf(g->unknown_why, sizeof g->unknown_why, "%s", m.unknown_why);
+}
+
+void dl_gpu_pci_search_begin(dl_gpu_pci_search *s, const char *name)
+{
+    memset(s, 0, sizeof *s);
+    snprintf(s->want, sizeof s->want, "%s", name);
+}
+
+/* One bracketed alternative of a pci.ids name equals the wanted name (as tokens). */
+static bool names_it(const char *want, const char *alt, size_t len)
+{
+    char buf[128];
+    tokens a, b;
+    snprintf(buf, sizeof buf, "%.*s", (int)len, alt);
+    size_t i;
+    tokenize(want, &a);
+    tokenize(buf, &b);
+    if (!a.n || b.n < a.n)
+        return false;
+    /* nvidia-smi's "Quadro M1200" is pci.ids' "Quadro M1200 Mobile": the form factor
+     * words after the model do not make another GPU */
+    for (i = a.n; i < b.n; i++)
+        if (strcmp(b.t[i], "mobile") && strcmp(b.t[i], "max") && strcmp(b.t[i], "q") &&
+            strcmp(b.t[i], "laptop") && strcmp(b.t[i], "gpu"))
+            return false;
+    b.n = a.n;
+    return tokens_equal(&a, &b);
+}
+
+void dl_gpu_pci_search_line(const dl_knowledge *k, dl_gpu_pci_search *s, const char *line,
+                            size_t len)
+{
+    char dev[160];
+    const char *open, *close, *alt;
+    dl_gpu_chip chip;
+    bool match = false;
+    if (len && isxdigit((unsigned char)line[0])) {
+        s->nvidia = len >= 6 && !strncmp(line, "10de  ", 6);
+        return;
+    }
+    /* "\t1c03  GP106 [GeForce GTX 1060 6GB]"; subsystems have two tabs */
+    if (!s->nvidia || len < 9 || line[0] != '\t' || line[1] == '\t')
+        return;
+    snprintf(dev, sizeof dev, "%.*s", (int)(len - 7), line + 7);
+    open = strchr(dev, '[');
+    close = open ? strchr(open, ']') : NULL;
+    if (!close)
+        return;
+    /* "GeForce GTX 1650 Mobile / Max-Q": each alternative, and the whole */
+    for (alt = open + 1; alt < close && !match;) {
+        const char *slash = strstr(alt, " / ");
+        const char *end = slash && slash < close ? slash : close;
+        match = names_it(s->want, alt, (size_t)(end - alt));
+        alt = end == close ? close : end + 3;
+    }
+    if (!match && !names_it(s->want, open + 1, (size_t)(close - open - 1)))
+        return;
+    if (!dl_gpu_chip_lookup(k, dev, &chip))
+        return;
+    if (!s->hits++) {
+        s->major = chip.cc_major;
+        s->minor = chip.cc_minor;
+        snprintf(s->first, sizeof s->first, "%s", dev);
+    } else if ((chip.cc_major != s->major || chip.cc_minor != s->minor) && !s->other[0]) {
+        s->other_major = chip.cc_major;
+        s->other_minor = chip.cc_minor;
+        snprintf(s->other, sizeof s->other, "%s", dev);
+    }
+}
+
+bool dl_gpu_pci_search_end(const dl_gpu_pci_search *s, dl_plan_gpu *g)
+{
+    if (!s->hits)
+        return false;
+    g->guessed[0] = '\0';
+    if (s->other[0]) {
+        g->cc_major = g->cc_minor = 0;
+        snprintf(g->unknown_why, sizeof g->unknown_why, "pci.ids gives the name to %.70s "
+                 "(sm_%u%u) and to %.70s (sm_%u%u)", s->first, s->major, s->minor, s->other,
+                 s->other_major, s->other_minor);
+        return true;
+    }
+    g->cc_major = s->major;
+    g->cc_minor = s->minor;
+    g->unknown_why[0] = '\0';
+    return true;
 }
 
 bool dl_gpu_cc_from_name(const dl_knowledge *k, const char *name, unsigned *major,
                          unsigned *minor)
 {
-    const dl_table *t = dl_knowledge_table(k, "gpu_compute_capability");
-    const char *want = skip_nvidia(name);
-    long best = -1, shortest = -1;
-    size_t best_len = 0, short_len = 0, r;
-    for (r = 0; t && r < t->rows; r++) {
-        const char *row = skip_nvidia(dl_table_get(t, r, "gpu_name"));
-        size_t len = strlen(row);
-        if (ieq(row, want)) {
-            best = (long)r;
-            break;
-        }
-        /* "NVIDIA GeForce RTX 3060 Laptop GPU (12GB)" holds the row "GeForce RTX 3060
-         * Laptop GPU": the longest row inside the name wins. */
-        if (len > best_len && contains_word(want, row)) {
-            best = (long)r;
-            best_len = len;
-        }
-        /* "RTX 3060" is inside "GeForce RTX 3060" and "GeForce RTX 3060 Ti": the shortest
-         * row holding a short name is the plain model. */
-        if (contains_word(row, want) && (shortest < 0 || len < short_len)) {
-            shortest = (long)r;
-            short_len = len;
-        }
+    dl_gpu_match m;
+    dl_gpu_resolve_name(k, name, &m);
+    if (m.found) {
+        *major = m.major;
+        *minor = m.minor;
     }
-    if (best < 0)
-        best = shortest;
-    return best >= 0 &&
-           dl_cc_parse(dl_table_get(t, (size_t)best, "compute_capability"), major, minor);
+    return m.found;
 }
 
 bool dl_gpu_cc_from_text(const char *s, unsigned *major, unsigned *minor)

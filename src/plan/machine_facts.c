@@ -21,7 +21,7 @@ static void add_gpu(dl_plan_machine *m, dl_gpu_vendor v, const char *name, const
     snprintf(g->name, sizeof g->name, "%s", name ? name : "unknown GPU");
     /* The driver's answer first; the name table only when the driver gave none. */
     if (!(cc && dl_cc_parse(cc, &g->cc_major, &g->cc_minor)) && v == DL_GPU_NVIDIA && name)
-        dl_gpu_cc_from_name(k, name, &g->cc_major, &g->cc_minor);
+        dl_plan_gpu_resolve(k, name, g);
 }
 
 static void add_gpus(const dl_facts *f, const dl_knowledge *k, dl_plan_machine *m)

@@ -7,6 +7,7 @@
 
 #include "base/str.h"
 #include "know/version.h"
+#include "plan/driver_table.h"
 #include "plan/plan_checks.h"
 
 #include <stdio.h>
@@ -132,20 +133,31 @@ static int better(const dl_plan_candidate *a, const dl_plan_candidate *b,
     return dl_plan_variant_rank(a->variant) - dl_plan_variant_rank(b->variant);
 }
 
-/* The best candidate whose failures are all within `allowed`. */
-static long best_within(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
-                        bool accelerated_only)
+/* The best candidate whose failures are all within `allowed`. One whose fit to the GPU
+ * is unknown counts only with `unverified`: a plan never recommends what it cannot back. */
+static long best_of(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
+                    bool accelerated_only, bool unverified)
 {
     long best = -1;
     size_t i;
     for (i = 0; i < p->n; i++) {
         const dl_plan_candidate *c = &p->c[i];
-        if ((c->fails & ~allowed) != 0 || (accelerated_only && !dl_plan_accelerated(c, m)))
+        if ((c->fails & ~allowed) != 0 || (accelerated_only && !dl_plan_accelerated(c, m)) ||
+            (c->unverified[0] && !unverified))
+            continue;
+        /* never a driver update the card cannot have */
+        if ((c->fails & (1u << DL_REJ_DRIVER)) && c->beyond_last_branch)
             continue;
         if (best < 0 || better(c, &p->c[best], m) > 0)
             best = (long)i;
     }
     return best;
+}
+
+static long best_within(const dl_plan *p, const dl_plan_machine *m, unsigned allowed,
+                        bool accelerated_only)
+{
+    return best_of(p, m, allowed, accelerated_only, false);
 }
 
 static int torch_cmp(const dl_plan_candidate *a, const dl_plan_candidate *b)
@@ -156,13 +168,37 @@ static int torch_cmp(const dl_plan_candidate *a, const dl_plan_candidate *b)
     return dl_torch_version_cmp(&va, &vb);
 }
 
+/* After a driver update: of one release, the build the smallest driver unlocks, then one
+ * that driver runs outright (cu130 at 580 rather than cu132 through compatibility). */
+static long best_after_update(const dl_plan *p, const dl_plan_machine *m)
+{
+    const unsigned driver = 1u << DL_REJ_DRIVER;
+    long best = best_within(p, m, driver, false);
+    size_t i;
+    for (i = 0; best >= 0 && i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i], *b = &p->c[best];
+        int cmp;
+        if ((c->fails & ~driver) || c->unverified[0] || !(c->fails & driver) ||
+            c->beyond_last_branch || torch_cmp(c, b) != 0 ||
+            dl_plan_accelerated(c, m) != dl_plan_accelerated(b, m) ||
+            !dl_driver_cmp(c->unlock_driver, b->unlock_driver, &cmp))
+            continue;
+        if (cmp < 0 || (cmp == 0 && b->unlock_mvc && !c->unlock_mvc))
+            best = (long)i;
+    }
+    return best;
+}
+
 static void choose(dl_plan *p, const dl_plan_machine *m)
 {
-    const unsigned driver = 1u << DL_REJ_DRIVER, python = 1u << DL_REJ_PYTHON;
+    const unsigned python = 1u << DL_REJ_PYTHON;
     long cpu = -1, up, gpu_py, newer;
     size_t i;
     p->best = best_within(p, m, 0, false);
-    up = best_within(p, m, driver, false);
+    p->unverified_gpu = best_of(p, m, 0, true, true);
+    if (p->unverified_gpu >= 0 && !p->c[p->unverified_gpu].unverified[0])
+        p->unverified_gpu = -1;
+    up = best_after_update(p, m);
     p->after_driver_update =
         up >= 0 && !passes(&p->c[up]) && (p->best < 0 || better(&p->c[up], &p->c[p->best], m) > 0)
             ? up : -1;
@@ -194,7 +230,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     size_t nrel, i, j, cap = 0;
     memset(out, 0, sizeof *out);
     out->best = out->after_driver_update = out->cpu_alternative = -1;
-    out->gpu_blocked_by_python = out->newer_python = -1;
+    out->gpu_blocked_by_python = out->newer_python = out->unverified_gpu = -1;
     if (!t || !t->rows) {
         *error = dl_strdup("the torch_releases table is empty");
         return false;
@@ -202,6 +238,11 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     if (!dl_plan_checker_init(&chk, k, m, cons, error))
         return false;
     snprintf(out->python_tag, sizeof out->python_tag, "%s", chk.python_tag);
+    out->last_branch = chk.last_branch;
+    if (chk.last_branch && dl_driver_branch(m->driver) > chk.last_branch)
+        snprintf(out->driver_warning, sizeof out->driver_warning,
+                 "driver %s does not exist for %s: R%d is its last driver branch, so this "
+                 "driver cannot run it", m->driver, chk.last_branch_gpu, chk.last_branch);
     snprintf(out->platform, sizeof out->platform, "%s", chk.platform);
     rel = malloc(t->rows * sizeof *rel);
     if (!rel) {

@@ -24,6 +24,10 @@ typedef struct dl_plan_gpu {
     dl_gpu_vendor vendor;
     char name[96];
     unsigned cc_major, cc_minor;  /* NVIDIA compute capability; 0.0 when unknown */
+    char guessed[96];             /* the table's name the capability came from when the
+                                     given name was a near miss ("did you mean") */
+    char unknown_why[200];        /* why the capability is unknown, when the name is known
+                                     but ambiguous; "" otherwise */
 } dl_plan_gpu;
 
 #define DL_PLAN_MAX_GPUS 16
@@ -74,9 +78,14 @@ typedef struct dl_plan_candidate {
     char detail[DL_REJ_COUNT][160]; /* why, per failed check, in plain words */
     char min_driver[32];          /* the driver that runs this variant outright */
     bool minor_compat;            /* runs through CUDA minor-version compatibility */
+    char unlock_driver[32];       /* the smallest driver that runs it at all (through
+                                     minor-version compatibility when that is lower) */
+    bool unlock_mvc;              /* unlock_driver runs it through minor-version compat */
+    bool needs_ptx_jit;           /* a GPU runs it only by JIT from PTX (no MVC then) */
+    bool beyond_last_branch;      /* unlock_driver is newer than a GPU's last branch */
     bool python_unofficial;       /* a wheel exists, outside the official Python range */
     char arch_note[160];          /* where the arch list came from when not exact */
-    char unverified[256];         /* why its fit to the GPU is unknown (an NVIDIA GPU whose
+    char unverified[512];         /* why its fit to the GPU is unknown (an NVIDIA GPU whose
                                      compute capability is unknown); "" when known */
 } dl_plan_candidate;
 
@@ -86,9 +95,14 @@ typedef struct dl_plan {
     long best;                    /* index into c; -1: nothing fits */
     long after_driver_update;     /* better with a newer driver; -1: none */
     long cpu_alternative;         /* the best CPU build when best is a GPU one; -1 */
+    long unverified_gpu;          /* the best GPU build whose fit to a GPU of unknown
+                                     capability is unknown (never the recommendation); -1 */
     long gpu_blocked_by_python;   /* newest GPU build this Python lacks; -1 */
     long newer_python;            /* newest build a newer Python would unlock; -1 */
     char python_tag[16];          /* "cp312", "cp313t"; "" when the Python is unknown */
+    int last_branch;              /* the newest driver branch every NVIDIA GPU here can
+                                     run (470 Kepler, 580 Maxwell-Volta); 0: no limit */
+    char driver_warning[240];     /* a driver that does not exist for a GPU here */
     char platform[24];            /* "linux-x86_64": torch_wheels' platform */
 } dl_plan;
 

@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "know/arch.h"
+#include "know/gpu_chip.h"
 #include "know/version.h"
 #include "plan/driver_table.h"
 
@@ -78,6 +79,22 @@ static bool torch_matches(const char *req, const dl_torch_version *v, bool *pars
     return ok;
 }
 
+/* The oldest GPU here bounds the drivers: Kepler ends at R470, Maxwell to Volta at R580. */
+static void last_branch(dl_plan_checker *chk)
+{
+    size_t i;
+    for (i = 0; i < chk->m->n_gpus; i++) {
+        const dl_plan_gpu *g = &chk->m->gpus[i];
+        int branch = g->vendor == DL_GPU_NVIDIA && g->cc_major
+                         ? dl_gpu_last_driver_branch(chk->k, g->cc_major, g->cc_minor)
+                         : 0;
+        if (branch && (!chk->last_branch || branch < chk->last_branch)) {
+            chk->last_branch = branch;
+            chk->last_branch_gpu = g->name;
+        }
+    }
+}
+
 bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_plan_machine *m,
                           const dl_plan_constraints *cons, char **error)
 {
@@ -95,6 +112,7 @@ bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_
     chk->driver_cuda = m->driver_cuda ? m->driver_cuda
                        : m->driver[0] ? dl_driver_cuda_for_driver(k, m->driver, m->os)
                                       : 0;
+    last_branch(chk);
     /* A driver older than every CUDA in the table is a driver, not an unknown one. */
     if (!chk->driver_cuda && m->driver[0])
         chk->driver_cuda = DL_DRIVER_CUDA_OLDER;
@@ -325,11 +343,14 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
         /* Unknown is not "fits": the plan may still name the build, never as verified. */
         if (!g->cc_major) {
             snprintf(c->unverified, sizeof c->unverified, "the compute capability of %s is "
-                     "unknown, so whether torch %s %s has kernels for it is unknown", g->name,
-                     c->torch, c->variant);
+                     "unknown%s%s%s, so whether torch %s %s has kernels for it is unknown",
+                     g->name, g->unknown_why[0] ? " (" : "", g->unknown_why,
+                     g->unknown_why[0] ? ")" : "", c->torch, c->variant);
             continue;
         }
         r = dl_arch_check(g->cc_major, g->cc_minor, &list);
+        if (r.verdict == DL_ARCH_RUNS_PTX_JIT)
+            c->needs_ptx_jit = true;
         if (r.verdict == DL_ARCH_TOO_OLD)
             fail(c, DL_REJ_ARCH_DROPPED, "torch %s %s has no kernels for sm_%u%u (%s): its "
                  "oldest target is newer", c->torch, c->variant, g->cc_major, g->cc_minor,
@@ -341,6 +362,41 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
             fail(c, DL_REJ_ARCH_TOO_NEW, "sm_%u%u (%s) would need the driver to JIT PTX, "
                  "which a driver older than %s cannot do for this CUDA", g->cc_major,
                  g->cc_minor, g->name, c->min_driver[0] ? c->min_driver : "the minimum");
+    }
+}
+
+/* The cuDNN a CUDA build bundles (cudnn.csv, by torch minor and variant), against the
+ * GPUs: cuDNN 8.9 and newer carry no Kepler kernels, so torch 2.4+ cu118 (cuDNN 9.1) does
+ * not fully work on a K80 though its own kernels list sm_37. */
+static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
+{
+    const dl_table *t = table(chk, "cudnn");
+    const char *cudnn = NULL, *dot;
+    char minor[16];
+    size_t r, i;
+    if (c->fails & ((1u << DL_REJ_ARCH_DROPPED) | (1u << DL_REJ_ARCH_TOO_NEW)))
+        return;
+    dot = strchr(c->torch, '.');
+    dot = dot ? strchr(dot + 1, '.') : NULL;
+    snprintf(minor, sizeof minor, "%.*s", dot ? (int)(dot - c->torch) : (int)strlen(c->torch),
+             c->torch);
+    for (r = 0; t && r < t->rows && !cudnn; r++)
+        if (!strcmp(dl_table_get(t, r, "torch_minor"), minor) &&
+            !strcmp(dl_table_get(t, r, "cuda_variant"), c->variant))
+            cudnn = dl_table_get(t, r, "cudnn_version");
+    for (i = 0; cudnn && i < chk->m->n_gpus; i++) {
+        const dl_plan_gpu *g = &chk->m->gpus[i];
+        const char *without = g->vendor == DL_GPU_NVIDIA && g->cc_major
+                                  ? dl_gpu_first_cudnn_without(chk->k, g->cc_major, g->cc_minor)
+                                  : NULL;
+        dl_version have, limit;
+        if (without && dl_version_parse(cudnn, &have) && dl_version_parse(without, &limit) &&
+            dl_version_cmp(&have, &limit) >= 0) {
+            fail(c, DL_REJ_ARCH_DROPPED, "torch %s %s bundles cuDNN %s, which has no kernels "
+                 "for sm_%u%u (%s): cuDNN %s and newer do not support it", c->torch,
+                 c->variant, cudnn, g->cc_major, g->cc_minor, g->name, without);
+            return;
+        }
     }
 }
 
@@ -368,6 +424,26 @@ static void check_known_bad(const dl_plan_checker *chk, dl_plan_candidate *c)
     }
 }
 
+/* The smallest driver that runs the candidate, and whether the GPUs can have it. */
+static void unlock_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const char *cuda)
+{
+    if (!dl_driver_unlock_for_cuda(chk->k, cuda, chk->m->os, c->unlock_driver,
+                                   sizeof c->unlock_driver, &c->unlock_mvc))
+        return;
+    /* a GPU that needs PTX JIT gets no minor-version compatibility */
+    if (c->needs_ptx_jit && c->unlock_mvc) {
+        snprintf(c->unlock_driver, sizeof c->unlock_driver, "%s", c->min_driver);
+        c->unlock_mvc = false;
+    }
+    c->beyond_last_branch =
+        chk->last_branch && dl_driver_branch(c->unlock_driver) > chk->last_branch;
+    if (c->beyond_last_branch && (c->fails & (1u << DL_REJ_DRIVER))) {
+        size_t used = strlen(c->detail[DL_REJ_DRIVER]);
+        snprintf(c->detail[DL_REJ_DRIVER] + used, sizeof c->detail[DL_REJ_DRIVER] - used,
+                 "; R%d is the last branch for %s", chk->last_branch, chk->last_branch_gpu);
+    }
+}
+
 void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
                    dl_plan_candidate *c)
 {
@@ -391,6 +467,8 @@ void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
         dl_variant cv = dl_torch_variant(variant);
         check_driver(chk, c, cv.version);
         check_arch(chk, c);
+        check_cudnn(chk, c);
+        unlock_driver(chk, c, cv.version);
     }
     check_known_bad(chk, c);
 }

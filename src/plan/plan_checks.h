@@ -13,6 +13,8 @@ typedef struct dl_plan_checker {
     char python_tag[16];    /* "cp312", "cp313t"; "" unknown */
     char platform[24];      /* "linux-x86_64" */
     int driver_cuda;        /* the machine's, or derived from its driver; 0 unknown */
+    int last_branch;        /* the newest driver branch the GPUs run; 0: no limit known */
+    const char *last_branch_gpu; /* the GPU that sets it */
 } dl_plan_checker;
 
 bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_plan_machine *m,

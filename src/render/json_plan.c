@@ -42,10 +42,17 @@ static cJSON *machine(const dl_plan_view *v)
         cJSON_AddStringToObject(g, "vendor", vendors[m->gpus[i].vendor]);
         cJSON_AddStringToObject(g, "name", m->gpus[i].name);
         add_text(g, "compute_capability", m->gpus[i].cc_major ? cc : NULL);
+        add_text(g, "guessed_as", m->gpus[i].guessed);
+        add_text(g, "unknown_why", m->gpus[i].unknown_why);
         cJSON_AddItemToArray(gpus, g);
     }
     cJSON_AddItemToObject(o, "gpus", gpus);
     add_text(o, "driver", m->driver);
+    if (v->plan->last_branch)
+        cJSON_AddNumberToObject(o, "last_driver_branch", v->plan->last_branch);
+    else
+        cJSON_AddNullToObject(o, "last_driver_branch");
+    add_text(o, "driver_warning", v->plan->driver_warning);
     return o;
 }
 
@@ -65,6 +72,8 @@ static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *
     cJSON *o = candidate(c), *cmds = cJSON_CreateObject();
     add_text(o, "index_url", cmd->index_url);
     add_text(o, "min_driver", c->min_driver);
+    add_text(o, "unlock_driver", c->unlock_driver);
+    cJSON_AddBoolToObject(o, "unlock_through_minor_version_compatibility", c->unlock_mvc);
     cJSON_AddBoolToObject(o, "minor_version_compatibility", c->minor_compat);
     cJSON_AddBoolToObject(o, "python_officially_supported", !c->python_unofficial);
     add_text(o, "arch_note", c->arch_note);
@@ -86,6 +95,17 @@ static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *
     return o;
 }
 
+/* Every reason's words, in the order of "reasons". */
+static cJSON *details(const dl_plan_candidate *c)
+{
+    cJSON *arr = cJSON_CreateArray();
+    unsigned r;
+    for (r = 0; r < DL_REJ_COUNT; r++)
+        if (c->fails & (1u << r))
+            cJSON_AddItemToArray(arr, cJSON_CreateString(c->detail[r]));
+    return arr;
+}
+
 static cJSON *rejected(const dl_plan *p)
 {
     cJSON *arr = cJSON_CreateArray();
@@ -105,6 +125,7 @@ static cJSON *rejected(const dl_plan *p)
                 cJSON_AddItemToArray(reasons,
                                      cJSON_CreateString(dl_plan_reason_id((dl_plan_reason)r)));
         cJSON_AddItemToObject(o, "reasons", reasons);
+        cJSON_AddItemToObject(o, "details", details(c));
         cJSON_AddItemToArray(arr, o);
     }
     return arr;
@@ -137,6 +158,15 @@ char *dl_render_plan_json(const dl_plan_view *v)
     else
         cJSON_AddNullToObject(doc, "after_driver_update");
     add_index(doc, "cpu_alternative", p, p->cpu_alternative);
+    if (p->unverified_gpu >= 0) {
+        cJSON *u = candidate(&p->c[p->unverified_gpu]);
+        cJSON_AddStringToObject(u, "unverified", p->c[p->unverified_gpu].unverified);
+        cJSON_AddStringToObject(u, "ask", "nvidia-smi --query-gpu=name,compute_cap "
+                                          "--format=csv");
+        cJSON_AddItemToObject(doc, "unverified_gpu", u);
+    } else {
+        cJSON_AddNullToObject(doc, "unverified_gpu");
+    }
     add_index(doc, "gpu_with_other_python", p, p->gpu_blocked_by_python);
     add_index(doc, "newer_python_unlocks", p, p->newer_python);
     add_text(doc, "venv_note", v->venv_note);

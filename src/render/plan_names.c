@@ -8,7 +8,10 @@
 
 void dl_plan_gpu_describe(const dl_plan_gpu *g, char *out, size_t n)
 {
-    if (g->vendor == DL_GPU_NVIDIA && g->cc_major)
+    if (g->vendor == DL_GPU_NVIDIA && g->cc_major && g->guessed[0])
+        snprintf(out, n, "%s (sm_%u%u, read as %s: did you mean that?)", g->name, g->cc_major,
+                 g->cc_minor, g->guessed);
+    else if (g->vendor == DL_GPU_NVIDIA && g->cc_major)
         snprintf(out, n, "%s (sm_%u%u)", g->name, g->cc_major, g->cc_minor);
     else if (g->vendor == DL_GPU_NVIDIA)
         snprintf(out, n, "%s (compute capability unknown)", g->name);

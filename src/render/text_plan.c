@@ -3,12 +3,29 @@
 #include "render/plan_view.h"
 
 #include "base/str.h"
+#include "plan/driver_form.h"
+
+#include <stdio.h>
 
 #include <string.h>
+
+/* A driver minimum as the reader's system shows it: on Windows, NVIDIA's "560.76" with
+ * the tail of Windows' form beside it ("*.*.15.6076", what Device Manager prints). */
+static const char *driver_text(const dl_plan_view *v, const char *driver, char *buf,
+                               size_t n)
+{
+    char win[32];
+    if (v->machine->os == DL_PLAN_OS_WINDOWS && dl_driver_windows_form(driver, win, sizeof win))
+        snprintf(buf, n, "%s (Windows: %s)", driver, win);
+    else
+        snprintf(buf, n, "%s", driver);
+    return buf;
+}
 
 static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan_machine *m = v->machine;
+    char drv[80];
     size_t i;
     dl_buf_printf(b, "%sPlan for %s%s: %s %s", dl_style_on(s, DL_TONE_HEAD), v->machine_source,
                   dl_style_off(s, DL_TONE_HEAD), dl_plan_os_name(m->os), m->arch);
@@ -23,12 +40,15 @@ static void machine_line(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     if (!m->n_gpus)
         dl_buf_printf(b, "none");
     for (i = 0; i < m->n_gpus; i++) {
-        char g[160];
+        char g[320];
         dl_plan_gpu_describe(&m->gpus[i], g, sizeof g);
         dl_buf_printf(b, "%s%s", i ? "; " : "", g);
     }
     if (m->driver[0])
-        dl_buf_printf(b, "\n  NVIDIA driver: %s", m->driver);
+        dl_buf_printf(b, "\n  NVIDIA driver: %s", driver_text(v, m->driver, drv, sizeof drv));
+    if (v->plan->driver_warning[0])
+        dl_buf_printf(b, "\n  %swarning: %s%s", dl_style_on(s, DL_TONE_WARN),
+                      v->plan->driver_warning, dl_style_off(s, DL_TONE_WARN));
     else if (m->driver_cuda)
         dl_buf_printf(b, "\n  NVIDIA driver: CUDA %d.%d", m->driver_cuda / 1000,
                       m->driver_cuda % 1000 / 10);
@@ -57,6 +77,7 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan_candidate *c = &v->plan->c[v->plan->best];
     bool unverified = c->unverified[0] != '\0';
+    char drv[80];
     dl_tone tone = unverified ? DL_TONE_WARN : DL_TONE_GOOD;
     dl_buf_printf(b, "%s%s %s:%s ", dl_style_on(s, tone), unverified ? "?" : dl_glyph_ok(s),
                   unverified ? "Unverified" : "Recommended", dl_style_off(s, tone));
@@ -72,9 +93,10 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     commands(b, &v->best, v);
     if (c->minor_compat)
         dl_buf_printf(b, "  note: runs through CUDA minor-version compatibility; a driver >= %s "
-                         "runs it outright\n", c->min_driver);
+                         "runs it outright\n", driver_text(v, c->min_driver, drv, sizeof drv));
     if (!v->machine->driver[0] && !v->machine->driver_cuda && c->min_driver[0])
-        dl_buf_printf(b, "  note: needs an NVIDIA driver >= %s\n", c->min_driver);
+        dl_buf_printf(b, "  note: needs an NVIDIA driver >= %s\n",
+                      driver_text(v, c->min_driver, drv, sizeof drv));
     if (c->python_unofficial)
         dl_buf_printf(b, "  note: wheels exist for this Python, but torch %s does not list it "
                          "as officially supported\n", c->torch);
@@ -98,13 +120,62 @@ static void nothing_fits(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     }
 }
 
+/* A GPU whose capability is unknown: the build that would use it, never with a check
+ * mark, and what to ask for to know. */
+static void unverified_gpu(dl_buf *b, const dl_plan_view *v, const dl_style *s)
+{
+    const dl_plan_candidate *c = &v->plan->c[v->plan->unverified_gpu];
+    dl_buf_printf(b, "\n%s? Unverified:%s ", dl_style_on(s, DL_TONE_WARN),
+                  dl_style_off(s, DL_TONE_WARN));
+    candidate_title(b, c);
+    dl_buf_printf(b, " would use the GPU if it has kernels for it\n  %swarning: %s%s\n"
+                     "  ask:    nvidia-smi --query-gpu=name,compute_cap --format=csv (then plan "
+                     "with --gpu set to that capability)\n",
+                  dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
+}
+
+/* A CPU plan on a machine with a known NVIDIA GPU says why, in one line. */
+static void no_cuda_fits(dl_buf *b, const dl_plan_view *v)
+{
+    const dl_plan *p = v->plan;
+    const dl_plan_machine *m = v->machine;
+    size_t i;
+    if (p->best < 0 || strcmp(p->c[p->best].variant, "cpu") != 0 || p->unverified_gpu >= 0 ||
+        p->after_driver_update >= 0)
+        return;
+    for (i = 0; i < m->n_gpus; i++)
+        if (m->gpus[i].vendor == DL_GPU_NVIDIA && m->gpus[i].cc_major) {
+            dl_buf_printf(b, "  note: no CUDA build dlenv knows runs on %s (sm_%u%u) with "
+                             "this setup; --why says why for each\n", m->gpus[i].name,
+                          m->gpus[i].cc_major, m->gpus[i].cc_minor);
+            return;
+        }
+}
+
+static void guessed_names(dl_buf *b, const dl_plan_machine *m)
+{
+    size_t i;
+    for (i = 0; i < m->n_gpus; i++)
+        if (m->gpus[i].guessed[0])
+            dl_buf_printf(b, "  note: '%s' is not a name dlenv knows; planned as %s (sm_%u%u). "
+                             "Did you mean %s? If not, pass --gpu with its compute "
+                             "capability.\n", m->gpus[i].name, m->gpus[i].guessed,
+                          m->gpus[i].cc_major, m->gpus[i].cc_minor, m->gpus[i].guessed);
+}
+
 static void alternatives(dl_buf *b, const dl_plan_view *v)
 {
     const dl_plan *p = v->plan;
     if (p->after_driver_update >= 0) {
         const dl_plan_candidate *c = &p->c[p->after_driver_update];
-        dl_buf_printf(b, "\nAfter a driver update to >= %s: ", c->min_driver);
+        char drv[80];
+        dl_buf_printf(b, "\nAfter a driver update to >= %s: ",
+                      driver_text(v, c->unlock_driver[0] ? c->unlock_driver : c->min_driver,
+                                  drv, sizeof drv));
         candidate_title(b, c);
+        if (c->unlock_mvc)
+            dl_buf_printf(b, "\n  (through CUDA minor-version compatibility; >= %s runs it "
+                             "outright)", driver_text(v, c->min_driver, drv, sizeof drv));
         dl_buf_printf(b, "\n  %s\n", v->after_update.pip);
     }
     if (p->cpu_alternative >= 0) {
@@ -149,18 +220,19 @@ static void why(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     dl_buf_printf(b, "\nEvery candidate (older patches shown where they differ):\n");
     for (i = 0; i < p->n; i++) {
         const dl_plan_candidate *c = &p->c[i];
-        const char *mark = c->fails ? dl_glyph_fail(s) : dl_glyph_ok(s);
+        const char *mark = c->fails ? dl_glyph_fail(s) : c->unverified[0] ? "?" : dl_glyph_ok(s);
         if (repeats_newer_patch(p, i))
             continue;
         dl_buf_printf(b, "  %s %-7s %-9s", mark, c->torch, c->variant);
-        if (!c->fails)
+        if (!c->fails && c->unverified[0])
+            dl_buf_printf(b, " unverified: %s\n", c->unverified);
+        else if (!c->fails)
             dl_buf_printf(b, " fits%s\n", (long)i == p->best ? " (recommended)" : "");
+        /* every reason, not the first: a GTX 1060 on an old driver fails cu130 for both */
         for (r = 0; r < DL_REJ_COUNT; r++)
-            if (c->fails & (1u << r)) {
-                dl_buf_printf(b, " %s: %s\n", dl_plan_reason_id((dl_plan_reason)r),
-                              c->detail[r]);
-                break;
-            }
+            if (c->fails & (1u << r))
+                dl_buf_printf(b, "%s %s: %s\n", r == dl_plan_first_reason(c) ? "" : "                    ",
+                              dl_plan_reason_id((dl_plan_reason)r), c->detail[r]);
     }
 }
 
@@ -172,6 +244,10 @@ char *dl_render_plan_text(const dl_plan_view *v, const dl_style *s)
         recommended(&b, v, s);
     else
         nothing_fits(&b, v, s);
+    guessed_names(&b, v->machine);
+    no_cuda_fits(&b, v);
+    if (v->plan->unverified_gpu >= 0)
+        unverified_gpu(&b, v, s);
     alternatives(&b, v);
     if (v->why)
         why(&b, v, s);

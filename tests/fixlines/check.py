@@ -260,7 +260,9 @@ def plan_machines():
         for row in f:
             if not row.strip() or row.startswith("#"):
                 continue
-            name, args = row.split("\t")[:2]
+            name, args, torch = row.split("\t")[:3]
+            if torch == "usage":
+                continue  # a usage error by design: no plan, no commands
             doc = run([DLENV, "plan", "--json"] + shlex.split(args))
             shell = "ps" if (doc.get("machine") or {}).get("os") == "windows" else "sh"
             source = "plan/" + name

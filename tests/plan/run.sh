@@ -22,6 +22,14 @@ while IFS="$tab" read -r name args torch variant after extra _why; do
     eval "set -- $args"
     "$dlenv" plan --json "$@" > "$work/out.json" 2> "$work/err"
     rc=$?
+    if [ "$torch" = usage ]; then
+        # a usage error: exit 2, one line on stderr, nothing on stdout; the line holds $variant
+        check "$name" "exit code" 2 "$rc"
+        check "$name" "stderr lines" 1 "$(wc -l < "$work/err" | tr -d ' ')"
+        want=$(printf '%s' "$variant" | sed 's/%20/ /g')
+        case "$(cat "$work/err")" in *"$want"*) ;; *) check "$name" stderr "...$want..." "$(cat "$work/err")" ;; esac
+        continue
+    fi
     if [ "$torch" = - ]; then
         check "$name" "exit code" 1 "$rc"
         check "$name" recommended null "$("$match" --get "$work/out.json" recommended)"
@@ -39,8 +47,19 @@ while IFS="$tab" read -r name args torch variant after extra _why; do
         check "$name" after_driver_update "$after" "$got"
     fi
     [ "$extra" = - ] && extra=
+    # a value may hold spaces written as %20; "path~text" checks that the value holds text
     for kv in $extra; do
-        check "$name" "${kv%%=*}" "${kv#*=}" "$("$match" --get "$work/out.json" "${kv%%=*}")"
+        case "$kv" in
+        *~*)
+            want=$(printf '%s' "${kv#*~}" | sed 's/%20/ /g')
+            got=$("$match" --get "$work/out.json" "${kv%%~*}")
+            case "$got" in *"$want"*) ;; *) check "$name" "${kv%%~*}" "...$want..." "$got" ;; esac
+            ;;
+        *)
+            want=$(printf '%s' "${kv#*=}" | sed 's/%20/ /g')
+            check "$name" "${kv%%=*}" "$want" "$("$match" --get "$work/out.json" "${kv%%=*}")"
+            ;;
+        esac
     done
 done < "$table"
 echo "$count machines, $failed mismatches"

@@ -130,8 +130,14 @@ static void every_known_capability_has_a_row(void **state)
     (void)state;
     assert_non_null(gpus);
     assert_non_null(arch);
-    for (r = 0; r < gpus->rows; r++)
-        lookup(dl_table_get(gpus, r, "compute_capability"), dl_table_get(gpus, r, "gpu_name"));
+    for (r = 0; r < gpus->rows; r++) {
+        const char *cc = dl_table_get(gpus, r, "compute_capability");
+        /* Fermi (2.x) rows exist only so a name sold on both Kepler and Fermi boards (GT
+         * 730) is known to be ambiguous; nothing dlenv runs or plans targets them. */
+        if (cc && cc[0] == '2' && cc[1] == '.')
+            continue;
+        lookup(cc, dl_table_get(gpus, r, "gpu_name"));
+    }
     for (r = 0; r < arch->rows; r++) {
         dl_gpu_arch a = lookup(dl_table_get(arch, r, "compute_capability"), "GeForce");
         assert_true(a.fp32.known); /* the CUDA-core rate is known for every row */

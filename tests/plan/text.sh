@@ -1,0 +1,89 @@
+#!/bin/sh
+# text.sh DLENV: what `dlenv plan` prints for people (issue 17): never a check mark it
+# cannot back, every reason in --why, Windows driver minimums in Windows' form, a "did you
+# mean" for a guessed name, and the speed of a described plan.
+set -u
+dlenv=$1
+failed=0
+fail() { echo "FAIL: $*"; failed=$((failed + 1)); }
+has() { # what text needle
+    case "$2" in *"$3"*) ;; *) fail "$1: no '$3' in:"; printf '%s\n' "$2" | sed 's/^/    /' ;; esac
+}
+lacks() {
+    case "$2" in *"$3"*) fail "$1: '$3' in:"; printf '%s\n' "$2" | sed 's/^/    /' ;; esac
+}
+
+# An unknown GPU: the CUDA build is named only as unverified, with the question to ask.
+out=$("$dlenv" plan --os linux --gpu "Banana GPU" --driver 580.65.06 --python 3.12 --why)
+has "unknown GPU" "$out" "Recommended: torch 2.15.0, CPU only (cpu)"
+has "unknown GPU" "$out" "? Unverified: torch 2.15.0, CUDA 13.0 (cu130)"
+has "unknown GPU" "$out" "nvidia-smi --query-gpu=name,compute_cap --format=csv"
+has "unknown GPU --why" "$out" "? 2.15.0  cu130     unverified: the compute capability of Banana GPU is unknown"
+lacks "unknown GPU --why" "$out" "cu130     fits"
+lacks "unknown GPU --why" "$out" "cu132     fits"
+
+# GT 730 is two chips: the text says so.
+out=$("$dlenv" plan --os linux --gpu "GT 730" --driver 470.82.01 --python 3.10)
+has "GT 730" "$out" "sold as Kepler (sm_35) and as Fermi (sm_21)"
+
+# A guessed name says what it was read as.
+out=$("$dlenv" plan --os linux --gpu "GeForce GTZ 1060" --driver 580.65.06 --python 3.12)
+has "typo" "$out" "GTZ 1060 (sm_61, read as GeForce GTX 1060: did you mean that?)"
+has "typo" "$out" "Did you mean GeForce GTX 1060?"
+
+# --why: every reason (a GTX 1060 on an old driver fails cu130 for the driver and the arch).
+out=$("$dlenv" plan --os linux --gpu "GeForce GTX 1060" --driver 418.87.01 --python 3.12 --why)
+has "--why all reasons" "$out" "cu130     driver_too_old: cu130 needs driver >= 580.65.06"
+has "--why all reasons" "$out" "gpu_arch_dropped: torch 2.15.0 cu130 has no kernels for sm_61"
+has "after update" "$out" "After a driver update to >= 525.60.13: torch 2.14.1, CUDA 12.6 (cu126)"
+has "after update" "$out" "through CUDA minor-version compatibility; >= 560.28.03 runs it outright"
+
+# Kepler: cuDNN 9.1 in 2.4+ cu118 is named as the reason.
+out=$("$dlenv" plan --os linux --gpu "Tesla K80" --driver 470.82.01 --python 3.10 --why)
+has "K80 cuDNN" "$out" "bundles cuDNN 9.1.0.70, which has no kernels for sm_37"
+
+# A Kepler GTX 680: CPU, and the text says no CUDA build runs on it.
+out=$("$dlenv" plan --os linux --gpu "GTX 680" --driver 470.82.01 --python 3.10)
+has "GTX 680" "$out" "Recommended: torch 2.14.1, CPU only (cpu)"
+has "GTX 680" "$out" "note: no CUDA build dlenv knows runs on GTX 680 (sm_30)"
+lacks "GTX 680" "$out" "cu118"
+
+# An impossible pair is warned about.
+out=$("$dlenv" plan --os linux --gpu "GeForce GTX 1060" --driver 590.48.01 --python 3.12)
+has "Pascal + R590" "$out" "warning: driver 590.48.01 does not exist for GeForce GTX 1060: R580"
+
+# Windows: driver minimums also in Windows' form.
+out=$("$dlenv" plan --os windows --gpu "GeForce GTX 1080" --driver 27.21.14.5671 --python 3.12)
+has "Windows form" "$out" "NVIDIA driver: 456.71 (Windows: *.*.14.5671)"
+has "Windows form" "$out" "After a driver update to >= 528.33 (Windows: *.*.15.2833)"
+has "Windows form" "$out" ">= 560.76 (Windows: *.*.15.6076) runs it outright"
+
+# Not an NVIDIA driver: one line, exit 2.
+err=$("$dlenv" plan --os windows --gpu "GeForce RTX 3060" --driver 32.0.101.6556 --python 3.12 2>&1 >/dev/null)
+rc=$?
+[ "$rc" = 2 ] || fail "Intel driver: exit $rc, want 2"
+[ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "Intel driver: not one line: $err"
+
+# Speed: a described machine with --why under 10 ms. Measured as CPU time (user + system)
+# of 20 runs, which a busy machine (tests run in parallel) does not inflate the way it does
+# wall time: the wait for a core is not the plan's.
+# A sanitizer build checks every access and is many times slower: its speed says nothing.
+if grep -q -a -e __asan_init -e __ubsan_handle "$dlenv" 2>/dev/null; then
+    echo "speed not measured: a sanitizer build"
+else
+cpu=$( (i=0
+        while [ $i -lt 20 ]; do
+            "$dlenv" plan --os linux --gpu "GeForce GTX 1060" --driver 418.87.01 \
+                --python 3.12 --why >/dev/null
+            i=$((i + 1))
+        done
+        times) | sed -n 2p)
+# "0m0.104000s 0m0.020000s" (children's user and system time) -> microseconds per run
+us=$(printf '%s\n' "$cpu" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m");
+    sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t * 1e6 / 20 }')
+echo "plan --why: ${us} us of CPU per run ($cpu for 20)"
+[ -n "$us" ] && [ "$us" -lt 10000 ] || fail "plan --why takes ${us} us of CPU (want < 10 ms)"
+fi
+
+[ "$failed" -eq 0 ] && echo "plan text: all checks passed"
+[ "$failed" -eq 0 ]
