@@ -8,13 +8,13 @@
 #include "cli/output.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 #include "os/os.h"
 #include "plan/gpu_names.h"
 #include "plan/machine_facts.h"
 #include "probe/pci_ids.h"
 #include "render/plan_view.h"
-#include "rules/query.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -12,13 +12,13 @@
 #include "cli/redaction.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/tables.h"
 #include "measure/cpu_peak.h"
 #include "measure/memory_bandwidth.h"
 #include "os/os.h"
 #include "probe/probe.h"
 #include "render/text_verify.h"
-#include "rules/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>

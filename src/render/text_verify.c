@@ -3,8 +3,8 @@
 #include "render/text_verify.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "render/doctor_view.h"
-#include "rules/query.h"
 
 #include <stdlib.h>
 #include <string.h>

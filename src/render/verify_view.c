@@ -3,7 +3,7 @@
 #include "render/verify_view.h"
 
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>

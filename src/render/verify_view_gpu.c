@@ -7,8 +7,8 @@
 #include "render/verify_view.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/gpu_arch.h"
-#include "rules/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>

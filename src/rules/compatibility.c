@@ -1,13 +1,13 @@
 /* Compatibility against the knowledge tables: the driver against the CUDA torch was built
  * with, the GPU against the architectures compiled into the wheel, Python against the
  * releases that have wheels for it. */
+#include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
 #include "plan/machine_facts.h"
 #include "plan/plan_checks.h"
 #include "rules/fixes.h"
 #include "rules/know_query.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
@@ -33,7 +33,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     const dl_facts *f = in->facts;
     const dl_python *py = dl_q_main_python(f);
     const char *cuda = torch_cuda(py), *mvc = NULL;
-    long long driver_cuda = dl_fix_driver_cuda(f);
+    long long driver_cuda = dl_q_driver_cuda(f);
     const dl_table *t = in->know ? dl_knowledge_table(in->know, "cuda_driver") : NULL;
     long row = t && cuda ? dl_kq_find(t, "cuda_version", cuda) : -1;
     char have[16] = "?";

@@ -1,7 +1,7 @@
 /* Containers and WSL: the GPU has to be passed in, and WSL's driver lives in a folder of
  * its own that the loader must know. */
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <string.h>

@@ -2,9 +2,9 @@
  * causes, each with its own fix: a reference BLAS (Debian's torch before libblas.so.3 points
  * at OpenBLAS), an OpenBLAS that chose a kernel narrower than the CPU (a model it does not
  * know, as virtual machines show), and a single thread. */
+#include "facts/query.h"
 #include "know/blas_kernel.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdbool.h>

@@ -2,8 +2,8 @@
  * loaded" causes it is decides the fix, so the specific rules come first and the general
  * driver_not_loaded stays quiet when one of them fired. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Hardware: is there a GPU CUDA can use at all. */
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* Libraries and search paths: which libcuda loads, and what hides the GPUs. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdio.h>

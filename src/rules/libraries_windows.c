@@ -2,9 +2,9 @@
  * DLLs torch imports, the paging file that backs what they commit, and OpenMP runtimes
  * that clash. Fixes are written for PowerShell, the default Windows terminal. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* Performance: it works, but slower than the hardware can. */
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Python: is there an interpreter that runs, does the one `python` means have torch, and
  * is the torch it imports its own. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* The one table of rules, the engine that runs it, and the root cause. */
 #include "rules/rules.h"
 
-#include "rules/query.h"
+#include "facts/query.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* The torch build: is it a CUDA build, and do its companions match it. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

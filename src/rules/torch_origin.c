@@ -2,8 +2,8 @@
  * own packages (PYTHONPATH, a .pth file, the user site, a folder named torch in the
  * current directory), so the environment runs a torch it did not install. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* torch at run time: `import torch` fails, crashes or hangs; or it imported, is a CUDA
  * build, and still sees no GPU; or another process holds the GPU's memory. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/tables.h"
 #include "parse/paste.h"
 #include "parse/signatures.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #include "rules/verdict.h"
 
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
