@@ -1,7 +1,6 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
-#include "parse/oom.h"
 #include "parse/signatures.h"
 #include "plan/driver_table.h"
 #include "plan/gpu_names.h"
@@ -217,7 +216,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     in.facts = &out->facts;
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
-    dl_explain_oom(&out->paste, &out->findings);
+    dl_rule_oom_message(&out->paste, &out->findings);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
