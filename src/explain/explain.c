@@ -79,7 +79,7 @@ static void add_signature(const dl_table *cat, const dl_signature_hit *h, dl_exp
         decided_by_rules(rules, dl_table_get(cat, h->row, "alternatives")) ||
         alternative_found(&e->findings, dl_table_get(cat, h->row, "alternatives")))
         return;
-    x = dl_finding_add(&e->findings, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+    x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE, "%s",
                        dl_table_get(cat, h->row, "title"));
     for (i = 0; i < h->n_lines; i++)
         quote_line(x, &e->paste, h->lines[i]);
@@ -107,7 +107,7 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
         if (strcmp(r->severity.value, "failure") != 0 || has_id(&e->findings, r->id.value) ||
             layer < 0)
             continue;
-        x = dl_finding_add(&e->findings, r->id.value, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+        x = dl_finding_add(&e->findings, r->id.value, DL_SEV_FAILURE, "%s",
                            r->title.value);
         for (j = 0; j < e->where.n; j++)
             quote_line(x, &e->paste, e->where.where[j].line);

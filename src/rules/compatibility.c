@@ -47,7 +47,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     if (c != DL_CUDA_COMPAT_TOO_OLD)
         return;
     dl_cuda_version_from_int((int)driver_cuda, have, sizeof have);
-    x = dl_finding_add(out, "driver_too_old", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "driver_too_old", DL_SEV_FAILURE,
                        "The driver runs CUDA up to %s, but torch was built with CUDA %s", have,
                        cuda);
     dl_finding_evidence(x, "nvml.cuda_driver_version", "%lld (CUDA %s)", driver_cuda, have);
@@ -114,7 +114,7 @@ static void arch_rule(const dl_rule_input *in, dl_findings *out, const char *id)
     r = dl_arch_check(major, minor, &list);
     if (!r.diagnosis || strcmp(r.diagnosis, id) != 0)
         return;
-    x = dl_finding_add(out, id, DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+    x = dl_finding_add(out, id, DL_SEV_FAILURE,
                        strcmp(id, "gpu_arch_dropped") == 0
                            ? "This torch no longer has kernels for this GPU (sm_%u%u): it is "
                              "older than every architecture the wheel was built for"
@@ -177,7 +177,7 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
      * tables are the ones that fall short. Without the OS the wheels cannot be told at all
      * (every Python would look unsupported). */
     if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
-        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "python_unsupported", DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);
         dl_finding_evidence(x, "pythons[0].version", "%s", dl_text_or(&py->version, "?"));
@@ -186,7 +186,7 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
                        "(`dlenv plan --python 3.12 --why` shows which), for example with "
                        "python3.12 -m venv ~/.venvs/torch");
     } else if (ok > newest) {
-        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_INFO,
+        x = dl_finding_add(out, "python_unsupported", DL_SEV_INFO,
                            "Python %u.%u gets torch %s at most: newer releases have no wheel "
                            "for it", m.py_major, m.py_minor, p.c[ok].torch);
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
@@ -255,7 +255,7 @@ void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
         holds = condition_holds(in->facts, dl_table_get(kb, r, "condition"));
         if (holds == 0)
             continue;
-        x = dl_finding_add(out, "known_bad_release", DL_LAYER_TORCH_BUILD,
+        x = dl_finding_add(out, "known_bad_release",
                            holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE
                                                                 : DL_SEV_WARNING,
                            "torch %s has a known problem here: %s", t->version.value,

@@ -15,14 +15,14 @@ typedef struct dl_rule_input {
 typedef void (*dl_rule_fn)(const dl_rule_input *in, dl_findings *out);
 
 typedef struct dl_rule {
-    const char *id;
-    dl_layer layer;
+    const char *id;         /* its layer is the catalog's (rules/catalog.c) */
     const char *checks;     /* one line: what it looks at */
     dl_rule_fn run;
 } dl_rule;
 
 const dl_rule *dl_rule_table(size_t *count);
 const dl_rule *dl_rule_find(const char *id);
+dl_layer dl_rule_layer(const dl_rule *r);
 /* Runs every rule (or only the one named), then marks the root cause: the first failure
  * in the lowest failing layer; failures above it become consequences. */
 void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out);

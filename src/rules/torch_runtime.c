@@ -22,7 +22,7 @@ void dl_rule_no_gpu_visible(const dl_rule_input *in, dl_findings *out)
         !py->runtime.cuda.value || dl_q_text_is(&py->runtime.cuda, "none") ||
         !py->runtime.cuda_available.known || py->runtime.cuda_available.value)
         return;
-    x = dl_finding_add(out, "no_gpu_visible", DL_LAYER_TORCH_RUNTIME, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "no_gpu_visible", DL_SEV_FAILURE,
                        "torch (a CUDA %s build) sees no GPU although one is there",
                        py->runtime.cuda.value);
     dl_finding_evidence(x, "pythons[0].runtime.cuda_available", "False");
@@ -64,8 +64,7 @@ void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findin
                 p->used_memory_bytes.value * 2 < g->memory_total_bytes.value)
                 continue;
             if (!x)
-                x = dl_finding_add(out, "gpu_memory_held_by_other_process",
-                                   DL_LAYER_TORCH_RUNTIME, DL_SEV_WARNING,
+                x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_WARNING,
                                    "Another process holds most of a GPU's memory");
             dl_finding_evidence(x, g->name.value ? g->name.value : "gpu",
                                 "process %lld holds %.1f of %.1f GiB", p->pid.value,
@@ -87,8 +86,7 @@ void dl_rule_oom_message(const dl_paste *p, dl_findings *out)
     other = oom.total_bytes - oom.free_bytes - oom.torch_bytes;
     if (other <= oom.total_bytes / 2)
         return;
-    x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_LAYER_TORCH_RUNTIME,
-                       DL_SEV_FAILURE,
+    x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
                        "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch itself "
                        "holds %.1f GiB",
                        other / (1 << 30), oom.total_bytes / (1 << 30),
@@ -206,7 +204,7 @@ static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings
         if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id) ||
             dl_signature_yields(cat, &hits, i) || facts_decide(in->facts, id))
             continue;
-        x = dl_finding_add(out, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+        x = dl_finding_add(out, id, DL_SEV_FAILURE, "%s",
                            dl_table_get(cat, hits.v[i].row, "title"));
         dl_finding_evidence(x, "pythons[0].runtime.error", "%s", error);
         dl_fix_note(x, "%s", dl_table_get(cat, hits.v[i].row, "fix"));
@@ -241,7 +239,7 @@ void dl_rule_torch_import_failed(const dl_rule_input *in, dl_findings *out)
     lower_causes(in, py->runtime.error.value, out);
     lib = missing_library(py->runtime.error.value);
     title = import_title(py, lib);
-    x = dl_finding_add(out, "torch_import_failed", DL_LAYER_TORCH_RUNTIME, DL_SEV_FAILURE, "%s",
+    x = dl_finding_add(out, "torch_import_failed", DL_SEV_FAILURE, "%s",
                        title);
     dl_finding_evidence(x, "pythons[0].runtime.status", "%s", py->runtime.status.value);
     dl_finding_evidence(x, "pythons[0].runtime.error", "%s",
