@@ -177,10 +177,10 @@ int dl_cmd_verify(const dl_cli *cli)
     style = dl_cli_style(cli);
     text = cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style);
     rc = dl_cli_write(text, cli->json);
-    if (rc == DL_EXIT_OK && (view.verdict == DL_VERDICT_FAILURE ||
-                             (cli->strict && view.verdict == DL_VERDICT_WARNING)))
+    if (rc == DL_EXIT_OK && (view.judged.verdict == DL_VERDICT_FAILURE ||
+                             (cli->strict && view.judged.verdict == DL_VERDICT_WARNING)))
         rc = DL_EXIT_FINDINGS;
-    else if (rc == DL_EXIT_OK && view.verdict == DL_VERDICT_CANNOT_JUDGE)
+    else if (rc == DL_EXIT_OK && view.judged.verdict == DL_VERDICT_CANNOT_JUDGE)
         rc = DL_EXIT_CANNOT_JUDGE;
     free(text);
     dl_verify_view_free(&view);

@@ -148,6 +148,17 @@ long long dl_q_driver_cuda(const dl_facts *f)
     return 0;
 }
 
+const dl_cuda_device *dl_q_cuda_device(const dl_facts *f, long long index)
+{
+    size_t i;
+    for (i = 0; f->cuda_driver.devices.known && i < f->cuda_driver.devices.count; i++) {
+        const dl_cuda_device *d = &DL_LIST_AT(f->cuda_driver.devices, dl_cuda_device, i);
+        if (d->index.known && d->index.value == index)
+            return d;
+    }
+    return NULL;
+}
+
 bool dl_q_is_windows(const dl_facts *f)
 {
     return dl_q_text_is(&f->os.family, "windows");

@@ -20,6 +20,8 @@ bool dl_q_module_loaded(const dl_facts *f, const char *name);
 bool dl_q_has_nvidia_gpu(const dl_facts *f);
 /* Driver user-space libraries are installed (NVML loads, or libcuda is on the path). */
 bool dl_q_driver_libraries_present(const dl_facts *f);
+/* The CUDA driver's description of the device with this index, or NULL. */
+const dl_cuda_device *dl_q_cuda_device(const dl_facts *f, long long index);
 const dl_library_lookup *dl_q_library(const dl_facts *f, const char *name);
 /* The interpreter `python` means: the first one found. */
 const dl_python *dl_q_main_python(const dl_facts *f);

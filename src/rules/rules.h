@@ -74,6 +74,13 @@ void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out)
 void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out);
 void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out);
 void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findings *out);
+/* verify's own (rules/gpu_measured.c): quiet where nothing was measured. */
+void dl_rule_gpu_measure_failed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_kernel_check_failed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_matmul_wrong_result(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_below_peak(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_matmul_slow(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_matmul_not_measured(const dl_rule_input *in, dl_findings *out);
 /* The same finding from a pasted out-of-memory message's numbers (for explain). */
 struct dl_paste;
 void dl_rule_oom_message(const struct dl_paste *p, dl_findings *out);
