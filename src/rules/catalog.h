@@ -9,10 +9,12 @@
 typedef struct dl_diagnosis {
     const char *id;
     dl_layer layer;
+    bool measured;   /* judged from what `dlenv verify` measured; its fix is verify's */
 } dl_diagnosis;
 
 const dl_diagnosis *dl_diagnosis_table(size_t *count);
 /* The row for an id; NULL when the catalog has none. */
 const dl_diagnosis *dl_diagnosis_find(const char *id);
+bool dl_finding_is_measured(const dl_finding *x);
 
 #endif

@@ -148,7 +148,7 @@ void dl_rule_gpu_matmul_wrong_result(const dl_rule_input *in, dl_findings *out)
         if (!x) {
             x = dl_finding_add(out, "gpu_matmul_wrong_result", DL_SEV_FAILURE,
                                "torch's matrix product on the GPU gives wrong results");
-            dl_fix_note(x, "check dlenv's own kernel check above: if it passed, the fault is "
+            dl_fix_note(x, "if dlenv's own kernel check passed (dlenv verify), the fault is "
                            "in torch's CUDA libraries (reinstall torch), else in the GPU");
         }
         key = dl_fmt("pythons[0].runtime.gpu_matmul[%zu].check", i);
@@ -182,6 +182,6 @@ void dl_rule_gpu_matmul_slow(const dl_rule_input *in, dl_findings *out)
         free(key);
     }
     if (x)
-        dl_fix_note(x, "compare with dlenv's own kernels above: if they reach their limits, "
-                       "torch's build or its CUDA libraries are the slow part");
+        dl_fix_note(x, "compare with dlenv's own kernels (dlenv verify): if they reach their "
+                       "limits, torch's build or its CUDA libraries are the slow part");
 }
