@@ -89,9 +89,10 @@ static void cpu_lines(dl_verify_view *v, const dl_facts *f)
 {
     const dl_cpu_measure *c = &f->cpu_measure;
     dl_verify_line *l;
-    char title[160];
-    snprintf(title, sizeof title, "CPU, native (%s kernel, %lld threads)",
-             c->isa.value ? c->isa.value : "no", c->threads.known ? c->threads.value : 0);
+    /* the ISA's name comes from the facts (a saved report): any length */
+    char *title = dl_fmt("CPU, native (%s kernel, %lld threads)",
+                         c->isa.value ? c->isa.value : "no",
+                         c->threads.known ? c->threads.value : 0);
     dl_verify_add(v, "cpu", title, "fp32 peak, 1 core", "fp32_gflops_1core", "GFLOPS",
                   &c->fp32_gflops_1core);
     l = dl_verify_add(v, "cpu", title, "fp32 peak, all cores", "fp32_gflops_all", "GFLOPS",
@@ -105,6 +106,7 @@ static void cpu_lines(dl_verify_view *v, const dl_facts *f)
                   &c->fp64_gflops_all);
     dl_verify_add(v, "cpu", title, "memory bandwidth (triad)", "triad_gbps", "GB/s",
                   &c->triad_gbps);
+    free(title);
 }
 
 /* "torch on the CPU (PYTHON, torch 2.5.1, OpenBLAS SkylakeX kernel, 8 torch threads)": what

@@ -15,9 +15,10 @@
 typedef struct gpu_ctx {
     dl_verify_view *v;
     const dl_findings *fs;
-    char group[32];
+    char group[32];              /* "torch_gpu" and a long long: always fits */
     char *title;
-    char fact[64];               /* the fact path of the figures: gpu_measure.devices[0] */
+    char fact[64];               /* the fact path of the figures: gpu_measure.devices[0]
+                                    (a prefix and a size_t: always fits) */
     const dl_cuda_device *dev;   /* the driver probe's description; may be NULL */
     dl_gpu_arch arch;
     bool has_arch;
@@ -47,12 +48,11 @@ static void show_limit(dl_verify_line *l, dl_limit lim)
 /* The line's verdict from the findings that name its figure (fact.key). */
 static void judged(gpu_ctx *g, dl_verify_line *l, const char *key)
 {
-    char fact[96];
-    dl_severity s;
-    snprintf(fact, sizeof fact, "%s.%s", g->fact, key);
-    s = dl_verify_finding_on(g->fs, fact);
+    char *fact = dl_fmt("%s.%s", g->fact, key);
+    dl_severity s = dl_verify_finding_on(g->fs, fact);
     if (s > l->verdict)
         l->verdict = s;
+    free(fact);
 }
 
 static dl_verify_line *num(gpu_ctx *g, const char *what, const char *key, const char *unit,
