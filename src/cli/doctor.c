@@ -41,7 +41,8 @@ static int list_checks(void)
     char *text;
     int rc;
     for (i = 0; i < n; i++)
-        dl_buf_printf(&b, "%-27s %-13s %s\n", rules[i].id, dl_layer_name(rules[i].layer),
+        dl_buf_printf(&b, "%-27s %-13s %s\n", rules[i].id,
+                      dl_layer_name(dl_rule_layer(&rules[i])),
                       rules[i].checks);
     text = dl_buf_take(&b);
     rc = dl_cli_write(text, false);

@@ -8,6 +8,7 @@
 #include "cli/output.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 #include "os/os.h"
 #include "plan/driver_form.h"
@@ -15,7 +16,6 @@
 #include "plan/machine_facts.h"
 #include "probe/system/pci_ids.h"
 #include "render/plan_view.h"
-#include "rules/query.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -14,9 +14,9 @@
 #include "cli/redaction.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "os/os.h"
 #include "plan/lock.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <ctype.h>

@@ -12,13 +12,13 @@
 #include "cli/redaction.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/tables.h"
 #include "measure/cpu_peak.h"
 #include "measure/memory_bandwidth.h"
 #include "os/os.h"
 #include "probe/probe.h"
 #include "render/text_verify.h"
-#include "rules/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,10 +185,10 @@ int dl_cmd_verify(const dl_cli *cli, const dl_context *ctx)
     style = dl_cli_style(cli);
     text = cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style);
     rc = dl_cli_write(text, cli->json);
-    if (rc == DL_EXIT_OK && (view.verdict == DL_VERDICT_FAILURE ||
-                             (cli->strict && view.verdict == DL_VERDICT_WARNING)))
+    if (rc == DL_EXIT_OK && (view.judged.verdict == DL_VERDICT_FAILURE ||
+                             (cli->strict && view.judged.verdict == DL_VERDICT_WARNING)))
         rc = DL_EXIT_FINDINGS;
-    else if (rc == DL_EXIT_OK && view.verdict == DL_VERDICT_CANNOT_JUDGE)
+    else if (rc == DL_EXIT_OK && view.judged.verdict == DL_VERDICT_CANNOT_JUDGE)
         rc = DL_EXIT_CANNOT_JUDGE;
     free(text);
     dl_verify_view_free(&view);

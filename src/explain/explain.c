@@ -102,7 +102,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
         decided_by_rules(rules, dl_table_get(cat, row, "alternatives")) ||
         alternative_found(&e->findings, dl_table_get(cat, row, "alternatives")))
         return;
-    x = dl_finding_add(&e->findings, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+    x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE, "%s",
                        dl_table_get(cat, row, "title"));
     for (i = 0; i < h->n_lines; i++)
         quote_line(x, &e->paste, h->lines[i]);
@@ -136,7 +136,7 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
             dl_strv_add(&e->alternatives, dl_strdup(r->id.value));
             continue;
         }
-        x = dl_finding_add(&e->findings, r->id.value, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+        x = dl_finding_add(&e->findings, r->id.value, DL_SEV_FAILURE, "%s",
                            r->title.value);
         for (j = 0; j < e->where.n; j++)
             quote_line(x, &e->paste, e->where.where[j].line);
@@ -270,7 +270,7 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
     cuda = py->runtime.version.value ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
     if (!cuda || strcmp(cuda, "none") != 0 || !wants_cuda(&e->paste))
         return;
-    x = dl_finding_add(&e->findings, "cpu_only_build", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
                        "torch %s is a CPU-only build, and the report is about CUDA",
                        py->runtime.version.value ? py->runtime.version.value
                                                  : dl_text_or(&t->version, ""));
@@ -316,7 +316,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     in.facts = &out->facts;
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
-    dl_explain_oom(&out->paste, &out->findings);
+    dl_rule_oom_message(&out->paste, &out->findings);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)

@@ -1,6 +1,5 @@
 #include "parse/oom.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +39,7 @@ static double first_of(const char *low, const char *a, const char *b)
     return v >= 0 ? v : size_before(low, b);
 }
 
-void dl_explain_oom(const dl_paste *p, dl_findings *out)
+bool dl_oom_read(const dl_paste *p, dl_oom *out)
 {
     long i = dl_paste_find(p, 0, "cuda out of memory");
     /* A paste that starts below torch's first line still has the numbers: "Tried to
@@ -48,33 +47,19 @@ void dl_explain_oom(const dl_paste *p, dl_findings *out)
     if (i < 0 || !strstr(p->lines[i].lower, "total capacity"))
         i = dl_paste_find(p, 0, "total capacity") >= 0 ? dl_paste_find(p, 0, "total capacity") : i;
     const char *low;
-    double total, free_b, reserved, other;
-    dl_finding *x;
-    char key[32];
     if (i < 0)
-        return;
+        return false;
     low = p->lines[i].lower;
-    total = first_of(low, " of which", " total capacity");
-    free_b = first_of(low, " is free", " free;");
-    reserved = first_of(low, " reserved in total by pytorch", " is allocated by pytorch");
-    if (total <= 0 || free_b < 0 || reserved < 0)
-        return;
+    out->line = (size_t)i;
+    out->total_bytes = first_of(low, " of which", " total capacity");
+    out->free_bytes = first_of(low, " is free", " free;");
+    out->torch_bytes = first_of(low, " reserved in total by pytorch", " is allocated by pytorch");
+    if (out->total_bytes <= 0 || out->free_bytes < 0 || out->torch_bytes < 0)
+        return false;
     if (strstr(low, "reserved by pytorch but unallocated")) {
         double extra = size_before(low, " is reserved by pytorch but unallocated");
         if (extra > 0)
-            reserved += extra;
+            out->torch_bytes += extra;
     }
-    other = total - free_b - reserved;
-    if (other <= total / 2)
-        return;
-    x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_LAYER_TORCH_RUNTIME,
-                       DL_SEV_FAILURE,
-                       "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch itself "
-                       "holds %.1f GiB",
-                       other / (1 << 30), total / (1 << 30), reserved / (1 << 30));
-    snprintf(key, sizeof key, "L%zu", p->lines[i].number);
-    dl_finding_evidence(x, key, "%s", p->lines[i].text);
-    dl_finding_fix(x, "# find the process holding the memory with nvidia-smi; end it, or use "
-                      "another GPU (CUDA_VISIBLE_DEVICES)");
-    dl_finding_fix(x, "nvidia-smi");
+    return true;
 }

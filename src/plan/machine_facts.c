@@ -1,10 +1,9 @@
 #include "plan/machine_facts.h"
 
+#include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
 #include "plan/gpu_names.h"
-#include "rules/fixes.h"
-#include "rules/query.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -74,5 +73,5 @@ void dl_plan_machine_from_facts(const dl_facts *f, const dl_python *py, const dl
         driver = f->nvidia_kernel.driver_version.value;
     if (driver)
         dl_driver_normalize(driver, m->driver, sizeof m->driver);
-    m->driver_cuda = (int)dl_fix_driver_cuda(f);
+    m->driver_cuda = (int)dl_q_driver_cuda(f);
 }

@@ -1,7 +1,7 @@
 #include "render/doctor_view.h"
 
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include "render/text_doctor.h"
 
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 
 #include <string.h>
 

@@ -1,10 +1,11 @@
 /* dlenv verify on the terminal: per group, each figure, its limit and the share of it
- * reached, then the performance findings with their evidence and fixes. */
+ * reached, then the performance findings and verify's own with their evidence and fixes. */
 #include "render/text_verify.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "render/doctor_view.h"
-#include "rules/query.h"
+#include "rules/catalog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +38,7 @@ static void findings(dl_buf *b, const dl_findings *fs)
     size_t i, j;
     for (i = 0; i < fs->items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(fs->items, dl_finding, i);
-        if (!dl_q_text_is(&x->layer, "performance"))
+        if (!dl_q_text_is(&x->layer, "performance") && !dl_finding_is_measured(x))
             continue;
         dl_buf_printf(b, "\n%s: %s: %s\n", x->severity.value, x->id.value, x->title.value);
         for (j = 0; j < x->evidence.count; j++) {
@@ -67,7 +68,10 @@ char *dl_render_verify_text(const dl_verify_input *in, const dl_style *style)
     }
     findings(&b, in->findings);
     dl_buf_printf(&b, "\nVerdict: %s\n", dl_verdict_name(in->view->verdict));
-    if (in->view->root)
+    if (in->view->root && dl_finding_is_measured(in->view->root))
+        dl_buf_printf(&b, "The GPU does not work here: %s: %s (the fix is above)\n",
+                      in->view->root->id.value, in->view->root->title.value);
+    else if (in->view->root)
         dl_buf_printf(&b, "torch does not work here: %s: %s (`dlenv doctor` has the fix)\n",
                       in->view->root->id.value, in->view->root->title.value);
     else if (in->view->verdict == DL_VERDICT_CANNOT_JUDGE)

@@ -1,9 +1,9 @@
 /* The verify view: the CPU's lines and torch's CPU product here, the GPUs' lines in
- * verify_view_gpu.c; then the verdict, the worst line or performance finding. */
+ * verify_view_gpu.c; then the verdict, rules/verdict.c's judgement of the findings. */
 #include "render/verify_view.h"
 
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,13 +71,28 @@ bool dl_verify_has_finding(const dl_findings *fs, const char *id)
     return false;
 }
 
+dl_severity dl_verify_finding_on(const dl_findings *fs, const char *fact)
+{
+    dl_severity worst = DL_SEV_OK;
+    size_t i, j;
+    for (i = 0; i < fs->items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(fs->items, dl_finding, i);
+        int s = dl_severity_of_name(x->severity.value);
+        for (j = 0; j < x->evidence.count && s > (int)worst; j++)
+            if (!strcmp(DL_LIST_AT(x->evidence, dl_pair, j).name, fact))
+                worst = (dl_severity)s;
+    }
+    return worst;
+}
+
 static void cpu_lines(dl_verify_view *v, const dl_facts *f)
 {
     const dl_cpu_measure *c = &f->cpu_measure;
     dl_verify_line *l;
-    char title[160];
-    snprintf(title, sizeof title, "CPU, native (%s kernel, %lld threads)",
-             c->isa.value ? c->isa.value : "no", c->threads.known ? c->threads.value : 0);
+    /* the ISA's name comes from the facts (a saved report): any length */
+    char *title = dl_fmt("CPU, native (%s kernel, %lld threads)",
+                         c->isa.value ? c->isa.value : "no",
+                         c->threads.known ? c->threads.value : 0);
     dl_verify_add(v, "cpu", title, "fp32 peak, 1 core", "fp32_gflops_1core", "GFLOPS",
                   &c->fp32_gflops_1core);
     l = dl_verify_add(v, "cpu", title, "fp32 peak, all cores", "fp32_gflops_all", "GFLOPS",
@@ -91,6 +106,7 @@ static void cpu_lines(dl_verify_view *v, const dl_facts *f)
                   &c->fp64_gflops_all);
     dl_verify_add(v, "cpu", title, "memory bandwidth (triad)", "triad_gbps", "GB/s",
                   &c->triad_gbps);
+    free(title);
 }
 
 /* "torch on the CPU (PYTHON, torch 2.5.1, OpenBLAS SkylakeX kernel, 8 torch threads)": what
@@ -137,32 +153,18 @@ static void torch_lines(dl_verify_view *v, const dl_facts *f, const dl_findings 
 void dl_verify_view_build(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
                           const dl_knowledge *know)
 {
-    dl_judgement judged;
     size_t i;
     memset(v, 0, sizeof *v);
     cpu_lines(v, f);
     torch_lines(v, f, fs);
     dl_verify_view_gpu(v, f, fs, know);
-    v->measured = DL_SEV_OK;
-    for (i = 0; i < v->count; i++)
-        if (v->lines[i].verdict > v->measured && v->lines[i].verdict != DL_SEV_INFO)
-            v->measured = v->lines[i].verdict;
     for (i = 0; i < fs->items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(fs->items, dl_finding, i);
-        dl_severity s = (dl_severity)dl_severity_of_name(x->severity.value);
-        if (dl_q_text_is(&x->layer, "performance") && s > v->measured)
-            v->measured = s;
         if (fs->root_cause.value && dl_q_text_is(&x->id, fs->root_cause.value))
             v->root = x;
     }
-    dl_judge(f, fs, NULL, &judged);
-    v->verdict = judged.verdict == DL_VERDICT_FAILURE || v->measured == DL_SEV_FAILURE
-                     ? DL_VERDICT_FAILURE
-                 : judged.verdict == DL_VERDICT_CANNOT_JUDGE ? DL_VERDICT_CANNOT_JUDGE
-                 : v->measured == DL_SEV_WARNING || judged.verdict == DL_VERDICT_WARNING
-                     ? DL_VERDICT_WARNING
-                     : DL_VERDICT_OK;
-    dl_judgement_free(&judged);
+    dl_judge(f, fs, NULL, &v->judged);
+    v->verdict = v->judged.verdict == DL_VERDICT_INFO ? DL_VERDICT_OK : v->judged.verdict;
 }
 
 void dl_verify_view_free(dl_verify_view *v)
@@ -176,6 +178,7 @@ void dl_verify_view_free(dl_verify_view *v)
         free(v->lines[i].limit_what);
     }
     free(v->lines);
+    dl_judgement_free(&v->judged);
     memset(v, 0, sizeof *v);
 }
 

@@ -1,6 +1,8 @@
 /* What `dlenv verify` shows: each measured figure next to its limit and a verdict, built
  * once from the facts, findings and knowledge (the per-architecture rates of
- * data/gpu_arch.csv), drawn by text_verify.c and json_verify.c. */
+ * data/gpu_arch.csv), drawn by text_verify.c and json_verify.c. The verdicts are the
+ * rules' (rules/gpu_measured.c, rules/verdict.c): a line is marked when a finding names
+ * its figure, and the run's verdict is the judgement of rules/verdict.c. */
 #ifndef DLENV_RENDER_VERIFY_VIEW_H
 #define DLENV_RENDER_VERIFY_VIEW_H
 
@@ -27,9 +29,9 @@ typedef struct dl_verify_line {
 typedef struct dl_verify_view {
     dl_verify_line *lines;
     size_t count, cap;
-    dl_severity measured;     /* the worst line or performance finding */
-    dl_verdict verdict;       /* that, with the doctor's verdict on the same facts: verify
-                                 and doctor never disagree on whether torch works */
+    dl_judgement judged;      /* rules/verdict.c on the findings, verify's own included:
+                                 verify and doctor never disagree on whether torch works */
+    dl_verdict verdict;       /* that, as verify says it (information is ok) */
     const dl_finding *root;   /* the doctor's root cause, when it found a failure */
 } dl_verify_view;
 
@@ -49,12 +51,9 @@ void dl_verify_limit(dl_verify_line *l, double limit, char *what);
 dl_verify_line *dl_verify_add_text(dl_verify_view *v, const char *group, const char *title,
                                    const char *what, const char *key, const dl_text *value);
 bool dl_verify_has_finding(const dl_findings *fs, const char *id);
+/* The worst severity of the findings whose evidence names this fact; ok when none does. */
+dl_severity dl_verify_finding_on(const dl_findings *fs, const char *fact);
 void dl_verify_view_gpu(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
                         const dl_knowledge *know);
-
-/* Below these shares of its limit a figure is a warning: the FMA kernel and the copies
- * reach 80-95% on a healthy GPU, cuBLAS 60-90% of the tensor peak at this size. */
-#define DL_VERIFY_GPU_MIN_PCT 50.0
-#define DL_VERIFY_MATMUL_MIN_PCT 25.0
 
 #endif

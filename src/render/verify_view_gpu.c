@@ -1,14 +1,12 @@
-/* The GPU lines of the verify view: per CUDA device, dlenv's own kernels against the
- * limits the hardware sets (SMs x FLOPs per clock per SM for its architecture x clock;
- * memory clock x bus width; the PCIe link as trained under load), then torch's products
- * on the device against the tensor-core peak. The clock is the boost clock the device
- * reports: NVIDIA rates some parts' tensor peaks at a lower clock, so those read a few
- * percent low, never high. */
+/* The GPU lines of the verify view: per CUDA device, dlenv's own kernels next to the
+ * limits the hardware sets (rules/gpu_limits.c works them out), then torch's products on
+ * the device against the tensor-core peak. Whether a figure is too slow or wrong is the
+ * rules' word (rules/gpu_measured.c): a line is marked when a finding names its figure. */
 #include "render/verify_view.h"
 
 #include "base/str.h"
-#include "know/gpu_arch.h"
-#include "rules/query.h"
+#include "facts/query.h"
+#include "rules/gpu_limits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,125 +14,82 @@
 
 typedef struct gpu_ctx {
     dl_verify_view *v;
-    char group[32];
+    const dl_findings *fs;
+    char group[32];              /* "torch_gpu" and a long long: always fits */
     char *title;
+    char fact[64];               /* the fact path of the figures: gpu_measure.devices[0]
+                                    (a prefix and a size_t: always fits) */
     const dl_cuda_device *dev;   /* the driver probe's description; may be NULL */
     dl_gpu_arch arch;
     bool has_arch;
 } gpu_ctx;
 
-static const dl_cuda_device *cuda_device(const dl_facts *f, long long index)
-{
-    size_t i;
-    for (i = 0; f->cuda_driver.devices.known && i < f->cuda_driver.devices.count; i++) {
-        const dl_cuda_device *d = &DL_LIST_AT(f->cuda_driver.devices, dl_cuda_device, i);
-        if (d->index.known && d->index.value == index)
-            return d;
-    }
-    return NULL;
-}
-
 static void open_gpu(gpu_ctx *g, dl_verify_view *v, const dl_facts *f, const char *prefix,
                      long long index, const char *kind, const dl_knowledge *know)
 {
-    const dl_cuda_device *d = cuda_device(f, index);
+    const dl_cuda_device *d = dl_q_cuda_device(f, index);
     memset(g, 0, sizeof *g);
     g->v = v;
     g->dev = d;
     snprintf(g->group, sizeof g->group, "%s%lld", prefix, index);
-    g->has_arch = d && d->compute_capability.value &&
-                  dl_gpu_arch_lookup(know, d->compute_capability.value, d->name.value,
-                                     &g->arch);
+    g->has_arch = dl_gpu_arch_of(know, d, &g->arch);
     g->title = dl_fmt("%s %lld: %s (compute capability %s, %lld SMs)%s", "GPU", index,
                       d && d->name.value ? d->name.value : "?",
                       d && d->compute_capability.value ? d->compute_capability.value : "?",
                       d && d->sm_count.known ? d->sm_count.value : 0, kind);
 }
 
-/* Sets the verdict from the share of the limit reached. */
-static void judge(dl_verify_line *l, double min_pct)
+/* Shows a limit on the line (the line takes its words). */
+static void show_limit(dl_verify_line *l, dl_limit lim)
 {
-    double pct = dl_verify_line_pct(l);
-    if (pct >= 0 && pct < min_pct)
-        l->verdict = DL_SEV_WARNING;
+    dl_verify_limit(l, lim.value, lim.what);
 }
 
-/* A peak in TFLOPS from a per-SM rate: SMs x rate x the device's clock. */
-static void flops_limit(gpu_ctx *g, dl_verify_line *l, const dl_gpu_rate *r, const char *what)
+/* The line's verdict from the findings that name its figure (fact.key). */
+static void judged(gpu_ctx *g, dl_verify_line *l, const char *key)
 {
-    const dl_cuda_device *d = g->dev;
-    if (!g->has_arch || !r->known || !d || !d->sm_count.known || !d->clock_khz.known)
-        return;
-    dl_verify_limit(l, dl_gpu_peak_flops((int)d->sm_count.value, r->flops_per_clk_sm,
-                                         (double)d->clock_khz.value) / 1e12,
-                    dl_fmt("%lld SMs x %.0f %s FLOP/clock x %lld MHz%s", d->sm_count.value,
-                           r->flops_per_clk_sm, what, d->clock_khz.value / 1000,
-                           g->arch.reduced && strcmp(what, "fp32") ? ", GeForce rate" : ""));
+    char *fact = dl_fmt("%s.%s", g->fact, key);
+    dl_severity s = dl_verify_finding_on(g->fs, fact);
+    if (s > l->verdict)
+        l->verdict = s;
+    free(fact);
 }
 
 static dl_verify_line *num(gpu_ctx *g, const char *what, const char *key, const char *unit,
                            const dl_num *value)
 {
-    return dl_verify_add(g->v, g->group, g->title, what, key, unit, value);
+    dl_verify_line *l = dl_verify_add(g->v, g->group, g->title, what, key, unit, value);
+    judged(g, l, key);
+    return l;
 }
 
 static void memory_lines(gpu_ctx *g, const dl_gpu_measure *m)
 {
-    const dl_cuda_device *d = g->dev;
-    double peak = 0;
+    dl_limit peak = dl_limit_gpu_memory(g->dev);
     dl_verify_line *a, *b;
     a = num(g, "memory, copy kernel", "copy_kernel_gbps", "GB/s", &m->copy_kernel_gbps);
     b = num(g, "memory, cuMemcpyDtoD", "dtod_gbps", "GB/s", &m->dtod_gbps);
-    if (d && d->memory_clock_khz.known && d->memory_bus_width_bits.known)
-        peak = dl_gpu_mem_peak_gbps((double)d->memory_clock_khz.value,
-                                    (int)d->memory_bus_width_bits.value);
-    if (peak > 0) {
-        char *what = dl_fmt("2 x %lld MHz x %lld bits", d->memory_clock_khz.value / 1000,
-                            d->memory_bus_width_bits.value);
-        dl_verify_limit(a, peak, dl_strdup(what));
-        dl_verify_limit(b, peak, what);
+    if (peak.value > 0) {
+        dl_verify_limit(a, peak.value, dl_strdup(peak.what));
+        show_limit(b, peak);
     }
-    judge(a, DL_VERIFY_GPU_MIN_PCT);
-    judge(b, DL_VERIFY_GPU_MIN_PCT);
-}
-
-/* The link as it trained while copying; its maximum when NVML did not say. */
-static void link_of(const dl_gpu_measure *m, long long *gen, long long *width)
-{
-    *gen = m->load_pcie_generation.known ? m->load_pcie_generation.value
-                                         : m->pcie_generation_max.known
-                                               ? m->pcie_generation_max.value : 0;
-    *width = m->load_pcie_width.known ? m->load_pcie_width.value
-                                      : m->pcie_width_max.known ? m->pcie_width_max.value : 0;
 }
 
 static void transfer_lines(gpu_ctx *g, const dl_gpu_measure *m)
 {
-    long long gen, width;
-    double peak;
+    dl_limit peak = dl_limit_pcie(m);
     dl_verify_line *l[4];
     int i;
-    link_of(m, &gen, &width);
-    peak = dl_pcie_peak_gbps((int)gen, (int)width);
     l[0] = num(g, "host to device, pinned", "h2d_pinned_gbps", "GB/s", &m->h2d_pinned_gbps);
     l[1] = num(g, "device to host, pinned", "d2h_pinned_gbps", "GB/s", &m->d2h_pinned_gbps);
     l[2] = num(g, "host to device, pageable", "h2d_pageable_gbps", "GB/s",
                &m->h2d_pageable_gbps);
     l[3] = num(g, "device to host, pageable", "d2h_pageable_gbps", "GB/s",
                &m->d2h_pageable_gbps);
-    for (i = 0; i < 4; i++) {
-        if (peak > 0)
-            dl_verify_limit(l[i], peak, dl_fmt("PCIe gen %lld x%lld%s", gen, width,
-                                               m->load_pcie_generation.known ? " under load"
-                                                                             : ""));
-        /* pageable copies go through a staging buffer: slower by design, so only shown */
-        if (i < 2)
-            judge(l[i], DL_VERIFY_GPU_MIN_PCT);
-        else if (l[i]->known)
-            l[i]->verdict = DL_SEV_OK;
-    }
+    for (i = 0; i < 4 && peak.value > 0; i++)
+        dl_verify_limit(l[i], peak.value, dl_strdup(peak.what));
+    free(peak.what);
 }
-
 static void allocation_line(gpu_ctx *g, const dl_gpu_measure *m)
 {
     dl_num gib = {0, 0, NULL};
@@ -163,37 +118,23 @@ static void clock_line(gpu_ctx *g, const dl_gpu_measure *m, const dl_findings *f
 }
 
 static void native_lines(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
-                         const dl_knowledge *know, const dl_gpu_measure *m)
+                         const dl_knowledge *know, size_t i)
 {
+    const dl_gpu_measure *m = &DL_LIST_AT(f->gpu_measure.devices, dl_gpu_measure, i);
     gpu_ctx g;
     dl_verify_line *l;
     open_gpu(&g, v, f, "gpu", m->index.known ? m->index.value : 0, ", dlenv's kernels", know);
+    g.fs = fs;
+    snprintf(g.fact, sizeof g.fact, "gpu_measure.devices[%zu]", i);
     l = dl_verify_add_text(v, g.group, g.title, "kernel check", "check", &m->check);
-    if (l->known && strcmp(l->text, "passed") != 0)
-        l->verdict = DL_SEV_FAILURE;
-    else if (!l->known && m->error.value)
-        l->verdict = DL_SEV_FAILURE;   /* a launch that fails is a GPU that does not work */
+    judged(&g, l, "check");
     l = num(&g, "fp32 FMA throughput", "fp32_tflops", "TFLOPS", &m->fp32_tflops);
-    flops_limit(&g, l, &g.arch.fp32, "fp32");
-    judge(l, DL_VERIFY_GPU_MIN_PCT);
+    show_limit(l, dl_limit_flops(g.dev, g.has_arch ? &g.arch : NULL, &g.arch.fp32, "fp32"));
     clock_line(&g, m, fs);
     memory_lines(&g, m);
     transfer_lines(&g, m);
     allocation_line(&g, m);
     free(g.title);
-}
-
-static const dl_gpu_rate *tensor_rate(const dl_gpu_arch *a, const char *dtype)
-{
-    if (!strcmp(dtype, "fp32"))
-        return &a->fp32;
-    if (!strcmp(dtype, "tf32"))
-        return &a->tf32;
-    if (!strcmp(dtype, "fp16"))
-        return &a->fp16;
-    if (!strcmp(dtype, "bf16"))
-        return &a->bf16;
-    return NULL;
 }
 
 static const char *matmul_key(const char *dtype)
@@ -209,7 +150,38 @@ static const char *matmul_key(const char *dtype)
     return "matmul_tflops";
 }
 
-static void torch_gpu_lines(dl_verify_view *v, const dl_facts *f, const dl_knowledge *know)
+static void torch_gpu_line(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
+                           const dl_knowledge *know, size_t i)
+{
+    const dl_python *py = dl_q_main_python(f);
+    const dl_torch_gpu_matmul *mm = &DL_LIST_AT(py->runtime.gpu_matmul, dl_torch_gpu_matmul, i);
+    const char *dtype = mm->dtype.value ? mm->dtype.value : "?";
+    gpu_ctx g;
+    dl_verify_line *line;
+    open_gpu(&g, v, f, "torch_gpu", mm->device.known ? mm->device.value : 0,
+             ", torch's matmul", know);
+    g.fs = fs;
+    snprintf(g.fact, sizeof g.fact, "pythons[0].runtime.gpu_matmul[%zu]", i);
+    line = num(&g, matmul_key(dtype), matmul_key(dtype), "TFLOPS", &mm->tflops);
+    judged(&g, line, "tflops");
+    line->what = !strcmp(dtype, "fp32") ? "fp32 matmul (TF32 off)"
+                 : !strcmp(dtype, "tf32") ? "tf32 matmul"
+                 : !strcmp(dtype, "fp16") ? "fp16 matmul" : "bf16 matmul";
+    if (mm->check.value && strcmp(mm->check.value, "passed") != 0) {
+        judged(&g, line, "check");
+        free(line->why);
+        line->known = false;
+        line->why = dl_fmt("wrong result: %s", mm->check.value);
+    } else {
+        show_limit(line, dl_limit_flops(g.dev, g.has_arch ? &g.arch : NULL,
+                                        dl_gpu_matmul_rate(&g.arch, dtype),
+                                        strcmp(dtype, "fp32") ? "tensor" : "fp32"));
+    }
+    free(g.title);
+}
+
+static void torch_gpu_lines(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
+                            const dl_knowledge *know)
 {
     const dl_python *py = dl_q_main_python(f);
     const dl_list *l = py ? &py->runtime.gpu_matmul : NULL;
@@ -218,37 +190,15 @@ static void torch_gpu_lines(dl_verify_view *v, const dl_facts *f, const dl_knowl
         return;
     if (!l->known) {
         dl_num none = {0, 0, l->why};
-        dl_verify_add(v, "torch_gpu", "torch on the GPU", "torch matmul", "matmul_tflops",
-                      "TFLOPS", &none)->verdict = DL_SEV_WARNING;
+        dl_verify_line *line = dl_verify_add(v, "torch_gpu", "torch on the GPU",
+                                             "torch matmul", "matmul_tflops", "TFLOPS", &none);
+        dl_severity s = dl_verify_finding_on(fs, "pythons[0].runtime.gpu_matmul");
+        if (s > line->verdict)
+            line->verdict = s;
         return;
     }
-    for (i = 0; i < l->count; i++) {
-        const dl_torch_gpu_matmul *mm = &DL_LIST_AT(*l, dl_torch_gpu_matmul, i);
-        const char *dtype = mm->dtype.value ? mm->dtype.value : "?";
-        gpu_ctx g;
-        dl_verify_line *line;
-        const dl_gpu_rate *r;
-        open_gpu(&g, v, f, "torch_gpu", mm->device.known ? mm->device.value : 0,
-                 ", torch's matmul", know);
-        line = num(&g, matmul_key(dtype), matmul_key(dtype), "TFLOPS", &mm->tflops);
-        line->what = !strcmp(dtype, "fp32") ? "fp32 matmul (TF32 off)"
-                     : !strcmp(dtype, "tf32") ? "tf32 matmul"
-                     : !strcmp(dtype, "fp16") ? "fp16 matmul" : "bf16 matmul";
-        r = tensor_rate(&g.arch, dtype);
-        if (r)
-            flops_limit(&g, line, r, strcmp(dtype, "fp32") ? "tensor" : "fp32");
-        judge(line, DL_VERIFY_MATMUL_MIN_PCT);
-        if (mm->check.value && strcmp(mm->check.value, "passed") != 0) {
-            line->verdict = DL_SEV_FAILURE;
-            free(line->limit_what);
-            line->limit_what = NULL;
-            line->has_limit = false;
-            free(line->why);
-            line->known = false;
-            line->why = dl_fmt("wrong result: %s", mm->check.value);
-        }
-        free(g.title);
-    }
+    for (i = 0; i < l->count; i++)
+        torch_gpu_line(v, f, fs, know, i);
 }
 
 void dl_verify_view_gpu(dl_verify_view *v, const dl_facts *f, const dl_findings *fs,
@@ -258,16 +208,17 @@ void dl_verify_view_gpu(dl_verify_view *v, const dl_facts *f, const dl_findings 
     size_t i;
     if (g->devices.known && g->devices.count > 0) {
         for (i = 0; i < g->devices.count; i++)
-            native_lines(v, f, fs, know, &DL_LIST_AT(g->devices, dl_gpu_measure, i));
+            native_lines(v, f, fs, know, i);
     } else {
         dl_num none = {0, 0, NULL};
+        dl_verify_line *l;
+        dl_severity s = dl_verify_finding_on(fs, "gpu_measure.status");
         none.why = g->detail.value ? g->detail.value
                    : dl_q_has_nvidia_gpu(f) ? (char *)"the GPU was not measured"
                                             : (char *)"no NVIDIA GPU on this machine";
-        dl_verify_add(v, "gpu", "GPU", "GPU compute and bandwidth", "gpu", "", &none);
-        if (g->status.value && (!strcmp(g->status.value, "failed") ||
-                                !strcmp(g->status.value, "timed_out")))
-            v->lines[v->count - 1].verdict = DL_SEV_FAILURE;
+        l = dl_verify_add(v, "gpu", "GPU", "GPU compute and bandwidth", "gpu", "", &none);
+        if (s > l->verdict)
+            l->verdict = s;
     }
-    torch_gpu_lines(v, f, know);
+    torch_gpu_lines(v, f, fs, know);
 }

@@ -1,13 +1,13 @@
 /* Compatibility against the knowledge tables: the driver against the CUDA torch was built
  * with, the GPU against the architectures compiled into the wheel, Python against the
  * releases that have wheels for it. */
+#include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
 #include "plan/machine_facts.h"
 #include "plan/plan_checks.h"
 #include "rules/fixes.h"
 #include "rules/know_query.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
@@ -33,7 +33,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     const dl_facts *f = in->facts;
     const dl_python *py = dl_q_main_python(f);
     const char *cuda = torch_cuda(py), *mvc = NULL;
-    long long driver_cuda = dl_fix_driver_cuda(f);
+    long long driver_cuda = dl_q_driver_cuda(f);
     const dl_table *t = in->know ? dl_knowledge_table(in->know, "cuda_driver") : NULL;
     long row = t && cuda ? dl_kq_find(t, "cuda_version", cuda) : -1;
     char have[16] = "?";
@@ -47,7 +47,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     if (c != DL_CUDA_COMPAT_TOO_OLD)
         return;
     dl_cuda_version_from_int((int)driver_cuda, have, sizeof have);
-    x = dl_finding_add(out, "driver_too_old", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "driver_too_old", DL_SEV_FAILURE,
                        "The driver runs CUDA up to %s, but torch was built with CUDA %s", have,
                        cuda);
     dl_finding_evidence(x, "nvml.cuda_driver_version", "%lld (CUDA %s)", driver_cuda, have);
@@ -114,7 +114,7 @@ static void arch_rule(const dl_rule_input *in, dl_findings *out, const char *id)
     r = dl_arch_check(major, minor, &list);
     if (!r.diagnosis || strcmp(r.diagnosis, id) != 0)
         return;
-    x = dl_finding_add(out, id, DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+    x = dl_finding_add(out, id, DL_SEV_FAILURE,
                        strcmp(id, "gpu_arch_dropped") == 0
                            ? "This torch no longer has kernels for this GPU (sm_%u%u): it is "
                              "older than every architecture the wheel was built for"
@@ -208,13 +208,13 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
     published = ok < 0 ? newest_published(in->know, p.platform, m.py_major, m.py_minor) : NULL;
     if (newest >= 0 && ok < 0 && published) {
         /* Older releases than the planner's had wheels for it: said, not failed. */
-        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_INFO,
+        x = dl_finding_add(out, "python_unsupported", DL_SEV_INFO,
                            "Python %u.%u gets torch %s at most: newer releases have no wheel "
                            "for it", m.py_major, m.py_minor, published);
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
         dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)", p.c[newest].torch);
     } else if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
-        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "python_unsupported", DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
                            m.py_minor, p.platform);
         dl_finding_evidence(x, "pythons[0].version", "%s", dl_text_or(&py->version, "?"));
@@ -223,7 +223,7 @@ void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
                        "(`dlenv plan --python 3.12 --why` shows which), for example with "
                        "python3.12 -m venv ~/.venvs/torch");
     } else if (ok > newest) {
-        x = dl_finding_add(out, "python_unsupported", DL_LAYER_PYTHON, DL_SEV_INFO,
+        x = dl_finding_add(out, "python_unsupported", DL_SEV_INFO,
                            "Python %u.%u gets torch %s at most: newer releases have no wheel "
                            "for it", m.py_major, m.py_minor, p.c[ok].torch);
         dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
@@ -292,7 +292,7 @@ void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
         holds = condition_holds(in->facts, dl_table_get(kb, r, "condition"));
         if (holds == 0)
             continue;
-        x = dl_finding_add(out, "known_bad_release", DL_LAYER_TORCH_BUILD,
+        x = dl_finding_add(out, "known_bad_release",
                            holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE
                                                                 : DL_SEV_WARNING,
                            "torch %s has a known problem here: %s", t->version.value,

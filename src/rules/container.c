@@ -1,7 +1,7 @@
 /* Containers and WSL: the GPU has to be passed in, and WSL's driver lives in a folder of
  * its own that the loader must know. */
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <string.h>
@@ -14,7 +14,7 @@ void dl_rule_docker_no_gpu_passthrough(const dl_rule_input *in, dl_findings *out
     if (!dl_q_in_container(f) || dl_q_is_wsl(f) || !dl_q_pci_gpus(f, DL_PCI_NVIDIA) ||
         !k->device_nodes.known || k->device_nodes.count > 0)
         return;
-    x = dl_finding_add(out, "docker_no_gpu_passthrough", DL_LAYER_CONTAINER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "docker_no_gpu_passthrough", DL_SEV_FAILURE,
                        "This container was started without access to the host's GPU");
     dl_finding_evidence(x, "os.container.runtime", "%s",
                         f->os.container.runtime.value ? f->os.container.runtime.value : "?");
@@ -46,7 +46,7 @@ void dl_rule_wsl_libcuda_path(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!dl_q_is_wsl(f) || (!unreachable && !linux_driver))
         return;
-    x = dl_finding_add(out, "wsl_libcuda_path", DL_LAYER_CONTAINER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "wsl_libcuda_path", DL_SEV_FAILURE,
                        unreachable ? "WSL's libcuda is in /usr/lib/wsl/lib but the loader "
                                      "does not look there"
                                    : "A Linux libcuda is found before WSL's own");
@@ -73,7 +73,7 @@ void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out)
     if (!dl_q_is_wsl(f) || !f->memory.total_bytes.known ||
         f->memory.total_bytes.value >= WSL_MEMORY_LOW)
         return;
-    x = dl_finding_add(out, "wsl_memory_limit", DL_LAYER_CONTAINER, DL_SEV_WARNING,
+    x = dl_finding_add(out, "wsl_memory_limit", DL_SEV_WARNING,
                        "The WSL2 VM has only %.1f GiB of memory",
                        (double)f->memory.total_bytes.value / (1 << 30));
     dl_finding_evidence(x, "memory.total_bytes", "%lld", f->memory.total_bytes.value);

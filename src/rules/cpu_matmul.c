@@ -2,9 +2,9 @@
  * causes, each with its own fix: a reference BLAS (Debian's torch before libblas.so.3 points
  * at OpenBLAS), an OpenBLAS that chose a kernel narrower than the CPU (a model it does not
  * know, as virtual machines show), and a single thread. */
+#include "facts/query.h"
 #include "know/blas_kernel.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdbool.h>
@@ -60,7 +60,7 @@ static dl_finding *measured_slow(const dl_facts *f, const dl_torch_runtime *r, d
     dl_finding *x;
     if (pct >= MATMUL_SLOW_PCT)
         return NULL;
-    x = dl_finding_add(out, "cpu_matmul_slow", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
+    x = dl_finding_add(out, "cpu_matmul_slow", DL_SEV_WARNING,
                        "torch's fp32 matrix product runs at %.1f GFLOPS, %.1f%% of the "
                        "%.0f GFLOPS this CPU reaches", r->matmul_gflops.value, pct,
                        c->fp32_gflops_all.value);
@@ -84,7 +84,7 @@ static dl_finding *slow_finding(const dl_facts *f, const dl_torch_runtime *r, dl
         /* One level down (AVX2 on AVX-512) costs about a third; SSE on AVX-512 nine
          * tenths (25 against 230 GFLOPS on this project's VMs). */
         dl_x86_level kernel = dl_openblas_core_level(r->blas_core.value), cpu = cpu_level(f);
-        return dl_finding_add(out, "cpu_matmul_slow", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
+        return dl_finding_add(out, "cpu_matmul_slow", DL_SEV_WARNING,
                               "OpenBLAS runs its %s kernel (%s) on a CPU with %s: matrix "
                               "products run %s slower than this CPU can", r->blas_core.value,
                               dl_x86_level_name(kernel), dl_x86_level_name(cpu),
@@ -92,7 +92,7 @@ static dl_finding *slow_finding(const dl_facts *f, const dl_torch_runtime *r, dl
     }
     if (r->matmul_gflops.known || !dl_q_text_is(&r->blas, "generic") || optimised_blas_loaded(r))
         return NULL;
-    return dl_finding_add(out, "cpu_matmul_slow", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
+    return dl_finding_add(out, "cpu_matmul_slow", DL_SEV_WARNING,
                           "torch uses the generic reference BLAS: CPU matrix products run many "
                           "times slower than this CPU can");
 }

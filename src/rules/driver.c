@@ -2,8 +2,8 @@
  * loaded" causes it is decides the fix, so the specific rules come first and the general
  * driver_not_loaded stays quiet when one of them fired. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <string.h>
@@ -79,7 +79,7 @@ void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!nvidia_on_pci(f) || !nouveau_holds_gpu(f))
         return;
-    x = dl_finding_add(out, "nouveau_loaded", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "nouveau_loaded", DL_SEV_FAILURE,
                        "The open-source nouveau driver holds the GPU; CUDA needs NVIDIA's driver");
     evidence_gpu(x, f);
     if (dl_q_module_loaded(f, "nouveau"))
@@ -99,7 +99,7 @@ static void windows_no_driver(const dl_facts *f, dl_findings *out)
     if (!g || (g->driver.value && dl_contains_ci(g->driver.value, "NVIDIA")) ||
         f->nvml.driver_version.value || f->cuda_driver.driver_version.known)
         return;
-    x = dl_finding_add(out, "no_driver_installed", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "no_driver_installed", DL_SEV_FAILURE,
                        "An NVIDIA GPU is present but NVIDIA's driver is not installed");
     dl_finding_evidence(x, "gpus[].driver", "%s runs the driver of %s",
                         g->device_name.value ? g->device_name.value : "the NVIDIA adapter",
@@ -124,7 +124,7 @@ void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out)
         dl_q_driver_libraries_present(f) ||
         (f->nvidia_kernel.module_file.known && f->nvidia_kernel.module_file.value))
         return;
-    x = dl_finding_add(out, "no_driver_installed", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "no_driver_installed", DL_SEV_FAILURE,
                        "An NVIDIA GPU is present but no NVIDIA driver is installed");
     evidence_gpu(x, f);
     dl_finding_evidence(x, "nvml.library", "%s", f->nvml.library.value ? f->nvml.library.value
@@ -141,7 +141,7 @@ void dl_rule_secure_boot_blocks_module(const dl_rule_input *in, dl_findings *out
     if (!host_driver_visible(f) || nvidia_module_loaded(f) || !k->module_file.known ||
         !k->module_file.value || !k->secure_boot.known || !k->secure_boot.value)
         return;
-    x = dl_finding_add(out, "secure_boot_blocks_module", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "secure_boot_blocks_module", DL_SEV_FAILURE,
                        "Secure Boot refuses the NVIDIA kernel module, so it is not loaded");
     dl_finding_evidence(x, "nvidia_kernel.secure_boot", "on");
     dl_finding_evidence(x, "nvidia_kernel.module_path", "%s",
@@ -160,7 +160,7 @@ void dl_rule_kernel_module_not_built(const dl_rule_input *in, dl_findings *out)
     if (!host_driver_visible(f) || nvidia_module_loaded(f) || !dl_q_driver_libraries_present(f) ||
         !k->module_file.known || k->module_file.value)
         return;
-    x = dl_finding_add(out, "kernel_module_not_built", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "kernel_module_not_built", DL_SEV_FAILURE,
                        "The NVIDIA driver has no kernel module for the running kernel %s",
                        f->os.kernel_release.value ? f->os.kernel_release.value : "");
     dl_finding_evidence(x, "os.kernel_release", "%s",
@@ -188,7 +188,7 @@ void dl_rule_driver_not_loaded(const dl_rule_input *in, dl_findings *out)
         dl_findings_has(out, "secure_boot_blocks_module") ||
         dl_findings_has(out, "kernel_module_not_built"))
         return;
-    x = dl_finding_add(out, "driver_not_loaded", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "driver_not_loaded", DL_SEV_FAILURE,
                        "The NVIDIA driver is installed but its kernel part is not running");
     dl_finding_evidence(x, "nvidia_kernel.driver_version", "%s",
                         k->driver_version.value ? k->driver_version.value : "no module loaded");
@@ -208,7 +208,7 @@ void dl_rule_driver_library_mismatch(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!said && !differ && !cuda803)
         return;
-    x = dl_finding_add(out, "driver_library_mismatch", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "driver_library_mismatch", DL_SEV_FAILURE,
                        "The driver's libraries and its loaded kernel module are different "
                        "versions (an update without a reboot)");
     if (said)
@@ -231,7 +231,7 @@ static dl_finding *cuinit_finding(const dl_facts *f, dl_findings *out, long long
     dl_finding *x;
     if (!f->cuda_driver.init_code.known || f->cuda_driver.init_code.value != code)
         return NULL;
-    x = dl_finding_add(out, id, DL_LAYER_DRIVER, DL_SEV_FAILURE, "%s", title);
+    x = dl_finding_add(out, id, DL_SEV_FAILURE, "%s", title);
     dl_finding_evidence(x, "cuda_driver.init_result", "%lld %s", code,
                         f->cuda_driver.init_result.value ? f->cuda_driver.init_result.value : "");
     if (f->cuda_driver.library.value)
@@ -295,7 +295,7 @@ void dl_rule_device_permission_denied(const dl_rule_input *in, dl_findings *out)
         if (!n->accessible.known || n->accessible.value)
             continue;
         if (!x)
-            x = dl_finding_add(out, "device_permission_denied", DL_LAYER_DRIVER, DL_SEV_FAILURE,
+            x = dl_finding_add(out, "device_permission_denied", DL_SEV_FAILURE,
                                "This user may not open the NVIDIA device nodes");
         dl_finding_evidence(x, dl_text_or(&n->path, "nvidia_kernel.device_nodes[].path"),
                             "not readable and writable by this user");

@@ -1,6 +1,7 @@
 #include "rules/finding.h"
 
 #include "base/str.h"
+#include "rules/catalog.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,9 +71,10 @@ int dl_severity_of_name(const char *name)
     return index_of(severity_names, N(severity_names), name);
 }
 
-dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_layer layer, dl_severity sev,
+dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_severity sev,
                            const char *title_fmt, ...)
 {
+    const dl_diagnosis *d = dl_diagnosis_find(id);
     dl_finding *x = dl_list_push(&f->items, sizeof *x);
     va_list ap;
     char *title;
@@ -80,7 +82,7 @@ dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_layer layer, dl_se
     title = dl_vfmt(title_fmt, ap);
     va_end(ap);
     dl_text_set(&x->id, id);
-    dl_text_set(&x->layer, dl_layer_name(layer));
+    dl_text_set(&x->layer, d ? dl_layer_name(d->layer) : "unknown");
     dl_text_set(&x->severity, dl_severity_name(sev));
     dl_text_set(&x->title, title);
     dl_list_known(&x->evidence);

@@ -47,10 +47,12 @@ const char *dl_severity_name(dl_severity s);
 int dl_layer_of_name(const char *name);       /* -1 when unknown */
 int dl_severity_of_name(const char *name);    /* -1 when unknown */
 
-/* Adds a finding and returns it for evidence and fixes. */
-dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_layer layer, dl_severity sev,
+/* Adds a finding and returns it for evidence and fixes; its layer is the catalog's for
+ * the id (rules/catalog.c), "unknown" for an id the catalog lacks, which never becomes
+ * the root cause. */
+dl_finding *dl_finding_add(dl_findings *f, const char *id, dl_severity sev,
                            const char *title_fmt, ...)
-    DL_PRINTF_LIKE(5, 6)
+    DL_PRINTF_LIKE(4, 5)
     ;
 void dl_finding_evidence(dl_finding *f, const char *fact, const char *fmt, ...)
     DL_PRINTF_LIKE(3, 4)

@@ -1,13 +1,13 @@
 #include "rules/fixes.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 #include "plan/commands.h"
 #include "plan/machine_facts.h"
 #include "plan/plan_checks.h"
 #include "plan/python_command.h"
 #include "rules/know_query.h"
-#include "rules/query.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -58,15 +58,6 @@ void dl_fix_as_root(dl_finding *x, const dl_facts *f, const char *fmt, ...)
         dl_finding_fix(x, "sudo %s", cmd);
     }
     free(cmd);
-}
-
-long long dl_fix_driver_cuda(const dl_facts *f)
-{
-    if (f->nvml.cuda_driver_version.known && f->nvml.cuda_driver_version.value > 0)
-        return f->nvml.cuda_driver_version.value;
-    if (f->cuda_driver.driver_version.known && f->cuda_driver.driver_version.value > 0)
-        return f->cuda_driver.driver_version.value;
-    return 0;
 }
 
 /* The planner's answer for this machine and interpreter; want narrows the kind of build

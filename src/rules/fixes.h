@@ -21,8 +21,6 @@ void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_pyt
 /* The newest CUDA wheel variant ("cu126") whose CUDA the driver runs, from the knowledge
  * tables; NULL when the tables or the driver's CUDA version are unknown. Caller frees. */
 char *dl_fix_cuda_variant(const dl_rule_input *in);
-/* The driver's newest CUDA as NVML or the CUDA driver API says it (12040), or 0. */
-long long dl_fix_driver_cuda(const dl_facts *f);
 /* The shell the fixes for this machine are written for: PowerShell on Windows. */
 dl_shell dl_fix_shell(const dl_facts *f);
 /* The interpreter as a command for that shell (quoted; "python3" when unknown). Caller

@@ -1,6 +1,6 @@
 /* Hardware: is there a GPU CUDA can use at all. */
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <string.h>
@@ -18,7 +18,7 @@ void dl_rule_no_gpu(const dl_rule_input *in, dl_findings *out)
     if (!f->gpus.known || dl_q_pci_gpus(f, 0) > 0 || gpu_through_wsl(f) ||
         dl_q_has_nvidia_gpu(f))
         return;
-    x = dl_finding_add(out, "no_gpu", DL_LAYER_HARDWARE, DL_SEV_INFO,
+    x = dl_finding_add(out, "no_gpu", DL_SEV_INFO,
                        "No GPU on this machine: PyTorch runs on the CPU");
     dl_finding_evidence(x, "gpus", "no display or 3D controller on the PCI bus");
     if (f->os.virtualization.detected.known && f->os.virtualization.detected.value)
@@ -37,7 +37,7 @@ void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!g || dl_q_has_nvidia_gpu(f) || gpu_through_wsl(f))
         return;
-    x = dl_finding_add(out, "non_nvidia_gpu", DL_LAYER_HARDWARE, DL_SEV_INFO,
+    x = dl_finding_add(out, "non_nvidia_gpu", DL_SEV_INFO,
                        "The GPU is not an NVIDIA GPU: CUDA cannot use it");
     dl_finding_evidence(x, "gpus[0]", "%s %s (vendor 0x%04llx)",
                         g->vendor_name.value ? g->vendor_name.value : "vendor",

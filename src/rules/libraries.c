@@ -1,7 +1,7 @@
 /* Libraries and search paths: which libcuda loads, and what hides the GPUs. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
@@ -76,7 +76,7 @@ void dl_rule_cuda_visible_devices(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!v || !dl_q_has_nvidia_gpu(f) || !(why = hiding_reason(f, v)))
         return;
-    x = dl_finding_add(out, "cuda_visible_devices", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "cuda_visible_devices", DL_SEV_FAILURE,
                        "CUDA_VISIBLE_DEVICES hides the GPUs: %s", why);
     dl_finding_evidence(x, "environment.CUDA_VISIBLE_DEVICES", "'%s'", v);
     dl_fix_set_env(x, f, "CUDA_VISIBLE_DEVICES", "");
@@ -102,7 +102,7 @@ void dl_rule_libcuda_stub_on_path(const dl_rule_input *in, dl_findings *out)
     if (!code34 && !(chosen && chosen->stub.value))
         return;
     /* Without an NVIDIA GPU nothing needs the real libcuda: the stub only misleads tools. */
-    x = dl_finding_add(out, "libcuda_stub_on_path", DL_LAYER_LIBRARIES,
+    x = dl_finding_add(out, "libcuda_stub_on_path",
                        dl_q_has_nvidia_gpu(f) ? DL_SEV_FAILURE : DL_SEV_WARNING,
                        dl_q_has_nvidia_gpu(f)
                            ? "The CUDA toolkit's stub libcuda is loaded instead of the driver's"
@@ -139,7 +139,7 @@ void dl_rule_libcuda_not_found(const dl_rule_input *in, dl_findings *out)
     if (!dl_q_has_nvidia_gpu(f) || dl_q_is_wsl(f) || !l || l->chosen.value ||
         f->cuda_driver.library.value || !f->nvidia_kernel.driver_version.value)
         return;
-    x = dl_finding_add(out, "libcuda_not_found", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "libcuda_not_found", DL_SEV_FAILURE,
                        "The driver's kernel module runs, but no libcuda.so.1 is on the "
                        "loader's path");
     dl_finding_evidence(x, "nvidia_kernel.driver_version", "%s",
@@ -187,7 +187,7 @@ static void conflict_copy(dl_finding **x, dl_findings *out, const dl_python *py,
 {
     bool loaded = was_loaded(py, c);
     if (!*x)
-        *x = dl_finding_add(out, "ld_library_path_conflict", DL_LAYER_LIBRARIES,
+        *x = dl_finding_add(out, "ld_library_path_conflict",
                             loaded ? DL_SEV_FAILURE : DL_SEV_WARNING,
                             "LD_LIBRARY_PATH puts other copies of libraries that torch bundles "
                             "ahead of torch's own");
@@ -244,7 +244,7 @@ void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out)
         sscanf(mkl->version.value, "%d.%d", &major, &minor) < 1 ||
         (major < 2024 || (major == 2024 && minor < 1)))
         return;
-    x = dl_finding_add(out, "mkl_incompatible", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "mkl_incompatible", DL_SEV_FAILURE,
                        "conda's MKL %s lacks symbols this conda pytorch needs "
                        "(undefined symbol: iJIT_NotifyEvent)", mkl->version.value);
     dl_finding_evidence(x, "conda-meta", "mkl %s, pytorch %s", mkl->version.value,

@@ -2,9 +2,9 @@
  * DLLs torch imports, the paging file that backs what they commit, and OpenMP runtimes
  * that clash. Fixes are written for PowerShell, the default Windows terminal. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <ctype.h>
@@ -43,10 +43,10 @@ void dl_rule_vc_redist_missing(const dl_rule_input *in, dl_findings *out)
     if (!dl_q_is_windows(in->facts) || (!missing && !old) ||
         (!reg && !w->vc_runtime_version.why))
         return;
-    x = missing ? dl_finding_add(out, "vc_redist_missing", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
+    x = missing ? dl_finding_add(out, "vc_redist_missing", DL_SEV_FAILURE,
                                  "The Microsoft Visual C++ runtime is not installed: torch's "
                                  "c10.dll cannot load")
-                : dl_finding_add(out, "vc_redist_missing", DL_LAYER_LIBRARIES, DL_SEV_WARNING,
+                : dl_finding_add(out, "vc_redist_missing", DL_SEV_WARNING,
                                  "The Microsoft Visual C++ runtime %s is older than the %s "
                                  "torch's DLLs are built for", reg, VC_RUNTIME_MIN);
     dl_finding_evidence(x, "os.windows.vc_runtime_version", "%s",
@@ -77,7 +77,7 @@ void dl_rule_win_dll_dependency_missing(const dl_rule_input *in, dl_findings *ou
     size_t i;
     if (!dl_q_is_windows(in->facts) || !t || !t->missing_dlls.known || !t->missing_dlls.count)
         return;
-    x = dl_finding_add(out, "win_dll_dependency_missing", DL_LAYER_LIBRARIES, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "win_dll_dependency_missing", DL_SEV_FAILURE,
                        "%s, which torch's DLLs import, is not found: import torch fails with "
                        "WinError 126",
                        dl_text_or(&DL_LIST_AT(t->missing_dlls, dl_missing_dll, 0).name,
@@ -127,7 +127,7 @@ void dl_rule_pagefile_too_small(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!dl_q_is_windows(in->facts) || !has_cuda_torch(in->facts) || (!none && !small))
         return;
-    x = dl_finding_add(out, "pagefile_too_small", DL_LAYER_LIBRARIES, DL_SEV_WARNING,
+    x = dl_finding_add(out, "pagefile_too_small", DL_SEV_WARNING,
                        none ? "Windows has no paging file: loading torch's CUDA DLLs can fail "
                               "with WinError 1455"
                             : "The paging file may grow to %lld MiB only: torch's CUDA DLLs "
@@ -151,7 +151,7 @@ void dl_rule_omp_duplicate_runtime(const dl_rule_input *in, dl_findings *out)
     size_t i;
     if (!t || !t->openmp_runtimes.known || t->openmp_runtimes.count < 2)
         return;
-    x = dl_finding_add(out, "omp_duplicate_runtime", DL_LAYER_LIBRARIES, DL_SEV_WARNING,
+    x = dl_finding_add(out, "omp_duplicate_runtime", DL_SEV_WARNING,
                        "%zu copies of libiomp5md.dll can load into one process (OpenMP error "
                        "#15)", t->openmp_runtimes.count);
     for (i = 0; i < t->openmp_runtimes.count; i++)

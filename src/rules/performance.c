@@ -1,6 +1,6 @@
 /* Performance: it works, but slower than the hardware can. */
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static const char *const slowdowns[] = {"hw_slowdown", "hw_thermal_slowdown",
 
 static dl_finding *throttled_finding(dl_findings *out, dl_finding *x)
 {
-    return x ? x : dl_finding_add(out, "gpu_throttled", DL_LAYER_PERFORMANCE, DL_SEV_WARNING,
+    return x ? x : dl_finding_add(out, "gpu_throttled", DL_SEV_WARNING,
                                   "A GPU is held below its clocks by a thermal or power limit");
 }
 
@@ -85,8 +85,8 @@ static bool degraded(const dl_nvml_gpu *g)
 
 static dl_finding *link_finding(dl_findings *out, dl_finding *x)
 {
-    return x ? x : dl_finding_add(out, "pcie_link_degraded", DL_LAYER_PERFORMANCE,
-                                  DL_SEV_WARNING, "A GPU's PCIe link runs below its maximum");
+    return x ? x : dl_finding_add(out, "pcie_link_degraded", DL_SEV_WARNING,
+                                  "A GPU's PCIe link runs below its maximum");
 }
 
 /* The link as it trained while dlenv verify copied to the GPU: no idle power saving
@@ -139,7 +139,7 @@ void dl_rule_hags_enabled(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!dl_q_is_windows(in->facts) || !w->hags.known || !w->hags.value)
         return;
-    x = dl_finding_add(out, "hags_enabled", DL_LAYER_PERFORMANCE, DL_SEV_INFO,
+    x = dl_finding_add(out, "hags_enabled", DL_SEV_INFO,
                        "Hardware-accelerated GPU scheduling is on");
     dl_finding_evidence(x, "os.windows.hags", "HwSchMode = 2");
     dl_finding_fix(x, "# nothing to do unless you see stutter or CUDA errors under load: then "

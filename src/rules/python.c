@@ -1,8 +1,8 @@
 /* Python: is there an interpreter that runs, does the one `python` means have torch, and
  * is the torch it imports its own. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -62,7 +62,7 @@ void dl_rule_no_python(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!f->pythons.known || !(why = no_python_reason(f, py)))
         return;
-    x = dl_finding_add(out, "no_python", DL_LAYER_PYTHON, DL_SEV_FAILURE, "%s", why);
+    x = dl_finding_add(out, "no_python", DL_SEV_FAILURE, "%s", why);
     if (!py)
         dl_finding_evidence(x, "pythons", "none found on PATH, in the registry or the usual "
                                           "places (conda, pyenv, uv)");
@@ -172,12 +172,12 @@ void dl_rule_pip_python_mismatch(const dl_rule_input *in, dl_findings *out)
         return;
     t = dl_q_static_torch(other);
     if (by_pip)
-        x = dl_finding_add(out, "pip_python_mismatch", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "pip_python_mismatch", DL_SEV_FAILURE,
                            "`pip` installs into %s (which has torch %s); `python` runs %s, "
                            "which has none", dl_text_or(&other->prefix, "(its folder unknown)"),
                            t->version.value ? t->version.value : "?", PATH_OF(main_py));
     else
-        x = dl_finding_add(out, "pip_python_mismatch", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "pip_python_mismatch", DL_SEV_FAILURE,
                            "torch is installed for %s, not for %s, which `python` runs",
                            PATH_OF(other), PATH_OF(main_py));
     dl_finding_evidence(x, "pythons[0].path", "%s: no torch", PATH_OF(main_py));
@@ -201,7 +201,7 @@ void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!py || !lacks_torch(py) || torch_went_to(f, py, &by_pip))
         return;
-    x = dl_finding_add(out, "torch_not_installed", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "torch_not_installed", DL_SEV_FAILURE,
                        activated(py) ? "The active environment (%s) has no torch"
                                      : "The interpreter that `python` runs (%s) has no torch",
                        activated(py) && py->prefix.value ? py->prefix.value : PATH_OF(py));
@@ -221,7 +221,7 @@ void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!py || !py->bits.known || py->bits.value != 32)
         return;
-    x = dl_finding_add(out, "python_32bit", DL_LAYER_PYTHON, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "python_32bit", DL_SEV_FAILURE,
                        "%s is a 32-bit Python; torch publishes only 64-bit wheels",
                        PATH_OF(py));
     dl_finding_evidence(x, "pythons[0].bits", "32");

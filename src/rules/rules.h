@@ -15,14 +15,14 @@ typedef struct dl_rule_input {
 typedef void (*dl_rule_fn)(const dl_rule_input *in, dl_findings *out);
 
 typedef struct dl_rule {
-    const char *id;
-    dl_layer layer;
+    const char *id;         /* its layer is the catalog's (rules/catalog.c) */
     const char *checks;     /* one line: what it looks at */
     dl_rule_fn run;
 } dl_rule;
 
 const dl_rule *dl_rule_table(size_t *count);
 const dl_rule *dl_rule_find(const char *id);
+dl_layer dl_rule_layer(const dl_rule *r);
 /* Runs every rule (or only the one named), then marks the root cause: the first failure
  * in the lowest failing layer; failures above it become consequences. */
 void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out);
@@ -74,5 +74,15 @@ void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out)
 void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out);
 void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out);
 void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findings *out);
+/* verify's own (rules/gpu_measured.c): quiet where nothing was measured. */
+void dl_rule_gpu_measure_failed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_kernel_check_failed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_matmul_wrong_result(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_below_peak(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_matmul_slow(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_matmul_not_measured(const dl_rule_input *in, dl_findings *out);
+/* The same finding from a pasted out-of-memory message's numbers (for explain). */
+struct dl_paste;
+void dl_rule_oom_message(const struct dl_paste *p, dl_findings *out);
 
 #endif

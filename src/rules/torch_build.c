@@ -1,7 +1,7 @@
 /* The torch build: is it a CUDA build, and do its companions match it. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -38,7 +38,7 @@ void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!py || !usable_nvidia(f) || !cpu_build(py, &how))
         return;
-    x = dl_finding_add(out, "cpu_only_build", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "cpu_only_build", DL_SEV_FAILURE,
                        "torch %s is a CPU-only build on a machine with an NVIDIA GPU",
                        py->runtime.version.value ? py->runtime.version.value
                        : dl_q_static_torch(py) ? dl_text_or(&dl_q_static_torch(py)->version, "")
@@ -56,7 +56,7 @@ void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out)
     dl_finding *x;
     if (!cpuonly && !mutex_cpu)
         return;
-    x = dl_finding_add(out, "conda_cpu_build_selected", DL_LAYER_TORCH_BUILD,
+    x = dl_finding_add(out, "conda_cpu_build_selected",
                        usable_nvidia(in->facts) ? DL_SEV_FAILURE : DL_SEV_INFO,
                        "conda installed the CPU variant of pytorch in this environment");
     if (cpuonly)
@@ -112,7 +112,7 @@ void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
                    !*local_tag(tv->version.value) && in->facts->os.family.value &&
                    !strcmp(in->facts->os.family.value, "linux");
     if (release_differs || tag_differs) {
-        x = dl_finding_add(out, "torchvision_mismatch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "torchvision_mismatch", DL_SEV_FAILURE,
                            "torchvision %s does not match torch %s", tv->version.value,
                            torch->version.value);
         if (release_differs)
@@ -143,14 +143,14 @@ void dl_rule_torch_not_pytorch(const dl_rule_input *in, dl_findings *out)
     if (!py || (!incomplete && !folder_gone))
         return;
     if (incomplete) {
-        x = dl_finding_add(out, "torch_not_pytorch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "torch_not_pytorch", DL_SEV_FAILURE,
                            "The module named torch that imports is not PyTorch");
         dl_finding_evidence(x, "pythons[0].runtime.file", "%s",
                             py->runtime.file.value ? py->runtime.file.value : "?");
         dl_finding_evidence(x, "pythons[0].runtime.error", "%s",
                             py->runtime.error.value ? py->runtime.error.value : "?");
     } else {
-        x = dl_finding_add(out, "torch_not_pytorch", DL_LAYER_TORCH_BUILD, DL_SEV_FAILURE,
+        x = dl_finding_add(out, "torch_not_pytorch", DL_SEV_FAILURE,
                            "torch %s is recorded as installed, but its package folder is "
                            "missing: a broken install",
                            pkg->version.value ? pkg->version.value : "");

@@ -2,8 +2,8 @@
  * own packages (PYTHONPATH, a .pth file, the user site, a folder named torch in the
  * current directory), so the environment runs a torch it did not install. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -102,7 +102,7 @@ void dl_rule_torch_shadowed(const dl_rule_input *in, dl_findings *out)
     title = title_of(origin, detail);
     /* Only a copy of the interpreter's own torch is harmless; anything else runs a torch the
      * environment did not install, which breaks where that variable or file is absent. */
-    x = dl_finding_add(out, "torch_shadowed", DL_LAYER_PYTHON,
+    x = dl_finding_add(out, "torch_shadowed",
                        !broken && same ? DL_SEV_WARNING : DL_SEV_FAILURE, "%s", title);
     free(title);
     dl_finding_evidence(x, "pythons[0].runtime.file", "%s%s%s",

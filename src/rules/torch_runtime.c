@@ -1,13 +1,15 @@
 /* torch at run time: `import torch` fails, crashes or hangs; or it imported, is a CUDA
  * build, and still sees no GPU; or another process holds the GPU's memory. */
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/tables.h"
+#include "parse/oom.h"
 #include "parse/paste.h"
 #include "parse/signatures.h"
 #include "rules/fixes.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,7 @@ void dl_rule_no_gpu_visible(const dl_rule_input *in, dl_findings *out)
         !py->runtime.cuda.value || dl_q_text_is(&py->runtime.cuda, "none") ||
         !py->runtime.cuda_available.known || py->runtime.cuda_available.value)
         return;
-    x = dl_finding_add(out, "no_gpu_visible", DL_LAYER_TORCH_RUNTIME, DL_SEV_FAILURE,
+    x = dl_finding_add(out, "no_gpu_visible", DL_SEV_FAILURE,
                        "torch (a CUDA %s build) sees no GPU although one is there",
                        py->runtime.cuda.value);
     dl_finding_evidence(x, "pythons[0].runtime.cuda_available", "False");
@@ -32,7 +34,21 @@ void dl_rule_no_gpu_visible(const dl_rule_input *in, dl_findings *out)
 }
 
 /* Another process holding most of a GPU's memory turns the next allocation into an
- * out-of-memory error that looks like the user's own. */
+ * out-of-memory error that looks like the user's own. The one finding and fix, from NVML's
+ * process list (the doctor) or an OOM message's numbers (explain). */
+static void held_memory_fix(dl_finding *x, const dl_facts *f, long long pid)
+{
+    if (pid <= 0) {
+        dl_fix_note(x, "find the process that holds the memory (nvidia-smi): end it, or if it "
+                       "is not yours to stop, run on another GPU (dlenv run --gpu)");
+        dl_finding_fix(x, "nvidia-smi");
+        return;
+    }
+    dl_fix_note(x, "process %lld: end it, or if it is not yours to stop, run on another "
+                   "GPU (dlenv run --gpu)", pid);
+    dl_finding_fix(x, f && dl_q_is_windows(f) ? "Stop-Process -Id %lld" : "kill %lld", pid);
+}
+
 void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
@@ -48,19 +64,36 @@ void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findin
                 p->used_memory_bytes.value * 2 < g->memory_total_bytes.value)
                 continue;
             if (!x)
-                x = dl_finding_add(out, "gpu_memory_held_by_other_process",
-                                   DL_LAYER_TORCH_RUNTIME, DL_SEV_WARNING,
+                x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_WARNING,
                                    "Another process holds most of a GPU's memory");
             dl_finding_evidence(x, g->name.value ? g->name.value : "gpu",
                                 "process %lld holds %.1f of %.1f GiB", p->pid.value,
                                 (double)p->used_memory_bytes.value / (1 << 30),
                                 (double)g->memory_total_bytes.value / (1 << 30));
-            dl_fix_note(x, "process %lld: end it, or if it is not yours to stop, run on another "
-                           "GPU (dlenv run --gpu)", p->pid.value);
-            dl_finding_fix(x, dl_q_is_windows(f) ? "Stop-Process -Id %lld" : "kill %lld",
-                           p->pid.value);
+            held_memory_fix(x, f, p->pid.known ? p->pid.value : 0);
         }
     }
+}
+
+void dl_rule_oom_message(const dl_paste *p, dl_findings *out)
+{
+    dl_oom oom;
+    double other;
+    dl_finding *x;
+    char key[32];
+    if (!dl_oom_read(p, &oom))
+        return;
+    other = oom.total_bytes - oom.free_bytes - oom.torch_bytes;
+    if (other <= oom.total_bytes / 2)
+        return;
+    x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
+                       "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch itself "
+                       "holds %.1f GiB",
+                       other / (1 << 30), oom.total_bytes / (1 << 30),
+                       oom.torch_bytes / (1 << 30));
+    snprintf(key, sizeof key, "L%zu", p->lines[oom.line].number);
+    dl_finding_evidence(x, key, "%s", p->lines[oom.line].text);
+    held_memory_fix(x, NULL, 0);
 }
 
 /* ---- torch_import_failed ------------------------------------------------------------- */
@@ -171,7 +204,7 @@ static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings
         if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id) ||
             dl_signature_yields(cat, &hits, i) || facts_decide(in->facts, id))
             continue;
-        x = dl_finding_add(out, id, (dl_layer)layer, DL_SEV_FAILURE, "%s",
+        x = dl_finding_add(out, id, DL_SEV_FAILURE, "%s",
                            dl_table_get(cat, hits.v[i].row, "title"));
         dl_finding_evidence(x, "pythons[0].runtime.error", "%s", error);
         dl_fix_note(x, "%s", dl_table_get(cat, hits.v[i].row, "fix"));
@@ -206,7 +239,7 @@ void dl_rule_torch_import_failed(const dl_rule_input *in, dl_findings *out)
     lower_causes(in, py->runtime.error.value, out);
     lib = missing_library(py->runtime.error.value);
     title = import_title(py, lib);
-    x = dl_finding_add(out, "torch_import_failed", DL_LAYER_TORCH_RUNTIME, DL_SEV_FAILURE, "%s",
+    x = dl_finding_add(out, "torch_import_failed", DL_SEV_FAILURE, "%s",
                        title);
     dl_finding_evidence(x, "pythons[0].runtime.status", "%s", py->runtime.status.value);
     dl_finding_evidence(x, "pythons[0].runtime.error", "%s",

@@ -3,7 +3,7 @@
 #include "rules/verdict.h"
 
 #include "base/str.h"
-#include "rules/query.h"
+#include "facts/query.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -296,7 +296,7 @@ void dl_judge(const dl_facts *f, const dl_findings *fs, const char *only, dl_jud
         seen s;
         if (j->summary)
             continue;
-        if (checked && checked->layer != (dl_layer)i) {
+        if (checked && dl_rule_layer(checked) != (dl_layer)i) {
             j->state = DL_STATE_SKIPPED;
             j->summary = dl_fmt("not checked (--check %s)", only);
             continue;

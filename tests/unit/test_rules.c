@@ -12,6 +12,7 @@
 #include "facts/facts_json.h"
 #include "know/tables.h"
 #include "test_know.h"
+#include "rules/catalog.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -800,34 +801,42 @@ static void root_cause_and_consequences(void **state)
     dl_facts_free(&f);
 }
 
+/* The ids come from the one catalog (rules/catalog.c), not from a copy here: every rule
+ * and every error signature names an id of it, and a signature's layer is the catalog's. */
 static void every_rule_has_a_documented_id(void **state)
 {
-    static const char *const ids[] = {
-        "no_gpu", "non_nvidia_gpu", "no_cuda_on_macos", "no_driver_installed", "driver_not_loaded",
-        "nouveau_loaded", "secure_boot_blocks_module", "kernel_module_not_built",
-        "driver_library_mismatch", "driver_too_old", "forward_compat_unsupported",
-        "fabricmanager_missing", "suspend_resume_uvm", "device_permission_denied",
-        "docker_no_gpu_passthrough", "wsl_libcuda_path", "wsl_memory_limit",
-        "cuda_visible_devices", "no_gpu_visible", "libcuda_stub_on_path", "libcuda_not_found",
-        "ld_library_path_conflict", "omp_duplicate_runtime", "win_dll_dependency_missing",
-        "vc_redist_missing", "pagefile_too_small", "mkl_incompatible", "torch_not_installed",
-        "pip_python_mismatch", "python_unsupported", "python_32bit", "wheel_tag_mismatch",
-        "cpu_only_build", "conda_cpu_build_selected", "arch_not_in_wheel", "gpu_arch_dropped",
-        "torchvision_mismatch", "known_bad_release", "spawn_guard_missing",
-        "gpu_memory_held_by_other_process", "cuda_oom", "nccl_on_windows", "cpu_matmul_slow",
-        "gpu_throttled", "pcie_link_degraded", "hags_enabled", "no_python", "torch_shadowed",
-        "torch_not_pytorch", "torch_import_failed", "extension_mismatch", "power_plan_saving",
-        "gpu_persistence_off"};
-    size_t i, j, n;
+    size_t i, n;
     const dl_rule *rules = dl_rule_table(&n);
+    const dl_table *sig = dl_knowledge_table(&dl_test_know, "error_signatures");
     (void)state;
-    for (i = 0; i < n; i++) {
-        bool found = false;
-        for (j = 0; j < sizeof ids / sizeof ids[0]; j++)
-            found = found || strcmp(rules[i].id, ids[j]) == 0;
-        if (!found)
-            fail_msg("rule %s is not an id of DIAGNOSES.md", rules[i].id);
+    for (i = 0; i < n; i++)
+        if (!dl_diagnosis_find(rules[i].id) || dl_rule_layer(&rules[i]) >= DL_LAYER_COUNT)
+            fail_msg("rule %s is not an id of the catalog", rules[i].id);
+    assert_non_null(sig);
+    assert_true(sig->rows > 0);
+    for (i = 0; i < sig->rows; i++) {
+        const char *id = dl_table_get(sig, i, "finding");
+        const dl_diagnosis *d = dl_diagnosis_find(id);
+        if (!d)
+            fail_msg("signature row %zu names %s, not an id of the catalog", i + 1, id);
+        else if (strcmp(dl_layer_name(d->layer), dl_table_get(sig, i, "layer")) != 0)
+            fail_msg("signature row %zu puts %s in %s, the catalog in %s", i + 1, id,
+                     dl_table_get(sig, i, "layer"), dl_layer_name(d->layer));
     }
+}
+
+static void unknown_id_is_never_the_root_cause(void **state)
+{
+    dl_findings fs;
+    (void)state;
+    memset(&fs, 0, sizeof fs);
+    dl_finding_add(&fs, "not_in_the_catalog", DL_SEV_FAILURE, "a stray id");
+    dl_finding_add(&fs, "no_python", DL_SEV_FAILURE, "no interpreter");
+    assert_string_equal(DL_LIST_AT(fs.items, dl_finding, 0).layer.value, "unknown");
+    assert_string_equal(DL_LIST_AT(fs.items, dl_finding, 1).layer.value, "python");
+    dl_findings_mark_root(&fs);
+    assert_string_equal(fs.root_cause.value, "no_python");
+    dl_findings_free(&fs);
 }
 
 int main(void)
@@ -845,6 +854,7 @@ int main(void)
         cmocka_unit_test(openblas_kernel),
         cmocka_unit_test(root_cause_and_consequences),
         cmocka_unit_test(every_rule_has_a_documented_id),
+        cmocka_unit_test(unknown_id_is_never_the_root_cause),
     };
     return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
 }

@@ -16,14 +16,14 @@
 #include "cli/snapshot.h"
 #include "diff/facts_diff.h"
 #include "diff/snapshot.h"
-#include "os/os.h"
 #include "facts/facts_json.h"
+#include "facts/query.h"
+#include "os/os.h"
 #include "plan/machine_facts.h"
 #include "plan/plan.h"
 #include "render/diff_render.h"
 #include "render/text_doctor.h"
 #include "render/text_report.h"
-#include "rules/query.h"
 #include "rules/rules.h"
 #include "test_know.h"
 
@@ -109,9 +109,6 @@ static void plan_for(const dl_facts *f)
     dl_plan_constraints cons;
     dl_plan p;
     char *error = NULL;
-    const dl_python *py = dl_q_main_python(f);
-    if (py)
-        (void)dl_q_python_cmd(py);
     dl_plan_machine_from_facts(f, NULL, &dl_test_know, &m);
     memset(&cons, 0, sizeof cons);
     if (dl_plan_make(&dl_test_know, &m, &cons, &p, &error))

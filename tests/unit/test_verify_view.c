@@ -1,6 +1,6 @@
 /* The verify view's GPU lines: each figure next to the limit the architecture table and
- * the device's description give, and the verdicts, from facts written as JSON (what a
- * real run on an A100 and on a GeForce would record). */
+ * the device's description give, and the verdicts the rules give, from facts written as
+ * JSON (what a real run on an A100 and on a GeForce would record). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,6 +41,7 @@ typedef struct fixture {
     dl_findings findings;
     dl_knowledge know;
     dl_verify_view view;
+    dl_rule_input rules;
 } fixture;
 
 static fixture *build(const char *json)
@@ -50,6 +51,9 @@ static fixture *build(const char *json)
     assert_true(dl_knowledge_load(&x->know, NULL, &error));
     if (!dl_facts_from_json_text(json, strlen(json), &x->facts, &error))
         fail_msg("facts: %s", error);
+    x->rules.facts = &x->facts;
+    x->rules.know = &x->know;
+    dl_rules_run(&x->rules, NULL, &x->findings);
     dl_verify_view_build(&x->view, &x->facts, &x->findings, &x->know);
     return x;
 }
@@ -57,6 +61,7 @@ static fixture *build(const char *json)
 static void destroy(fixture *x)
 {
     dl_verify_view_free(&x->view);
+    dl_findings_free(&x->findings);
     dl_facts_free(&x->facts);
     dl_knowledge_free(&x->know);
     free(x);
@@ -78,6 +83,25 @@ static void assert_near(double want, double got)
         fail_msg("expected %g, got %g", want, got);
 }
 
+/* The finding with this id, or NULL. */
+static const dl_finding *finding(const fixture *x, const char *id)
+{
+    size_t i;
+    for (i = 0; i < x->findings.items.count; i++)
+        if (!strcmp(DL_LIST_AT(x->findings.items, dl_finding, i).id.value, id))
+            return &DL_LIST_AT(x->findings.items, dl_finding, i);
+    return NULL;
+}
+
+static bool evidence_on(const dl_finding *x, const char *fact)
+{
+    size_t i;
+    for (i = 0; x && i < x->evidence.count; i++)
+        if (!strcmp(DL_LIST_AT(x->evidence, dl_pair, i).name, fact))
+            return true;
+    return false;
+}
+
 static void test_native_limits_from_the_architecture(void **state)
 {
     fixture *x = build(a100_facts);
@@ -96,6 +120,14 @@ static void test_native_limits_from_the_architecture(void **state)
     assert_int_equal(l->verdict, DL_SEV_WARNING);                           /* 19% */
     assert_int_equal(line(x, "gpu0", "d2h_pinned_gbps")->verdict, DL_SEV_OK);
     assert_string_equal(line(x, "gpu0", "check")->text, "passed");
+    /* the rules' word, which the lines show: the two slow figures, not the fast ones */
+    assert_string_equal(finding(x, "gpu_below_peak")->layer.value, "performance");
+    assert_true(evidence_on(finding(x, "gpu_below_peak"), "gpu_measure.devices[0].dtod_gbps"));
+    assert_true(evidence_on(finding(x, "gpu_below_peak"),
+                            "gpu_measure.devices[0].h2d_pinned_gbps"));
+    assert_false(evidence_on(finding(x, "gpu_below_peak"),
+                             "gpu_measure.devices[0].fp32_tflops"));
+    assert_null(finding(x, "gpu_kernel_check_failed"));
     destroy(x);
 }
 
@@ -116,7 +148,15 @@ static void test_torch_products_against_the_tensor_peak(void **state)
     assert_false(l->known);                  /* a wrong product has no speed */
     assert_int_equal(l->verdict, DL_SEV_FAILURE);
     assert_non_null(strstr(l->why, "wrong result"));
+    assert_true(evidence_on(finding(x, "gpu_matmul_slow"),
+                            "pythons[0].runtime.gpu_matmul[1].tflops"));
+    assert_false(evidence_on(finding(x, "gpu_matmul_slow"),
+                             "pythons[0].runtime.gpu_matmul[3].tflops"));
+    assert_true(evidence_on(finding(x, "gpu_matmul_wrong_result"),
+                            "pythons[0].runtime.gpu_matmul[3].check"));
+    assert_string_equal(x->findings.root_cause.value, "gpu_matmul_wrong_result");
     assert_int_equal(x->view.verdict, DL_VERDICT_FAILURE);
+    assert_int_equal(x->view.judged.verdict, DL_VERDICT_FAILURE);
     destroy(x);
 }
 
@@ -146,6 +186,7 @@ static void test_failed_kernel_check_fails_the_run(void **state)
     fixture *x = build(json);
     (void)state;
     assert_int_equal(line(x, "gpu0", "check")->verdict, DL_SEV_FAILURE);
+    assert_string_equal(finding(x, "gpu_kernel_check_failed")->layer.value, "driver");
     assert_int_equal(x->view.verdict, DL_VERDICT_FAILURE);
     destroy(x);
 }
@@ -160,6 +201,19 @@ static void test_no_gpu_is_one_line_with_the_reason(void **state)
     assert_false(l->known);
     assert_string_equal(l->why, "cuInit failed: CUDA_ERROR_NO_DEVICE");
     assert_int_equal(l->verdict, DL_SEV_INFO);
+    assert_null(finding(x, "gpu_measure_failed"));
+    destroy(x);
+}
+
+static void test_measuring_child_that_hangs_fails_the_run(void **state)
+{
+    const char *json = "{\"schema\": \"dlenv.report/1\", \"gpu_measure\": {\"status\":"
+                       " \"timed_out\", \"detail\": \"no answer in 30 s\"}}";
+    fixture *x = build(json);
+    (void)state;
+    assert_int_equal(line(x, "gpu", "gpu")->verdict, DL_SEV_FAILURE);
+    assert_true(evidence_on(finding(x, "gpu_measure_failed"), "gpu_measure.status"));
+    assert_int_equal(x->view.verdict, DL_VERDICT_FAILURE);
     destroy(x);
 }
 
@@ -190,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_geforce_tensor_rate_is_halved),
         cmocka_unit_test(test_failed_kernel_check_fails_the_run),
         cmocka_unit_test(test_no_gpu_is_one_line_with_the_reason),
+        cmocka_unit_test(test_measuring_child_that_hangs_fails_the_run),
         cmocka_unit_test(test_torch_cpu_names_the_blas_kernel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

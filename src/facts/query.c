@@ -1,8 +1,7 @@
-#include "rules/query.h"
+#include "facts/query.h"
 
 #include "base/str.h"
 
-#include <stdio.h>
 #include <string.h>
 
 size_t dl_q_pci_gpus(const dl_facts *f, long long vendor)
@@ -138,27 +137,26 @@ const char *dl_q_torch_version(const dl_python *py)
     return p ? p->version.value : NULL;
 }
 
-static bool is_windows_path(const char *p)
+/* The newest CUDA the driver runs (1000 x major + 10 x minor): NVML's answer, else the
+ * driver API's; 0 when neither answered. */
+long long dl_q_driver_cuda(const dl_facts *f)
 {
-    return p[0] && p[1] == ':' && (p[2] == '\\' || p[2] == '/');
+    if (f->nvml.cuda_driver_version.known && f->nvml.cuda_driver_version.value > 0)
+        return f->nvml.cuda_driver_version.value;
+    if (f->cuda_driver.driver_version.known && f->cuda_driver.driver_version.value > 0)
+        return f->cuda_driver.driver_version.value;
+    return 0;
 }
 
-/* A Windows path with a space runs in PowerShell (the default terminal) only as
- * & "C:\Program Files\...\python.exe": a few recent answers are kept, as rules use one
- * or two at a time while they write a finding. */
-const char *dl_q_python_cmd(const dl_python *py)
+const dl_cuda_device *dl_q_cuda_device(const dl_facts *f, long long index)
 {
-    static char ring[4][1100];
-    static unsigned next;
-    const char *path = py && py->path.value ? py->path.value : NULL;
-    char *slot;
-    if (!path)
-        return "python3";
-    if (!is_windows_path(path) || !strchr(path, ' ') || strlen(path) > 1000)
-        return path;
-    slot = ring[next++ % 4];
-    snprintf(slot, sizeof ring[0], "& \"%s\"", path);
-    return slot;
+    size_t i;
+    for (i = 0; f->cuda_driver.devices.known && i < f->cuda_driver.devices.count; i++) {
+        const dl_cuda_device *d = &DL_LIST_AT(f->cuda_driver.devices, dl_cuda_device, i);
+        if (d->index.known && d->index.value == index)
+            return d;
+    }
+    return NULL;
 }
 
 bool dl_q_is_windows(const dl_facts *f)

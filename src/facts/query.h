@@ -1,7 +1,7 @@
-/* Questions rules ask of the facts, answered in one place so every rule asks them the
- * same way. Pure functions. */
-#ifndef DLENV_RULES_QUERY_H
-#define DLENV_RULES_QUERY_H
+/* Questions asked of the facts (by rules, the planner, renderers and commands), answered
+ * in one place so everyone asks them the same way. Pure functions. */
+#ifndef DLENV_FACTS_QUERY_H
+#define DLENV_FACTS_QUERY_H
 
 #include "facts/facts.h"
 
@@ -20,6 +20,8 @@ bool dl_q_module_loaded(const dl_facts *f, const char *name);
 bool dl_q_has_nvidia_gpu(const dl_facts *f);
 /* Driver user-space libraries are installed (NVML loads, or libcuda is on the path). */
 bool dl_q_driver_libraries_present(const dl_facts *f);
+/* The CUDA driver's description of the device with this index, or NULL. */
+const dl_cuda_device *dl_q_cuda_device(const dl_facts *f, long long index);
 const dl_library_lookup *dl_q_library(const dl_facts *f, const char *name);
 /* The interpreter `python` means: the first one found. */
 const dl_python *dl_q_main_python(const dl_facts *f);
@@ -35,8 +37,9 @@ bool dl_q_torch_imported(const dl_python *py);
 bool dl_q_says_no_torch(const char *error);
 /* The version of torch this interpreter has by its files (version.py, else pip's record). */
 const char *dl_q_torch_version(const dl_python *py);
-/* "python3 -m pip": the interpreter's own pip, which cannot install into another one. */
-const char *dl_q_python_cmd(const dl_python *py);
+/* The newest CUDA the driver runs (12040 for 12.4): NVML's answer, else the driver API's;
+ * 0 when neither answered. */
+long long dl_q_driver_cuda(const dl_facts *f);
 bool dl_q_text_is(const dl_text *t, const char *value);
 
 #endif
