@@ -1,0 +1,128 @@
+#!/bin/sh
+# Build dlenv's release files: binaries that need nothing but the C library, wheels whose
+# only content is the binary (`pip install dlenv`, `uvx dlenv doctor`), archives and
+# SHA256SUMS.
+#
+#   scripts/build-dist.sh OUTDIR
+#   DLENV_DIST_TARGETS="x86_64-linux aarch64-linux" scripts/build-dist.sh OUTDIR
+#
+# Linux binaries are built with `zig cc` from PyPI's ziglang package (installed with pip
+# into build-dist/tools/, a venv of its own) for glibc 2.17 (manylinux2014): zig ships
+# the symbol lists of old glibc versions, so one Debian machine builds for every
+# distribution since CentOS 7 and cross-builds aarch64, and the binary still links glibc
+# dynamically, which dlopen of NVML and libcuda needs (a static musl binary cannot). cJSON
+# comes from Debian's source package (scripts/portable-deps.sh), built with the same zig
+# target and linked statically. Everything, zig's cache included, stays under build-dist/.
+#
+# OUTDIR gets, per target: dlenv-VERSION-TARGET.tar.gz (the binary and README.md),
+# dlenv-VERSION-py3-none-PLATFORM.whl (scripts/make-wheel.py), and SHA256SUMS for all.
+# SOURCE_DATE_EPOCH (default: the last commit's time) fixes every timestamp, so a
+# second build of the same binary gives byte-identical files.
+set -eu
+
+ZIGLANG=ziglang==0.17.1   # pinned: the toolchain is part of what a release is built with
+GLIBC=2.17                # manylinux2014
+
+say() { printf 'build-dist: %s\n' "$*"; }
+die() { printf 'build-dist: error: %s\n' "$*" >&2; exit 1; }
+
+[ $# -eq 1 ] && [ -n "$1" ] || { echo "usage: scripts/build-dist.sh OUTDIR" >&2; exit 2; }
+mkdir -p "$1"
+out=$(CDPATH='' cd -- "$1" && pwd)
+cd "$(dirname "$0")/.."
+root=$(pwd)
+dist=$root/build-dist
+targets=${DLENV_DIST_TARGETS:-x86_64-linux}
+
+version=$(sed -n 's/^project(dlenv VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
+[ -n "$version" ] || die "no project(dlenv VERSION x.y.z) in CMakeLists.txt"
+if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
+    SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || echo 315532800)
+fi
+export SOURCE_DATE_EPOCH
+
+# tools: a venv with ziglang, so that nothing is installed into the system's Python
+# (Debian's refuses pip installs: PEP 668).
+tools() {
+    if ! "$dist/tools/bin/python" -c 'import ziglang' 2>/dev/null ||
+        [ "$(cat "$dist/tools/ziglang.pin" 2>/dev/null)" != "$ZIGLANG" ]; then
+        say "installing $ZIGLANG into build-dist/tools/ (pip)"
+        rm -rf "$dist/tools"
+        python3 -m venv "$dist/tools" || die "python3 -m venv failed (apt-get install python3-venv)"
+        "$dist/tools/bin/python" -m pip install -q --disable-pip-version-check "$ZIGLANG" ||
+            die "pip install $ZIGLANG failed"
+        printf '%s\n' "$ZIGLANG" >"$dist/tools/ziglang.pin"
+    fi
+    zig=$("$dist/tools/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
+    [ -x "$zig" ] || die "ziglang has no zig binary at $zig"
+}
+
+# toolchain ZIGTARGET CPU: build-dist/zig/ZIGTARGET/{cc,ar,ranlib,toolchain.cmake}, the
+# wrappers CMake uses as its compiler and archiver.
+toolchain() {
+    tc=$dist/zig/$1
+    mkdir -p "$tc" "$dist/zig-cache"
+    for tool in cc ar ranlib; do
+        case $tool in cc) args="cc -target $1" ;; *) args=$tool ;; esac
+        cat >"$tc/$tool" <<WRAP
+#!/bin/sh
+ZIG_GLOBAL_CACHE_DIR='$dist/zig-cache' ZIG_LOCAL_CACHE_DIR='$dist/zig-cache' exec '$zig' $args "\$@"
+WRAP
+        chmod +x "$tc/$tool"
+    done
+    cat >"$tc/toolchain.cmake" <<TC
+set(CMAKE_SYSTEM_NAME Linux)
+set(CMAKE_SYSTEM_PROCESSOR $2)
+set(CMAKE_C_COMPILER "$tc/cc")
+set(CMAKE_AR "$tc/ar" CACHE FILEPATH "" FORCE)
+set(CMAKE_RANLIB "$tc/ranlib" CACHE FILEPATH "" FORCE)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY NEVER)
+TC
+}
+
+# linux CPU PLATFORM: build dlenv for CPU-linux-gnu.2.17 and package it.
+linux() {
+    cpu=$1
+    zt=$cpu-linux-gnu.$GLIBC
+    toolchain "$zt" "$cpu"
+    CMAKE_TOOLCHAIN_FILE=$tc/toolchain.cmake sh scripts/portable-deps.sh "$dist/deps-$cpu-linux"
+    bdir=$dist/$cpu-linux
+    say "building $zt in build-dist/$cpu-linux/"
+    # -O2 as the tests run it (see build-portable.sh); -s: no symbols, which halves the size.
+    cmake -S . -B "$bdir" -DCMAKE_TOOLCHAIN_FILE="$tc/toolchain.cmake" \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+        -DCMAKE_EXE_LINKER_FLAGS="-s" -DDLENV_WERROR=ON -DDLENV_TESTS=OFF \
+        -DDLENV_CJSON_PREFIX="$dist/deps-$cpu-linux" >/dev/null
+    cmake --build "$bdir" --target dlenv -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+    sh scripts/build-portable.sh --check "$bdir/dlenv" --max-glibc "$GLIBC"
+    package "$bdir/dlenv" "$cpu-linux" "manylinux_2_17_$cpu.manylinux2014_$cpu"
+}
+
+# package BINARY NAME WHEELPLATFORM: the archive and the wheel.
+package() {
+    stage=$dist/stage/dlenv-$version-$2
+    rm -rf "$dist/stage"
+    mkdir -p "$stage"
+    cp "$1" "$stage/"
+    cp README.md "$stage/"
+    touch -d "@$SOURCE_DATE_EPOCH" "$stage" "$stage"/*
+    chmod 0755 "$stage/$(basename "$1")"
+    chmod 0644 "$stage/README.md"
+    (cd "$dist/stage" && tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 \
+        --numeric-owner -cf - "dlenv-$version-$2") | gzip -9n >"$out/dlenv-$version-$2.tar.gz"
+    "$dist/tools/bin/python" scripts/make-wheel.py --binary "$1" --version "$version" \
+        --platform "$3" --readme README.md --out "$out" >/dev/null
+    say "$2: $(wc -c <"$1" | tr -d ' ') bytes; dlenv-$version-$2.tar.gz, dlenv-$version-py3-none-$3.whl"
+}
+
+tools
+for t in $targets; do
+    case $t in
+    x86_64-linux) linux x86_64 ;;
+    aarch64-linux) linux aarch64 ;;
+    *) die "unknown target $t (x86_64-linux, aarch64-linux)" ;;
+    esac
+done
+(cd "$out" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.zip' \) |
+    sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >SHA256SUMS)
+say "$out: $(wc -l <"$out/SHA256SUMS" | tr -d ' ') files, SHA256SUMS"
