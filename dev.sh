@@ -8,6 +8,9 @@
 #                     (default 60; part of `test`, 28 s each there)
 #   ./dev.sh windows  build dlenv.exe with MinGW-w64 (scripts/build-windows.sh) and run the
 #                     Windows suite under Wine (tests/windows/run.sh; part of `test`)
+#   ./dev.sh dist     build the release files (scripts/build-dist.sh: glibc-2.17 binary with
+#                     zig from PyPI, wheel, archive, SHA256SUMS) in build-dist/out and test
+#                     them as pip, uv and uvx install them (tests/dist/run.sh; part of `test`)
 set -eu
 cd "$(dirname "$0")"
 
@@ -118,6 +121,12 @@ windows() {
     sh tests/windows/run.sh build-windows
 }
 
+# dist: the release files (wheel, archive, SHA256SUMS) and their tests.
+dist() {
+    sh scripts/build-dist.sh build-dist/out
+    sh tests/dist/run.sh build-dist/out
+}
+
 case "${1:-}" in
 doctor)
     setup $BUILD_DEPS
@@ -135,6 +144,11 @@ test)
     # four targets: under two minutes in all
     fuzz "${DLENV_FUZZ_SECONDS:-28}"
     windows
+    dist
+    ;;
+dist)
+    setup $BUILD_DEPS python3 python3-venv
+    dist
     ;;
 windows)
     setup $BUILD_DEPS python3
@@ -149,7 +163,7 @@ build)
     build build
     ;;
 *)
-    echo "usage: ./dev.sh doctor | test | build | fuzz [SECONDS] | windows" >&2
+    echo "usage: ./dev.sh doctor | test | build | fuzz [SECONDS] | windows | dist" >&2
     exit 2
     ;;
 esac

@@ -20,13 +20,13 @@
 # second build of the same binary gives byte-identical files.
 set -eu
 
-ZIGLANG=ziglang==0.17.1   # pinned: the toolchain is part of what a release is built with
+ZIGLANG=ziglang==0.17.1 # pinned: the toolchain is part of what a release is built with
 GLIBC=2.17                # manylinux2014
 
 say() { printf 'build-dist: %s\n' "$*"; }
 die() { printf 'build-dist: error: %s\n' "$*" >&2; exit 1; }
 
-[ $# -eq 1 ] && [ -n "$1" ] || { echo "usage: scripts/build-dist.sh OUTDIR" >&2; exit 2; }
+if [ $# -ne 1 ] || [ -z "$1" ]; then echo "usage: scripts/build-dist.sh OUTDIR" >&2; exit 2; fi
 mkdir -p "$1"
 out=$(CDPATH='' cd -- "$1" && pwd)
 cd "$(dirname "$0")/.."
@@ -49,7 +49,8 @@ tools() {
         say "installing $ZIGLANG into build-dist/tools/ (pip)"
         rm -rf "$dist/tools"
         python3 -m venv "$dist/tools" || die "python3 -m venv failed (apt-get install python3-venv)"
-        "$dist/tools/bin/python" -m pip install -q --disable-pip-version-check "$ZIGLANG" ||
+        PIP_CACHE_DIR="$dist/pip-cache" "$dist/tools/bin/python" -m pip install -q \
+            --disable-pip-version-check "$ZIGLANG" ||
             die "pip install $ZIGLANG failed"
         printf '%s\n' "$ZIGLANG" >"$dist/tools/ziglang.pin"
     fi

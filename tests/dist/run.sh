@@ -1,0 +1,181 @@
+#!/bin/sh
+# Test the release files of scripts/build-dist.sh as a user gets them.
+#
+#   tests/dist/run.sh OUTDIR     (./dev.sh dist builds OUTDIR and runs this)
+#
+# For the Linux x86_64 wheel: installed with pip (--no-index, from OUTDIR) into a fresh
+# venv, then `dlenv --version` and `dlenv doctor --no-runtime` from the venv's bin/; the
+# same with `uv pip install` and with `uvx --from WHEEL dlenv doctor`; `auditwheel show`
+# accepts manylinux_2_17; no glibc symbol newer than 2.17; the archive holds the same
+# binary. Bad cases: a wheel whose binary was changed fails tests/dist/check_wheel.py (its
+# RECORD hash) and `pip install --require-hashes` with the hash from SHA256SUMS (pip and
+# uv do not check RECORD themselves); the wheel written twice from the same binary, with
+# other file times, is byte-identical. uv and auditwheel come from PyPI into
+# build-dist/test-tools/; every cache stays under build-dist/.
+set -eu
+[ $# -eq 1 ] || { echo "usage: tests/dist/run.sh OUTDIR" >&2; exit 2; }
+out=$(CDPATH='' cd -- "$1" && pwd)
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+dist=$root/build-dist
+export PIP_CACHE_DIR="$dist/pip-cache" UV_CACHE_DIR="$dist/uv-cache" UV_PYTHON_DOWNLOADS=never
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+failures=0
+pass() { printf 'dist: ok   %s\n' "$*"; }
+fail() { printf 'dist: FAIL %s\n' "$*" >&2; failures=$((failures + 1)); }
+
+version=$(sed -n 's/^project(dlenv VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
+platform=manylinux_2_17_x86_64.manylinux2014_x86_64
+wheel=$out/dlenv-$version-py3-none-$platform.whl
+archive=$out/dlenv-$version-x86_64-linux.tar.gz
+for f in "$wheel" "$archive" "$out/SHA256SUMS"; do
+    [ -f "$f" ] || { echo "dist: no $f (run scripts/build-dist.sh $1 first)" >&2; exit 1; }
+done
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-dist.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+
+# check_installed BIN HOW: the installed program runs, says its version and diagnoses.
+check_installed() {
+    if [ ! -x "$1" ]; then
+        fail "$2: no executable $1"
+        return
+    fi
+    v=$("$1" --version 2>&1) || true
+    if [ "$v" = "dlenv $version" ] || [ "${v#"dlenv $version "}" != "$v" ]; then
+        pass "$2: $1 --version: $v"
+    else
+        fail "$2: $1 --version said '$v', wants 'dlenv $version'"
+    fi
+    status=0
+    "$1" doctor --no-runtime >"$scratch/doctor.txt" 2>&1 || status=$?
+    # 0: healthy, 1: doctor found a failure (this machine has no GPU); more is an error.
+    if [ "$status" -le 1 ] && [ -s "$scratch/doctor.txt" ]; then
+        pass "$2: dlenv doctor --no-runtime (exit $status, $(wc -l <"$scratch/doctor.txt" | tr -d ' ') lines)"
+    else
+        fail "$2: dlenv doctor --no-runtime exited $status:"
+        tail -n 20 "$scratch/doctor.txt" >&2
+    fi
+}
+
+# pip, from OUTDIR only, into a fresh venv.
+python3 -m venv "$scratch/pip-venv"
+if "$scratch/pip-venv/bin/python" -m pip install -q --no-index --find-links "$out" dlenv; then
+    check_installed "$scratch/pip-venv/bin/dlenv" "pip install"
+else
+    fail "pip install --no-index --find-links $out dlenv"
+fi
+
+# The binary's glibc symbols: none newer than 2.17 (manylinux2014).
+newest=$(objdump -T "$scratch/pip-venv/bin/dlenv" | grep -o 'GLIBC_[0-9][0-9.]*' |
+    sed 's/GLIBC_//' | sort -t . -k 1,1n -k 2,2n -k 3,3n | tail -n 1)
+case $newest in
+    2.[0-9] | 2.[0-9].* | 2.1[0-7] | 2.1[0-7].*) pass "objdump -T: newest glibc symbol $newest <= 2.17" ;;
+    *) fail "objdump -T: the binary needs glibc $newest, newer than 2.17" ;;
+esac
+
+# The archive holds the same binary as the wheel.
+tar -xzf "$archive" -C "$scratch"
+if cmp -s "$scratch/dlenv-$version-x86_64-linux/dlenv" "$scratch/pip-venv/bin/dlenv"; then
+    pass "the .tar.gz and the wheel hold the same binary"
+else
+    fail "the .tar.gz's dlenv differs from the wheel's"
+fi
+if (cd "$out" && sha256sum -c --quiet SHA256SUMS); then
+    pass "SHA256SUMS matches every file"
+else
+    fail "SHA256SUMS does not match OUTDIR"
+fi
+
+# The wheel itself, and a tampered copy (one bit of the binary changed, RECORD kept).
+if python3 tests/dist/check_wheel.py "$wheel"; then pass "check_wheel.py"; else fail "check_wheel.py $wheel"; fi
+mkdir -p "$scratch/tampered"
+python3 - "$wheel" "$scratch/tampered/$(basename "$wheel")" <<'PY'
+import sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], "w") as b:
+    for i in a.infolist():
+        d = a.read(i)
+        if "/scripts/" in i.filename:
+            d = d[:-1] + bytes([d[-1] ^ 1])
+        b.writestr(i, d)
+PY
+if python3 tests/dist/check_wheel.py "$scratch/tampered/$(basename "$wheel")" 2>"$scratch/check.err"; then
+    fail "check_wheel.py accepted a wheel whose binary does not match RECORD"
+elif grep -q 'hash mismatch' "$scratch/check.err"; then
+    pass "tampered wheel: check_wheel.py says hash mismatch"
+else
+    fail "tampered wheel: check_wheel.py failed for another reason: $(cat "$scratch/check.err")"
+fi
+hash=$(sed -n "s/^\([0-9a-f]*\)  $(basename "$wheel")\$/\1/p" "$out/SHA256SUMS")
+printf 'dlenv==%s --hash=sha256:%s\n' "$version" "$hash" >"$scratch/requirements.txt"
+python3 -m venv "$scratch/hash-venv"
+if "$scratch/hash-venv/bin/python" -m pip install -q --no-index --find-links "$scratch/tampered" \
+    --require-hashes -r "$scratch/requirements.txt" >"$scratch/pip.err" 2>&1; then
+    fail "pip install --require-hashes installed the tampered wheel"
+elif grep -q 'DO NOT MATCH THE HASHES' "$scratch/pip.err"; then
+    pass "tampered wheel: pip install --require-hashes (SHA256SUMS) refuses it, hash mismatch"
+else
+    fail "tampered wheel: pip failed for another reason: $(tail -n 5 "$scratch/pip.err")"
+fi
+if "$scratch/hash-venv/bin/python" -m pip install -q --no-index --find-links "$out" \
+    --require-hashes -r "$scratch/requirements.txt"; then
+    pass "pip install --require-hashes with SHA256SUMS's hash accepts the real wheel"
+else
+    fail "pip install --require-hashes refused the real wheel"
+fi
+
+# Reproducible: the same binary, other file times and another directory: the same bytes.
+mkdir -p "$scratch/again" "$scratch/bin"
+cp "$scratch/pip-venv/bin/dlenv" "$scratch/bin/dlenv"
+touch -d '2001-02-03 04:05:06' "$scratch/bin/dlenv"
+(SOURCE_DATE_EPOCH=$(python3 -c 'import calendar, sys, zipfile
+print(calendar.timegm(zipfile.ZipFile(sys.argv[1]).infolist()[0].date_time + (0, 0, 0)))' "$wheel") \
+    python3 scripts/make-wheel.py --binary "$scratch/bin/dlenv" --version "$version" \
+    --platform "$platform" --readme README.md --out "$scratch/again" >/dev/null)
+if cmp "$wheel" "$scratch/again/$(basename "$wheel")"; then
+    pass "the wheel written again is byte-identical"
+else
+    fail "the wheel written again differs: not reproducible"
+fi
+
+# uv, auditwheel: from PyPI into a venv of their own (skipped with a note when PyPI
+# cannot be reached, as for a developer offline; CI has it).
+tools=$dist/test-tools
+if [ ! -x "$tools/bin/uv" ] || [ ! -x "$tools/bin/auditwheel" ]; then
+    rm -rf "$tools"
+    python3 -m venv "$tools"
+    "$tools/bin/python" -m pip install -q uv auditwheel || rm -rf "$tools"
+fi
+if [ -x "$tools/bin/uv" ]; then
+    "$tools/bin/uv" venv -q --python "$(command -v python3)" "$scratch/uv-venv"
+    if "$tools/bin/uv" pip install -q --python "$scratch/uv-venv/bin/python" --offline \
+        --no-index --find-links "$out" dlenv; then
+        check_installed "$scratch/uv-venv/bin/dlenv" "uv pip install"
+    else
+        fail "uv pip install --no-index --find-links $out dlenv"
+    fi
+    status=0
+    "$tools/bin/uvx" --offline --python "$(command -v python3)" --from "$wheel" dlenv doctor \
+        --no-runtime >"$scratch/uvx.txt" 2>&1 || status=$?
+    if [ "$status" -le 1 ] && grep -q . "$scratch/uvx.txt"; then
+        pass "uvx --from $(basename "$wheel") dlenv doctor --no-runtime (exit $status)"
+    else
+        fail "uvx --from WHEEL dlenv doctor exited $status: $(tail -n 5 "$scratch/uvx.txt")"
+    fi
+    "$tools/bin/auditwheel" show "$wheel" >"$scratch/auditwheel.txt" 2>&1 || true
+    if grep -q 'platform tag: "manylinux_2_17_x86_64"' "$scratch/auditwheel.txt"; then
+        pass "auditwheel show: manylinux_2_17_x86_64"
+    else
+        fail "auditwheel show does not accept manylinux_2_17_x86_64: $(cat "$scratch/auditwheel.txt")"
+    fi
+elif [ -n "${DLENV_CI:-}${CI:-}" ]; then
+    fail "uv and auditwheel could not be installed from PyPI (CI must reach it)"
+else
+    echo "dist: note: uv and auditwheel not installed (no PyPI?): their checks skipped"
+fi
+
+if [ "$failures" -ne 0 ]; then
+    echo "dist: $failures check(s) failed" >&2
+    exit 1
+fi
+echo "dist: all checks passed"
