@@ -14,13 +14,20 @@
 # comes from Debian's source package (scripts/portable-deps.sh), built with the same zig
 # target and linked statically. Everything, zig's cache included, stays under build-dist/.
 #
-# OUTDIR gets, per target: dlenv-VERSION-TARGET.tar.gz (the binary and README.md),
-# dlenv-VERSION-py3-none-PLATFORM.whl (scripts/make-wheel.py), and SHA256SUMS for all.
+# Targets (DLENV_DIST_TARGETS, default all three): x86_64-linux, aarch64-linux (zig),
+# x86_64-windows (scripts/build-windows.sh, MinGW-w64). OUTDIR gets, per target:
+# dlenv-VERSION-TARGET.tar.gz, or .zip for Windows (the binary and README.md;
+# scripts/make-archive.py), dlenv-VERSION-py3-none-PLATFORM.whl (scripts/make-wheel.py),
+# the sdist dlenv-VERSION.tar.gz (pyproject.toml), SHA256SUMS for all, and packaging/ (the
+# winget, scoop and conda-forge manifests with these hashes).
 # SOURCE_DATE_EPOCH (default: the last commit's time) fixes every timestamp, so a
 # second build of the same binary gives byte-identical files.
 set -eu
 
-ZIGLANG=ziglang==0.17.1 # pinned: the toolchain is part of what a release is built with
+# pinned: the toolchain is part of what a release is built with
+ZIGLANG=ziglang==0.17.1
+SKBUILD=scikit-build-core==1.1.2
+REPO=dlenv/dlenv          # GitHub owner/name, for the URLs in the packaging/ manifests
 GLIBC=2.17                # manylinux2014
 
 say() { printf 'build-dist: %s\n' "$*"; }
@@ -32,7 +39,7 @@ out=$(CDPATH='' cd -- "$1" && pwd)
 cd "$(dirname "$0")/.."
 root=$(pwd)
 dist=$root/build-dist
-targets=${DLENV_DIST_TARGETS:-x86_64-linux}
+targets=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows}
 
 version=$(sed -n 's/^project(dlenv VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
 [ -n "$version" ] || die "no project(dlenv VERSION x.y.z) in CMakeLists.txt"
@@ -45,14 +52,14 @@ export SOURCE_DATE_EPOCH
 # (Debian's refuses pip installs: PEP 668).
 tools() {
     if ! "$dist/tools/bin/python" -c 'import ziglang' 2>/dev/null ||
-        [ "$(cat "$dist/tools/ziglang.pin" 2>/dev/null)" != "$ZIGLANG" ]; then
-        say "installing $ZIGLANG into build-dist/tools/ (pip)"
+        [ "$(cat "$dist/tools/pins" 2>/dev/null)" != "$ZIGLANG $SKBUILD" ]; then
+        say "installing $ZIGLANG $SKBUILD into build-dist/tools/ (pip)"
         rm -rf "$dist/tools"
         python3 -m venv "$dist/tools" || die "python3 -m venv failed (apt-get install python3-venv)"
         PIP_CACHE_DIR="$dist/pip-cache" "$dist/tools/bin/python" -m pip install -q \
-            --disable-pip-version-check "$ZIGLANG" ||
-            die "pip install $ZIGLANG failed"
-        printf '%s\n' "$ZIGLANG" >"$dist/tools/ziglang.pin"
+            --disable-pip-version-check "$ZIGLANG" "$SKBUILD" ||
+            die "pip install $ZIGLANG $SKBUILD failed"
+        printf '%s\n' "$ZIGLANG $SKBUILD" >"$dist/tools/pins"
     fi
     zig=$("$dist/tools/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')
     [ -x "$zig" ] || die "ziglang has no zig binary at $zig"
@@ -99,31 +106,63 @@ linux() {
     package "$bdir/dlenv" "$cpu-linux" "manylinux_2_17_$cpu.manylinux2014_$cpu"
 }
 
-# package BINARY NAME WHEELPLATFORM: the archive and the wheel.
+# windows: dlenv.exe from scripts/build-windows.sh (MinGW-w64, its own cJSON from Debian's
+# source package), built in build-windows/ as ./dev.sh windows does, so CI builds it once.
+windows() {
+    sh scripts/build-windows.sh "$dist/windows-x86_64"
+    # build-windows/ keeps its debug information (for the Wine suite's reports); the
+    # release does not need it: a fifth of the size.
+    mkdir -p "$dist/windows-x86_64/release"
+    x86_64-w64-mingw32-strip -o "$dist/windows-x86_64/release/dlenv.exe" "$dist/windows-x86_64/dlenv.exe"
+    package "$dist/windows-x86_64/release/dlenv.exe" x86_64-windows win_amd64 zip
+}
+
+# package BINARY NAME WHEELPLATFORM [zip]: the archive (.tar.gz, or .zip) and the wheel.
 package() {
-    stage=$dist/stage/dlenv-$version-$2
-    rm -rf "$dist/stage"
-    mkdir -p "$stage"
-    cp "$1" "$stage/"
-    cp README.md "$stage/"
-    touch -d "@$SOURCE_DATE_EPOCH" "$stage" "$stage"/*
-    chmod 0755 "$stage/$(basename "$1")"
-    chmod 0644 "$stage/README.md"
-    (cd "$dist/stage" && tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 \
-        --numeric-owner -cf - "dlenv-$version-$2") | gzip -9n >"$out/dlenv-$version-$2.tar.gz"
-    "$dist/tools/bin/python" scripts/make-wheel.py --binary "$1" --version "$version" \
+    python=$dist/tools/bin/python
+    "$python" scripts/make-archive.py --binary "$1" --readme README.md \
+        --out "$out/dlenv-$version-$2.${4:-tar.gz}"
+    "$python" scripts/make-wheel.py --binary "$1" --version "$version" \
         --platform "$3" --readme README.md --out "$out" >/dev/null
-    say "$2: $(wc -c <"$1" | tr -d ' ') bytes; dlenv-$version-$2.tar.gz, dlenv-$version-py3-none-$3.whl"
+    say "$2: $(wc -c <"$1" | tr -d ' ') bytes; dlenv-$version-$2.${4:-tar.gz}, dlenv-$version-py3-none-$3.whl"
+}
+
+# sdist: dlenv-VERSION.tar.gz, what `pip install dlenv` compiles where no wheel fits
+# (pyproject.toml), and what the conda-forge recipe builds.
+sdist() {
+    rm -f "$out/dlenv-$version.tar.gz"
+    "$dist/tools/bin/python" -c 'import sys
+from scikit_build_core.build import build_sdist
+build_sdist(sys.argv[1])' "$out" >/dev/null
+    [ -f "$out/dlenv-$version.tar.gz" ] || die "scikit-build-core wrote no dlenv-$version.tar.gz"
+    say "sdist: dlenv-$version.tar.gz"
+}
+
+# manifests: packaging/'s templates with this version and these hashes, in OUTDIR/packaging/.
+manifests() {
+    zip_sum=$(sed -n "s/^\([0-9a-f]*\)  dlenv-$version-x86_64-windows.zip\$/\1/p" "$out/SHA256SUMS")
+    sdist_sum=$(sed -n "s/^\([0-9a-f]*\)  dlenv-$version.tar.gz\$/\1/p" "$out/SHA256SUMS")
+    rm -rf "$out/packaging"
+    (cd packaging && find . -type f ! -name README.md) | LC_ALL=C sort | while read -r f; do
+        mkdir -p "$(dirname "$out/packaging/$f")"
+        sed -e "s|@VERSION@|$version|g" -e "s|@REPO@|$REPO|g" \
+            -e "s|@SHA256_X86_64_WINDOWS_ZIP@|${zip_sum:-no-windows-zip-built}|g" \
+            -e "s|@SHA256_SDIST@|${sdist_sum:-no-sdist-built}|g" "packaging/$f" >"$out/packaging/$f"
+    done
+    say "packaging/: winget, scoop, conda-forge manifests"
 }
 
 tools
+sdist
 for t in $targets; do
     case $t in
     x86_64-linux) linux x86_64 ;;
     aarch64-linux) linux aarch64 ;;
-    *) die "unknown target $t (x86_64-linux, aarch64-linux)" ;;
+    x86_64-windows) windows ;;
+    *) die "unknown target $t (x86_64-linux, aarch64-linux, x86_64-windows)" ;;
     esac
 done
 (cd "$out" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.zip' \) |
     sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum >SHA256SUMS)
 say "$out: $(wc -l <"$out/SHA256SUMS" | tr -d ' ') files, SHA256SUMS"
+manifests

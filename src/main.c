@@ -24,7 +24,7 @@ int main(int argc, char **argv)
         return DL_EXIT_USAGE;
     }
     if (cli.version) {
-        printf("dlenv %s\n", DLENV_VERSION);
+        printf("dlenv %s (%s)\n", DLENV_VERSION, DLENV_COMMIT);
         return DL_EXIT_OK;
     }
     if (cli.help) {

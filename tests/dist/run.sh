@@ -27,6 +27,9 @@ fail() { printf 'dist: FAIL %s\n' "$*" >&2; failures=$((failures + 1)); }
 
 version=$(sed -n 's/^project(dlenv VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
 platform=manylinux_2_17_x86_64.manylinux2014_x86_64
+# the commit --version names: this checkout's (CMakeLists.txt), when git can say
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "unknown commit")
+targets=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows}
 wheel=$out/dlenv-$version-py3-none-$platform.whl
 archive=$out/dlenv-$version-x86_64-linux.tar.gz
 for f in "$wheel" "$archive" "$out/SHA256SUMS"; do
@@ -42,10 +45,10 @@ check_installed() {
         return
     fi
     v=$("$1" --version 2>&1) || true
-    if [ "$v" = "dlenv $version" ] || [ "${v#"dlenv $version "}" != "$v" ]; then
+    if [ "$v" = "dlenv $version ($commit)" ]; then
         pass "$2: $1 --version: $v"
     else
-        fail "$2: $1 --version said '$v', wants 'dlenv $version'"
+        fail "$2: $1 --version said '$v', wants 'dlenv $version ($commit)'"
     fi
     status=0
     "$1" doctor --no-runtime >"$scratch/doctor.txt" 2>&1 || status=$?
@@ -141,21 +144,23 @@ fi
 # uv, auditwheel: from PyPI into a venv of their own (skipped with a note when PyPI
 # cannot be reached, as for a developer offline; CI has it).
 tools=$dist/test-tools
-if [ ! -x "$tools/bin/uv" ] || [ ! -x "$tools/bin/auditwheel" ]; then
+if [ ! -x "$tools/bin/uv" ] || [ ! -x "$tools/bin/auditwheel" ] ||
+    ! "$tools/bin/python" -c 'import yaml' 2>/dev/null; then
     rm -rf "$tools"
     python3 -m venv "$tools"
-    "$tools/bin/python" -m pip install -q uv auditwheel || rm -rf "$tools"
+    "$tools/bin/python" -m pip install -q uv auditwheel pyyaml || rm -rf "$tools"
 fi
 if [ -x "$tools/bin/uv" ]; then
     "$tools/bin/uv" venv -q --python "$(command -v python3)" "$scratch/uv-venv"
-    if "$tools/bin/uv" pip install -q --python "$scratch/uv-venv/bin/python" --offline \
+    # --no-cache: uv would take an earlier build of this same version from its cache
+    if "$tools/bin/uv" pip install -q --no-cache --python "$scratch/uv-venv/bin/python" --offline \
         --no-index --find-links "$out" dlenv; then
         check_installed "$scratch/uv-venv/bin/dlenv" "uv pip install"
     else
         fail "uv pip install --no-index --find-links $out dlenv"
     fi
     status=0
-    "$tools/bin/uvx" --offline --python "$(command -v python3)" --from "$wheel" dlenv doctor \
+    "$tools/bin/uvx" --no-cache --offline --python "$(command -v python3)" --from "$wheel" dlenv doctor \
         --no-runtime >"$scratch/uvx.txt" 2>&1 || status=$?
     if [ "$status" -le 1 ] && grep -q . "$scratch/uvx.txt"; then
         pass "uvx --from $(basename "$wheel") dlenv doctor --no-runtime (exit $status)"
@@ -168,11 +173,87 @@ if [ -x "$tools/bin/uv" ]; then
     else
         fail "auditwheel show does not accept manylinux_2_17_x86_64: $(cat "$scratch/auditwheel.txt")"
     fi
+    # The manifests, parsed by real parsers, with the hashes SHA256SUMS has.
+    if "$tools/bin/python" tests/dist/check_manifests.py "$out" "$version"; then
+        pass "packaging/ manifests and .github/workflows/release.yml parse; hashes match SHA256SUMS"
+    else
+        fail "tests/dist/check_manifests.py"
+    fi
 elif [ -n "${DLENV_CI:-}${CI:-}" ]; then
-    fail "uv and auditwheel could not be installed from PyPI (CI must reach it)"
+    fail "uv, auditwheel and PyYAML could not be installed from PyPI (CI must reach it)"
 else
-    echo "dist: note: uv and auditwheel not installed (no PyPI?): their checks skipped"
+    echo "dist: note: uv, auditwheel, PyYAML not installed (no PyPI?): their checks skipped"
 fi
+
+# unpack WHEEL DIR: the wheel's files into DIR, with the modes its entries carry.
+unpack() {
+    python3 - "$1" "$2" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for i in z.infolist():
+        path = z.extract(i, sys.argv[2])
+        os.chmod(path, (i.external_attr >> 16) & 0o777)
+PY
+}
+
+# aarch64: the wheel is sound, `file` says ARM aarch64, and it runs under qemu-user with
+# Debian's aarch64 glibc (qemu-user, libc6-arm64-cross: dev.sh installs them).
+case " $targets " in *" aarch64-linux "*)
+    a64=$out/dlenv-$version-py3-none-manylinux_2_17_aarch64.manylinux2014_aarch64.whl
+    if [ ! -f "$a64" ]; then
+        fail "no $(basename "$a64")"
+    else
+        python3 tests/dist/check_wheel.py "$a64" >/dev/null || fail "check_wheel.py $(basename "$a64")"
+        unpack "$a64" "$scratch/a64"
+        bin=$scratch/a64/dlenv-$version.data/scripts/dlenv
+        if file "$bin" | grep -q 'ARM aarch64'; then
+            pass "aarch64 wheel: file says $(file -b "$bin" | cut -d, -f1-2)"
+        else
+            fail "aarch64 wheel: file says $(file -b "$bin")"
+        fi
+        if command -v qemu-aarch64 >/dev/null 2>&1 && [ -d /usr/aarch64-linux-gnu/lib ]; then
+            printf '#!/bin/sh\nexec qemu-aarch64 -L /usr/aarch64-linux-gnu "%s" "$@"\n' "$bin" \
+                >"$scratch/dlenv-aarch64"
+            chmod +x "$scratch/dlenv-aarch64"
+            check_installed "$scratch/dlenv-aarch64" "aarch64 under qemu-user"
+        elif [ -n "${DLENV_CI:-}${CI:-}" ]; then
+            fail "aarch64: no qemu-aarch64 or /usr/aarch64-linux-gnu (apt-get install qemu-user libc6-arm64-cross)"
+        else
+            echo "dist: note: no qemu-aarch64 + libc6-arm64-cross: the aarch64 binary was not run"
+        fi
+    fi ;;
+esac
+
+# Windows: the wheel is sound and its dlenv.exe runs under Wine, in a prefix of its own.
+case " $targets " in *" x86_64-windows "*)
+    win=$out/dlenv-$version-py3-none-win_amd64.whl
+    if [ ! -f "$win" ] || [ ! -f "$out/dlenv-$version-x86_64-windows.zip" ]; then
+        fail "no $(basename "$win") or dlenv-$version-x86_64-windows.zip"
+    else
+        python3 tests/dist/check_wheel.py "$win" >/dev/null || fail "check_wheel.py $(basename "$win")"
+        unpack "$win" "$scratch/win"
+        exe=$scratch/win/dlenv-$version.data/scripts/dlenv.exe
+        if command -v wine >/dev/null 2>&1; then
+            # Wine with a clean environment; its \r\n line ends taken out, its status kept,
+            # its own messages (creating the prefix) apart
+            cat >"$scratch/dlenv-win" <<WINE
+#!/bin/sh
+status=0
+env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8 WINEPREFIX="$scratch/wine" WINEDEBUG=-all \\
+    WINEDLLOVERRIDES="mscoree,mshtml=" wine "$exe" "\$@" >"$scratch/wine.out" 2>"$scratch/wine.err" || status=\$?
+tr -d '\\r' <"$scratch/wine.out"
+exit \$status
+WINE
+            chmod +x "$scratch/dlenv-win"
+            check_installed "$scratch/dlenv-win" "Windows wheel under Wine"
+            WINEPREFIX="$scratch/wine" wineserver -k 2>/dev/null || true
+        elif [ -n "${DLENV_CI:-}${CI:-}" ]; then
+            fail "Windows: wine is not installed"
+        else
+            echo "dist: note: no wine: the Windows binary was not run"
+        fi
+    fi ;;
+esac
 
 if [ "$failures" -ne 0 ]; then
     echo "dist: $failures check(s) failed" >&2
