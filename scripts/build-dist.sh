@@ -39,7 +39,7 @@ out=$(CDPATH='' cd -- "$1" && pwd)
 cd "$(dirname "$0")/.."
 root=$(pwd)
 dist=$root/build-dist
-targets=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows}
+targets=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows aarch64-macos x86_64-macos}
 
 version=$(sed -n 's/^project(dlenv VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.txt)
 [ -n "$version" ] || die "no project(dlenv VERSION x.y.z) in CMakeLists.txt"
@@ -65,8 +65,8 @@ tools() {
     [ -x "$zig" ] || die "ziglang has no zig binary at $zig"
 }
 
-# toolchain ZIGTARGET CPU: build-dist/zig/ZIGTARGET/{cc,ar,ranlib,toolchain.cmake}, the
-# wrappers CMake uses as its compiler and archiver.
+# toolchain ZIGTARGET SYSTEM CPU: build-dist/zig/ZIGTARGET/{cc,ar,ranlib,toolchain.cmake},
+# the wrappers CMake uses as its compiler and archiver.
 toolchain() {
     tc=$dist/zig/$1
     mkdir -p "$tc" "$dist/zig-cache"
@@ -79,31 +79,39 @@ WRAP
         chmod +x "$tc/$tool"
     done
     cat >"$tc/toolchain.cmake" <<TC
-set(CMAKE_SYSTEM_NAME Linux)
-set(CMAKE_SYSTEM_PROCESSOR $2)
+set(CMAKE_SYSTEM_NAME $2)
+set(CMAKE_SYSTEM_PROCESSOR $3)
+set(CMAKE_OSX_SYSROOT "")
 set(CMAKE_C_COMPILER "$tc/cc")
 set(CMAKE_AR "$tc/ar" CACHE FILEPATH "" FORCE)
 set(CMAKE_RANLIB "$tc/ranlib" CACHE FILEPATH "" FORCE)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY NEVER)
 TC
 }
 
-# linux CPU PLATFORM: build dlenv for CPU-linux-gnu.2.17 and package it.
-linux() {
-    cpu=$1
-    zt=$cpu-linux-gnu.$GLIBC
-    toolchain "$zt" "$cpu"
-    CMAKE_TOOLCHAIN_FILE=$tc/toolchain.cmake sh scripts/portable-deps.sh "$dist/deps-$cpu-linux"
-    bdir=$dist/$cpu-linux
-    say "building $zt in build-dist/$cpu-linux/"
+# zigbuild NAME ZIGTARGET SYSTEM CPU WHEELPLATFORM: build dlenv with zig and package it.
+zigbuild() {
+    toolchain "$2" "$3" "$4"
+    CMAKE_TOOLCHAIN_FILE=$tc/toolchain.cmake sh scripts/portable-deps.sh "$dist/deps-$1"
+    bdir=$dist/$1
+    say "building $2 in build-dist/$1/"
     # -O2 as the tests run it (see build-portable.sh); -s: no symbols, which halves the size.
     cmake -S . -B "$bdir" -DCMAKE_TOOLCHAIN_FILE="$tc/toolchain.cmake" \
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
         -DCMAKE_EXE_LINKER_FLAGS="-s" -DDLENV_WERROR=ON -DDLENV_TESTS=OFF \
-        -DDLENV_CJSON_PREFIX="$dist/deps-$cpu-linux" >/dev/null
+        -DDLENV_CJSON_PREFIX="$dist/deps-$1" >/dev/null
     cmake --build "$bdir" --target dlenv -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-    sh scripts/build-portable.sh --check "$bdir/dlenv" --max-glibc "$GLIBC"
-    package "$bdir/dlenv" "$cpu-linux" "manylinux_2_17_$cpu.manylinux2014_$cpu"
+    if [ "$3" = Linux ]; then
+        sh scripts/build-portable.sh --check "$bdir/dlenv" --max-glibc "$GLIBC"
+    fi
+    package "$bdir/dlenv" "$1" "$5"
+}
+
+# linux CPU: for glibc 2.17, manylinux2014. macos CPU: for macOS 11, the first on arm64.
+linux() {
+    zigbuild "$1-linux" "$1-linux-gnu.$GLIBC" Linux "$1" "manylinux_2_17_$1.manylinux2014_$1"
+}
+macos() {
+    zigbuild "$1-macos" "$1-macos.11.0" Darwin "$1" "macosx_11_0_$2"
 }
 
 # windows: dlenv.exe from scripts/build-windows.sh (MinGW-w64, its own cJSON from Debian's
@@ -158,8 +166,10 @@ for t in $targets; do
     case $t in
     x86_64-linux) linux x86_64 ;;
     aarch64-linux) linux aarch64 ;;
+    aarch64-macos) macos aarch64 arm64 ;;
+    x86_64-macos) macos x86_64 x86_64 ;;
     x86_64-windows) windows ;;
-    *) die "unknown target $t (x86_64-linux, aarch64-linux, x86_64-windows)" ;;
+    *) die "unknown target $t (x86_64-linux, aarch64-linux, x86_64-windows, aarch64-macos, x86_64-macos)" ;;
     esac
 done
 (cd "$out" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.zip' \) |

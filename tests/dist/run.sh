@@ -3,14 +3,15 @@
 #
 #   tests/dist/run.sh OUTDIR     (./dev.sh dist builds OUTDIR and runs this)
 #
-# For the Linux x86_64 wheel: installed with pip (--no-index, from OUTDIR) into a fresh
+# Targets: DLENV_DIST_TARGETS, as for build-dist.sh. For the Linux x86_64 wheel: installed with pip (--no-index, from OUTDIR) into a fresh
 # venv, then `dlenv --version` and `dlenv doctor --no-runtime` from the venv's bin/; the
 # same with `uv pip install` and with `uvx --from WHEEL dlenv doctor`; `auditwheel show`
 # accepts manylinux_2_17; no glibc symbol newer than 2.17; the archive holds the same
 # binary. Bad cases: a wheel whose binary was changed fails tests/dist/check_wheel.py (its
 # RECORD hash) and `pip install --require-hashes` with the hash from SHA256SUMS (pip and
 # uv do not check RECORD themselves); the wheel written twice from the same binary, with
-# other file times, is byte-identical. uv and auditwheel come from PyPI into
+# other file times, is byte-identical. aarch64 runs under qemu-user, Windows under Wine;
+# macOS is only inspected (file). uv and auditwheel come from PyPI into
 # build-dist/test-tools/; every cache stays under build-dist/.
 set -eu
 [ $# -eq 1 ] || { echo "usage: tests/dist/run.sh OUTDIR" >&2; exit 2; }
@@ -29,7 +30,7 @@ version=$(sed -n 's/^project(dlenv VERSION \([0-9][0-9.]*\).*/\1/p' CMakeLists.t
 platform=manylinux_2_17_x86_64.manylinux2014_x86_64
 # the commit --version names: this checkout's (CMakeLists.txt), when git can say
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo "unknown commit")
-targets=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows}
+targets=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows aarch64-macos x86_64-macos}
 wheel=$out/dlenv-$version-py3-none-$platform.whl
 archive=$out/dlenv-$version-x86_64-linux.tar.gz
 for f in "$wheel" "$archive" "$out/SHA256SUMS"; do
@@ -254,6 +255,44 @@ WINE
         fi
     fi ;;
 esac
+
+# The sdist (what pip compiles where no wheel fits): the project, without build outputs.
+sdist=$out/dlenv-$version.tar.gz
+if [ -f "$sdist" ]; then
+    tar -tzf "$sdist" >"$scratch/sdist.txt"
+    missing=""
+    for f in pyproject.toml CMakeLists.txt src/main.c README.md PKG-INFO; do
+        grep -qx "dlenv-$version/$f" "$scratch/sdist.txt" || missing="$missing $f"
+    done
+    if [ -n "$missing" ]; then
+        fail "sdist lacks$missing"
+    elif grep -q "^dlenv-$version/build" "$scratch/sdist.txt"; then
+        fail "sdist holds build outputs: $(grep "^dlenv-$version/build" "$scratch/sdist.txt" | head -n 3)"
+    else
+        pass "sdist: $(wc -l <"$scratch/sdist.txt" | tr -d ' ') files, pyproject.toml and the sources, no build outputs"
+    fi
+else
+    fail "no sdist $(basename "$sdist")"
+fi
+
+# macOS: cannot run here; the wheel is sound and `file` names the right Mach-O machine.
+for cpu in aarch64 x86_64; do
+    case " $targets " in *" $cpu-macos "*) ;; *) continue ;; esac
+    case $cpu in aarch64) tag=arm64 ;; *) tag=x86_64 ;; esac
+    mac=$out/dlenv-$version-py3-none-macosx_11_0_$tag.whl
+    if [ ! -f "$mac" ]; then
+        fail "no $(basename "$mac")"
+        continue
+    fi
+    python3 tests/dist/check_wheel.py "$mac" >/dev/null || fail "check_wheel.py $(basename "$mac")"
+    unpack "$mac" "$scratch/mac-$cpu"
+    bin=$scratch/mac-$cpu/dlenv-$version.data/scripts/dlenv
+    if file -b "$bin" | grep -q "^Mach-O 64-bit $tag executable"; then
+        pass "macOS $tag wheel: file says $(file -b "$bin" | cut -d, -f1)"
+    else
+        fail "macOS $tag wheel: file says $(file -b "$bin")"
+    fi
+done
 
 if [ "$failures" -ne 0 ]; then
     echo "dist: $failures check(s) failed" >&2
