@@ -5,7 +5,7 @@
 #
 # Targets: DLENV_DIST_TARGETS, as for build-dist.sh. For the Linux x86_64 wheel: installed with pip (--no-index, from OUTDIR) into a fresh
 # venv, then `dlenv --version` and `dlenv doctor --no-runtime` from the venv's bin/; the
-# same with `uv pip install` and with `uvx --from WHEEL dlenv doctor`; `auditwheel show`
+# same with `uv pip install`, `uvx --from WHEEL dlenv doctor` and `pipx run --spec WHEEL`; `auditwheel show`
 # accepts manylinux_2_17; no glibc symbol newer than 2.17; the archive holds the same
 # binary. Bad cases: a wheel whose binary was changed fails tests/dist/check_wheel.py (its
 # RECORD hash) and `pip install --require-hashes` with the hash from SHA256SUMS (pip and
@@ -145,11 +145,11 @@ fi
 # uv, auditwheel: from PyPI into a venv of their own (skipped with a note when PyPI
 # cannot be reached, as for a developer offline; CI has it).
 tools=$dist/test-tools
-if [ ! -x "$tools/bin/uv" ] || [ ! -x "$tools/bin/auditwheel" ] ||
+if [ ! -x "$tools/bin/uv" ] || [ ! -x "$tools/bin/auditwheel" ] || [ ! -x "$tools/bin/pipx" ] ||
     ! "$tools/bin/python" -c 'import yaml' 2>/dev/null; then
     rm -rf "$tools"
     python3 -m venv "$tools"
-    "$tools/bin/python" -m pip install -q uv auditwheel pyyaml || rm -rf "$tools"
+    "$tools/bin/python" -m pip install -q uv auditwheel pyyaml pipx || rm -rf "$tools"
 fi
 if [ -x "$tools/bin/uv" ]; then
     "$tools/bin/uv" venv -q --python "$(command -v python3)" "$scratch/uv-venv"
@@ -168,6 +168,14 @@ if [ -x "$tools/bin/uv" ]; then
     else
         fail "uvx --from WHEEL dlenv doctor exited $status: $(tail -n 5 "$scratch/uvx.txt")"
     fi
+    status=0
+    PIPX_HOME="$scratch/pipx" PIPX_BIN_DIR="$scratch/pipx/bin" "$tools/bin/pipx" run \
+        --spec "$wheel" dlenv doctor --no-runtime >"$scratch/pipx.txt" 2>&1 || status=$?
+    if [ "$status" -le 1 ] && grep -q 'dlenv doctor' "$scratch/pipx.txt"; then
+        pass "pipx run --spec $(basename "$wheel") dlenv doctor --no-runtime (exit $status)"
+    else
+        fail "pipx run dlenv doctor exited $status: $(tail -n 5 "$scratch/pipx.txt")"
+    fi
     "$tools/bin/auditwheel" show "$wheel" >"$scratch/auditwheel.txt" 2>&1 || true
     if grep -q 'platform tag: "manylinux_2_17_x86_64"' "$scratch/auditwheel.txt"; then
         pass "auditwheel show: manylinux_2_17_x86_64"
@@ -181,9 +189,9 @@ if [ -x "$tools/bin/uv" ]; then
         fail "tests/dist/check_manifests.py"
     fi
 elif [ -n "${DLENV_CI:-}${CI:-}" ]; then
-    fail "uv, auditwheel and PyYAML could not be installed from PyPI (CI must reach it)"
+    fail "uv, auditwheel, PyYAML and pipx could not be installed from PyPI (CI must reach it)"
 else
-    echo "dist: note: uv, auditwheel, PyYAML not installed (no PyPI?): their checks skipped"
+    echo "dist: note: uv, auditwheel, PyYAML, pipx not installed (no PyPI?): their checks skipped"
 fi
 
 # unpack WHEEL DIR: the wheel's files into DIR, with the modes its entries carry.
