@@ -283,6 +283,24 @@ else
     fail "no sdist $(basename "$sdist")"
 fi
 
+# `pip install dlenv` where no wheel fits: pip builds the sdist (scikit-build-core from
+# PyPI, this machine's compiler and cJSON) and installs the program. About 40 s. Only
+# where the tools above came from PyPI: its build dependencies come from there too.
+if [ -f "$sdist" ] && [ -x "$tools/bin/uv" ]; then
+    python3 -m venv "$scratch/sdist-venv"
+    if "$scratch/sdist-venv/bin/python" -m pip install -q "$sdist" >"$scratch/sdist.log" 2>&1; then
+        v=$("$scratch/sdist-venv/bin/dlenv" --version 2>&1) || true
+        # built outside the checkout: no git, so no commit to name
+        if [ "$v" = "dlenv $version (unknown commit)" ]; then
+            pass "pip install of the sdist compiles and installs dlenv ($v)"
+        else
+            fail "the sdist's dlenv --version said '$v'"
+        fi
+    else
+        fail "pip install $(basename "$sdist") failed: $(tail -n 10 "$scratch/sdist.log")"
+    fi
+fi
+
 # macOS: cannot run here; the wheel is sound and `file` names the right Mach-O machine.
 for cpu in aarch64 x86_64; do
     case " $targets " in *" $cpu-macos "*) ;; *) continue ;; esac
