@@ -20,6 +20,7 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 dist=$root/build-dist
 export PIP_CACHE_DIR="$dist/pip-cache" UV_CACHE_DIR="$dist/uv-cache" UV_PYTHON_DOWNLOADS=never
+export UV_TOOL_DIR="$dist/uv-tools" UV_TOOL_BIN_DIR="$dist/uv-tools/bin"
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 
 failures=0
@@ -169,7 +170,8 @@ if [ -x "$tools/bin/uv" ]; then
         fail "uvx --from WHEEL dlenv doctor exited $status: $(tail -n 5 "$scratch/uvx.txt")"
     fi
     status=0
-    PIPX_HOME="$scratch/pipx" PIPX_BIN_DIR="$scratch/pipx/bin" "$tools/bin/pipx" run \
+    PIPX_HOME="$scratch/pipx" PIPX_BIN_DIR="$scratch/pipx/bin" PIPX_MAN_DIR="$scratch/pipx/man" \
+        "$tools/bin/pipx" run \
         --spec "$wheel" dlenv doctor --no-runtime >"$scratch/pipx.txt" 2>&1 || status=$?
     if [ "$status" -le 1 ] && grep -q 'dlenv doctor' "$scratch/pipx.txt"; then
         pass "pipx run --spec $(basename "$wheel") dlenv doctor --no-runtime (exit $status)"
