@@ -14,8 +14,9 @@
 # comes from Debian's source package (scripts/portable-deps.sh), built with the same zig
 # target and linked statically. Everything, zig's cache included, stays under build-dist/.
 #
-# Targets (DLENV_DIST_TARGETS, default all three): x86_64-linux, aarch64-linux (zig),
-# x86_64-windows (scripts/build-windows.sh, MinGW-w64). OUTDIR gets, per target:
+# Targets (DLENV_DIST_TARGETS, default all but aarch64-windows): x86_64-linux,
+# aarch64-linux, aarch64-macos, x86_64-macos (zig), x86_64-windows (scripts/build-windows.sh,
+# MinGW-w64), aarch64-windows (zig's MinGW-w64; builds, never run: not in the default). OUTDIR gets, per target:
 # dlenv-VERSION-TARGET.tar.gz, or .zip for Windows (the binary and README.md;
 # scripts/make-archive.py), dlenv-VERSION-py3-none-PLATFORM.whl (scripts/make-wheel.py),
 # the sdist dlenv-VERSION.tar.gz (pyproject.toml), SHA256SUMS for all, and packaging/ (the
@@ -88,7 +89,7 @@ set(CMAKE_RANLIB "$tc/ranlib" CACHE FILEPATH "" FORCE)
 TC
 }
 
-# zigbuild NAME ZIGTARGET SYSTEM CPU WHEELPLATFORM: build dlenv with zig and package it.
+# zigbuild NAME ZIGTARGET SYSTEM CPU WHEELPLATFORM [CFLAGS]: build dlenv with zig, package it.
 zigbuild() {
     toolchain "$2" "$3" "$4"
     CMAKE_TOOLCHAIN_FILE=$tc/toolchain.cmake sh scripts/portable-deps.sh "$dist/deps-$1"
@@ -96,14 +97,17 @@ zigbuild() {
     say "building $2 in build-dist/$1/"
     # -O2 as the tests run it (see build-portable.sh); -s: no symbols, which halves the size.
     cmake -S . -B "$bdir" -DCMAKE_TOOLCHAIN_FILE="$tc/toolchain.cmake" \
-        -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" \
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS="${6:-}" \
         -DCMAKE_EXE_LINKER_FLAGS="-s" -DDLENV_WERROR=ON -DDLENV_TESTS=OFF \
         -DDLENV_CJSON_PREFIX="$dist/deps-$1" >/dev/null
     cmake --build "$bdir" --target dlenv -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
-    if [ "$3" = Linux ]; then
+    case $3 in
+    Linux)
         sh scripts/build-portable.sh --check "$bdir/dlenv" --max-glibc "$GLIBC"
-    fi
-    package "$bdir/dlenv" "$1" "$5"
+        package "$bdir/dlenv" "$1" "$5" ;;
+    Windows) package "$bdir/dlenv.exe" "$1" "$5" zip ;;
+    *) package "$bdir/dlenv" "$1" "$5" ;;
+    esac
 }
 
 # linux CPU: for glibc 2.17, manylinux2014. macos CPU: for macOS 11, the first on arm64.
@@ -112,6 +116,11 @@ linux() {
 }
 macos() {
     zigbuild "$1-macos" "$1-macos.11.0" Darwin "$1" "macosx_11_0_$2"
+}
+# Windows arm64: zig's MinGW-w64 (Debian's has no arm64 target). zig defines
+# _WIN32_WINNT itself (0x0a00), as CMakeLists.txt does (0x0A00): the same value.
+windows_arm64() {
+    zigbuild aarch64-windows aarch64-windows-gnu Windows ARM64 win_arm64 -Wno-macro-redefined
 }
 
 # windows: dlenv.exe from scripts/build-windows.sh (MinGW-w64, its own cJSON from Debian's
@@ -168,8 +177,9 @@ for t in $targets; do
     aarch64-linux) linux aarch64 ;;
     aarch64-macos) macos aarch64 arm64 ;;
     x86_64-macos) macos x86_64 x86_64 ;;
+    aarch64-windows) windows_arm64 ;;
     x86_64-windows) windows ;;
-    *) die "unknown target $t (x86_64-linux, aarch64-linux, x86_64-windows, aarch64-macos, x86_64-macos)" ;;
+    *) die "unknown target $t (x86_64-linux, aarch64-linux, x86_64-windows, aarch64-macos, x86_64-macos, aarch64-windows)" ;;
     esac
 done
 (cd "$out" && find . -maxdepth 1 -type f \( -name '*.whl' -o -name '*.tar.gz' -o -name '*.zip' \) |

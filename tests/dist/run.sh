@@ -322,6 +322,23 @@ for cpu in aarch64 x86_64; do
     fi
 done
 
+# Windows arm64 (zig): cannot run here (Wine runs x86-64 only); the wheel is sound and
+# `file` says an arm64 Windows program.
+case " $targets " in *" aarch64-windows "*)
+    wa=$out/dlenv-$version-py3-none-win_arm64.whl
+    if [ ! -f "$wa" ]; then
+        fail "no $(basename "$wa")"
+    else
+        python3 tests/dist/check_wheel.py "$wa" >/dev/null || fail "check_wheel.py $(basename "$wa")"
+        unpack "$wa" "$scratch/wa"
+        if file -b "$scratch/wa/dlenv-$version.data/scripts/dlenv.exe" | grep -q 'Aarch64, for MS Windows'; then
+            pass "Windows arm64 wheel: file says PE32+ Aarch64"
+        else
+            fail "Windows arm64 wheel: file says $(file -b "$scratch/wa/dlenv-$version.data/scripts/dlenv.exe")"
+        fi
+    fi ;;
+esac
+
 if [ "$failures" -ne 0 ]; then
     echo "dist: $failures check(s) failed" >&2
     exit 1
