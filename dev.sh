@@ -8,6 +8,9 @@
 #                     (default 60; part of `test`, 28 s each there)
 #   ./dev.sh windows  build dlenv.exe with MinGW-w64 (scripts/build-windows.sh) and run the
 #                     Windows suite under Wine (tests/windows/run.sh; part of `test`)
+#   ./dev.sh dist     build the release files (scripts/build-dist.sh: glibc-2.17 binary with
+#                     zig from PyPI, wheel, archive, SHA256SUMS) in build-dist/out and test
+#                     them as pip, uv and uvx install them (tests/dist/run.sh; part of `test`)
 set -eu
 cd "$(dirname "$0")"
 
@@ -17,6 +20,9 @@ BUILD_DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-li
 # The tests also use real components: Debian's CPU build of torch, venv and pip; clang
 # builds the libFuzzer target.
 TEST_DEPS="python3 python3-torch python3-venv python3-pip python3-setuptools clang"
+# The release files' tests (./dev.sh dist): the aarch64 binary runs under qemu-user with
+# Debian's aarch64 glibc; the Windows one under Wine (scripts/build-windows.sh installs it).
+DIST_DEPS="qemu-user libc6-arm64-cross file"
 
 missing_packages() { # missing_packages PACKAGES...
     command -v dpkg-query >/dev/null 2>&1 || return 0
@@ -118,6 +124,15 @@ windows() {
     sh tests/windows/run.sh build-windows
 }
 
+# dist: the release files (wheel, archive, SHA256SUMS) and their tests.
+# macOS (two more zig builds, two minutes) only in the release workflow: CI stays short.
+dist() {
+    DLENV_DIST_TARGETS=${DLENV_DIST_TARGETS:-x86_64-linux aarch64-linux x86_64-windows}
+    export DLENV_DIST_TARGETS
+    sh scripts/build-dist.sh build-dist/out
+    sh tests/dist/run.sh build-dist/out
+}
+
 case "${1:-}" in
 doctor)
     setup $BUILD_DEPS
@@ -126,7 +141,7 @@ doctor)
     ./build/dlenv doctor || [ $? -eq 1 ]
     ;;
 test)
-    setup $BUILD_DEPS $TEST_DEPS
+    setup $BUILD_DEPS $TEST_DEPS $DIST_DEPS
     build build -DDLENV_WERROR=ON
     (cd build && ctest --output-on-failure -j 2)
     build build-asan -DDLENV_WERROR=ON -DDLENV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
@@ -135,6 +150,11 @@ test)
     # four targets: under two minutes in all
     fuzz "${DLENV_FUZZ_SECONDS:-28}"
     windows
+    dist
+    ;;
+dist)
+    setup $BUILD_DEPS python3 python3-venv $DIST_DEPS
+    dist
     ;;
 windows)
     setup $BUILD_DEPS python3
@@ -149,7 +169,7 @@ build)
     build build
     ;;
 *)
-    echo "usage: ./dev.sh doctor | test | build | fuzz [SECONDS] | windows" >&2
+    echo "usage: ./dev.sh doctor | test | build | fuzz [SECONDS] | windows | dist" >&2
     exit 2
     ;;
 esac

@@ -2,7 +2,9 @@
 # Build a dlenv for Linux that needs only glibc, with the GPU proof kit beside it.
 #
 #   scripts/build-portable.sh OUTDIR        build, check, and fill OUTDIR
-#   scripts/build-portable.sh --check FILE  only check that FILE needs only glibc
+#   scripts/build-portable.sh --check FILE [--max-glibc X.Y]
+#                                           only check that FILE needs only glibc (and
+#                                           no symbol version newer than X.Y)
 #
 # The ordinary build links the system's libcjson.so.1, which a machine lent for a few
 # minutes (no network, nothing to install) does not have. This builds cJSON as a static
@@ -19,12 +21,13 @@ set -eu
 say() { printf 'build-portable: %s\n' "$*"; }
 die() { printf 'build-portable: error: %s\n' "$*" >&2; exit 1; }
 
-# needed FILE: the DT_NEEDED entries of an ELF file, one a line.
+# needed FILE: the DT_NEEDED entries of an ELF file, one a line. readelf first: it reads
+# every machine's ELF files (aarch64 ones on x86-64), where objdump knows only its own.
 needed() {
-    if command -v objdump >/dev/null 2>&1; then
-        objdump -p "$1" | sed -n 's/^ *NEEDED *\([^ ]*\)$/\1/p'
-    elif command -v readelf >/dev/null 2>&1; then
+    if command -v readelf >/dev/null 2>&1; then
         readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'
+    elif command -v objdump >/dev/null 2>&1; then
+        objdump -p "$1" | sed -n 's/^ *NEEDED *\([^ ]*\)$/\1/p'
     else
         die "needs objdump or readelf (binutils)"
     fi
@@ -41,16 +44,25 @@ check() {
     if [ -n "$foreign" ]; then
         die "$1 needs more than glibc: $(printf '%s' "$foreign" | tr '\n' ' ')"
     fi
-    glibc=$( (objdump -T "$1" 2>/dev/null || readelf --dyn-syms -W "$1" 2>/dev/null) |
+    glibc=$( (readelf --dyn-syms -W "$1" 2>/dev/null || objdump -T "$1" 2>/dev/null) |
         grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/GLIBC_//' | sort -t . -k 1,1n -k 2,2n -k 3,3n |
         tail -n 1)
+    if [ -n "${2:-}" ] && [ -n "$glibc" ] &&
+        [ "$(printf '%s\n%s\n' "$2" "$glibc" | sort -t . -k 1,1n -k 2,2n -k 3,3n | tail -n 1)" != "$2" ]; then
+        die "$1 needs glibc $glibc, newer than $2"
+    fi
     say "$1 needs only glibc ($(printf '%s' "$libs" | tr '\n' ' ' | sed 's/ $//'))${glibc:+; glibc >= $glibc}"
 }
 
 case "${1:-}" in
     --check)
-        [ $# -eq 2 ] || die "usage: scripts/build-portable.sh --check FILE"
-        check "$2"
+        if [ $# -eq 2 ]; then
+            check "$2"
+        elif [ $# -eq 4 ] && [ "$3" = --max-glibc ]; then
+            check "$2" "$4"
+        else
+            die "usage: scripts/build-portable.sh --check FILE [--max-glibc X.Y]"
+        fi
         exit 0 ;;
     "" | -*) echo "usage: scripts/build-portable.sh OUTDIR | --check FILE" >&2; exit 2 ;;
 esac

@@ -13,7 +13,7 @@
 static int dispatch(const dl_cli *cli)
 {
     if (cli->version) {
-        printf("dlenv %s\n", DLENV_VERSION);
+        printf("dlenv %s (%s)\n", DLENV_VERSION, DLENV_COMMIT);
         return DL_EXIT_OK;
     }
     if (cli->help) {
