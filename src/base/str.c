@@ -332,3 +332,17 @@ char *dl_path_join(const char *dir, const char *name)
     }
     return out;
 }
+
+char *dl_str_token(char **cursor, const char *seps)
+{
+    char *start = *cursor + strspn(*cursor, seps);
+    char *end;
+    if (!*start) {
+        *cursor = start;
+        return NULL;
+    }
+    end = start + strcspn(start, seps);
+    *cursor = *end ? end + 1 : end;
+    *end = '\0';
+    return start;
+}

@@ -58,6 +58,9 @@ void dl_strv_free(dl_strv *s);
 /* Adds each sep-separated field of text, trimmed of spaces, skipping empty ones
  * ("cu126; cu128" -> "cu126", "cu128"). Portable where strtok_r is not (MSVC). */
 void dl_strv_split(dl_strv *s, const char *text, char sep);
+/* The next token of *cursor, cut at any of seps (empty tokens skipped), or NULL at the
+ * end; *cursor moves past it. strtok_r's job in standard C (MSVC has no strtok_r). */
+char *dl_str_token(char **cursor, const char *seps);
 
 typedef struct dl_buf {
     char *data;

@@ -106,7 +106,7 @@ static int get(const char *file, const char *path)
     char *text = slurp(file), *copy = dl_strdup(path), *save = NULL, *key;
     cJSON *doc = text ? cJSON_Parse(text) : NULL, *at = doc;
     int rc = 1;
-    for (key = strtok_r(copy, ".", &save); key && at; key = strtok_r(NULL, ".", &save))
+    for (save = copy, key = dl_str_token(&save, "."); key && at; key = dl_str_token(&save, "."))
         at = cJSON_IsArray(at) ? cJSON_GetArrayItem(at, atoi(key))
                                : cJSON_GetObjectItemCaseSensitive(at, key);
     if (at) {

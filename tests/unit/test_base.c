@@ -119,6 +119,19 @@ static void urls_lose_their_credentials(void **state)
     expect_stripped("", "");
 }
 
+/* Tokens as strtok_r cuts them: runs of separators are one cut, none is empty. */
+static void tokens_skip_empty_fields(void **state)
+{
+    char text[] = "..a.bc..d.";
+    char *cursor = text;
+    (void)state;
+    assert_string_equal(dl_str_token(&cursor, "."), "a");
+    assert_string_equal(dl_str_token(&cursor, "."), "bc");
+    assert_string_equal(dl_str_token(&cursor, ".\n"), "d");
+    assert_null(dl_str_token(&cursor, "."));
+    assert_null(dl_str_token(&cursor, "."));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +143,7 @@ int main(void)
         cmocka_unit_test(parse_u64_needs_the_whole_string),
         cmocka_unit_test(text_helpers),
         cmocka_unit_test(buffer_grows),
+        cmocka_unit_test(tokens_skip_empty_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -386,7 +386,8 @@ static cJSON *walk_path(cJSON *doc, const char *path, address *a)
 {
     char *copy = dl_strdup(path), *save = NULL, *key;
     cJSON *node = doc;
-    for (key = strtok_r(copy, ".", &save); node && key; key = strtok_r(NULL, ".", &save)) {
+    for (save = copy, key = dl_str_token(&save, "."); node && key;
+         key = dl_str_token(&save, ".")) {
         cJSON *c;
         int i = 0;
         if (cJSON_IsArray(node)) {
@@ -508,7 +509,7 @@ static void patched_reports_with_holes(void **state)
         base = dl_strdup("base.json");
         patch_path = dl_fmt("%s/%s", dir, names[i]);
         assert_true(dl_fs_read(&m, patch_path, 1 << 20, &text, NULL, NULL, NULL));
-        for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        for (save = text, line = dl_str_token(&save, "\n"); line; line = dl_str_token(&save, "\n"))
             if (dl_starts_with(line, "base ")) {
                 free(base);
                 base = dl_strdup(line + 5);
@@ -518,7 +519,7 @@ static void patched_reports_with_holes(void **state)
         doc = cJSON_Parse(report);
         free(report);
         assert_true(dl_fs_read(&m, patch_path, 1 << 20, &text, NULL, NULL, NULL));
-        for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        for (save = text, line = dl_str_token(&save, "\n"); line; line = dl_str_token(&save, "\n")) {
             char *path = NULL;
             if (line[0] == '#' || is_check_line(line) || !apply_line(doc, line, &path))
                 continue;
