@@ -128,10 +128,43 @@ static void unverified_gpu(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     dl_buf_printf(b, "\n%s? Unverified:%s ", dl_style_on(s, DL_TONE_WARN),
                   dl_style_off(s, DL_TONE_WARN));
     candidate_title(b, c);
+    const char *ask =
+        !strncmp(c->variant, "rocm", 4)
+            ? "rocminfo | grep -m1 -o 'gfx[0-9a-f]*' (then plan with --gpu set to that gfx id)"
+        : !strcmp(c->variant, "xpu")
+            ? "sycl-ls, or the GPU's full name from the Device Manager / lspci (then plan "
+              "with --gpu set to it)"
+            : "nvidia-smi --query-gpu=name,compute_cap --format=csv (then plan with --gpu set "
+              "to that capability)";
     dl_buf_printf(b, " would use the GPU if it has kernels for it\n  %swarning: %s%s\n"
-                     "  ask:    nvidia-smi --query-gpu=name,compute_cap --format=csv (then plan "
-                     "with --gpu set to that capability)\n",
-                  dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
+                     "  ask:    %s\n",
+                  dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN),
+                  ask);
+}
+
+/* An AMD or Intel GPU with a CPU plan: why, from the newest ROCm/XPU build's reason (no
+ * wheels for the platform, or the GPU is not among its targets); "" when none says. */
+static void no_rocm_xpu_fits(dl_buf *b, const dl_plan *p, const dl_plan_machine *m,
+                             dl_gpu_vendor vendor, const char *prefix, const char *kind)
+{
+    static const dl_plan_reason why[] = {DL_REJ_PLATFORM, DL_REJ_ARCH_TOO_NEW};
+    size_t i, j;
+    for (i = 0; i < m->n_gpus && m->gpus[i].vendor != vendor; i++)
+        ;
+    if (i == m->n_gpus)
+        return;
+    for (i = 0; i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i];
+        if (strncmp(c->variant, prefix, strlen(prefix)) != 0)
+            continue;
+        for (j = 0; j < sizeof why / sizeof why[0]; j++)
+            if (c->fails & (1u << why[j])) {
+                dl_buf_printf(b, "  note: no %s build runs here: %s\n", kind,
+                              c->detail[why[j]]);
+                return;
+            }
+    }
+    dl_buf_printf(b, "  note: no %s build for this platform is known to dlenv\n", kind);
 }
 
 /* A CPU plan on a machine with a known NVIDIA GPU says why, in one line. */
@@ -150,6 +183,8 @@ static void no_cuda_fits(dl_buf *b, const dl_plan_view *v)
                           m->gpus[i].cc_major, m->gpus[i].cc_minor);
             return;
         }
+    no_rocm_xpu_fits(b, p, m, DL_GPU_AMD, "rocm", "ROCm");
+    no_rocm_xpu_fits(b, p, m, DL_GPU_INTEL, "xpu", "XPU");
 }
 
 static void guessed_names(dl_buf *b, const dl_plan_machine *m)
