@@ -130,7 +130,9 @@ static void unverified_gpu(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     candidate_title(b, c);
     const char *ask =
         !strncmp(c->variant, "rocm", 4)
-            ? "rocminfo | grep -m1 -o 'gfx[0-9a-f]*' (then plan with --gpu set to that gfx id)"
+            ? "rocminfo | grep -m1 -o 'gfx[0-9a-f]*' gives the GPU's target (plan with --gpu "
+              "set to it); python -c 'import torch; print(torch.cuda.get_arch_list())' in the "
+              "installed build gives the wheel's"
         : !strcmp(c->variant, "xpu")
             ? "sycl-ls, or the GPU's full name from the Device Manager / lspci (then plan "
               "with --gpu set to it)"
@@ -153,10 +155,12 @@ static void no_rocm_xpu_fits(dl_buf *b, const dl_plan *p, const dl_plan_machine 
         ;
     if (i == m->n_gpus)
         return;
+    bool any = false;
     for (i = 0; i < p->n; i++) {
         const dl_plan_candidate *c = &p->c[i];
         if (strncmp(c->variant, prefix, strlen(prefix)) != 0)
             continue;
+        any = true;
         for (j = 0; j < sizeof why / sizeof why[0]; j++)
             if (c->fails & (1u << why[j])) {
                 dl_buf_printf(b, "  note: no %s build runs here: %s\n", kind,
@@ -164,7 +168,8 @@ static void no_rocm_xpu_fits(dl_buf *b, const dl_plan *p, const dl_plan_machine 
                 return;
             }
     }
-    dl_buf_printf(b, "  note: no %s build for this platform is known to dlenv\n", kind);
+    if (!any)
+        dl_buf_printf(b, "  note: PyTorch publishes no %s build for this platform\n", kind);
 }
 
 /* A CPU plan on a machine with a known NVIDIA GPU says why, in one line. */
@@ -173,6 +178,10 @@ static void no_cuda_fits(dl_buf *b, const dl_plan_view *v)
     const dl_plan *p = v->plan;
     const dl_plan_machine *m = v->machine;
     size_t i;
+    if (p->best >= 0 && !strcmp(p->c[p->best].variant, "cpu")) {
+        no_rocm_xpu_fits(b, p, m, DL_GPU_AMD, "rocm", "ROCm");
+        no_rocm_xpu_fits(b, p, m, DL_GPU_INTEL, "xpu", "XPU");
+    }
     if (p->best < 0 || strcmp(p->c[p->best].variant, "cpu") != 0 || p->unverified_gpu >= 0 ||
         p->after_driver_update >= 0)
         return;
@@ -183,8 +192,6 @@ static void no_cuda_fits(dl_buf *b, const dl_plan_view *v)
                           m->gpus[i].cc_major, m->gpus[i].cc_minor);
             return;
         }
-    no_rocm_xpu_fits(b, p, m, DL_GPU_AMD, "rocm", "ROCm");
-    no_rocm_xpu_fits(b, p, m, DL_GPU_INTEL, "xpu", "XPU");
 }
 
 static void guessed_names(dl_buf *b, const dl_plan_machine *m)
