@@ -102,6 +102,11 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
                          "as officially supported\n", c->torch);
     if (c->arch_note[0])
         dl_buf_printf(b, "  note: %s\n", c->arch_note);
+    /* torchaudio's releases stopped at 2.11: no pin unless that build is known to be on
+     * the index (data/torch_releases.csv) */
+    if (c->torchvision[0] && !c->torchaudio[0])
+        dl_buf_printf(b, "  note: torchaudio left out: no torchaudio build is known to be on "
+                         "this index for torch %s\n", c->torch);
 }
 
 static void nothing_fits(dl_buf *b, const dl_plan_view *v, const dl_style *s)
