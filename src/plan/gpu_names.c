@@ -31,6 +31,9 @@ dl_gpu_vendor dl_gpu_vendor_of_name(const char *name)
         {"UHD", DL_GPU_INTEL}, {"Apple", DL_GPU_APPLE},
     };
     size_t i;
+    /* a bare gfx id ("gfx1100", what rocminfo prints) is an AMD GPU */
+    if (!strncmp(name, "gfx", 3) && isdigit((unsigned char)name[3]))
+        return DL_GPU_AMD;
     for (i = 0; i < sizeof words / sizeof words[0]; i++)
         if (contains_word(name, words[i].word))
             return words[i].v;

@@ -89,19 +89,39 @@ static size_t list_releases(const dl_table *t, release *out)
 
 /* ---- the variants a release published for this OS ---- */
 
-static void release_variants(const dl_table *t, size_t row, dl_plan_os os, dl_strv *out)
+static bool machine_has(const dl_plan_machine *m, dl_gpu_vendor v)
+{
+    size_t i;
+    for (i = 0; i < m->n_gpus; i++)
+        if (m->gpus[i].vendor == v)
+            return true;
+    return false;
+}
+
+/* Linux arm64 has CUDA builds (sbsa: Grace, GH200, GB10) but no ROCm or XPU ones; Windows
+ * has no ROCm builds, listed anyway when an AMD GPU is here so the plan can say why it is
+ * CPU; Windows on Arm and other arm64 systems have CPU wheels only. */
+static void release_variants(const dl_table *t, size_t row, const dl_plan_machine *m,
+                             dl_strv *out)
 {
     const char *xpu = dl_table_get(t, row, "xpu_wheels");
-    if (os == DL_PLAN_OS_MACOS) {
+    bool arm64 = !strcmp(m->arch, "arm64") || !strcmp(m->arch, "aarch64") ||
+                 !strcmp(m->arch, "ARM64");
+    if (m->os == DL_PLAN_OS_MACOS) {
         dl_strv_add(out, dl_strdup("macos"));
         return;
     }
     dl_strv_add(out, dl_strdup("cpu"));
+    if (arm64) {
+        if (m->os == DL_PLAN_OS_LINUX)
+            dl_strv_split(out, dl_table_get(t, row, "cuda_variants_linux_arm64"), ';');
+        return;
+    }
     dl_strv_split(out,
-                  dl_table_get(t, row, os == DL_PLAN_OS_WINDOWS ? "cuda_variants_windows"
-                                                                : "cuda_variants_linux"),
+                  dl_table_get(t, row, m->os == DL_PLAN_OS_WINDOWS ? "cuda_variants_windows"
+                                                                   : "cuda_variants_linux"),
                   ';');
-    if (os != DL_PLAN_OS_WINDOWS)
+    if (m->os != DL_PLAN_OS_WINDOWS || machine_has(m, DL_GPU_AMD))
         dl_strv_split(out, dl_table_get(t, row, "rocm_variants_linux"), ';');
     if (xpu && strncmp(xpu, "yes", 3) == 0)
         dl_strv_add(out, dl_strdup("xpu"));
@@ -252,7 +272,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     nrel = list_releases(t, rel);
     for (i = 0; i < nrel; i++) {
         dl_strv variants = {0};
-        release_variants(t, rel[i].row, m->os, &variants);
+        release_variants(t, rel[i].row, m, &variants);
         for (j = 0; j < variants.n; j++) {
             dl_plan_candidate *c;
             /* a candidate is 1.6 KB and there are hundreds: grow by doubling, not by one

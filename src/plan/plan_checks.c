@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "know/arch.h"
 #include "know/gpu_chip.h"
+#include "know/gpu_target.h"
 #include "know/version.h"
 #include "plan/driver_table.h"
 
@@ -152,14 +153,28 @@ int dl_plan_accelerated(const dl_plan_candidate *c, const dl_plan_machine *m)
     }
 }
 
+/* cu126 -> 126; a dotted version (rocm6.2.4, rocm6.3) by its parts, so rocm6.3 ranks
+ * above rocm6.2.4 (as digits alone, 63 < 624). */
 int dl_plan_variant_rank(const char *variant)
 {
-    int rank = 0;
+    int rank = 0, part = 0, weight = 10000;
     const char *p;
-    for (p = variant; *p; p++)
+    if (!strchr(variant, '.')) {
+        for (p = variant; *p; p++)
+            if (*p >= '0' && *p <= '9')
+                rank = rank * 10 + (*p - '0');
+        return rank;
+    }
+    for (p = variant; *p; p++) {
         if (*p >= '0' && *p <= '9')
-            rank = rank * 10 + (*p - '0');
-    return rank;
+            part = part * 10 + (*p - '0');
+        else if (*p == '.') {
+            rank += part * weight;
+            weight /= 100;
+            part = 0;
+        }
+    }
+    return rank + part * weight;
 }
 
 static bool want_ok(const dl_plan_checker *chk, dl_plan_want kind)
@@ -217,9 +232,9 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
                                      "32-bit");
     else if (any && w < 0)
         fail(c, DL_REJ_PLATFORM, "torch %s has no wheels for %s", c->torch, chk->platform);
-    else if (!strcmp(arch, "arm64") && m->os == DL_PLAN_OS_LINUX && kind != DL_WANT_CPU)
-        fail(c, DL_REJ_PLATFORM, "dlenv's tables describe %s wheels for x86-64 only on Linux",
-             c->variant);
+    else if (kind == DL_WANT_ROCM && m->os == DL_PLAN_OS_WINDOWS)
+        fail(c, DL_REJ_PLATFORM, "PyTorch publishes ROCm wheels (%s) for Linux only; none "
+             "for Windows", c->variant);
     if (w >= 0 && chk->python_tag[0]) {
         const char *tags = dl_table_get(table(chk, "torch_wheels"), (size_t)w, "python_tags");
         dl_version py, lo, hi;
@@ -295,7 +310,9 @@ static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
                           const char *variant, dl_arch_list *list, dl_plan_candidate *c)
 {
     const dl_table *t = table(chk, "wheel_arches");
-    const char *os = dl_plan_os_name(chk->m->os);
+    /* Linux arm64 (sbsa) builds have their own lists: rows "linux-arm64" */
+    const char *os = !strcmp(chk->platform, "linux-arm64") ? chk->platform
+                                                           : dl_plan_os_name(chk->m->os);
     long best = -1, best_dist = 0;
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
@@ -363,6 +380,47 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
                  "which a driver older than %s cannot do for this CUDA", g->cc_major,
                  g->cc_minor, g->name, c->min_driver[0] ? c->min_driver : "the minimum");
     }
+}
+
+/* ROCm and XPU builds carry kernels for a list of targets (gfx ids; Xe families): the
+ * build fits when one GPU of its vendor is a target (an Intel machine often has an
+ * unsupported iGPU beside a supported Arc card). A GPU or a wheel the tables do not know
+ * leaves the fit unknown, never assumed. */
+static void check_targets(const dl_plan_checker *chk, dl_plan_candidate *c, dl_plan_want kind)
+{
+    dl_gpu_vendor vendor = kind == DL_WANT_ROCM ? DL_GPU_AMD : DL_GPU_INTEL;
+    const char *vname = kind == DL_WANT_ROCM ? "amd" : "intel";
+    const char *what = kind == DL_WANT_ROCM ? "gfx target" : "Xe family";
+    const char *list = dl_wheel_targets(chk->k, c->torch, c->variant);
+    const char *unknown = NULL;
+    char target[32], misses[160] = "";
+    size_t i, used = 0;
+    for (i = 0; i < chk->m->n_gpus; i++) {
+        const dl_plan_gpu *g = &chk->m->gpus[i];
+        if (g->vendor != vendor)
+            continue;
+        if (!dl_gpu_target_of_name(chk->k, vname, g->name, target, sizeof target)) {
+            if (!unknown)
+                unknown = g->name;
+            continue;
+        }
+        if (list && dl_target_in_list(list, target))
+            return;
+        if (used < sizeof misses)
+            used += (size_t)snprintf(misses + used, sizeof misses - used, "%s%s (%s)",
+                                     used ? ", " : "", g->name, target);
+    }
+    if (unknown)
+        snprintf(c->unverified, sizeof c->unverified, "the %s of %s is unknown to dlenv, so "
+                 "whether torch %s %s has kernels for it is unknown", what, unknown, c->torch,
+                 c->variant);
+    else if (!list)
+        snprintf(c->unverified, sizeof c->unverified, "the %ss torch %s %s is built for are "
+                 "not known to dlenv, so whether it has kernels for %s is unknown", what,
+                 c->torch, c->variant, misses);
+    else
+        fail(c, DL_REJ_ARCH_TOO_NEW, "torch %s %s has no kernels for %s; it is built for %s",
+             c->torch, c->variant, misses, list);
 }
 
 /* The cuDNN a CUDA build bundles (cudnn.csv, by torch minor and variant), against the
@@ -470,5 +528,8 @@ void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
         check_cudnn(chk, c);
         unlock_driver(chk, c, cv.version);
     }
+    if ((kind == DL_WANT_ROCM || kind == DL_WANT_XPU) && !(c->fails & (1u << DL_REJ_NO_GPU)) &&
+        !(c->fails & (1u << DL_REJ_PLATFORM)))
+        check_targets(chk, c, kind);
     check_known_bad(chk, c);
 }

@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void add_text(cJSON *o, const char *key, const char *value)
 {
@@ -161,8 +162,13 @@ char *dl_render_plan_json(const dl_plan_view *v)
     if (p->unverified_gpu >= 0) {
         cJSON *u = candidate(&p->c[p->unverified_gpu]);
         cJSON_AddStringToObject(u, "unverified", p->c[p->unverified_gpu].unverified);
-        cJSON_AddStringToObject(u, "ask", "nvidia-smi --query-gpu=name,compute_cap "
-                                          "--format=csv");
+        const char *variant = p->c[p->unverified_gpu].variant;
+        cJSON_AddStringToObject(u, "ask",
+                                !strncmp(variant, "rocm", 4)
+                                    ? "rocminfo | grep -m1 -o 'gfx[0-9a-f]*'"
+                                : !strcmp(variant, "xpu")
+                                    ? "sycl-ls"
+                                    : "nvidia-smi --query-gpu=name,compute_cap --format=csv");
         cJSON_AddItemToObject(doc, "unverified_gpu", u);
     } else {
         cJSON_AddNullToObject(doc, "unverified_gpu");

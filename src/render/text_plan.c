@@ -102,6 +102,11 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
                          "as officially supported\n", c->torch);
     if (c->arch_note[0])
         dl_buf_printf(b, "  note: %s\n", c->arch_note);
+    /* torchaudio's releases stopped at 2.11: no pin unless that build is known to be on
+     * the index (data/torch_releases.csv) */
+    if (c->torchvision[0] && !c->torchaudio[0])
+        dl_buf_printf(b, "  note: torchaudio left out: no torchaudio build is known to be on "
+                         "this index for torch %s\n", c->torch);
 }
 
 static void nothing_fits(dl_buf *b, const dl_plan_view *v, const dl_style *s)
@@ -128,10 +133,48 @@ static void unverified_gpu(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     dl_buf_printf(b, "\n%s? Unverified:%s ", dl_style_on(s, DL_TONE_WARN),
                   dl_style_off(s, DL_TONE_WARN));
     candidate_title(b, c);
+    const char *ask =
+        !strncmp(c->variant, "rocm", 4)
+            ? "rocminfo | grep -m1 -o 'gfx[0-9a-f]*' gives the GPU's target (plan with --gpu "
+              "set to it); python -c 'import torch; print(torch.cuda.get_arch_list())' in the "
+              "installed build gives the wheel's"
+        : !strcmp(c->variant, "xpu")
+            ? "sycl-ls, or the GPU's full name from the Device Manager / lspci (then plan "
+              "with --gpu set to it)"
+            : "nvidia-smi --query-gpu=name,compute_cap --format=csv (then plan with --gpu set "
+              "to that capability)";
     dl_buf_printf(b, " would use the GPU if it has kernels for it\n  %swarning: %s%s\n"
-                     "  ask:    nvidia-smi --query-gpu=name,compute_cap --format=csv (then plan "
-                     "with --gpu set to that capability)\n",
-                  dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
+                     "  ask:    %s\n",
+                  dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN),
+                  ask);
+}
+
+/* An AMD or Intel GPU with a CPU plan: why, from the newest ROCm/XPU build's reason (no
+ * wheels for the platform, or the GPU is not among its targets); "" when none says. */
+static void no_rocm_xpu_fits(dl_buf *b, const dl_plan *p, const dl_plan_machine *m,
+                             dl_gpu_vendor vendor, const char *prefix, const char *kind)
+{
+    static const dl_plan_reason why[] = {DL_REJ_PLATFORM, DL_REJ_ARCH_TOO_NEW};
+    size_t i, j;
+    for (i = 0; i < m->n_gpus && m->gpus[i].vendor != vendor; i++)
+        ;
+    if (i == m->n_gpus)
+        return;
+    bool any = false;
+    for (i = 0; i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i];
+        if (strncmp(c->variant, prefix, strlen(prefix)) != 0)
+            continue;
+        any = true;
+        for (j = 0; j < sizeof why / sizeof why[0]; j++)
+            if (c->fails & (1u << why[j])) {
+                dl_buf_printf(b, "  note: no %s build runs here: %s\n", kind,
+                              c->detail[why[j]]);
+                return;
+            }
+    }
+    if (!any)
+        dl_buf_printf(b, "  note: PyTorch publishes no %s build for this platform\n", kind);
 }
 
 /* A CPU plan on a machine with a known NVIDIA GPU says why, in one line. */
@@ -140,6 +183,10 @@ static void no_cuda_fits(dl_buf *b, const dl_plan_view *v)
     const dl_plan *p = v->plan;
     const dl_plan_machine *m = v->machine;
     size_t i;
+    if (p->best >= 0 && !strcmp(p->c[p->best].variant, "cpu")) {
+        no_rocm_xpu_fits(b, p, m, DL_GPU_AMD, "rocm", "ROCm");
+        no_rocm_xpu_fits(b, p, m, DL_GPU_INTEL, "xpu", "XPU");
+    }
     if (p->best < 0 || strcmp(p->c[p->best].variant, "cpu") != 0 || p->unverified_gpu >= 0 ||
         p->after_driver_update >= 0)
         return;

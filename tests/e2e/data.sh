@@ -3,7 +3,8 @@ set -eu
 . "$(dirname "$0")/lib.inc"
 
 tables="torch_releases cuda_driver wheel_arches gpu_compute_capability cudnn cudnn_libraries
-        torch_wheels known_bad_releases error_signatures gpu_arch gpu_chips"
+        torch_wheels known_bad_releases error_signatures gpu_arch gpu_chips
+        gpu_targets wheel_targets"
 
 run data
 expect_eq "data exit code" 0 "$rc"
@@ -26,7 +27,7 @@ for t in $tables; do
     case "$(get "tables.$i.sources.0")" in ?*) ;; *) fail "table $t cites no source" ;; esac
     i=$((i + 1))
 done
-expect_eq "no twelfth table" "" "$(get "tables.11.name" 2>/dev/null || true)"
+expect_eq "no fourteenth table" "" "$(get "tables.13.name" 2>/dev/null || true)"
 
 # One table replaced; the others stay built in.
 mkdir "$work/d"

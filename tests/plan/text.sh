@@ -52,6 +52,23 @@ lacks "GTX 680" "$out" "cu118"
 out=$("$dlenv" plan --os linux --gpu "GeForce GTX 1060" --driver 590.48.01 --python 3.12)
 has "Pascal + R590" "$out" "warning: driver 590.48.01 does not exist for GeForce GTX 1060: R580"
 
+# AMD and Intel GPUs no ROCm/XPU build supports: CPU, and the text says why (issue 17).
+out=$("$dlenv" plan --os windows --gpu "AMD Radeon RX 7900 XTX" --python 3.12)
+has "AMD on Windows" "$out" "Recommended: torch 2.15.0, CPU only (cpu)"
+has "AMD on Windows" "$out" "PyTorch publishes ROCm wheels (rocm7.14) for Linux only; none for Windows"
+out=$("$dlenv" plan --os linux --gpu "AMD Radeon RX 580" --python 3.12 --why)
+has "RX 580" "$out" "note: no ROCm build runs here: torch 2.13.0 rocm7.2 has no kernels for AMD Radeon RX 580 (gfx803)"
+has "RX 580 --why" "$out" "arch_not_in_wheel: torch 2.13.0 rocm7.2 has no kernels for AMD Radeon RX 580 (gfx803)"
+lacks "RX 580" "$out" "rocm7.2     fits"
+out=$("$dlenv" plan --os linux --gpu "Intel(R) UHD Graphics 630" --python 3.12)
+has "UHD 630" "$out" "note: no XPU build runs here: torch 2.15.0 xpu has no kernels for Intel(R) UHD Graphics 630"
+lacks "UHD 630" "$out" "Recommended: torch 2.15.0, Intel XPU"
+# An AMD GPU of unknown target: unverified, and the question is rocminfo's, not nvidia-smi's.
+out=$("$dlenv" plan --os linux --gpu "AMD Radeon Graphics" --python 3.12)
+has "AMD unknown" "$out" "? Unverified: torch 2.14.1, ROCm 7.14 (rocm7.14)"
+has "AMD unknown" "$out" "ask:    rocminfo"
+lacks "AMD unknown" "$out" "nvidia-smi"
+
 # Windows: driver minimums also in Windows' form.
 out=$("$dlenv" plan --os windows --gpu "GeForce GTX 1080" --driver 27.21.14.5671 --python 3.12)
 has "Windows form" "$out" "NVIDIA driver: 456.71 (Windows: *.*.14.5671)"

@@ -1,0 +1,119 @@
+/* GPU name -> target, and wheel -> targets; see gpu_target.h. */
+#include "know/gpu_target.h"
+
+#include "know/version.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Lower-case, "(r)"/"(tm)" dropped, runs of spaces as one: "Intel(R) Arc(TM) A770" ->
+ * "intel arc a770". */
+static void normalize(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (*s && n + 1 < cap) {
+        char c = (char)tolower((unsigned char)*s);
+        if (c == '(' && (!strncmp(s, "(R)", 3) || !strncmp(s, "(r)", 3))) {
+            s += 3;
+            continue;
+        }
+        if (c == '(' && (!strncmp(s, "(TM)", 4) || !strncmp(s, "(tm)", 4))) {
+            s += 4;
+            continue;
+        }
+        if (isspace((unsigned char)c) || c == '-' || c == '_') {
+            if (n && out[n - 1] != ' ')
+                out[n++] = ' ';
+            s++;
+            continue;
+        }
+        out[n++] = c;
+        s++;
+    }
+    while (n && out[n - 1] == ' ')
+        n--;
+    out[n] = '\0';
+}
+
+/* "gfx1100", "gfx90a": gfx then a digit, then letters or digits to the end or a space. */
+static bool is_gfx_id(const char *s, size_t *len)
+{
+    size_t i = 3;
+    if (strncmp(s, "gfx", 3) != 0 || !isdigit((unsigned char)s[3]))
+        return false;
+    while (isalnum((unsigned char)s[i]))
+        i++;
+    *len = i;
+    return s[i] == '\0' || s[i] == ' ';
+}
+
+bool dl_gpu_target_of_name(const dl_knowledge *k, const char *vendor, const char *name,
+                           char *out, size_t cap)
+{
+    const dl_table *t = k ? dl_knowledge_table(k, "gpu_targets") : NULL;
+    char norm[160];
+    const char *p;
+    size_t r, best_len = 0, len;
+    out[0] = '\0';
+    if (!name)
+        return false;
+    normalize(name, norm, sizeof norm);
+    for (p = norm; *p; p++)
+        if ((p == norm || p[-1] == ' ') && is_gfx_id(p, &len)) {
+            snprintf(out, cap, "%.*s", (int)len, p);
+            return true;
+        }
+    for (r = 0; t && r < t->rows; r++) {
+        const char *match = dl_table_get(t, r, "name_match");
+        size_t n = match ? strlen(match) : 0;
+        if (!n || n <= best_len || strcmp(dl_table_get(t, r, "vendor"), vendor) != 0 ||
+            !strstr(norm, match))
+            continue;
+        best_len = n;
+        snprintf(out, cap, "%s", dl_table_get(t, r, "target"));
+    }
+    return best_len > 0;
+}
+
+static bool minor_of(const char *s, int *out)
+{
+    dl_version v;
+    if (!s || !dl_version_parse(s, &v))
+        return false;
+    *out = v.part[0] * 100 + v.part[1];
+    return true;
+}
+
+const char *dl_wheel_targets(const dl_knowledge *k, const char *torch, const char *variant)
+{
+    const dl_table *t = k ? dl_knowledge_table(k, "wheel_targets") : NULL;
+    const char *family = !strncmp(variant, "rocm", 4) ? "rocm" : variant, *found = NULL;
+    int want, from, to;
+    size_t r;
+    if (!minor_of(torch, &want))
+        return NULL;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *v = dl_table_get(t, r, "variant");
+        bool exact = !strcmp(v, variant);
+        if ((!exact && strcmp(v, family) != 0) ||
+            !minor_of(dl_table_get(t, r, "torch_from"), &from) ||
+            !minor_of(dl_table_get(t, r, "torch_to"), &to) || want < from || want > to)
+            continue;
+        if (exact)
+            return dl_table_get(t, r, "targets");
+        if (!found)
+            found = dl_table_get(t, r, "targets");
+    }
+    return found;
+}
+
+bool dl_target_in_list(const char *list, const char *target)
+{
+    size_t n = strlen(target);
+    const char *p;
+    for (p = list ? strstr(list, target) : NULL; p; p = strstr(p + 1, target))
+        if ((p == list || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
+            return true;
+    return false;
+}
