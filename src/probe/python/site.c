@@ -365,10 +365,18 @@ static bool is_shared_library(const char *name)
  * line is kept; the rule reads it. Absent when the file or line is (ops built at run time). */
 static void read_deepspeed_info(scan *s, const char *folder, dl_py_package *p)
 {
-    char *path = dl_path_join(folder, "git_version_info_installed.py"), *text, *line;
+    char *path = dl_path_join(folder, "git_version_info_installed.py"), *text, *line, *ops;
     dl_io_error err = {DL_IO_OK, NULL};
     text = read_small(s, path, SMALL_FILE_MAX, &err);
+    ops = text ? strstr(text, "installed_ops") : NULL;
     line = text ? strstr(text, "torch_info") : NULL;
+    /* Only prebuilt ops are bound to that torch: ops built at run time fit whichever runs. */
+    if (ops) {
+        char *ops_line = dl_strndup(ops, strcspn(ops, "\r\n"));
+        if (!strstr(ops_line, "True"))
+            line = NULL;
+        free(ops_line);
+    }
     if (line) {
         line[strcspn(line, "\r\n")] = '\0';
         dl_text_set(&p->built_with, line);
