@@ -151,6 +151,24 @@ static char *dict_value(const char *text, const char *key)
     return n ? dl_strndup(p, n) : NULL;
 }
 
+/* pip records a local wheel's path as a URL ("%2Bcu121" for "+cu121"). Caller frees. */
+static char *unescape_url(const char *url)
+{
+    char *out = dl_strdup(url), *w = out;
+    const char *r;
+    for (r = url; *r; r++) {
+        if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2])) {
+            char hex[3] = {r[1], r[2], '\0'};
+            *w++ = (char)strtol(hex, NULL, 16);
+            r += 2;
+        } else {
+            *w++ = *r;
+        }
+    }
+    *w = '\0';
+    return out;
+}
+
 /* ---- what one package was built for --------------------------------------------------------- */
 
 static void take_torch(built_for *b, char *torch, const char *from, char *said)
@@ -190,7 +208,7 @@ static char *in_text(char *token, const char *text, bool version)
 }
 
 /* The tags in a version's local part or a wheel's URL: cuXYZ / cpu, torchX.Y / ptXY. */
-static void read_tags(built_for *b, const char *text, const char *from, bool exact)
+static void read_tags(built_for *b, const char *text, const char *from, bool exact, bool url)
 {
     cuda_ver v = {0, 0};
     char *said = NULL, *torch;
@@ -199,12 +217,12 @@ static void read_tags(built_for *b, const char *text, const char *from, bool exa
     torch = find_torch_tag(text, &said);
     /* a wheel's name says the release it was built with (torch2.1.0), and it serves that
      * release's patch versions alike: only major.minor counts */
-    if (torch && !exact && strchr(torch, '.') && strchr(strchr(torch, '.') + 1, '.'))
+    if (torch && url && strchr(torch, '.') && strchr(strchr(torch, '.') + 1, '.'))
         *strchr(strchr(torch, '.') + 1, '.') = '\0';
-    take_torch(b, torch, from, in_text(said, text, exact));
+    take_torch(b, torch, from, in_text(said, text, !url));
     said = NULL;
     if (find_cuda_tag(text, &v, &said))
-        take_cuda(b, v, exact, from, in_text(said, text, exact));
+        take_cuda(b, v, exact, from, in_text(said, text, !url));
     else if (find_ci(text, "+cpu") || find_ci(text, "/cpu/"))
         take_cuda(b, (cuda_ver){-1, -1}, true, from, dl_strdup("cpu"));
 }
@@ -247,14 +265,19 @@ static void read_built_for(built_for *b, const dl_py_package *p, cuda_ver torch_
     const char *plus = p->version.value ? strchr(p->version.value, '+') : NULL;
     char *v;
     cuda_ver c = {0, 0};
+    bool flash = p->name.value && dl_contains_ci(p->name.value, "flash");
     memset(b, 0, sizeof *b);
     take_torch(b, exact_pin(p->requires_torch.value), "requires_torch",
                p->requires_torch.value ? dl_strdup(p->requires_torch.value) : NULL);
+    /* flash-attn's wheels name a CUDA major's build (cu122 serves every CUDA 12); other
+     * packages' variant tags (+cu118) name the torch index they match exactly */
     if (plus)
-        read_tags(b, plus, "version", true);
-    /* flash-attn's wheels name a CUDA major's build (cu122 serves every CUDA 12) */
-    if (p->direct_url.value)
-        read_tags(b, p->direct_url.value, "direct_url", false);
+        read_tags(b, plus, "version", !flash, false);
+    if (p->direct_url.value) {
+        char *url = unescape_url(p->direct_url.value);
+        read_tags(b, url, "direct_url", false, true);
+        free(url);
+    }
     if (p->built_with.value) {
         take_torch(b, dict_value(p->built_with.value, "'version'"), "built_with",
                    dl_strdup(p->built_with.value));
