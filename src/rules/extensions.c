@@ -377,6 +377,14 @@ static const char *const extension_names[] = {
     "xformers", "flash-attn", "flash_attn", "bitsandbytes", "apex", "deepspeed", "vllm", "mmcv",
     "mmcv-full", "mmcv_full", NULL};
 
+/* "xformers.requires_torch: torch ==2.1.2": the package's fact that says it. */
+static void evidence(dl_finding *x, const dl_py_package *p, const char *field, const char *said)
+{
+    char *fact = dl_fmt("%s.%s", p->name.value, field);
+    dl_finding_evidence(x, fact, "%s", said);
+    free(fact);
+}
+
 static void check_package(const dl_rule_input *in, dl_findings *out, const dl_python *py,
                           const dl_py_package *p, const char *torch_version, cuda_ver torch_cuda)
 {
@@ -400,9 +408,9 @@ static void check_package(const dl_rule_input *in, dl_findings *out, const dl_py
                        !torch_ok && !cuda_ok ? " with " : "", !cuda_ok ? want : "",
                        torch_version, have);
     if (!torch_ok)
-        dl_finding_evidence(x, b.torch_from, "%s", b.torch_said ? b.torch_said : b.torch);
+        evidence(x, p, b.torch_from, b.torch_said ? b.torch_said : b.torch);
     if (!cuda_ok)
-        dl_finding_evidence(x, b.cuda_from, "%s", b.cuda_said ? b.cuda_said : want);
+        evidence(x, p, b.cuda_from, b.cuda_said ? b.cuda_said : want);
     dl_finding_evidence(x, "pythons[0].site_packages", "%s",
                         p->source.value ? p->source.value : p->name.value);
     fix_for(x, in, py, p, torch_version, &b);
