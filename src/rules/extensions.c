@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A CUDA version: major 12, minor 1; minor -1 when only the major is said ("cu12"). */
+/* A CUDA version: major 12, minor 1; minor -1 when only the major is said ("cu12"); major
+ * -1 for no CUDA (a CPU build), ROCM for a ROCm build, 0 when unknown. */
+#define ROCM (-2)
 typedef struct cuda_ver {
     int major, minor;
 } cuda_ver;
@@ -318,6 +320,8 @@ static bool cuda_fits(const built_for *b, cuda_ver torch_cuda)
 
 static char *cuda_words(cuda_ver v)
 {
+    if (v.major == ROCM)
+        return dl_strdup("a ROCm build");
     if (v.major < 0)
         return dl_strdup("a CPU build");
     if (v.minor < 0)
@@ -333,7 +337,7 @@ static char *release_of(const char *version)
 }
 
 static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
-                    const dl_py_package *p, const char *torch_version, const built_for *b)
+                    const dl_py_package *p, const char *torch_version, const char *needs)
 {
     dl_shell sh = dl_fix_shell(in->facts);
     char *python = dl_fix_python(in->facts, py), *torch_pin = dl_fmt("torch==%s", torch_version);
@@ -363,8 +367,8 @@ static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
          * own requirements accept it */
         dl_finding_fix(x, "%s -m pip install --upgrade %s %s", python, q_name, q_torch);
     }
-    if (b->torch)
-        dl_fix_note(x, "or the torch %s was built for: torch %s", p->name.value, b->torch);
+    if (needs)
+        dl_fix_note(x, "or the torch %s was built for: %s", p->name.value, needs);
     free(q_name);
     free(q_torch);
     free(torch_pin);
@@ -390,7 +394,7 @@ static void check_package(const dl_rule_input *in, dl_findings *out, const dl_py
 {
     built_for b;
     bool torch_ok, cuda_ok;
-    char *have, *want;
+    char *have, *want, *needs;
     dl_finding *x;
     read_built_for(&b, p, torch_cuda);
     torch_ok = !b.torch || torch_fits(b.torch, torch_version);
@@ -413,7 +417,12 @@ static void check_package(const dl_rule_input *in, dl_findings *out, const dl_py
         evidence(x, p, b.cuda_from, b.cuda_said ? b.cuda_said : want);
     dl_finding_evidence(x, "pythons[0].site_packages", "%s",
                         p->source.value ? p->source.value : p->name.value);
-    fix_for(x, in, py, p, torch_version, &b);
+    needs = b.torch && b.cuda.major > 0 ? dl_fmt("torch %s with %s", b.torch, want)
+            : b.torch                       ? dl_fmt("torch %s", b.torch)
+            : b.cuda.major > 0              ? dl_fmt("a torch built for %s", want)
+                                            : NULL;
+    fix_for(x, in, py, p, torch_version, needs);
+    free(needs);
     free(have);
     free(want);
     built_for_free(&b);
@@ -453,14 +462,15 @@ void dl_rule_extension_mismatch(const dl_rule_input *in, dl_findings *out)
     const dl_python *py = dl_q_main_python(in->facts);
     const dl_torch_install *t = dl_q_static_torch(py);
     const dl_py_package *torch = dl_q_package(py, "torch");
-    const char *version = dl_q_torch_version(py), *cuda;
+    const char *version = dl_q_torch_version(py), *cuda, *hip;
     cuda_ver torch_cuda = {0, 0};
     size_t i;
     if (!py || !version)
         return;
     cuda = dl_q_torch_imported(py) ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
+    hip = dl_q_torch_imported(py) ? py->runtime.hip.value : t ? t->hip.value : NULL;
     if (cuda && !strcmp(cuda, "none"))
-        torch_cuda.major = torch_cuda.minor = -1;
+        torch_cuda.major = torch_cuda.minor = hip && strcmp(hip, "none") ? ROCM : -1;
     else if (!cuda_from_text(cuda, &torch_cuda))
         torch_cuda.major = 0;
     for (i = 0; extension_names[i]; i++) {
