@@ -337,12 +337,12 @@ static char *release_of(const char *version)
 }
 
 static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
-                    const dl_py_package *p, const char *torch_version, const char *needs)
+                    const dl_py_package *p, const char *torch_version, const char *variant,
+                    const char *needs)
 {
     dl_shell sh = dl_fix_shell(in->facts);
     char *python = dl_fix_python(in->facts, py), *torch_pin = dl_fmt("torch==%s", torch_version);
     char *q_torch = dl_shell_quote(sh, torch_pin), *q_name = dl_shell_quote(sh, p->name.value);
-    const char *tag = strchr(torch_version, '+');
     if (dl_contains_ci(p->name.value, "flash")) {
         /* its setup fetches the prebuilt wheel for the torch it finds installed */
         dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps --no-build-isolation "
@@ -353,13 +353,23 @@ static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
         if (dot && strchr(dot + 1, '.'))
             *strchr(dot + 1, '.') = '\0';
         url = dl_fmt("https://download.openmmlab.com/mmcv/dist/%s/torch%s/index.html",
-                     tag ? tag + 1 : "cpu", rel);
+                     variant, rel);
         dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps %s -f %s", python,
                        q_name, url);
         free(url);
         free(rel);
-    } else if (dl_contains_ci(p->name.value, "deepspeed") || dl_contains_ci(p->name.value, "apex")) {
-        /* source builds: built again against the torch that is installed */
+    } else if (dl_contains_ci(p->name.value, "apex")) {
+        /* PyPI's "apex" is another project: NVIDIA's is built from its repository, against
+         * the torch that is installed */
+        char *cpp = dl_shell_quote(sh, "--build-option=--cpp_ext");
+        char *cuda = dl_shell_quote(sh, "--build-option=--cuda_ext");
+        dl_finding_fix(x, "%s -m pip install -v --force-reinstall --no-deps --no-build-isolation "
+                          "--no-cache-dir --config-settings %s --config-settings %s "
+                          "git+https://github.com/NVIDIA/apex.git", python, cpp, cuda);
+        free(cpp);
+        free(cuda);
+    } else if (dl_contains_ci(p->name.value, "deepspeed")) {
+        /* without prebuilt ops: they are built at run time for the torch that runs */
         dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps --no-build-isolation "
                           "--no-cache-dir %s", python, q_name);
     } else {
@@ -394,7 +404,7 @@ static void check_package(const dl_rule_input *in, dl_findings *out, const dl_py
 {
     built_for b;
     bool torch_ok, cuda_ok;
-    char *have, *want, *needs;
+    char *have, *want, *needs, *variant;
     dl_finding *x;
     read_built_for(&b, p, torch_cuda);
     torch_ok = !b.torch || torch_fits(b.torch, torch_version);
@@ -421,7 +431,13 @@ static void check_package(const dl_rule_input *in, dl_findings *out, const dl_py
             : b.torch                       ? dl_fmt("torch %s", b.torch)
             : b.cuda.major > 0              ? dl_fmt("a torch built for %s", want)
                                             : NULL;
-    fix_for(x, in, py, p, torch_version, needs);
+    /* the wheel index's name for torch's build: its local tag, else (PyPI's untagged
+     * build) its CUDA */
+    variant = strchr(torch_version, '+') ? dl_strdup(strchr(torch_version, '+') + 1)
+              : torch_cuda.major > 0 ? dl_fmt("cu%d%d", torch_cuda.major, torch_cuda.minor)
+                                     : dl_strdup("cpu");
+    fix_for(x, in, py, p, torch_version, variant, needs);
+    free(variant);
     free(needs);
     free(have);
     free(want);
