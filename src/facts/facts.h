@@ -248,6 +248,11 @@ typedef struct dl_py_package {
     dl_text source;               /* where the metadata was read: a dist-info or conda-meta */
     dl_text direct_url;           /* direct_url.json: a local wheel file or URL, when any */
     dl_text requires_torch;       /* the torch requirement it declares ("torch==2.3.1") */
+    dl_text requires_triton;      /* torch's own pin on triton ("triton==2.3.1; ...") */
+    dl_list libraries;            /* text: native libraries in an extension package's folder
+                                   * (bitsandbytes/libbitsandbytes_cuda121.so) */
+    dl_text built_with;           /* the package's own record of the torch it was built with
+                                   * (deepspeed's torch_info line) */
 } dl_py_package;
 
 /* A DLL that a torch DLL imports and that Windows would not find. */

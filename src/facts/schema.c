@@ -326,6 +326,11 @@ static const dl_field py_package_fields[] = {
     F(dl_py_package, "direct_url", "From", DL_F_TEXT, direct_url, NULL, DL_OPTIONAL),
     F(dl_py_package, "requires_torch", "Requires", DL_F_TEXT, requires_torch, NULL,
       DL_OPTIONAL),
+    F(dl_py_package, "requires_triton", "Requires triton", DL_F_TEXT, requires_triton, NULL,
+      DL_OPTIONAL),
+    F(dl_py_package, "libraries", "Native libraries", DL_F_TEXTLIST, libraries, NULL,
+      DL_OPTIONAL),
+    F(dl_py_package, "built_with", "Built with", DL_F_TEXT, built_with, NULL, DL_OPTIONAL),
 };
 static const dl_schema py_package_schema = {"package", sizeof(dl_py_package),
                                              py_package_fields, N(py_package_fields)};

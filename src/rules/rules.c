@@ -69,6 +69,8 @@ static const dl_rule rules[] = {
      dl_rule_conda_cpu_build_selected},
     {"torchvision_mismatch", "torchvision's torch pin and local tag",
      dl_rule_torchvision_mismatch},
+    {"extension_mismatch", "extension packages' torch pin, variant tag, wheel name, libraries",
+     dl_rule_extension_mismatch},
     {"known_bad_release", "torch version vs known_bad_releases", dl_rule_known_bad_release},
     {"torch_import_failed", "import torch: failed, crashed, hung", dl_rule_torch_import_failed},
     {"no_gpu_visible", "torch.cuda.is_available() on a CUDA build", dl_rule_no_gpu_visible},

@@ -56,6 +56,7 @@ void dl_rule_pip_python_mismatch(const dl_rule_input *in, dl_findings *out);
 void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out);
 void dl_rule_no_python(const dl_rule_input *in, dl_findings *out);
 void dl_rule_torch_shadowed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_extension_mismatch(const dl_rule_input *in, dl_findings *out);
 void dl_rule_torch_not_pytorch(const dl_rule_input *in, dl_findings *out);
 void dl_rule_torch_import_failed(const dl_rule_input *in, dl_findings *out);
 void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out);

@@ -94,10 +94,12 @@ static const char *local_tag(const char *v)
     return plus ? plus + 1 : "";
 }
 
-void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
+/* One companion (torchvision, torchaudio) against torch: its exact torch pin and its
+ * variant tag. */
+static void check_companion(const dl_rule_input *in, dl_findings *out, const char *name)
 {
     const dl_python *py = dl_q_main_python(in->facts);
-    const dl_py_package *torch = dl_q_package(py, "torch"), *tv = dl_q_package(py, "torchvision");
+    const dl_py_package *torch = dl_q_package(py, "torch"), *tv = dl_q_package(py, name);
     char *pin;
     bool release_differs, tag_differs;
     dl_finding *x;
@@ -113,18 +115,30 @@ void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
                    !strcmp(in->facts->os.family.value, "linux");
     if (release_differs || tag_differs) {
         x = dl_finding_add(out, "torchvision_mismatch", DL_SEV_FAILURE,
-                           "torchvision %s does not match torch %s", tv->version.value,
+                           "%s %s does not match torch %s", name, tv->version.value,
                            torch->version.value);
         if (release_differs)
-            dl_finding_evidence(x, "torchvision.requires", "%s", tv->requires_torch.value);
+            dl_finding_evidence(x, !strcmp(name, "torchvision") ? "torchvision.requires"
+                                                                : "torchaudio.requires",
+                                "%s", tv->requires_torch.value);
         if (tag_differs)
-            dl_finding_evidence(x, "local tags", "torch +%s, torchvision +%s",
-                                local_tag(torch->version.value),
+            dl_finding_evidence(x, "local tags", "torch +%s, %s +%s",
+                                local_tag(torch->version.value), name,
                                 *local_tag(tv->version.value) ? local_tag(tv->version.value)
                                                               : "(none: PyPI's CUDA build)");
         dl_fix_install_torch(x, in, py, NULL);
     }
     free(pin);
+}
+
+/* torchaudio is held to torch the same way: one finding each, since the fix (the matching
+ * set from one index) is the same command. */
+void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
+{
+    size_t before = out->items.count;
+    check_companion(in, out, "torchvision");
+    if (out->items.count == before)
+        check_companion(in, out, "torchaudio");
 }
 
 /* A module named torch that is not PyTorch: it imports but lacks PyTorch's API (a stub, a

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fake_wheel.py OUTDIR NAME VERSION [BEHAVIOUR]: writes OUTDIR/NAME-VERSION-py3-none-any.whl,
+"""fake_wheel.py OUTDIR NAME VERSION [BEHAVIOUR [EXTRA...]]: writes OUTDIR/NAME-VERSION-py3-none-any.whl,
 a real wheel (dist-info, RECORD with hashes) that real pip installs, holding a package that
 behaves as BEHAVIOUR says when imported. The broken-machine tests install these into real
 venvs: each fails `import torch` in one real way.
@@ -13,6 +13,10 @@ BEHAVIOUR (for torch; other packages are plain):
   hang             sleeps at import
   needs:MODULE     imports MODULE first (a missing dependency)
   not_pytorch      a module named torch without PyTorch's API
+
+EXTRA (any package; the extension-package tests):
+  requires=REQ     a Requires-Dist: REQ line in METADATA
+  file=PATH:TEXT   one more file in the wheel (a library name, a version file)
 """
 import base64
 import hashlib
@@ -125,7 +129,17 @@ def record_line(path, data):
 def main():
     out, name, version = sys.argv[1:4]
     behaviour = sys.argv[4] if len(sys.argv) > 4 else "healthy"
+    requires = []
     files = {}
+    for extra in sys.argv[5:]:
+        key, _, value = extra.partition("=")
+        if key == "requires":
+            requires.append("Requires-Dist: %s\n" % value)
+        elif key == "file":
+            path, _, text = value.partition(":")
+            files[path] = text
+        else:
+            raise SystemExit("fake_wheel.py: unknown extra %r" % extra)
     if name == "torch":
         files["torch/__init__.py"] = torch_init(behaviour, version)
         if behaviour != "not_pytorch":
@@ -133,7 +147,8 @@ def main():
     else:
         files["%s/__init__.py" % name] = '__version__ = "%s"\n' % version
     dist = "%s-%s.dist-info" % (name, version)
-    files[dist + "/METADATA"] = "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
+    files[dist + "/METADATA"] = ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
+                                 + "".join(requires))
     files[dist + "/WHEEL"] = ("Wheel-Version: 1.0\nGenerator: dlenv-tests\nRoot-Is-Purelib: true\n"
                               "Tag: py3-none-any\n")
     records = [record_line(p, d.encode()) for p, d in sorted(files.items())]

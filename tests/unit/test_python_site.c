@@ -1,6 +1,6 @@
 /* Reading one site-packages directory without Python: fixture sites under
  * data/python_site/ (pip on Linux, a Windows layout, ROCm, a conda prefix, a mismatched
- * pair, Debian-style egg-info) and this machine's own /usr/lib/python3/dist-packages. */
+ * pair, extension packages, Debian-style egg-info) and this machine's own /usr/lib/python3/dist-packages. */
 #if !defined(_WIN32)
 #define _XOPEN_SOURCE 700 /* mkdtemp, geteuid */
 #endif
@@ -281,6 +281,38 @@ static void test_mismatched_pair(void **state)
     run_free(&r);
 }
 
+/* Extension packages: the shared libraries in their folder, torch's pin on triton (not the
+ * one an extra pulls in), deepspeed's record of the torch its prebuilt ops were built with;
+ * a package whose folder is gone has no library list at all (absent, not unknown). */
+static void test_extensions(void **state)
+{
+    run r;
+    const dl_py_package *p;
+    (void)state;
+    read_site(&r, DATA, "/extensions/site-packages", NULL);
+    p = package(&r, "torch");
+    dl_assert_known(&p->requires_triton,
+                    "triton==2.3.1; platform_system == \"Linux\" and platform_machine == \"x86_64\"");
+    p = package(&r, "bitsandbytes");
+    assert_true(p->libraries.known);
+    assert_int_equal(p->libraries.count, 2);
+    assert_true(dl_textlist_has(&p->libraries, "bitsandbytes/libbitsandbytes_cuda118.so"));
+    assert_true(dl_textlist_has(&p->libraries, "bitsandbytes/libbitsandbytes_cpu.so"));
+    assert_absent(&p->built_with);
+    p = package(&r, "deepspeed");
+    assert_true(p->libraries.known);
+    assert_int_equal(p->libraries.count, 0);
+    dl_assert_known(&p->built_with, "torch_info = {'version': '2.1', 'bf16_support': True, "
+                                    "'cuda_version': '11.8', 'nccl_version': '2.18', "
+                                    "'hip_version': '0.0'}");
+    p = package(&r, "xformers");
+    dl_assert_known(&p->requires_torch, "torch ==2.1.2");
+    assert_false(p->libraries.known);
+    assert_null(p->libraries.why);
+    assert_no_silent(&r);
+    run_free(&r);
+}
+
 static void test_egg_info(void **state)
 {
     run r;
@@ -388,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_rocm),
         cmocka_unit_test(test_conda_prefix),
         cmocka_unit_test(test_mismatched_pair),
+        cmocka_unit_test(test_extensions),
         cmocka_unit_test(test_egg_info),
         cmocka_unit_test(test_missing_dir),
 #if !defined(_WIN32)

@@ -21,7 +21,18 @@
 static const char *const wanted_packages[] = {
     "torch", "torchvision", "torchaudio", "triton", "pytorch-triton", "pytorch-triton-rocm",
     "pytorch-triton-xpu", "numpy", "d2l", "xformers", "intel-extension-for-pytorch",
-    "torch-directml", NULL};
+    "torch-directml", "flash-attn", "bitsandbytes", "apex", "deepspeed", "vllm", "mmcv",
+    "mmcv-full", NULL};
+
+/* Packages that carry native code built against one torch: the folder they import from,
+ * whose shared libraries are listed (bitsandbytes names its CUDA in them). */
+static const struct {
+    const char *name, *folder;
+} extension_folders[] = {
+    {"xformers", "xformers"}, {"flash-attn", "flash_attn"}, {"bitsandbytes", "bitsandbytes"},
+    {"apex", "apex"}, {"deepspeed", "deepspeed"}, {"vllm", "vllm"}, {"mmcv", "mmcv"},
+    {"mmcv-full", "mmcv"}, {"torchvision", "torchvision"}, {"torchaudio", "torchaudio"},
+    {"triton", "triton"}};
 
 static const char *const wanted_conda[] = {
     "pytorch", "pytorch-cuda", "pytorch-mutex", "cpuonly", "torchvision", "torchaudio", "mkl",
@@ -154,6 +165,7 @@ typedef struct meta {
     char *name;
     char *version;
     char *requires_torch;
+    char *requires_triton;
 } meta;
 
 static void meta_free(meta *md)
@@ -161,6 +173,7 @@ static void meta_free(meta *md)
     free(md->name);
     free(md->version);
     free(md->requires_torch);
+    free(md->requires_triton);
 }
 
 /* A requirement on torch itself ("torch (==2.3.1)", "torch>=2; python_version>'3.8'"),
@@ -171,6 +184,16 @@ static bool requires_torch(const char *req)
     size_t n = strspn(req, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
     const char *marker = strchr(req, ';');
     return name_eqn(req, n, "torch") && !(marker && strstr(marker, "extra"));
+}
+
+/* torch's own pin on the triton its torch.compile needs ("triton==2.3.1; platform_system
+ * == 'Linux'"); nightlies pin pytorch-triton. */
+static bool requires_triton(const char *req)
+{
+    size_t n = strspn(req, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-");
+    const char *marker = strchr(req, ';');
+    return (name_eqn(req, n, "triton") || name_eqn(req, n, "pytorch-triton")) &&
+           !(marker && strstr(marker, "extra"));
 }
 
 /* "Key: value" when line starts with key (case-insensitively); the trimmed value. */
@@ -191,6 +214,9 @@ static void take_header(meta *md, char *line)
     else if (!md->requires_torch && (v = header_value(line, "Requires-Dist:")) != NULL &&
              requires_torch(v))
         md->requires_torch = dl_strdup(v);
+    else if (!md->requires_triton && (v = header_value(line, "Requires-Dist:")) != NULL &&
+             requires_triton(v))
+        md->requires_triton = dl_strdup(v);
 }
 
 /* Parses header lines from text up to the first blank line. Returns whether that blank
@@ -326,6 +352,81 @@ static void read_direct_url(scan *s, const char *info_dir, dl_py_package *p)
     free(path);
 }
 
+/* ---- extension packages ------------------------------------------------------------------ */
+
+static bool is_shared_library(const char *name)
+{
+    return dl_ends_with(name, ".so") || strstr(name, ".so.") != NULL || ends_ci(name, ".dll") ||
+           ends_ci(name, ".pyd");
+}
+
+/* deepspeed's setup.py writes the torch it prebuilt its ops with into
+ * deepspeed/git_version_info_installed.py: "torch_info = {'version': '2.1', ...}". Its raw
+ * line is kept; the rule reads it. Absent when the file or line is (ops built at run time). */
+static void read_deepspeed_info(scan *s, const char *folder, dl_py_package *p)
+{
+    char *path = dl_path_join(folder, "git_version_info_installed.py"), *text, *line, *ops;
+    dl_io_error err = {DL_IO_OK, NULL};
+    text = read_small(s, path, SMALL_FILE_MAX, &err);
+    ops = text ? strstr(text, "installed_ops") : NULL;
+    line = text ? strstr(text, "torch_info") : NULL;
+    /* Only prebuilt ops are bound to that torch: ops built at run time fit whichever runs. */
+    if (ops) {
+        char *ops_line = dl_strndup(ops, strcspn(ops, "\r\n"));
+        if (!strstr(ops_line, "True"))
+            line = NULL;
+        free(ops_line);
+    }
+    if (line) {
+        line[strcspn(line, "\r\n")] = '\0';
+        dl_text_set(&p->built_with, line);
+    }
+    free(text);
+    dl_io_error_clear(&err);
+    free(path);
+}
+
+/* The extension_folders row for a package name; NULL for other packages. */
+static const char *extension_folder(const char *name)
+{
+    size_t i;
+    for (i = 0; name && i < sizeof extension_folders / sizeof extension_folders[0]; i++)
+        if (name_eqn(name, strlen(name), extension_folders[i].name))
+            return extension_folders[i].folder;
+    return NULL;
+}
+
+/* The shared libraries in an extension package's own folder: one listing, no reading
+ * (deepspeed's one small file aside). */
+static void read_extension(scan *s, dl_py_package *p)
+{
+    const char *name = p->name.value, *sub = extension_folder(name);
+    char *folder, **names = NULL;
+    size_t i, count = 0;
+    dl_io_error err = {DL_IO_OK, NULL};
+    if (!sub)
+        return;
+    folder = dl_path_join(s->dir, sub);
+    if (!dl_fs_list(s->m, folder, &names, &count, &err)) {
+        note_io(s, &err);
+        if (err.status != DL_IO_NOT_FOUND)
+            dl_list_unknown(&p->libraries, "%s", err.message);
+    } else {
+        dl_list_known(&p->libraries);
+        for (i = 0; i < count; i++)
+            if (is_shared_library(names[i])) {
+                char *rel = dl_fmt("%s/%s", sub, names[i]);
+                dl_textlist_add(&p->libraries, rel);
+                free(rel);
+            }
+        if (name_eqn(name, strlen(name), "deepspeed"))
+            read_deepspeed_info(s, folder, p);
+    }
+    dl_fs_list_free(names, count);
+    dl_io_error_clear(&err);
+    free(folder);
+}
+
 static void fill_package(scan *s, dl_py_package *p, const char *info, const char *meta_path,
                          const meta *md, const char *dir_name, size_t dir_name_len,
                          const dl_io_error *err, bool info_is_dir)
@@ -343,6 +444,9 @@ static void fill_package(scan *s, dl_py_package *p, const char *info, const char
     dl_text_set(&p->source, info);
     if (md->requires_torch)
         dl_text_set(&p->requires_torch, md->requires_torch);
+    if (md->requires_triton)
+        dl_text_set(&p->requires_triton, md->requires_triton);
+    read_extension(s, p);
     if (info_is_dir) {
         read_installer(s, info, p);
         read_direct_url(s, info, p);
@@ -358,7 +462,7 @@ static void read_package(scan *s, const char *entry, const char *suffix)
     char *info = dl_path_join(s->dir, entry), *meta_path;
     bool egg = strcmp(suffix, ".egg-info") == 0, info_is_dir = true;
     size_t name_len = dist_name_len(entry, suffix);
-    meta md = {NULL, NULL, NULL};
+    meta md = {NULL, NULL, NULL, NULL};
     dl_io_error err = {DL_IO_OK, NULL};
     /* Debian's python3-* packages install egg-info as a directory; setup.py of old
      * distutils wrote a single PKG-INFO-format file with the egg-info name. */
@@ -495,11 +599,6 @@ static void add_torch_lib(scan *s, dl_torch_install *t)
     dl_fs_list_free(names, count);
     dl_io_error_clear(&err);
     free(dir);
-}
-
-static bool is_shared_library(const char *name)
-{
-    return dl_ends_with(name, ".so") || strstr(name, ".so.") != NULL || ends_ci(name, ".dll");
 }
 
 /* nvidia/<part>/lib (Linux) or nvidia/<part>/bin (Windows) of one CUDA wheel. */
