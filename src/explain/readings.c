@@ -1,6 +1,7 @@
 #include "explain/readings.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 
 #include <ctype.h>
@@ -131,7 +132,9 @@ static size_t interpreters_listed(const dl_paste *p)
 }
 
 /* "No module named 'torch'" where the text shows torch installed (a pip list row, pip's
- * "Successfully installed torch-...") or two interpreters: torch is in the other one. */
+ * "Successfully installed torch-...") or two interpreters: torch is in the other one. So
+ * with sudo: root's Python has no venv and no user site, so `sudo python` (or torch put
+ * there by `sudo pip`) is another interpreter's view. */
 static const char *no_module(const dl_paste *p, const dl_facts *f, const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
@@ -140,7 +143,8 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
                                        : NULL;
     const dl_torch_install *t = site && site->torches.count
                                     ? &DL_LIST_AT(site->torches, dl_torch_install, 0) : NULL;
-    if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2)
+    if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2 ||
+        dl_paste_find(p, 0, "sudo python") >= 0 || dl_paste_find(p, 0, "sudo pip") >= 0)
         return "pip_python_mismatch";
     return id;
 }
@@ -153,6 +157,19 @@ static const char *no_wheel_at_all(const dl_facts *f, const char *id)
     if (py && py->bits.known && py->bits.value == 64)
         return "python_unsupported";
     return id;
+}
+
+/* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
+ * (the text's OS, however it was named: "M1 Mac", "MacBook", a /Users/ path) no build of
+ * torch has CUDA, so the Mac is the cause, not the build or the driver. Other signs of a
+ * CPU build (a missing _cuda_* attribute) keep their own reading: there a library on the
+ * path can be the cause. */
+static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    if (!dl_q_text_is(&f->os.family, "macos") ||
+        (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
+        return id;
+    return "no_cuda_on_macos";
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
@@ -168,5 +185,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_wheel_at_all(f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
+    if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
+        !strcmp(id, "no_gpu_visible"))
+        return cuda_on_a_mac(p, f, id);
     return id;
 }
