@@ -150,11 +150,17 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
 }
 
 /* "from versions: none" on Windows is a 32-bit Python, unless the banner says 64 bit: then
- * no release has a wheel for this Python (yet). */
-static const char *no_wheel_at_all(const dl_facts *f, const char *id)
+ * no release has a wheel for this Python (yet). A pinned release ("torch==1.12.1+cu113")
+ * that pip cannot find either way is more often one that predates this (64-bit) Python:
+ * Python.org's installer has been 64-bit by default since 3.9, and old pins outlive the
+ * Pythons they were made for. */
+static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    if (py && py->bits.known && py->bits.value == 64)
+    char want[64];
+    if (py && py->bits.known)
+        return py->bits.value == 64 ? "python_unsupported" : id;
+    if (requested_torch(p, want, sizeof want))
         return "python_unsupported";
     return id;
 }
@@ -172,6 +178,36 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     return "no_cuda_on_macos";
 }
 
+/* A shell script launched the run ("bash scripts/train.sh", "sh run.sh", "./dist_train.sh"):
+ * such launch scripts are where CUDA_VISIBLE_DEVICES is usually exported, for the author's
+ * GPU numbering. */
+static bool launch_script(const dl_paste *p)
+{
+    static const char *const runners[] = {"bash ", "sh ", "./"};
+    size_t k;
+    for (k = 0; k < sizeof runners / sizeof runners[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, runners[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, runners[k])) {
+            const char *at = strstr(p->lines[i].lower, runners[k]), *dot;
+            if (!at || (at > p->lines[i].lower && isalnum((unsigned char)at[-1])))
+                continue;
+            dot = strstr(at, ".sh");
+            if (dot && !isalnum((unsigned char)dot[3]) &&
+                (size_t)(dot - at) < 80 && !memchr(at, '|', (size_t)(dot - at)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
+ * the likely reason (the machine's GPUs stay a candidate). */
+static const char *gpus_hidden(const dl_paste *p, const char *id)
+{
+    return launch_script(p) ? "cuda_visible_devices" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const char *id)
 {
@@ -182,9 +218,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(f, id);
     if (!strcmp(id, "python_32bit"))
-        return no_wheel_at_all(f, id);
+        return no_wheel_at_all(p, f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
+    if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
+        return gpus_hidden(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
