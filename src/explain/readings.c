@@ -208,6 +208,28 @@ static const char *gpus_hidden(const dl_paste *p, const char *id)
     return launch_script(p) ? "cuda_visible_devices" : id;
 }
 
+/* A shell prompt of a container: Docker names a container by 12 hex digits, so its prompt is
+ * "root@3f1c9a2b7d4e:/app#". */
+static bool container_prompt(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "root@"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "root@")) {
+        const char *at = strstr(p->lines[i].lower, "root@") + 5;
+        size_t n = 0;
+        while (n < 12 && isxdigit((unsigned char)at[n]))
+            n++;
+        if (n == 12 && at[12] == ':')
+            return true;
+    }
+    return false;
+}
+
+/* No driver, seen from a container's prompt: the container was started without the GPU. */
+static const char *driver_in_container(const dl_paste *p, const char *id)
+{
+    return container_prompt(p) ? "docker_no_gpu_passthrough" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const char *id)
 {
@@ -221,6 +243,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_wheel_at_all(p, f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
+    if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
+        return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
