@@ -230,6 +230,24 @@ static const char *driver_in_container(const dl_paste *p, const char *id)
     return container_prompt(p) ? "docker_no_gpu_passthrough" : id;
 }
 
+/* "No module named 'torch._C'" from a torch/__init__.py outside any site-packages: a source
+ * checkout (or another folder named torch) is imported instead of the installed torch. */
+static const char *core_missing(const dl_paste *p, const char *id)
+{
+    long i;
+    if (dl_paste_find(p, 0, "no module named 'torch._c'") < 0 &&
+        dl_paste_find(p, 0, "no module named torch._c") < 0)
+        return id;
+    for (i = dl_paste_find(p, 0, "__init__.py"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "__init__.py")) {
+        const char *low = p->lines[i].lower;
+        if ((strstr(low, "torch/__init__.py") || strstr(low, "torch\\__init__.py")) &&
+            !strstr(low, "-packages"))
+            return "torch_shadowed";
+    }
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const char *id)
 {
@@ -243,6 +261,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_wheel_at_all(p, f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
+    if (!strcmp(id, "torch_import_failed"))
+        return core_missing(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
