@@ -282,6 +282,46 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
                       "command for this machine)");
 }
 
+/* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
+static long plain_pip_install(const dl_paste *p)
+{
+    static const char *const pips[] = {"pip install torch", "pip3 install torch",
+                                       "pip install -u torch", "pip install --upgrade torch"};
+    size_t k;
+    for (k = 0; k < sizeof pips / sizeof pips[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, pips[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, pips[k])) {
+            const char *low = p->lines[i].lower;
+            const char *after = strstr(low, pips[k]) + strlen(pips[k]);
+            if ((*after == ' ' || *after == '\0') && !strstr(low, "download.pytorch.org") &&
+                !strstr(low, "+cu") && !strstr(low, "find-links") && !strstr(low, " -f "))
+                return i;
+        }
+    }
+    return -1;
+}
+
+/* PyPI's Windows wheels are CPU builds: a plain "pip install torch" on Windows in a report
+ * about CUDA installed one, even when the text gives no version. */
+static void add_plain_pip_on_windows(dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        !wants_cuda(&e->paste) || (line = plain_pip_install(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "\"pip install torch\" on Windows installs PyPI's CPU-only build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
+}
+
 /* What would tell the candidates apart, from what the text did not say. */
 static void ask_for_missing(dl_explanation *e)
 {
@@ -324,6 +364,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     add_cpu_build_wanted_cuda(out);
+    add_plain_pip_on_windows(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -1,6 +1,7 @@
 #include "explain/readings.h"
 
 #include "base/str.h"
+#include "facts/query.h"
 #include "know/version.h"
 
 #include <ctype.h>
@@ -131,7 +132,9 @@ static size_t interpreters_listed(const dl_paste *p)
 }
 
 /* "No module named 'torch'" where the text shows torch installed (a pip list row, pip's
- * "Successfully installed torch-...") or two interpreters: torch is in the other one. */
+ * "Successfully installed torch-...") or two interpreters: torch is in the other one. So
+ * with sudo: root's Python has no venv and no user site, so `sudo python` (or torch put
+ * there by `sudo pip`) is another interpreter's view. */
 static const char *no_module(const dl_paste *p, const dl_facts *f, const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
@@ -140,18 +143,108 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
                                        : NULL;
     const dl_torch_install *t = site && site->torches.count
                                     ? &DL_LIST_AT(site->torches, dl_torch_install, 0) : NULL;
-    if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2)
+    if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2 ||
+        dl_paste_find(p, 0, "sudo python") >= 0 || dl_paste_find(p, 0, "sudo pip") >= 0)
         return "pip_python_mismatch";
     return id;
 }
 
 /* "from versions: none" on Windows is a 32-bit Python, unless the banner says 64 bit: then
- * no release has a wheel for this Python (yet). */
-static const char *no_wheel_at_all(const dl_facts *f, const char *id)
+ * no release has a wheel for this Python (yet). A pinned release ("torch==1.12.1+cu113")
+ * that pip cannot find either way is more often one that predates this (64-bit) Python:
+ * Python.org's installer has been 64-bit by default since 3.9, and old pins outlive the
+ * Pythons they were made for. */
+static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    if (py && py->bits.known && py->bits.value == 64)
+    char want[64];
+    if (py && py->bits.known)
+        return py->bits.value == 64 ? "python_unsupported" : id;
+    if (requested_torch(p, want, sizeof want))
         return "python_unsupported";
+    return id;
+}
+
+/* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
+ * (the text's OS, however it was named: "M1 Mac", "MacBook", a /Users/ path) no build of
+ * torch has CUDA, so the Mac is the cause, not the build or the driver. Other signs of a
+ * CPU build (a missing _cuda_* attribute) keep their own reading: there a library on the
+ * path can be the cause. */
+static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    if (!dl_q_text_is(&f->os.family, "macos") ||
+        (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
+        return id;
+    return "no_cuda_on_macos";
+}
+
+/* A shell script launched the run ("bash scripts/train.sh", "sh run.sh", "./dist_train.sh"):
+ * such launch scripts are where CUDA_VISIBLE_DEVICES is usually exported, for the author's
+ * GPU numbering. */
+static bool launch_script(const dl_paste *p)
+{
+    static const char *const runners[] = {"bash ", "sh ", "./"};
+    size_t k;
+    for (k = 0; k < sizeof runners / sizeof runners[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, runners[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, runners[k])) {
+            const char *at = strstr(p->lines[i].lower, runners[k]), *dot;
+            if (!at || (at > p->lines[i].lower && isalnum((unsigned char)at[-1])))
+                continue;
+            dot = strstr(at, ".sh");
+            if (dot && !isalnum((unsigned char)dot[3]) &&
+                (size_t)(dot - at) < 80 && !memchr(at, '|', (size_t)(dot - at)))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
+ * the likely reason (the machine's GPUs stay a candidate). */
+static const char *gpus_hidden(const dl_paste *p, const char *id)
+{
+    return launch_script(p) ? "cuda_visible_devices" : id;
+}
+
+/* A shell prompt of a container: Docker names a container by 12 hex digits, so its prompt is
+ * "root@3f1c9a2b7d4e:/app#". */
+static bool container_prompt(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "root@"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "root@")) {
+        const char *at = strstr(p->lines[i].lower, "root@") + 5;
+        size_t n = 0;
+        while (n < 12 && isxdigit((unsigned char)at[n]))
+            n++;
+        if (n == 12 && at[12] == ':')
+            return true;
+    }
+    return false;
+}
+
+/* No driver, seen from a container's prompt: the container was started without the GPU. */
+static const char *driver_in_container(const dl_paste *p, const char *id)
+{
+    return container_prompt(p) ? "docker_no_gpu_passthrough" : id;
+}
+
+/* "No module named 'torch._C'" from a torch/__init__.py outside any site-packages: a source
+ * checkout (or another folder named torch) is imported instead of the installed torch. */
+static const char *core_missing(const dl_paste *p, const char *id)
+{
+    long i;
+    if (dl_paste_find(p, 0, "no module named 'torch._c'") < 0 &&
+        dl_paste_find(p, 0, "no module named torch._c") < 0)
+        return id;
+    for (i = dl_paste_find(p, 0, "__init__.py"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "__init__.py")) {
+        const char *low = p->lines[i].lower;
+        if ((strstr(low, "torch/__init__.py") || strstr(low, "torch\\__init__.py")) &&
+            !strstr(low, "-packages"))
+            return "torch_shadowed";
+    }
     return id;
 }
 
@@ -165,8 +258,17 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(f, id);
     if (!strcmp(id, "python_32bit"))
-        return no_wheel_at_all(f, id);
+        return no_wheel_at_all(p, f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
+    if (!strcmp(id, "torch_import_failed"))
+        return core_missing(p, id);
+    if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
+        return driver_in_container(p, id);
+    if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
+        return gpus_hidden(p, id);
+    if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
+        !strcmp(id, "no_gpu_visible"))
+        return cuda_on_a_mac(p, f, id);
     return id;
 }

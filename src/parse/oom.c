@@ -23,7 +23,11 @@ static double size_before(const char *low, const char *after)
         scale = 1024.0 * 1024.0;
     else if (p - low >= 3 && !strncmp(p - 3, "kib", 3))
         scale = 1024.0;
-    else
+    else if (p - low >= 5 && !strncmp(p - 5, "bytes", 5)) {
+        /* "0 bytes free", "of which 0 bytes is free": torch prints no unit prefix for 0. */
+        scale = 1.0;
+        p -= 2;
+    } else
         return -1;
     p -= 3;
     while (p > low && p[-1] == ' ')

@@ -118,6 +118,15 @@ static bool looks_like_version(const char *s)
 
 /* ---- one reader per kind of line ---- */
 
+/* A path only a Mac has: home folders under /Users/ (Linux has /home/, Windows C:\\Users\\
+ * or C:/Users/), Homebrew's /opt/homebrew, python.org's framework build. */
+static bool mac_path(const char *low)
+{
+    const char *u = strstr(low, "/users/");
+    return (u && (u == low || u[-1] != ':')) || strstr(low, "/opt/homebrew/") ||
+           strstr(low, "python.framework/");
+}
+
 static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     const char *family = NULL;
@@ -125,7 +134,7 @@ static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts
     if (strstr(low, "winerror") || strstr(low, ":\\") || strstr(low, ".dll") ||
         strstr(low, "os: microsoft windows"))
         family = "windows";
-    else if (strstr(low, "darwin") || strstr(low, "os: macos"))
+    else if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low))
         family = "macos";
     else if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
              strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") ||
@@ -680,13 +689,57 @@ static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
     return best;
 }
 
-/* "Windows 10", "on windows", "OSX", "mac 13.0", "Ubuntu 22.04" in prose or an issue form:
- * the first mention. */
+static bool word_char(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The first line holding any of words as a whole word ("mac" but not "machine", "m1" but
+ * not "am1"); -1 when none. Each hit that is only part of a word moves the search on by a
+ * line, so the text is still read once per word. */
+static long first_word_line_of(const dl_paste *p, const char *const *words, size_t n)
+{
+    long best = -1;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        size_t len = strlen(words[k]);
+        long at = dl_paste_find(p, 0, words[k]);
+        while (at >= 0 && (best < 0 || at < best)) {
+            const char *low = p->lines[at].lower, *hit = low;
+            bool whole = false;
+            while (!whole && (hit = strstr(hit, words[k])) != NULL) {
+                whole = (hit == low || !word_char(hit[-1])) && !word_char(hit[len]);
+                hit++;
+            }
+            if (whole) {
+                best = at;
+                break;
+            }
+            at = dl_paste_find(p, (size_t)at + 1, words[k]);
+        }
+    }
+    return best;
+}
+
+/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac", Apple silicon
+ * ("M1 Pro", "on an M2"), or torch's Metal device ('mps'), which exists only on macOS. */
+static long mac_line(const dl_paste *p)
+{
+    static const char *const macos[] = {"macos", "mac os", "osx", "os x", "mac 1", "macbook",
+                                        "imac", "apple silicon", "apple m1", "apple m2",
+                                        "apple m3", "apple m4", "backends.mps", "'mps'",
+                                        "\"mps\""};
+    static const char *const mac_words[] = {"mac", "m1", "m2", "m3", "m4"};
+    long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
+    long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
+/* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
+ * issue form: the first mention. */
 static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const windows[] = {"windows", "win10", "win11"};
-    static const char *const macos[] = {"macos", "mac os", "osx", "os x", "mac 1", "macbook",
-                                        "imac"};
     static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
                                               "linux"};
     long at[3];
@@ -704,7 +757,7 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         return;
     }
     at[0] = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
-    at[1] = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
+    at[1] = mac_line(p);
     at[2] = first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]);
     for (k = 0; k < 3; k++)
         if (at[k] >= 0 && (best == 3 || at[k] < at[best]))
