@@ -76,9 +76,9 @@ static size_t list_releases(const dl_table *t, release *out)
 {
     size_t r, n = 0;
     for (r = 0; r < t->rows; r++) {
-        const char *status = dl_table_get(t, r, "status");
+        const char *status = dl_table_cell(t, r, DL_COL_torch_releases_status);
         if (!status || strcmp(status, "released") != 0 ||
-            !dl_torch_version_parse(dl_table_get(t, r, "torch_version"), &out[n].v) ||
+            !dl_torch_version_parse(dl_table_cell(t, r, DL_COL_torch_releases_torch_version), &out[n].v) ||
             out[n].v.pre != DL_PRE_NONE)
             continue;
         out[n++].row = r;
@@ -91,18 +91,19 @@ static size_t list_releases(const dl_table *t, release *out)
 
 static void release_variants(const dl_table *t, size_t row, dl_plan_os os, dl_strv *out)
 {
-    const char *xpu = dl_table_get(t, row, "xpu_wheels");
+    const char *xpu = dl_table_cell(t, row, DL_COL_torch_releases_xpu_wheels);
     if (os == DL_PLAN_OS_MACOS) {
         dl_strv_add(out, dl_strdup("macos"));
         return;
     }
     dl_strv_add(out, dl_strdup("cpu"));
     dl_strv_split(out,
-                  dl_table_get(t, row, os == DL_PLAN_OS_WINDOWS ? "cuda_variants_windows"
-                                                                : "cuda_variants_linux"),
+                  dl_table_cell(t, row, os == DL_PLAN_OS_WINDOWS
+                                            ? DL_COL_torch_releases_cuda_variants_windows
+                                            : DL_COL_torch_releases_cuda_variants_linux),
                   ';');
     if (os != DL_PLAN_OS_WINDOWS)
-        dl_strv_split(out, dl_table_get(t, row, "rocm_variants_linux"), ';');
+        dl_strv_split(out, dl_table_cell(t, row, DL_COL_torch_releases_rocm_variants_linux), ';');
     if (xpu && strncmp(xpu, "yes", 3) == 0)
         dl_strv_add(out, dl_strdup("xpu"));
 }
@@ -224,7 +225,7 @@ static void choose(dl_plan *p, const dl_plan_machine *m)
 bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
                   const dl_plan_constraints *cons, dl_plan *out, char **error)
 {
-    const dl_table *t = dl_knowledge_table(k, "torch_releases");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
     dl_plan_checker chk;
     release *rel;
     size_t nrel, i, j, cap = 0;

@@ -173,22 +173,22 @@ static bool want_ok(const dl_plan_checker *chk, dl_plan_want kind)
 
 /* ---- checks ---- */
 
-static const dl_table *table(const dl_plan_checker *chk, const char *name)
+static const dl_table *table(const dl_plan_checker *chk, dl_table_id id)
 {
-    return dl_knowledge_table(chk->k, name);
+    return dl_knowledge_at(chk->k, id);
 }
 
 static long wheels_row(const dl_plan_checker *chk, const char *torch, bool *any_for_version)
 {
-    const dl_table *t = table(chk, "torch_wheels");
+    const dl_table *t = table(chk, DL_TABLE_torch_wheels);
     size_t r;
     *any_for_version = false;
     for (r = 0; t && r < t->rows; r++) {
-        const char *v = dl_table_get(t, r, "torch_version");
+        const char *v = dl_table_cell(t, r, DL_COL_torch_wheels_torch_version);
         if (!v || strcmp(v, torch) != 0)
             continue;
         *any_for_version = true;
-        if (!strcmp(dl_table_get(t, r, "platform"), chk->platform))
+        if (!strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_platform), chk->platform))
             return (long)r;
     }
     return -1;
@@ -207,7 +207,7 @@ static bool has_token(const char *list, const char *tok)
 static void check_platform_python(const dl_plan_checker *chk, size_t row,
                                   dl_plan_candidate *c, dl_plan_want kind)
 {
-    const dl_table *rel = table(chk, "torch_releases");
+    const dl_table *rel = table(chk, DL_TABLE_torch_releases);
     const dl_plan_machine *m = chk->m;
     bool any;
     long w = wheels_row(chk, c->torch, &any);
@@ -221,7 +221,7 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
         fail(c, DL_REJ_PLATFORM, "dlenv's tables describe %s wheels for x86-64 only on Linux",
              c->variant);
     if (w >= 0 && chk->python_tag[0]) {
-        const char *tags = dl_table_get(table(chk, "torch_wheels"), (size_t)w, "python_tags");
+        const char *tags = dl_table_cell(table(chk, DL_TABLE_torch_wheels), (size_t)w, DL_COL_torch_wheels_python_tags);
         dl_version py, lo, hi;
         if (!has_token(tags, chk->python_tag))
             fail(c, DL_REJ_PYTHON, "torch %s has wheels for %s on %s, not %s", c->torch, tags,
@@ -230,8 +230,8 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
         py.part[0] = m->py_major;
         py.part[1] = m->py_minor;
         py.n = 2;
-        if (dl_version_parse(dl_table_get(rel, row, "python_min"), &lo) &&
-            dl_version_parse(dl_table_get(rel, row, "python_max"), &hi) &&
+        if (dl_version_parse(dl_table_cell(rel, row, DL_COL_torch_releases_python_min), &lo) &&
+            dl_version_parse(dl_table_cell(rel, row, DL_COL_torch_releases_python_max), &hi) &&
             (dl_version_cmp(&py, &lo) < 0 || dl_version_cmp(&py, &hi) > 0))
             c->python_unofficial = true;
     }
@@ -294,18 +294,18 @@ static void check_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const
 static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
                           const char *variant, dl_arch_list *list, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, "wheel_arches");
+    const dl_table *t = table(chk, DL_TABLE_wheel_arches);
     const char *os = dl_plan_os_name(chk->m->os);
     long best = -1, best_dist = 0;
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
-        const char *minor = dl_table_get(t, r, "torch_minor"), *cell;
+        const char *minor = dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), *cell;
         dl_version mv;
         long dist;
-        if (strcmp(dl_table_get(t, r, "cuda_variant"), variant) ||
-            strcmp(dl_table_get(t, r, "os"), os) || !dl_version_parse(minor, &mv))
+        if (strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant), variant) ||
+            strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) || !dl_version_parse(minor, &mv))
             continue;
-        cell = dl_table_get(t, r, "torch_cuda_arch_list");
+        cell = dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list);
         if (!cell || !*cell)
             continue;
         dist = labs((long)(mv.part[0] * 100 + mv.part[1]) -
@@ -320,11 +320,11 @@ static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
                  "known to dlenv", c->torch, variant, os);
         return false;
     }
-    dl_arch_list_parse(dl_table_get(t, (size_t)best, "torch_cuda_arch_list"), list);
+    dl_arch_list_parse(dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_cuda_arch_list), list);
     if (best_dist)
         snprintf(c->arch_note, sizeof c->arch_note, "architectures of torch %s %s on %s "
                  "assumed as in %s", c->torch, variant, os,
-                 dl_table_get(t, (size_t)best, "torch_minor"));
+                 dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_minor));
     return list->n > 0;
 }
 
@@ -370,7 +370,7 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
  * not fully work on a K80 though its own kernels list sm_37. */
 static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, "cudnn");
+    const dl_table *t = table(chk, DL_TABLE_cudnn);
     const char *cudnn = NULL, *dot;
     char minor[16];
     size_t r, i;
@@ -381,9 +381,9 @@ static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
     snprintf(minor, sizeof minor, "%.*s", dot ? (int)(dot - c->torch) : (int)strlen(c->torch),
              c->torch);
     for (r = 0; t && r < t->rows && !cudnn; r++)
-        if (!strcmp(dl_table_get(t, r, "torch_minor"), minor) &&
-            !strcmp(dl_table_get(t, r, "cuda_variant"), c->variant))
-            cudnn = dl_table_get(t, r, "cudnn_version");
+        if (!strcmp(dl_table_cell(t, r, DL_COL_cudnn_torch_minor), minor) &&
+            !strcmp(dl_table_cell(t, r, DL_COL_cudnn_cuda_variant), c->variant))
+            cudnn = dl_table_cell(t, r, DL_COL_cudnn_cudnn_version);
     for (i = 0; cudnn && i < chk->m->n_gpus; i++) {
         const dl_plan_gpu *g = &chk->m->gpus[i];
         const char *without = g->vendor == DL_GPU_NVIDIA && g->cc_major
@@ -407,20 +407,20 @@ static bool cell_matches(const char *cell, const char *value)
 
 static void check_known_bad(const dl_plan_checker *chk, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, "known_bad_releases");
+    const dl_table *t = table(chk, DL_TABLE_known_bad_releases);
     const char *os = dl_plan_os_name(chk->m->os);
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
-        const char *scope = dl_table_get(t, r, "scope");
+        const char *scope = dl_table_cell(t, r, DL_COL_known_bad_releases_scope);
         /* Only releases broken for everybody on the platform are excluded; the narrow
          * ones (one operation, one setup) are doctor's warnings. */
         if (!scope || strcmp(scope, "all") != 0 ||
-            strcmp(dl_table_get(t, r, "torch_version"), c->torch) != 0 ||
-            !cell_matches(dl_table_get(t, r, "os"), os) ||
-            !cell_matches(dl_table_get(t, r, "variant"), c->variant))
+            strcmp(dl_table_cell(t, r, DL_COL_known_bad_releases_torch_version), c->torch) != 0 ||
+            !cell_matches(dl_table_cell(t, r, DL_COL_known_bad_releases_os), os) ||
+            !cell_matches(dl_table_cell(t, r, DL_COL_known_bad_releases_variant), c->variant))
             continue;
         fail(c, DL_REJ_KNOWN_BAD, "torch %s is known broken on %s (fixed in %s)", c->torch,
-             os, dl_table_get(t, r, "fixed_in"));
+             os, dl_table_cell(t, r, DL_COL_known_bad_releases_fixed_in));
     }
 }
 
@@ -447,15 +447,15 @@ static void unlock_driver(const dl_plan_checker *chk, dl_plan_candidate *c, cons
 void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
                    dl_plan_candidate *c)
 {
-    const dl_table *rel = table(chk, "torch_releases");
+    const dl_table *rel = table(chk, DL_TABLE_torch_releases);
     dl_plan_want kind = variant_want(variant);
     dl_torch_version v;
     bool parsed;
     memset(c, 0, sizeof *c);
-    snprintf(c->torch, sizeof c->torch, "%s", dl_table_get(rel, row, "torch_version"));
+    snprintf(c->torch, sizeof c->torch, "%s", dl_table_cell(rel, row, DL_COL_torch_releases_torch_version));
     snprintf(c->variant, sizeof c->variant, "%s", variant);
-    snprintf(c->torchvision, sizeof c->torchvision, "%s", dl_table_get(rel, row, "torchvision"));
-    snprintf(c->torchaudio, sizeof c->torchaudio, "%s", dl_table_get(rel, row, "torchaudio"));
+    snprintf(c->torchvision, sizeof c->torchvision, "%s", dl_table_cell(rel, row, DL_COL_torch_releases_torchvision));
+    snprintf(c->torchaudio, sizeof c->torchaudio, "%s", dl_table_cell(rel, row, DL_COL_torch_releases_torchaudio));
     dl_torch_version_parse(c->torch, &v);
     if (!torch_matches(chk->cons->torch, &v, &parsed))
         fail(c, DL_REJ_TORCH_CONSTRAINT, "outside --torch %s", chk->cons->torch);
