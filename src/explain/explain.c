@@ -100,7 +100,8 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
     layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));
     if (has_id(&e->findings, id) || layer < 0 ||
         decided_by_rules(rules, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)) ||
-        alternative_found(&e->findings, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)))
+        alternative_found(&e->findings,
+                          dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)))
         return;
     x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE, "%s",
                        dl_table_cell(cat, row, DL_COL_error_signatures_title));
@@ -114,7 +115,8 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
             quote_line(x, &e->paste, e->where.where[i].line);
         return;
     }
-    dl_strv_split(&e->alternatives, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives), ';');
+    dl_strv_split(&e->alternatives, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives),
+                  ';');
     if (*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
         dl_strv_add(&e->ask, dl_strdup(dl_table_cell(cat, row, DL_COL_error_signatures_ask)));
 }

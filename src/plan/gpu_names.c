@@ -150,7 +150,8 @@ static unsigned edit_distance(const char *a, const char *b)
 
 static bool row_cc(const dl_table *t, size_t r, unsigned *major, unsigned *minor)
 {
-    return dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_compute_capability_compute_capability), major, minor);
+    return dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_compute_capability_compute_capability), major,
+                       minor);
 }
 
 /* Takes row r's capability into out, unless another row of the same name (its tokens)
@@ -172,7 +173,8 @@ static void take_row(const dl_table *t, size_t r, dl_gpu_match *out)
             continue;
         snprintf(out->unknown_why, sizeof out->unknown_why,
                  "%s is sold as %s (sm_%u%u) and as %s (sm_%u%u); the name alone does not "
-                 "say which", dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name),
+                 "say which",
+                 dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name),
                  dl_table_cell(t, r, DL_COL_gpu_compute_capability_architecture), out->major,
                  out->minor, dl_table_cell(t, o, DL_COL_gpu_compute_capability_architecture), ma,
                  mi);
@@ -265,7 +267,8 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
     near = t ? closest_row(t, &want) : -1;
     if (near >= 0) {
         take_row(t, (size_t)near, out);
-        snprintf(out->guessed, sizeof out->guessed, "%s", dl_table_cell(t, (size_t)near, DL_COL_gpu_compute_capability_gpu_name));
+        snprintf(out->guessed, sizeof out->guessed, "%s",
+                 dl_table_cell(t, (size_t)near, DL_COL_gpu_compute_capability_gpu_name));
     }
 }
 

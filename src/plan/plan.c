@@ -78,7 +78,8 @@ static size_t list_releases(const dl_table *t, release *out)
     for (r = 0; r < t->rows; r++) {
         const char *status = dl_table_cell(t, r, DL_COL_torch_releases_status);
         if (!status || strcmp(status, "released") != 0 ||
-            !dl_torch_version_parse(dl_table_cell(t, r, DL_COL_torch_releases_torch_version), &out[n].v) ||
+            !dl_torch_version_parse(dl_table_cell(t, r, DL_COL_torch_releases_torch_version),
+                                    &out[n].v) ||
             out[n].v.pre != DL_PRE_NONE)
             continue;
         out[n++].row = r;
@@ -98,9 +99,10 @@ static void release_variants(const dl_table *t, size_t row, dl_plan_os os, dl_st
     }
     dl_strv_add(out, dl_strdup("cpu"));
     dl_strv_split(out,
-                  dl_table_cell(t, row, os == DL_PLAN_OS_WINDOWS
-                                            ? DL_COL_torch_releases_cuda_variants_windows
-                                            : DL_COL_torch_releases_cuda_variants_linux),
+                  dl_table_cell(t, row,
+                                os == DL_PLAN_OS_WINDOWS
+                                    ? DL_COL_torch_releases_cuda_variants_windows
+                                    : DL_COL_torch_releases_cuda_variants_linux),
                   ';');
     if (os != DL_PLAN_OS_WINDOWS)
         dl_strv_split(out, dl_table_cell(t, row, DL_COL_torch_releases_rocm_variants_linux), ';');

@@ -221,7 +221,8 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
         fail(c, DL_REJ_PLATFORM, "dlenv's tables describe %s wheels for x86-64 only on Linux",
              c->variant);
     if (w >= 0 && chk->python_tag[0]) {
-        const char *tags = dl_table_cell(table(chk, DL_TABLE_torch_wheels), (size_t)w, DL_COL_torch_wheels_python_tags);
+        const char *tags = dl_table_cell(table(chk, DL_TABLE_torch_wheels), (size_t)w,
+                                         DL_COL_torch_wheels_python_tags);
         dl_version py, lo, hi;
         if (!has_token(tags, chk->python_tag))
             fail(c, DL_REJ_PYTHON, "torch %s has wheels for %s on %s, not %s", c->torch, tags,
@@ -303,7 +304,8 @@ static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
         dl_version mv;
         long dist;
         if (strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant), variant) ||
-            strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) || !dl_version_parse(minor, &mv))
+            strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) ||
+            !dl_version_parse(minor, &mv))
             continue;
         cell = dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list);
         if (!cell || !*cell)
@@ -320,10 +322,13 @@ static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
                  "known to dlenv", c->torch, variant, os);
         return false;
     }
-    dl_arch_list_parse(dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_cuda_arch_list), list);
+    dl_arch_list_parse(dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_cuda_arch_list),
+                       list);
     if (best_dist)
-        snprintf(c->arch_note, sizeof c->arch_note, "architectures of torch %s %s on %s "
-                 "assumed as in %s", c->torch, variant, os,
+        snprintf(c->arch_note, sizeof c->arch_note,
+                 "architectures of torch %s %s on %s "
+                 "assumed as in %s",
+                 c->torch, variant, os,
                  dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_minor));
     return list->n > 0;
 }
@@ -419,8 +424,8 @@ static void check_known_bad(const dl_plan_checker *chk, dl_plan_candidate *c)
             !cell_matches(dl_table_cell(t, r, DL_COL_known_bad_releases_os), os) ||
             !cell_matches(dl_table_cell(t, r, DL_COL_known_bad_releases_variant), c->variant))
             continue;
-        fail(c, DL_REJ_KNOWN_BAD, "torch %s is known broken on %s (fixed in %s)", c->torch,
-             os, dl_table_cell(t, r, DL_COL_known_bad_releases_fixed_in));
+        fail(c, DL_REJ_KNOWN_BAD, "torch %s is known broken on %s (fixed in %s)", c->torch, os,
+             dl_table_cell(t, r, DL_COL_known_bad_releases_fixed_in));
     }
 }
 
@@ -452,10 +457,13 @@ void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
     dl_torch_version v;
     bool parsed;
     memset(c, 0, sizeof *c);
-    snprintf(c->torch, sizeof c->torch, "%s", dl_table_cell(rel, row, DL_COL_torch_releases_torch_version));
+    snprintf(c->torch, sizeof c->torch, "%s",
+             dl_table_cell(rel, row, DL_COL_torch_releases_torch_version));
     snprintf(c->variant, sizeof c->variant, "%s", variant);
-    snprintf(c->torchvision, sizeof c->torchvision, "%s", dl_table_cell(rel, row, DL_COL_torch_releases_torchvision));
-    snprintf(c->torchaudio, sizeof c->torchaudio, "%s", dl_table_cell(rel, row, DL_COL_torch_releases_torchaudio));
+    snprintf(c->torchvision, sizeof c->torchvision, "%s",
+             dl_table_cell(rel, row, DL_COL_torch_releases_torchvision));
+    snprintf(c->torchaudio, sizeof c->torchaudio, "%s",
+             dl_table_cell(rel, row, DL_COL_torch_releases_torchaudio));
     dl_torch_version_parse(c->torch, &v);
     if (!torch_matches(chk->cons->torch, &v, &parsed))
         fail(c, DL_REJ_TORCH_CONSTRAINT, "outside --torch %s", chk->cons->torch);

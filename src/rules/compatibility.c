@@ -56,7 +56,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
         dl_finding_evidence(x, "nvml.driver_version", "%s", f->nvml.driver_version.value);
     if (row >= 0 && dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux))
         dl_fix_note(x, "update the driver to %s or newer for CUDA %s, or:",
-                       dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux), cuda);
+                    dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux), cuda);
     dl_fix_install_torch(x, in, py, NULL);
 }
 
@@ -92,7 +92,9 @@ static bool wheel_targets(const dl_rule_input *in, const dl_python *py, dl_arch_
     row = dl_kq_wheel_arches(in->know, version, variant, "linux");
     if (row < 0)
         return false;
-    dl_arch_list_parse(dl_table_cell(dl_knowledge_at(in->know, DL_TABLE_wheel_arches), (size_t)row, DL_COL_wheel_arches_torch_cuda_arch_list), list);
+    dl_arch_list_parse(dl_table_cell(dl_knowledge_at(in->know, DL_TABLE_wheel_arches), (size_t)row,
+                                     DL_COL_wheel_arches_torch_cuda_arch_list),
+                       list);
     snprintf(source, n, "wheel_arches.csv (torch %s %s linux)", version, variant);
     return list->n > 0;
 }
@@ -173,7 +175,8 @@ static const char *newest_published(const dl_knowledge *k, const char *platform,
             continue;
         for (at = strstr(tags, tag); at && !listed; at = strstr(at + 1, tag))
             listed = (at == tags || at[-1] == ';') && (at[n] == '\0' || at[n] == ';');
-        if (listed && dl_version_parse(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), &v) &&
+        if (listed &&
+            dl_version_parse(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), &v) &&
             (!best || dl_version_cmp(&v, &bv) > 0)) {
             best = dl_table_cell(t, r, DL_COL_torch_wheels_torch_version);
             bv = v;
@@ -286,22 +289,25 @@ void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
         dl_finding *x;
         if (strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), release) != 0 ||
             !cell_is(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), os_of(in->facts)) ||
-            !cell_is(dl_table_cell(kb, r, DL_COL_known_bad_releases_variant), variant[0] ? variant : NULL))
+            !cell_is(dl_table_cell(kb, r, DL_COL_known_bad_releases_variant),
+                     variant[0] ? variant : NULL))
             continue;
-        holds = condition_holds(in->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_condition));
+        holds =
+            condition_holds(in->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_condition));
         if (holds == 0)
             continue;
         x = dl_finding_add(out, "known_bad_release",
-                           holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE
-                                                                : DL_SEV_WARNING,
+                           holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE : DL_SEV_WARNING,
                            "torch %s has a known problem here: %s", t->version.value,
                            dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
         dl_finding_evidence(x, "torch", "%s at %s", t->version.value,
                             t->location.value ? t->location.value : "?");
         dl_finding_evidence(x, "known_bad_releases.csv", "fixed in %s; %s",
-                            dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in), dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+                            dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                            dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
         if (*dl_table_cell(kb, r, DL_COL_known_bad_releases_condition))
-            dl_finding_evidence(x, "condition", "%s%s", dl_table_cell(kb, r, DL_COL_known_bad_releases_condition),
+            dl_finding_evidence(x, "condition", "%s%s",
+                                dl_table_cell(kb, r, DL_COL_known_bad_releases_condition),
                                 holds == 1 ? " (holds here)" : " (not decidable here)");
         dl_fix_install_torch(x, in, py, NULL);
     }

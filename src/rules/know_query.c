@@ -46,7 +46,8 @@ long dl_kq_wheel_arches(const dl_knowledge *k, const char *torch_version, const 
         return -1;
     snprintf(minor, sizeof minor, "%lu.%lu", v.release.part[0], v.release.part[1]);
     for (r = 0; r < t->rows; r++) {
-        const char *m = dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), *c = dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant),
+        const char *m = dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor),
+                   *c = dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant),
                    *o = dl_table_cell(t, r, DL_COL_wheel_arches_os);
         if (m && c && o && strcmp(m, minor) == 0 && strcmp(c, variant) == 0 &&
             strcmp(o, os) == 0)

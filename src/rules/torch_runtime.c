@@ -199,7 +199,8 @@ static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings
     dl_signatures_match(cat, &paste, &hits);
     for (i = 0; i < hits.n; i++) {
         const char *id = dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_finding);
-        int layer = dl_layer_of_name(dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_layer));
+        int layer =
+            dl_layer_of_name(dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_layer));
         dl_finding *x;
         if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id) ||
             dl_signature_yields(cat, &hits, i) || facts_decide(in->facts, id))
