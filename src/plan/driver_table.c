@@ -1,5 +1,6 @@
 #include "plan/driver_table.h"
 
+#include "base/str.h"
 #include "know/version.h"
 
 #include <stdio.h>
@@ -64,8 +65,8 @@ bool dl_driver_min_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os 
     const char *c = row >= 0 ? cell_for(t, (size_t)row, os, false, from_linux) : NULL;
     if (!c)
         return false;
-    snprintf(out, n, "%s", strip_operator(c));
-    return true;
+    /* a minimum that does not fit out is no minimum: a cut version would mislead */
+    return dl_fixed_fmt(out, n, "%s", strip_operator(c));
 }
 
 const char *dl_driver_mvc_min(const dl_knowledge *k, const char *cuda, dl_plan_os os)
@@ -106,7 +107,8 @@ bool dl_driver_unlock_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_
     *through_mvc = false;
     if (!dl_driver_min_for_cuda(k, cuda, os, outright, sizeof outright, &from_linux))
         return false;
-    snprintf(out, n, "%s", outright);
+    if (!dl_fixed_fmt(out, n, "%s", outright))
+        return false;
     snprintf(major0, sizeof major0, "%d.0", atoi(cuda));
     if (!mvc || !dl_driver_min_for_cuda(k, major0, os, first, sizeof first, &from_linux))
         return true;
@@ -114,7 +116,8 @@ bool dl_driver_unlock_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_
     if (dl_driver_cmp(strip_operator(mvc), first, &cmp) && cmp > 0)
         snprintf(first, sizeof first, "%s", strip_operator(mvc));
     if (dl_driver_cmp(first, outright, &cmp) && cmp < 0) {
-        snprintf(out, n, "%s", first);
+        if (!dl_fixed_fmt(out, n, "%s", first))
+            return false;
         *through_mvc = true;
     }
     return true;

@@ -1,5 +1,6 @@
 #include "plan/gpu_names.h"
 
+#include "base/str.h"
 #include "know/arch.h"
 #include "know/gpu_chip.h"
 
@@ -171,13 +172,13 @@ static void take_row(const dl_table *t, size_t r, dl_gpu_match *out)
         tokenize(dl_table_cell(t, o, DL_COL_gpu_compute_capability_gpu_name), &other);
         if (!tokens_equal(&mine, &other))
             continue;
-        snprintf(out->unknown_why, sizeof out->unknown_why,
-                 "%s is sold as %s (sm_%u%u) and as %s (sm_%u%u); the name alone does not "
-                 "say which",
-                 dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name),
-                 dl_table_cell(t, r, DL_COL_gpu_compute_capability_architecture), out->major,
-                 out->minor, dl_table_cell(t, o, DL_COL_gpu_compute_capability_architecture), ma,
-                 mi);
+        dl_fixed_fmt(out->unknown_why, sizeof out->unknown_why,
+                     "%s is sold as %s (sm_%u%u) and as %s (sm_%u%u); the name alone does not "
+                     "say which",
+                     dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name),
+                     dl_table_cell(t, r, DL_COL_gpu_compute_capability_architecture), out->major,
+                     out->minor, dl_table_cell(t, o, DL_COL_gpu_compute_capability_architecture),
+                     ma, mi);
         out->major = out->minor = 0;
         return;
     }
@@ -267,8 +268,8 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
     near = t ? closest_row(t, &want) : -1;
     if (near >= 0) {
         take_row(t, (size_t)near, out);
-        snprintf(out->guessed, sizeof out->guessed, "%s",
-                 dl_table_cell(t, (size_t)near, DL_COL_gpu_compute_capability_gpu_name));
+        dl_fixed_fmt(out->guessed, sizeof out->guessed, "%s",
+                     dl_table_cell(t, (size_t)near, DL_COL_gpu_compute_capability_gpu_name));
     }
 }
 
@@ -278,8 +279,8 @@ void dl_plan_gpu_resolve(const dl_knowledge *k, const char *name, dl_plan_gpu *g
     dl_gpu_resolve_name(k, name, &m);
     g->cc_major = m.found ? m.major : 0;
     g->cc_minor = m.found ? m.minor : 0;
-    snprintf(g->guessed, sizeof g->guessed, "%s", m.guessed);
-    snprintf(g->unknown_why, sizeof g->unknown_why, "%s", m.unknown_why);
+    dl_fixed_fmt(g->guessed, sizeof g->guessed, "%s", m.guessed);
+    dl_fixed_fmt(g->unknown_why, sizeof g->unknown_why, "%s", m.unknown_why);
 }
 
 void dl_gpu_pci_search_begin(dl_gpu_pci_search *s, const char *name)
@@ -357,9 +358,10 @@ bool dl_gpu_pci_search_end(const dl_gpu_pci_search *s, dl_plan_gpu *g)
     g->guessed[0] = '\0';
     if (s->other[0]) {
         g->cc_major = g->cc_minor = 0;
-        snprintf(g->unknown_why, sizeof g->unknown_why, "pci.ids gives the name to %.70s "
-                 "(sm_%u%u) and to %.70s (sm_%u%u)", s->first, s->major, s->minor, s->other,
-                 s->other_major, s->other_minor);
+        dl_fixed_fmt(g->unknown_why, sizeof g->unknown_why,
+                     "pci.ids gives the name to %.70s "
+                     "(sm_%u%u) and to %.70s (sm_%u%u)",
+                     s->first, s->major, s->minor, s->other, s->other_major, s->other_minor);
         return true;
     }
     g->cc_major = s->major;

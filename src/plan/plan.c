@@ -110,6 +110,34 @@ static void release_variants(const dl_table *t, size_t row, dl_plan_os os, dl_st
         dl_strv_add(out, dl_strdup("xpu"));
 }
 
+/* The four exact fields of a candidate must hold the table's values whole: a cut version
+ * would name a wheel that does not exist. */
+static bool fits(const char *what, const char *value, size_t size, char **error)
+{
+    if (!value || strlen(value) < size)
+        return true;
+    *error = dl_fmt("torch_releases: %s '%s' is longer than the %zu bytes the planner holds", what,
+                    value, size - 1);
+    return false;
+}
+
+static bool release_fits(const dl_table *t, size_t row, const dl_strv *variants, char **error)
+{
+    const dl_plan_candidate *c = NULL;
+    size_t i;
+    if (!fits("torch_version", dl_table_cell(t, row, DL_COL_torch_releases_torch_version),
+              sizeof c->torch, error) ||
+        !fits("torchvision", dl_table_cell(t, row, DL_COL_torch_releases_torchvision),
+              sizeof c->torchvision, error) ||
+        !fits("torchaudio", dl_table_cell(t, row, DL_COL_torch_releases_torchaudio),
+              sizeof c->torchaudio, error))
+        return false;
+    for (i = 0; i < variants->n; i++)
+        if (!fits("variant", variants->v[i], sizeof c->variant, error))
+            return false;
+    return true;
+}
+
 /* ---- the choice ---- */
 
 static bool passes(const dl_plan_candidate *c)
@@ -240,13 +268,15 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     }
     if (!dl_plan_checker_init(&chk, k, m, cons, error))
         return false;
-    snprintf(out->python_tag, sizeof out->python_tag, "%s", chk.python_tag);
+    memcpy(out->python_tag, chk.python_tag, sizeof out->python_tag); /* the same size */
     out->last_branch = chk.last_branch;
     if (chk.last_branch && dl_driver_branch(m->driver) > chk.last_branch)
-        snprintf(out->driver_warning, sizeof out->driver_warning,
-                 "driver %s does not exist for %s: R%d is its last driver branch, so this "
-                 "driver cannot run it", m->driver, chk.last_branch_gpu, chk.last_branch);
-    snprintf(out->platform, sizeof out->platform, "%s", chk.platform);
+        out->cut |=
+            !dl_fixed_fmt(out->driver_warning, sizeof out->driver_warning,
+                          "driver %s does not exist for %s: R%d is its last driver branch, so this "
+                          "driver cannot run it",
+                          m->driver, chk.last_branch_gpu, chk.last_branch);
+    memcpy(out->platform, chk.platform, sizeof out->platform); /* the same size */
     rel = malloc(t->rows * sizeof *rel);
     if (!rel) {
         *error = dl_strdup("out of memory");
@@ -256,6 +286,12 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     for (i = 0; i < nrel; i++) {
         dl_strv variants = {0};
         release_variants(t, rel[i].row, m->os, &variants);
+        if (!release_fits(t, rel[i].row, &variants, error)) {
+            dl_strv_free(&variants);
+            free(rel);
+            dl_plan_free(out);
+            return false;
+        }
         for (j = 0; j < variants.n; j++) {
             dl_plan_candidate *c;
             /* a candidate is 1.6 KB and there are hundreds: grow by doubling, not by one
@@ -266,6 +302,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
             }
             c = &out->c[out->n++];
             dl_plan_check(&chk, rel[i].row, variants.v[j], c);
+            out->cut |= c->cut;
         }
         dl_strv_free(&variants);
     }

@@ -23,7 +23,7 @@ static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)
     va_list ap;
     c->fails |= 1u << r;
     va_start(ap, fmt);
-    vsnprintf(c->detail[r], sizeof c->detail[r], fmt, ap);
+    c->cut |= !dl_fixed_vfmt(c->detail[r], sizeof c->detail[r], fmt, ap);
     va_end(ap);
 }
 
@@ -104,11 +104,15 @@ bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_
     chk->k = k;
     chk->m = m;
     chk->cons = cons;
+    /* fits by construction: the longest OS name (7) and arch (15, plan.h) and a dash */
     snprintf(chk->platform, sizeof chk->platform, "%s-%s", dl_plan_os_name(m->os),
              arch_name(m->arch));
-    if (m->py_major)
-        snprintf(chk->python_tag, sizeof chk->python_tag, "cp%u%u%s", m->py_major, m->py_minor,
-                 m->py_free_threaded ? "t" : "");
+    if (m->py_major && !dl_fixed_fmt(chk->python_tag, sizeof chk->python_tag, "cp%u%u%s",
+                                     m->py_major, m->py_minor, m->py_free_threaded ? "t" : "")) {
+        *error =
+            dl_fmt("Python %u.%u: not a version the planner can hold", m->py_major, m->py_minor);
+        return false;
+    }
     chk->driver_cuda = m->driver_cuda ? m->driver_cuda
                        : m->driver[0] ? dl_driver_cuda_for_driver(k, m->driver, m->os)
                                       : 0;
@@ -318,18 +322,20 @@ static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
         }
     }
     if (best < 0) {
-        snprintf(c->arch_note, sizeof c->arch_note, "architecture list of %s %s on %s not "
-                 "known to dlenv", c->torch, variant, os);
+        c->cut |= !dl_fixed_fmt(c->arch_note, sizeof c->arch_note,
+                                "architecture list of %s %s on %s not "
+                                "known to dlenv",
+                                c->torch, variant, os);
         return false;
     }
     dl_arch_list_parse(dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_cuda_arch_list),
                        list);
     if (best_dist)
-        snprintf(c->arch_note, sizeof c->arch_note,
-                 "architectures of torch %s %s on %s "
-                 "assumed as in %s",
-                 c->torch, variant, os,
-                 dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_minor));
+        c->cut |= !dl_fixed_fmt(c->arch_note, sizeof c->arch_note,
+                                "architectures of torch %s %s on %s "
+                                "assumed as in %s",
+                                c->torch, variant, os,
+                                dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_minor));
     return list->n > 0;
 }
 
@@ -347,10 +353,12 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
             continue;
         /* Unknown is not "fits": the plan may still name the build, never as verified. */
         if (!g->cc_major) {
-            snprintf(c->unverified, sizeof c->unverified, "the compute capability of %s is "
-                     "unknown%s%s%s, so whether torch %s %s has kernels for it is unknown",
-                     g->name, g->unknown_why[0] ? " (" : "", g->unknown_why,
-                     g->unknown_why[0] ? ")" : "", c->torch, c->variant);
+            c->cut |=
+                !dl_fixed_fmt(c->unverified, sizeof c->unverified,
+                              "the compute capability of %s is "
+                              "unknown%s%s%s, so whether torch %s %s has kernels for it is unknown",
+                              g->name, g->unknown_why[0] ? " (" : "", g->unknown_why,
+                              g->unknown_why[0] ? ")" : "", c->torch, c->variant);
             continue;
         }
         r = dl_arch_check(g->cc_major, g->cc_minor, &list);
@@ -437,15 +445,17 @@ static void unlock_driver(const dl_plan_checker *chk, dl_plan_candidate *c, cons
         return;
     /* a GPU that needs PTX JIT gets no minor-version compatibility */
     if (c->needs_ptx_jit && c->unlock_mvc) {
-        snprintf(c->unlock_driver, sizeof c->unlock_driver, "%s", c->min_driver);
+        memcpy(c->unlock_driver, c->min_driver, sizeof c->unlock_driver); /* same size */
         c->unlock_mvc = false;
     }
     c->beyond_last_branch =
         chk->last_branch && dl_driver_branch(c->unlock_driver) > chk->last_branch;
     if (c->beyond_last_branch && (c->fails & (1u << DL_REJ_DRIVER))) {
-        size_t used = strlen(c->detail[DL_REJ_DRIVER]);
-        snprintf(c->detail[DL_REJ_DRIVER] + used, sizeof c->detail[DL_REJ_DRIVER] - used,
-                 "; R%d is the last branch for %s", chk->last_branch, chk->last_branch_gpu);
+        size_t used = strlen(c->detail[DL_REJ_DRIVER]), left = sizeof c->detail[0] - used;
+        /* dl_fixed_fmt needs room for its ellipsis; a full detail was cut already */
+        c->cut |= left < 4 || !dl_fixed_fmt(c->detail[DL_REJ_DRIVER] + used, left,
+                                            "; R%d is the last branch for %s", chk->last_branch,
+                                            chk->last_branch_gpu);
     }
 }
 
