@@ -80,6 +80,35 @@ char *dl_fmt(const char *fmt, ...)
     return p;
 }
 
+bool dl_fixed_vfmt(char *dst, size_t size, const char *fmt, va_list ap)
+{
+    static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 in UTF-8 */
+    size_t end;
+    int n = vsnprintf(dst, size, fmt, ap);
+    if (n >= 0 && (size_t)n < size)
+        return true;
+    if (n < 0)
+        dst[0] = '\0';
+    /* room for the ellipsis and the NUL, then back to the start of a character */
+    end = strlen(dst);
+    if (end > size - sizeof ellipsis)
+        end = size - sizeof ellipsis;
+    while (end > 0 && ((unsigned char)dst[end] & 0xC0) == 0x80)
+        end--;
+    memcpy(dst + end, ellipsis, sizeof ellipsis);
+    return false;
+}
+
+bool dl_fixed_fmt(char *dst, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    bool fit;
+    va_start(ap, fmt);
+    fit = dl_fixed_vfmt(dst, size, fmt, ap);
+    va_end(ap);
+    return fit;
+}
+
 bool dl_starts_with(const char *s, const char *prefix)
 {
     return s && prefix && strncmp(s, prefix, strlen(prefix)) == 0;

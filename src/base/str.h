@@ -26,6 +26,12 @@ char *dl_strndup(const char *s, size_t n);
 #endif
 char *dl_fmt(const char *fmt, ...) DL_PRINTF_LIKE(1, 2);
 char *dl_vfmt(const char *fmt, va_list ap) DL_PRINTF_LIKE(1, 0);
+/* Formats into a fixed field of size bytes (size >= 4). True when the whole text fit;
+ * false when it did not: then the field holds as much as fits, cut on a UTF-8 character
+ * boundary, ending in "\u2026" (an ellipsis), so a cut never passes for the whole value.
+ * Callers whose value must be exact (a version, a variant) check the result. */
+bool dl_fixed_fmt(char *dst, size_t size, const char *fmt, ...) DL_PRINTF_LIKE(3, 4);
+bool dl_fixed_vfmt(char *dst, size_t size, const char *fmt, va_list ap) DL_PRINTF_LIKE(3, 0);
 
 bool dl_starts_with(const char *s, const char *prefix);
 /* dir + name with the separator dir already uses: '\\' for a Windows path ("C:\\x",

@@ -1,6 +1,7 @@
 /* The command table: one row per command (cli/commands.c) naming its handler, its options
  * (an array in the command's own file), what it takes besides them and what it needs
- * prepared. Adding a command: its file (handler + options) and one row. */
+ * prepared. Adding a command: its file (handler + options), one row, and its
+ * DL_COMMAND_DECLARE line below. */
 #ifndef DLENV_CLI_COMMANDS_H
 #define DLENV_CLI_COMMANDS_H
 

@@ -200,7 +200,7 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
         if (!*p)
             return false; /* nothing that could name a GPU */
         g->vendor = dl_gpu_vendor_of_name(arg);
-        snprintf(g->name, sizeof g->name, "%s", arg);
+        dl_fixed_fmt(g->name, sizeof g->name, "%s", arg); /* a long name ends in "…" */
         if (g->vendor == DL_GPU_NVIDIA)
             dl_plan_gpu_resolve(k, g->name, g);
         /* unknown, or only a guess: pci.ids may know the name exactly */

@@ -75,7 +75,7 @@ static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
 {
     size_t r;
     for (r = 0; r < cat->rows; r++)
-        if (!strcmp(dl_table_get(cat, r, "finding"), id))
+        if (!strcmp(dl_table_cell(cat, r, DL_COL_error_signatures_finding), id))
             return r;
     return fallback;
 }
@@ -83,7 +83,7 @@ static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
 static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_signature_hit *h,
                           dl_explanation *e, const dl_findings *rules)
 {
-    const char *id = dl_table_get(cat, h->row, "finding");
+    const char *id = dl_table_cell(cat, h->row, DL_COL_error_signatures_finding);
     size_t row = h->row;
     int layer;
     dl_finding *x;
@@ -97,16 +97,17 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
             row = row_of(cat, read, h->row);
         id = read;
     }
-    layer = dl_layer_of_name(dl_table_get(cat, row, "layer"));
+    layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));
     if (has_id(&e->findings, id) || layer < 0 ||
-        decided_by_rules(rules, dl_table_get(cat, row, "alternatives")) ||
-        alternative_found(&e->findings, dl_table_get(cat, row, "alternatives")))
+        decided_by_rules(rules, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)) ||
+        alternative_found(&e->findings,
+                          dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)))
         return;
     x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE, "%s",
-                       dl_table_get(cat, row, "title"));
+                       dl_table_cell(cat, row, DL_COL_error_signatures_title));
     for (i = 0; i < h->n_lines; i++)
         quote_line(x, &e->paste, h->lines[i]);
-    dl_finding_fix(x, "# %s", dl_table_get(cat, row, "fix"));
+    dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
     if (rule_failed(rules, id)) {
         /* The facts of the text confirm it (a capability against a list): the other
          * candidates are ruled out, and the facts' lines are evidence too. */
@@ -114,9 +115,10 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
             quote_line(x, &e->paste, e->where.where[i].line);
         return;
     }
-    dl_strv_split(&e->alternatives, dl_table_get(cat, row, "alternatives"), ';');
-    if (*dl_table_get(cat, row, "ask"))
-        dl_strv_add(&e->ask, dl_strdup(dl_table_get(cat, row, "ask")));
+    dl_strv_split(&e->alternatives, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives),
+                  ';');
+    if (*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
+        dl_strv_add(&e->ask, dl_strdup(dl_table_cell(cat, row, DL_COL_error_signatures_ask)));
 }
 
 /* The rules' failures on the text's facts, with the lines those facts came from. */
@@ -340,7 +342,7 @@ static void ask_for_missing(dl_explanation *e)
 
 void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanation *out)
 {
-    const dl_table *cat = dl_knowledge_table(k, "error_signatures");
+    const dl_table *cat = dl_knowledge_at(k, DL_TABLE_error_signatures);
     dl_signature_hits hits;
     dl_findings rules;
     dl_rule_input in;

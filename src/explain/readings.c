@@ -28,10 +28,10 @@ static bool requested_torch(const dl_paste *p, char *out, size_t n)
 
 static bool known_release(const dl_knowledge *k, const char *version)
 {
-    const dl_table *t = dl_knowledge_table(k, "torch_wheels");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
     size_t r;
     for (r = 0; t && r < t->rows; r++)
-        if (!strcmp(dl_table_get(t, r, "torch_version"), version))
+        if (!strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), version))
             return true;
     return false;
 }

@@ -1,5 +1,6 @@
-/* The facts about one machine: one plain data model, filled by probes (or, later, by
- * parsers of pasted text), read by rules and renderers. Its shape is described once, in
+/* The facts about one machine: one plain data model, filled by probes, by the parser of
+ * pasted text (parse/text_facts.c) or from a saved report (facts_json.c), read by rules,
+ * the planner and renderers. Its shape is described once, in
  * schema.c, and that description drives the JSON form (both ways), freeing and the text
  * view, so the three can never disagree. */
 #ifndef DLENV_FACTS_FACTS_H

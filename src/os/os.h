@@ -1,6 +1,8 @@
 /* The platform seam. Everything that touches the operating system goes through these
- * functions; *_posix.c implement them today and *_win.c will on Windows. Probes call only
- * this API, which is what lets tests redirect a whole machine with --root. */
+ * functions: *_posix.c implement them on POSIX systems, *_win.c on Windows (CMake picks by
+ * suffix); files without a suffix are portable. Probes call only this API, which is what
+ * lets tests redirect a whole machine with --root and a Windows registry with a fixture
+ * (dl_machine.registry, os/registry.h). */
 #ifndef DLENV_OS_OS_H
 #define DLENV_OS_OS_H
 

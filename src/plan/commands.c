@@ -19,12 +19,12 @@ static char *packages(const dl_plan_candidate *c)
  * manylinux_2_28_x86_64; NULL when the table does not say. */
 static const char *platform_tag(const dl_knowledge *k, const char *torch, const char *platform)
 {
-    const dl_table *t = dl_knowledge_table(k, "torch_wheels");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
     size_t r;
     for (r = 0; t && r < t->rows; r++)
-        if (!strcmp(dl_table_get(t, r, "torch_version"), torch) &&
-            !strcmp(dl_table_get(t, r, "platform"), platform)) {
-            const char *tags = dl_table_get(t, r, "platform_tags");
+        if (!strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), torch) &&
+            !strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_platform), platform)) {
+            const char *tags = dl_table_cell(t, r, DL_COL_torch_wheels_platform_tags);
             return tags && *tags ? tags : NULL;
         }
     return NULL;

@@ -1,16 +1,18 @@
 #include "plan/driver_table.h"
 
+#include "base/str.h"
 #include "know/version.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *os_column(dl_plan_os os, bool mvc)
+static dl_column_id os_column(dl_plan_os os, bool mvc)
 {
     if (os == DL_PLAN_OS_WINDOWS)
-        return mvc ? "mvc_min_driver_windows" : "min_driver_windows";
-    return mvc ? "mvc_min_driver_linux" : "min_driver_linux";
+        return mvc ? DL_COL_cuda_driver_mvc_min_driver_windows
+                   : DL_COL_cuda_driver_min_driver_windows;
+    return mvc ? DL_COL_cuda_driver_mvc_min_driver_linux : DL_COL_cuda_driver_min_driver_linux;
 }
 
 /* A cell that names a real minimum: ">=525.60.13", not "", not "N/A". */
@@ -24,7 +26,7 @@ static long first_row(const dl_table *t, const char *cuda)
 {
     size_t r;
     for (r = 0; t && cuda && r < t->rows; r++) {
-        const char *v = dl_table_get(t, r, "cuda_version");
+        const char *v = dl_table_cell(t, r, DL_COL_cuda_driver_cuda_version);
         if (v && strcmp(v, cuda) == 0)
             return (long)r;
     }
@@ -35,12 +37,12 @@ static long first_row(const dl_table *t, const char *cuda)
 static const char *cell_for(const dl_table *t, size_t row, dl_plan_os os, bool mvc,
                             bool *from_linux)
 {
-    const char *c = dl_table_get(t, row, os_column(os, mvc));
+    const char *c = dl_table_cell(t, row, os_column(os, mvc));
     *from_linux = false;
     if (usable(c))
         return c;
     if (os == DL_PLAN_OS_WINDOWS) {
-        c = dl_table_get(t, row, os_column(DL_PLAN_OS_LINUX, mvc));
+        c = dl_table_cell(t, row, os_column(DL_PLAN_OS_LINUX, mvc));
         *from_linux = true;
         if (usable(c))
             return c;
@@ -58,32 +60,32 @@ static const char *strip_operator(const char *cell)
 bool dl_driver_min_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os os, char *out,
                             size_t n, bool *from_linux)
 {
-    const dl_table *t = dl_knowledge_table(k, "cuda_driver");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_cuda_driver);
     long row = first_row(t, cuda);
     const char *c = row >= 0 ? cell_for(t, (size_t)row, os, false, from_linux) : NULL;
     if (!c)
         return false;
-    snprintf(out, n, "%s", strip_operator(c));
-    return true;
+    /* a minimum that does not fit out is no minimum: a cut version would mislead */
+    return dl_fixed_fmt(out, n, "%s", strip_operator(c));
 }
 
 const char *dl_driver_mvc_min(const dl_knowledge *k, const char *cuda, dl_plan_os os)
 {
-    const dl_table *t = dl_knowledge_table(k, "cuda_driver");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_cuda_driver);
     long row = first_row(t, cuda);
     /* MVC minimums are per major; Windows' are not all published, and a Linux figure
      * would be a guess there, so Windows gets only its own column. */
-    const char *c = row >= 0 ? dl_table_get(t, (size_t)row, os_column(os, true)) : NULL;
+    const char *c = row >= 0 ? dl_table_cell(t, (size_t)row, os_column(os, true)) : NULL;
     return usable(c) ? c : NULL;
 }
 
 int dl_driver_cuda_for_driver(const dl_knowledge *k, const char *driver, dl_plan_os os)
 {
-    const dl_table *t = dl_knowledge_table(k, "cuda_driver");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_cuda_driver);
     int best = 0;
     size_t r;
     for (r = 0; t && driver && r < t->rows; r++) {
-        const char *cuda = dl_table_get(t, r, "cuda_version"), *c;
+        const char *cuda = dl_table_cell(t, r, DL_COL_cuda_driver_cuda_version), *c;
         bool from_linux;
         int v, cmp;
         if (!cuda || first_row(t, cuda) != (long)r || !dl_cuda_version_to_int(cuda, &v))
@@ -105,7 +107,8 @@ bool dl_driver_unlock_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_
     *through_mvc = false;
     if (!dl_driver_min_for_cuda(k, cuda, os, outright, sizeof outright, &from_linux))
         return false;
-    snprintf(out, n, "%s", outright);
+    if (!dl_fixed_fmt(out, n, "%s", outright))
+        return false;
     snprintf(major0, sizeof major0, "%d.0", atoi(cuda));
     if (!mvc || !dl_driver_min_for_cuda(k, major0, os, first, sizeof first, &from_linux))
         return true;
@@ -113,7 +116,8 @@ bool dl_driver_unlock_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_
     if (dl_driver_cmp(strip_operator(mvc), first, &cmp) && cmp > 0)
         snprintf(first, sizeof first, "%s", strip_operator(mvc));
     if (dl_driver_cmp(first, outright, &cmp) && cmp < 0) {
-        snprintf(out, n, "%s", first);
+        if (!dl_fixed_fmt(out, n, "%s", first))
+            return false;
         *through_mvc = true;
     }
     return true;

@@ -12,7 +12,9 @@
 #include <stddef.h>
 
 /* The minimum driver ("525.60.13", no operator) that runs CUDA X.Y outright: its first
- * (GA) row. *from_linux says the Linux minimum stood in for a missing Windows one. */
+ * (GA) row. *from_linux says the Linux minimum stood in for a missing Windows one. False
+ * when the table has none, or when it does not fit out's n bytes (a cut version would
+ * mislead; dl_driver_unlock_for_cuda alike). */
 bool dl_driver_min_for_cuda(const dl_knowledge *k, const char *cuda, dl_plan_os os, char *out,
                             size_t n, bool *from_linux);
 /* The minor-version-compatibility minimum cell for CUDA X.Y (">=525"), or NULL. */

@@ -1,5 +1,6 @@
 #include "plan/gpu_names.h"
 
+#include "base/str.h"
 #include "know/arch.h"
 #include "know/gpu_chip.h"
 
@@ -153,7 +154,8 @@ static unsigned edit_distance(const char *a, const char *b)
 
 static bool row_cc(const dl_table *t, size_t r, unsigned *major, unsigned *minor)
 {
-    return dl_cc_parse(dl_table_get(t, r, "compute_capability"), major, minor);
+    return dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_compute_capability_compute_capability), major,
+                       minor);
 }
 
 /* Takes row r's capability into out, unless another row of the same name (its tokens)
@@ -166,17 +168,20 @@ static void take_row(const dl_table *t, size_t r, dl_gpu_match *out)
     unsigned ma, mi;
     if (!row_cc(t, r, &out->major, &out->minor))
         return;
-    tokenize(dl_table_get(t, r, "gpu_name"), &mine);
+    tokenize(dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name), &mine);
     for (o = 0; o < t->rows; o++) {
         if (o == r || !row_cc(t, o, &ma, &mi) || (ma == out->major && mi == out->minor))
             continue;
-        tokenize(dl_table_get(t, o, "gpu_name"), &other);
+        tokenize(dl_table_cell(t, o, DL_COL_gpu_compute_capability_gpu_name), &other);
         if (!tokens_equal(&mine, &other))
             continue;
-        snprintf(out->unknown_why, sizeof out->unknown_why,
-                 "%s is sold as %s (sm_%u%u) and as %s (sm_%u%u); the name alone does not "
-                 "say which", dl_table_get(t, r, "gpu_name"), dl_table_get(t, r, "architecture"),
-                 out->major, out->minor, dl_table_get(t, o, "architecture"), ma, mi);
+        dl_fixed_fmt(out->unknown_why, sizeof out->unknown_why,
+                     "%s is sold as %s (sm_%u%u) and as %s (sm_%u%u); the name alone does not "
+                     "say which",
+                     dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name),
+                     dl_table_cell(t, r, DL_COL_gpu_compute_capability_architecture), out->major,
+                     out->minor, dl_table_cell(t, o, DL_COL_gpu_compute_capability_architecture),
+                     ma, mi);
         out->major = out->minor = 0;
         return;
     }
@@ -200,7 +205,7 @@ static long closest_row(const dl_table *t, const tokens *want)
     for (r = 0; r < t->rows; r++) {
         tokens row;
         unsigned d;
-        tokenize(dl_table_get(t, r, "gpu_name"), &row);
+        tokenize(dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name), &row);
         compact(&row, rall, rdig, sizeof rall);
         if (strcmp(rdig, wdig) != 0)
             continue;
@@ -222,7 +227,7 @@ static long closest_row(const dl_table *t, const tokens *want)
 
 void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *out)
 {
-    const dl_table *t = dl_knowledge_table(k, "gpu_compute_capability");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_gpu_compute_capability);
     tokens want, row;
     long inside = -1, holding = -1, near;
     size_t inside_n = 0, holding_n = 0, r;
@@ -234,7 +239,7 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
     if (!want.n)
         return;
     for (r = 0; t && r < t->rows; r++) {
-        tokenize(dl_table_get(t, r, "gpu_name"), &row);
+        tokenize(dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name), &row);
         if (tokens_equal(&row, &want)) {
             take_row(t, r, out);
             return;
@@ -266,8 +271,8 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
     near = t ? closest_row(t, &want) : -1;
     if (near >= 0) {
         take_row(t, (size_t)near, out);
-        snprintf(out->guessed, sizeof out->guessed, "%s", dl_table_get(t, (size_t)near,
-                                                                        "gpu_name"));
+        dl_fixed_fmt(out->guessed, sizeof out->guessed, "%s",
+                     dl_table_cell(t, (size_t)near, DL_COL_gpu_compute_capability_gpu_name));
     }
 }
 
@@ -277,8 +282,8 @@ void dl_plan_gpu_resolve(const dl_knowledge *k, const char *name, dl_plan_gpu *g
     dl_gpu_resolve_name(k, name, &m);
     g->cc_major = m.found ? m.major : 0;
     g->cc_minor = m.found ? m.minor : 0;
-    snprintf(g->guessed, sizeof g->guessed, "%s", m.guessed);
-    snprintf(g->unknown_why, sizeof g->unknown_why, "%s", m.unknown_why);
+    dl_fixed_fmt(g->guessed, sizeof g->guessed, "%s", m.guessed);
+    dl_fixed_fmt(g->unknown_why, sizeof g->unknown_why, "%s", m.unknown_why);
 }
 
 void dl_gpu_pci_search_begin(dl_gpu_pci_search *s, const char *name)
@@ -356,9 +361,10 @@ bool dl_gpu_pci_search_end(const dl_gpu_pci_search *s, dl_plan_gpu *g)
     g->guessed[0] = '\0';
     if (s->other[0]) {
         g->cc_major = g->cc_minor = 0;
-        snprintf(g->unknown_why, sizeof g->unknown_why, "pci.ids gives the name to %.70s "
-                 "(sm_%u%u) and to %.70s (sm_%u%u)", s->first, s->major, s->minor, s->other,
-                 s->other_major, s->other_minor);
+        dl_fixed_fmt(g->unknown_why, sizeof g->unknown_why,
+                     "pci.ids gives the name to %.70s "
+                     "(sm_%u%u) and to %.70s (sm_%u%u)",
+                     s->first, s->major, s->minor, s->other, s->other_major, s->other_minor);
         return true;
     }
     g->cc_major = s->major;

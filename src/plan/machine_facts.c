@@ -1,5 +1,6 @@
 #include "plan/machine_facts.h"
 
+#include "base/str.h"
 #include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
@@ -17,7 +18,7 @@ static void add_gpu(dl_plan_machine *m, dl_gpu_vendor v, const char *name, const
     g = &m->gpus[m->n_gpus++];
     memset(g, 0, sizeof *g);
     g->vendor = v;
-    snprintf(g->name, sizeof g->name, "%s", name ? name : "unknown GPU");
+    dl_fixed_fmt(g->name, sizeof g->name, "%s", name ? name : "unknown GPU"); /* "…" if cut */
     /* The driver's answer first; the name table only when the driver gave none. */
     if (!(cc && dl_cc_parse(cc, &g->cc_major, &g->cc_minor)) && v == DL_GPU_NVIDIA && name)
         dl_plan_gpu_resolve(k, name, g);
@@ -66,7 +67,8 @@ void dl_plan_machine_from_facts(const dl_facts *f, const dl_python *py, const dl
     const char *family = f->os.family.value, *driver = f->nvml.driver_version.value;
     memset(m, 0, sizeof *m);
     m->os = dl_plan_os_parse(family);
-    snprintf(m->arch, sizeof m->arch, "%s", f->os.arch.value ? f->os.arch.value : "x86_64");
+    /* an arch that does not fit ends in "…": no wheel names it, so it plans as unknown */
+    dl_fixed_fmt(m->arch, sizeof m->arch, "%s", f->os.arch.value ? f->os.arch.value : "x86_64");
     set_python(py ? py : dl_q_main_python(f), m);
     add_gpus(f, k, m);
     if (!driver)

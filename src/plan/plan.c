@@ -76,9 +76,10 @@ static size_t list_releases(const dl_table *t, release *out)
 {
     size_t r, n = 0;
     for (r = 0; r < t->rows; r++) {
-        const char *status = dl_table_get(t, r, "status");
+        const char *status = dl_table_cell(t, r, DL_COL_torch_releases_status);
         if (!status || strcmp(status, "released") != 0 ||
-            !dl_torch_version_parse(dl_table_get(t, r, "torch_version"), &out[n].v) ||
+            !dl_torch_version_parse(dl_table_cell(t, r, DL_COL_torch_releases_torch_version),
+                                    &out[n].v) ||
             out[n].v.pre != DL_PRE_NONE)
             continue;
         out[n++].row = r;
@@ -104,7 +105,7 @@ static bool machine_has(const dl_plan_machine *m, dl_gpu_vendor v)
 static void release_variants(const dl_table *t, size_t row, const dl_plan_machine *m,
                              dl_strv *out)
 {
-    const char *xpu = dl_table_get(t, row, "xpu_wheels");
+    const char *xpu = dl_table_cell(t, row, DL_COL_torch_releases_xpu_wheels);
     bool arm64 = !strcmp(m->arch, "arm64") || !strcmp(m->arch, "aarch64") ||
                  !strcmp(m->arch, "ARM64");
     if (m->os == DL_PLAN_OS_MACOS) {
@@ -114,17 +115,48 @@ static void release_variants(const dl_table *t, size_t row, const dl_plan_machin
     dl_strv_add(out, dl_strdup("cpu"));
     if (arm64) {
         if (m->os == DL_PLAN_OS_LINUX)
-            dl_strv_split(out, dl_table_get(t, row, "cuda_variants_linux_arm64"), ';');
+            dl_strv_split(out, dl_table_cell(t, row, DL_COL_torch_releases_cuda_variants_linux_arm64),
+                          ';');
         return;
     }
     dl_strv_split(out,
-                  dl_table_get(t, row, m->os == DL_PLAN_OS_WINDOWS ? "cuda_variants_windows"
-                                                                   : "cuda_variants_linux"),
+                  dl_table_cell(t, row,
+                                m->os == DL_PLAN_OS_WINDOWS
+                                    ? DL_COL_torch_releases_cuda_variants_windows
+                                    : DL_COL_torch_releases_cuda_variants_linux),
                   ';');
     if (m->os != DL_PLAN_OS_WINDOWS || machine_has(m, DL_GPU_AMD))
-        dl_strv_split(out, dl_table_get(t, row, "rocm_variants_linux"), ';');
+        dl_strv_split(out, dl_table_cell(t, row, DL_COL_torch_releases_rocm_variants_linux), ';');
     if (xpu && strncmp(xpu, "yes", 3) == 0)
         dl_strv_add(out, dl_strdup("xpu"));
+}
+
+/* The four exact fields of a candidate must hold the table's values whole: a cut version
+ * would name a wheel that does not exist. */
+static bool fits(const char *what, const char *value, size_t size, char **error)
+{
+    if (!value || strlen(value) < size)
+        return true;
+    *error = dl_fmt("torch_releases: %s '%s' is longer than the %zu bytes the planner holds", what,
+                    value, size - 1);
+    return false;
+}
+
+static bool release_fits(const dl_table *t, size_t row, const dl_strv *variants, char **error)
+{
+    const dl_plan_candidate *c = NULL;
+    size_t i;
+    if (!fits("torch_version", dl_table_cell(t, row, DL_COL_torch_releases_torch_version),
+              sizeof c->torch, error) ||
+        !fits("torchvision", dl_table_cell(t, row, DL_COL_torch_releases_torchvision),
+              sizeof c->torchvision, error) ||
+        !fits("torchaudio", dl_table_cell(t, row, DL_COL_torch_releases_torchaudio),
+              sizeof c->torchaudio, error))
+        return false;
+    for (i = 0; i < variants->n; i++)
+        if (!fits("variant", variants->v[i], sizeof c->variant, error))
+            return false;
+    return true;
 }
 
 /* ---- the choice ---- */
@@ -244,7 +276,7 @@ static void choose(dl_plan *p, const dl_plan_machine *m)
 bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
                   const dl_plan_constraints *cons, dl_plan *out, char **error)
 {
-    const dl_table *t = dl_knowledge_table(k, "torch_releases");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
     dl_plan_checker chk;
     release *rel;
     size_t nrel, i, j, cap = 0;
@@ -257,13 +289,15 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     }
     if (!dl_plan_checker_init(&chk, k, m, cons, error))
         return false;
-    snprintf(out->python_tag, sizeof out->python_tag, "%s", chk.python_tag);
+    memcpy(out->python_tag, chk.python_tag, sizeof out->python_tag); /* the same size */
     out->last_branch = chk.last_branch;
     if (chk.last_branch && dl_driver_branch(m->driver) > chk.last_branch)
-        snprintf(out->driver_warning, sizeof out->driver_warning,
-                 "driver %s does not exist for %s: R%d is its last driver branch, so this "
-                 "driver cannot run it", m->driver, chk.last_branch_gpu, chk.last_branch);
-    snprintf(out->platform, sizeof out->platform, "%s", chk.platform);
+        out->cut |=
+            !dl_fixed_fmt(out->driver_warning, sizeof out->driver_warning,
+                          "driver %s does not exist for %s: R%d is its last driver branch, so this "
+                          "driver cannot run it",
+                          m->driver, chk.last_branch_gpu, chk.last_branch);
+    memcpy(out->platform, chk.platform, sizeof out->platform); /* the same size */
     rel = malloc(t->rows * sizeof *rel);
     if (!rel) {
         *error = dl_strdup("out of memory");
@@ -273,6 +307,12 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     for (i = 0; i < nrel; i++) {
         dl_strv variants = {0};
         release_variants(t, rel[i].row, m, &variants);
+        if (!release_fits(t, rel[i].row, &variants, error)) {
+            dl_strv_free(&variants);
+            free(rel);
+            dl_plan_free(out);
+            return false;
+        }
         for (j = 0; j < variants.n; j++) {
             dl_plan_candidate *c;
             /* a candidate is 1.6 KB and there are hundreds: grow by doubling, not by one
@@ -283,6 +323,7 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
             }
             c = &out->c[out->n++];
             dl_plan_check(&chk, rel[i].row, variants.v[j], c);
+            out->cut |= c->cut;
         }
         dl_strv_free(&variants);
     }

@@ -5,7 +5,13 @@
  *
  * The machine is a plain description (dl_plan_machine) so the same planner serves this
  * machine (built from the facts), a machine described by flags, and doctor's fixes. Pure
- * functions of the description and the knowledge tables: no I/O. */
+ * functions of the description and the knowledge tables: no I/O.
+ *
+ * The text fields are fixed arrays, and none is cut silently. A value that must be exact
+ * (a version, a variant, a driver) either fits by construction (said at the field) or is
+ * refused when it does not: dl_plan_make fails naming it, a driver minimum that does not
+ * fit is no minimum. Prose (names, why-texts) is written with dl_fixed_fmt: a cut one
+ * ends in "…" and sets the struct's `cut` flag, which `plan --json` carries. */
 #ifndef DLENV_PLAN_PLAN_H
 #define DLENV_PLAN_PLAN_H
 
@@ -22,7 +28,7 @@ typedef enum dl_gpu_vendor { DL_GPU_NVIDIA, DL_GPU_AMD, DL_GPU_INTEL, DL_GPU_APP
 
 typedef struct dl_plan_gpu {
     dl_gpu_vendor vendor;
-    char name[96];
+    char name[96];                /* prose: ends in "…" when cut */
     unsigned cc_major, cc_minor;  /* NVIDIA compute capability; 0.0 when unknown */
     char guessed[96];             /* the table's name the capability came from when the
                                      given name was a near miss ("did you mean") */
@@ -34,13 +40,15 @@ typedef struct dl_plan_gpu {
 
 typedef struct dl_plan_machine {
     dl_plan_os os;
-    char arch[16];                /* x86_64, arm64, x86 */
+    char arch[16];                /* x86_64, arm64, x86; a longer one ends in "…" and
+                                     matches no wheel */
     unsigned py_major, py_minor;  /* 0.0: unknown (every Python is considered) */
     bool py_free_threaded;        /* a 3.13t-style build: needs cpXYt wheels */
     int py_bits;                  /* 64, 32; 0 unknown */
     dl_plan_gpu gpus[DL_PLAN_MAX_GPUS];
     size_t n_gpus;
-    char driver[32];              /* the NVIDIA driver in Linux form ("535.98"); "" none */
+    char driver[32];              /* the NVIDIA driver in Linux form ("535.98"); "" none.
+                                     dl_driver_normalize refuses one that does not fit */
     int driver_cuda;              /* the driver's newest CUDA (12040); 0: from the table */
 } dl_plan_machine;
 
@@ -71,11 +79,13 @@ typedef enum dl_plan_reason {
 const char *dl_plan_reason_id(dl_plan_reason r);
 
 typedef struct dl_plan_candidate {
+    /* exact: dl_plan_make fails when a table's value does not fit these four */
     char torch[24];               /* "2.9.1" */
     char variant[24];             /* "cu126", "cpu", "rocm6.4", "xpu", "macos" */
     char torchvision[24], torchaudio[24];  /* "" when the table has none */
     unsigned fails;               /* bit per dl_plan_reason */
     char detail[DL_REJ_COUNT][160]; /* why, per failed check, in plain words */
+    /* exact: a table minimum that does not fit is treated as no minimum */
     char min_driver[32];          /* the driver that runs this variant outright */
     bool minor_compat;            /* runs through CUDA minor-version compatibility */
     char unlock_driver[32];       /* the smallest driver that runs it at all (through
@@ -87,6 +97,8 @@ typedef struct dl_plan_candidate {
     char arch_note[160];          /* where the arch list came from when not exact */
     char unverified[512];         /* why its fit to the GPU is unknown (an NVIDIA GPU whose
                                      compute capability is unknown); "" when known */
+    bool cut;                     /* a prose field (detail, arch_note, unverified) did not
+                                     fit and ends in "…" */
 } dl_plan_candidate;
 
 typedef struct dl_plan {
@@ -99,11 +111,14 @@ typedef struct dl_plan {
                                      capability is unknown (never the recommendation); -1 */
     long gpu_blocked_by_python;   /* newest GPU build this Python lacks; -1 */
     long newer_python;            /* newest build a newer Python would unlock; -1 */
-    char python_tag[16];          /* "cp312", "cp313t"; "" when the Python is unknown */
+    char python_tag[16];          /* "cp312", "cp313t"; "" when the Python is unknown
+                                     (dl_plan_make fails on one that does not fit) */
     int last_branch;              /* the newest driver branch every NVIDIA GPU here can
                                      run (470 Kepler, 580 Maxwell-Volta); 0: no limit */
     char driver_warning[240];     /* a driver that does not exist for a GPU here */
-    char platform[24];            /* "linux-x86_64": torch_wheels' platform */
+    char platform[24];            /* "linux-x86_64": torch_wheels' platform; fits by
+                                     construction (OS name 7 + dash + arch 15) */
+    bool cut;                     /* driver_warning, or a candidate's prose, ends in "…" */
 } dl_plan;
 
 /* Evaluates every release and variant for the machine. False (with *error, one line)

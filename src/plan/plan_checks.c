@@ -24,7 +24,7 @@ static void fail(dl_plan_candidate *c, dl_plan_reason r, const char *fmt, ...)
     va_list ap;
     c->fails |= 1u << r;
     va_start(ap, fmt);
-    vsnprintf(c->detail[r], sizeof c->detail[r], fmt, ap);
+    c->cut |= !dl_fixed_vfmt(c->detail[r], sizeof c->detail[r], fmt, ap);
     va_end(ap);
 }
 
@@ -105,11 +105,15 @@ bool dl_plan_checker_init(dl_plan_checker *chk, const dl_knowledge *k, const dl_
     chk->k = k;
     chk->m = m;
     chk->cons = cons;
+    /* fits by construction: the longest OS name (7) and arch (15, plan.h) and a dash */
     snprintf(chk->platform, sizeof chk->platform, "%s-%s", dl_plan_os_name(m->os),
              arch_name(m->arch));
-    if (m->py_major)
-        snprintf(chk->python_tag, sizeof chk->python_tag, "cp%u%u%s", m->py_major, m->py_minor,
-                 m->py_free_threaded ? "t" : "");
+    if (m->py_major && !dl_fixed_fmt(chk->python_tag, sizeof chk->python_tag, "cp%u%u%s",
+                                     m->py_major, m->py_minor, m->py_free_threaded ? "t" : "")) {
+        *error =
+            dl_fmt("Python %u.%u: not a version the planner can hold", m->py_major, m->py_minor);
+        return false;
+    }
     chk->driver_cuda = m->driver_cuda ? m->driver_cuda
                        : m->driver[0] ? dl_driver_cuda_for_driver(k, m->driver, m->os)
                                       : 0;
@@ -188,22 +192,22 @@ static bool want_ok(const dl_plan_checker *chk, dl_plan_want kind)
 
 /* ---- checks ---- */
 
-static const dl_table *table(const dl_plan_checker *chk, const char *name)
+static const dl_table *table(const dl_plan_checker *chk, dl_table_id id)
 {
-    return dl_knowledge_table(chk->k, name);
+    return dl_knowledge_at(chk->k, id);
 }
 
 static long wheels_row(const dl_plan_checker *chk, const char *torch, bool *any_for_version)
 {
-    const dl_table *t = table(chk, "torch_wheels");
+    const dl_table *t = table(chk, DL_TABLE_torch_wheels);
     size_t r;
     *any_for_version = false;
     for (r = 0; t && r < t->rows; r++) {
-        const char *v = dl_table_get(t, r, "torch_version");
+        const char *v = dl_table_cell(t, r, DL_COL_torch_wheels_torch_version);
         if (!v || strcmp(v, torch) != 0)
             continue;
         *any_for_version = true;
-        if (!strcmp(dl_table_get(t, r, "platform"), chk->platform))
+        if (!strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_platform), chk->platform))
             return (long)r;
     }
     return -1;
@@ -222,7 +226,7 @@ static bool has_token(const char *list, const char *tok)
 static void check_platform_python(const dl_plan_checker *chk, size_t row,
                                   dl_plan_candidate *c, dl_plan_want kind)
 {
-    const dl_table *rel = table(chk, "torch_releases");
+    const dl_table *rel = table(chk, DL_TABLE_torch_releases);
     const dl_plan_machine *m = chk->m;
     bool any;
     long w = wheels_row(chk, c->torch, &any);
@@ -236,7 +240,8 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
         fail(c, DL_REJ_PLATFORM, "PyTorch publishes ROCm wheels (%s) for Linux only; none "
              "for Windows", c->variant);
     if (w >= 0 && chk->python_tag[0]) {
-        const char *tags = dl_table_get(table(chk, "torch_wheels"), (size_t)w, "python_tags");
+        const char *tags = dl_table_cell(table(chk, DL_TABLE_torch_wheels), (size_t)w,
+                                         DL_COL_torch_wheels_python_tags);
         dl_version py, lo, hi;
         if (!has_token(tags, chk->python_tag))
             fail(c, DL_REJ_PYTHON, "torch %s has wheels for %s on %s, not %s", c->torch, tags,
@@ -245,8 +250,8 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
         py.part[0] = m->py_major;
         py.part[1] = m->py_minor;
         py.n = 2;
-        if (dl_version_parse(dl_table_get(rel, row, "python_min"), &lo) &&
-            dl_version_parse(dl_table_get(rel, row, "python_max"), &hi) &&
+        if (dl_version_parse(dl_table_cell(rel, row, DL_COL_torch_releases_python_min), &lo) &&
+            dl_version_parse(dl_table_cell(rel, row, DL_COL_torch_releases_python_max), &hi) &&
             (dl_version_cmp(&py, &lo) < 0 || dl_version_cmp(&py, &hi) > 0))
             c->python_unofficial = true;
     }
@@ -309,20 +314,21 @@ static void check_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const
 static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
                           const char *variant, dl_arch_list *list, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, "wheel_arches");
+    const dl_table *t = table(chk, DL_TABLE_wheel_arches);
     /* Linux arm64 (sbsa) builds have their own lists: rows "linux-arm64" */
     const char *os = !strcmp(chk->platform, "linux-arm64") ? chk->platform
                                                            : dl_plan_os_name(chk->m->os);
     long best = -1, best_dist = 0;
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
-        const char *minor = dl_table_get(t, r, "torch_minor"), *cell;
+        const char *minor = dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), *cell;
         dl_version mv;
         long dist;
-        if (strcmp(dl_table_get(t, r, "cuda_variant"), variant) ||
-            strcmp(dl_table_get(t, r, "os"), os) || !dl_version_parse(minor, &mv))
+        if (strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant), variant) ||
+            strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) ||
+            !dl_version_parse(minor, &mv))
             continue;
-        cell = dl_table_get(t, r, "torch_cuda_arch_list");
+        cell = dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list);
         if (!cell || !*cell)
             continue;
         dist = labs((long)(mv.part[0] * 100 + mv.part[1]) -
@@ -333,15 +339,20 @@ static bool arch_list_for(const dl_plan_checker *chk, const dl_torch_version *v,
         }
     }
     if (best < 0) {
-        snprintf(c->arch_note, sizeof c->arch_note, "architecture list of %s %s on %s not "
-                 "known to dlenv", c->torch, variant, os);
+        c->cut |= !dl_fixed_fmt(c->arch_note, sizeof c->arch_note,
+                                "architecture list of %s %s on %s not "
+                                "known to dlenv",
+                                c->torch, variant, os);
         return false;
     }
-    dl_arch_list_parse(dl_table_get(t, (size_t)best, "torch_cuda_arch_list"), list);
+    dl_arch_list_parse(dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_cuda_arch_list),
+                       list);
     if (best_dist)
-        snprintf(c->arch_note, sizeof c->arch_note, "architectures of torch %s %s on %s "
-                 "assumed as in %s", c->torch, variant, os,
-                 dl_table_get(t, (size_t)best, "torch_minor"));
+        c->cut |= !dl_fixed_fmt(c->arch_note, sizeof c->arch_note,
+                                "architectures of torch %s %s on %s "
+                                "assumed as in %s",
+                                c->torch, variant, os,
+                                dl_table_cell(t, (size_t)best, DL_COL_wheel_arches_torch_minor));
     return list->n > 0;
 }
 
@@ -359,10 +370,12 @@ static void check_arch(const dl_plan_checker *chk, dl_plan_candidate *c)
             continue;
         /* Unknown is not "fits": the plan may still name the build, never as verified. */
         if (!g->cc_major) {
-            snprintf(c->unverified, sizeof c->unverified, "the compute capability of %s is "
-                     "unknown%s%s%s, so whether torch %s %s has kernels for it is unknown",
-                     g->name, g->unknown_why[0] ? " (" : "", g->unknown_why,
-                     g->unknown_why[0] ? ")" : "", c->torch, c->variant);
+            c->cut |=
+                !dl_fixed_fmt(c->unverified, sizeof c->unverified,
+                              "the compute capability of %s is "
+                              "unknown%s%s%s, so whether torch %s %s has kernels for it is unknown",
+                              g->name, g->unknown_why[0] ? " (" : "", g->unknown_why,
+                              g->unknown_why[0] ? ")" : "", c->torch, c->variant);
             continue;
         }
         r = dl_arch_check(g->cc_major, g->cc_minor, &list);
@@ -428,7 +441,7 @@ static void check_targets(const dl_plan_checker *chk, dl_plan_candidate *c, dl_p
  * not fully work on a K80 though its own kernels list sm_37. */
 static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, "cudnn");
+    const dl_table *t = table(chk, DL_TABLE_cudnn);
     const char *cudnn = NULL, *dot;
     char minor[16];
     size_t r, i;
@@ -439,9 +452,9 @@ static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
     snprintf(minor, sizeof minor, "%.*s", dot ? (int)(dot - c->torch) : (int)strlen(c->torch),
              c->torch);
     for (r = 0; t && r < t->rows && !cudnn; r++)
-        if (!strcmp(dl_table_get(t, r, "torch_minor"), minor) &&
-            !strcmp(dl_table_get(t, r, "cuda_variant"), c->variant))
-            cudnn = dl_table_get(t, r, "cudnn_version");
+        if (!strcmp(dl_table_cell(t, r, DL_COL_cudnn_torch_minor), minor) &&
+            !strcmp(dl_table_cell(t, r, DL_COL_cudnn_cuda_variant), c->variant))
+            cudnn = dl_table_cell(t, r, DL_COL_cudnn_cudnn_version);
     for (i = 0; cudnn && i < chk->m->n_gpus; i++) {
         const dl_plan_gpu *g = &chk->m->gpus[i];
         const char *without = g->vendor == DL_GPU_NVIDIA && g->cc_major
@@ -465,20 +478,20 @@ static bool cell_matches(const char *cell, const char *value)
 
 static void check_known_bad(const dl_plan_checker *chk, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, "known_bad_releases");
+    const dl_table *t = table(chk, DL_TABLE_known_bad_releases);
     const char *os = dl_plan_os_name(chk->m->os);
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
-        const char *scope = dl_table_get(t, r, "scope");
+        const char *scope = dl_table_cell(t, r, DL_COL_known_bad_releases_scope);
         /* Only releases broken for everybody on the platform are excluded; the narrow
          * ones (one operation, one setup) are doctor's warnings. */
         if (!scope || strcmp(scope, "all") != 0 ||
-            strcmp(dl_table_get(t, r, "torch_version"), c->torch) != 0 ||
-            !cell_matches(dl_table_get(t, r, "os"), os) ||
-            !cell_matches(dl_table_get(t, r, "variant"), c->variant))
+            strcmp(dl_table_cell(t, r, DL_COL_known_bad_releases_torch_version), c->torch) != 0 ||
+            !cell_matches(dl_table_cell(t, r, DL_COL_known_bad_releases_os), os) ||
+            !cell_matches(dl_table_cell(t, r, DL_COL_known_bad_releases_variant), c->variant))
             continue;
-        fail(c, DL_REJ_KNOWN_BAD, "torch %s is known broken on %s (fixed in %s)", c->torch,
-             os, dl_table_get(t, r, "fixed_in"));
+        fail(c, DL_REJ_KNOWN_BAD, "torch %s is known broken on %s (fixed in %s)", c->torch, os,
+             dl_table_cell(t, r, DL_COL_known_bad_releases_fixed_in));
     }
 }
 
@@ -490,30 +503,35 @@ static void unlock_driver(const dl_plan_checker *chk, dl_plan_candidate *c, cons
         return;
     /* a GPU that needs PTX JIT gets no minor-version compatibility */
     if (c->needs_ptx_jit && c->unlock_mvc) {
-        snprintf(c->unlock_driver, sizeof c->unlock_driver, "%s", c->min_driver);
+        memcpy(c->unlock_driver, c->min_driver, sizeof c->unlock_driver); /* same size */
         c->unlock_mvc = false;
     }
     c->beyond_last_branch =
         chk->last_branch && dl_driver_branch(c->unlock_driver) > chk->last_branch;
     if (c->beyond_last_branch && (c->fails & (1u << DL_REJ_DRIVER))) {
-        size_t used = strlen(c->detail[DL_REJ_DRIVER]);
-        snprintf(c->detail[DL_REJ_DRIVER] + used, sizeof c->detail[DL_REJ_DRIVER] - used,
-                 "; R%d is the last branch for %s", chk->last_branch, chk->last_branch_gpu);
+        size_t used = strlen(c->detail[DL_REJ_DRIVER]), left = sizeof c->detail[0] - used;
+        /* dl_fixed_fmt needs room for its ellipsis; a full detail was cut already */
+        c->cut |= left < 4 || !dl_fixed_fmt(c->detail[DL_REJ_DRIVER] + used, left,
+                                            "; R%d is the last branch for %s", chk->last_branch,
+                                            chk->last_branch_gpu);
     }
 }
 
 void dl_plan_check(const dl_plan_checker *chk, size_t row, const char *variant,
                    dl_plan_candidate *c)
 {
-    const dl_table *rel = table(chk, "torch_releases");
+    const dl_table *rel = table(chk, DL_TABLE_torch_releases);
     dl_plan_want kind = variant_want(variant);
     dl_torch_version v;
     bool parsed;
     memset(c, 0, sizeof *c);
-    snprintf(c->torch, sizeof c->torch, "%s", dl_table_get(rel, row, "torch_version"));
+    snprintf(c->torch, sizeof c->torch, "%s",
+             dl_table_cell(rel, row, DL_COL_torch_releases_torch_version));
     snprintf(c->variant, sizeof c->variant, "%s", variant);
-    snprintf(c->torchvision, sizeof c->torchvision, "%s", dl_table_get(rel, row, "torchvision"));
-    snprintf(c->torchaudio, sizeof c->torchaudio, "%s", dl_table_get(rel, row, "torchaudio"));
+    snprintf(c->torchvision, sizeof c->torchvision, "%s",
+             dl_table_cell(rel, row, DL_COL_torch_releases_torchvision));
+    snprintf(c->torchaudio, sizeof c->torchaudio, "%s",
+             dl_table_cell(rel, row, DL_COL_torch_releases_torchaudio));
     dl_torch_version_parse(c->torch, &v);
     if (!torch_matches(chk->cons->torch, &v, &parsed))
         fail(c, DL_REJ_TORCH_CONSTRAINT, "outside --torch %s", chk->cons->torch);

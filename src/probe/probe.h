@@ -1,6 +1,8 @@
 /* Probes gather facts and nothing else: they never print and never judge. Each probe is
- * one file with one entry point, reads the machine only through src/os, and says how it
- * went in the words of what failed. */
+ * one file under probe/<subject>/ (system, gpu, python, windows) with one entry point,
+ * reads the machine only through src/os and its dl_probe_ctx, and says how it went in the
+ * words of what failed. Which probes run, and in which order, is the table of
+ * probe/platform.c (one for Linux and --root trees, one for a live Windows machine). */
 #ifndef DLENV_PROBE_PROBE_H
 #define DLENV_PROBE_PROBE_H
 
@@ -54,7 +56,7 @@ void dl_probe_note(dl_probe_outcome *out, dl_probe_status s, const char *detail)
 /* Maps a file error to the probe status it means. */
 dl_probe_status dl_probe_status_of_io(dl_io_status s);
 
-/* Every probe, in the order they run. */
+/* The probes' entry points; the run order is platform.c's. */
 void dl_probe_os(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_wsl(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_container(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);

@@ -35,6 +35,8 @@ static cJSON *machine(const dl_plan_view *v)
     else
         cJSON_AddNullToObject(o, "python_bits");
     add_text(o, "platform", v->plan->platform);
+    if (v->plan->cut)
+        cJSON_AddBoolToObject(o, "text_cut", true);
     for (i = 0; i < m->n_gpus; i++) {
         static const char *const vendors[] = {"nvidia", "amd", "intel", "apple", "other"};
         cJSON *g = cJSON_CreateObject();
@@ -80,6 +82,8 @@ static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *
     add_text(o, "arch_note", c->arch_note);
     /* "verified": false when the GPU's support by this build is unknown. */
     cJSON_AddBoolToObject(o, "verified", c->unverified[0] == '\0');
+    if (c->cut) /* a why-text ends in "…": say so to a program too */
+        cJSON_AddBoolToObject(o, "text_cut", true);
     add_text(o, "unverified", c->unverified);
     cJSON_AddStringToObject(cmds, "pip", cmd->pip);
     cJSON_AddStringToObject(cmds, "uv", cmd->uv);

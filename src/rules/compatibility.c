@@ -34,15 +34,15 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     const dl_python *py = dl_q_main_python(f);
     const char *cuda = torch_cuda(py), *mvc = NULL;
     long long driver_cuda = dl_q_driver_cuda(f);
-    const dl_table *t = in->know ? dl_knowledge_table(in->know, "cuda_driver") : NULL;
-    long row = t && cuda ? dl_kq_find(t, "cuda_version", cuda) : -1;
+    const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_cuda_driver) : NULL;
+    long row = t && cuda ? dl_kq_find(t, DL_COL_cuda_driver_cuda_version, cuda) : -1;
     char have[16] = "?";
     dl_cuda_compat c;
     dl_finding *x;
     if (!cuda || !driver_cuda)
         return;
     if (row >= 0)
-        mvc = dl_table_get(t, (size_t)row, "mvc_min_driver_linux");
+        mvc = dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_mvc_min_driver_linux);
     c = dl_cuda_compat_check((int)driver_cuda, cuda, f->nvml.driver_version.value, mvc);
     if (c != DL_CUDA_COMPAT_TOO_OLD)
         return;
@@ -54,9 +54,9 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     dl_finding_evidence(x, "pythons[0].torch.cuda", "%s", cuda);
     if (f->nvml.driver_version.value)
         dl_finding_evidence(x, "nvml.driver_version", "%s", f->nvml.driver_version.value);
-    if (row >= 0 && dl_table_get(t, (size_t)row, "min_driver_linux"))
+    if (row >= 0 && dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux))
         dl_fix_note(x, "update the driver to %s or newer for CUDA %s, or:",
-                       dl_table_get(t, (size_t)row, "min_driver_linux"), cuda);
+                    dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux), cuda);
     dl_fix_install_torch(x, in, py, NULL);
 }
 
@@ -92,8 +92,9 @@ static bool wheel_targets(const dl_rule_input *in, const dl_python *py, dl_arch_
     row = dl_kq_wheel_arches(in->know, version, variant, "linux");
     if (row < 0)
         return false;
-    dl_arch_list_parse(dl_table_get(dl_knowledge_table(in->know, "wheel_arches"), (size_t)row,
-                                    "torch_cuda_arch_list"), list);
+    dl_arch_list_parse(dl_table_cell(dl_knowledge_at(in->know, DL_TABLE_wheel_arches), (size_t)row,
+                                     DL_COL_wheel_arches_torch_cuda_arch_list),
+                       list);
     snprintf(source, n, "wheel_arches.csv (torch %s %s linux)", version, variant);
     return list->n > 0;
 }
@@ -160,7 +161,7 @@ static long newest_with_wheel(const dl_plan *p, long *newest_release)
 static const char *newest_published(const dl_knowledge *k, const char *platform,
                                     unsigned major, unsigned minor)
 {
-    const dl_table *t = dl_knowledge_table(k, "torch_wheels");
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
     const char *best = NULL;
     dl_version bv, v;
     char tag[16];
@@ -168,15 +169,16 @@ static const char *newest_published(const dl_knowledge *k, const char *platform,
     snprintf(tag, sizeof tag, "cp%u%u", major, minor);
     n = strlen(tag);
     for (r = 0; t && r < t->rows; r++) {
-        const char *tags = dl_table_get(t, r, "python_tags"), *at;
+        const char *tags = dl_table_cell(t, r, DL_COL_torch_wheels_python_tags), *at;
         bool listed = false;
-        if (strcmp(dl_table_get(t, r, "platform"), platform) != 0)
+        if (strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_platform), platform) != 0)
             continue;
         for (at = strstr(tags, tag); at && !listed; at = strstr(at + 1, tag))
             listed = (at == tags || at[-1] == ';') && (at[n] == '\0' || at[n] == ';');
-        if (listed && dl_version_parse(dl_table_get(t, r, "torch_version"), &v) &&
+        if (listed &&
+            dl_version_parse(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), &v) &&
             (!best || dl_version_cmp(&v, &bv) > 0)) {
-            best = dl_table_get(t, r, "torch_version");
+            best = dl_table_cell(t, r, DL_COL_torch_wheels_torch_version);
             bv = v;
         }
     }
@@ -269,7 +271,7 @@ void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
     const dl_torch_install *t = dl_q_static_torch(py);
-    const dl_table *kb = in->know ? dl_knowledge_table(in->know, "known_bad_releases") : NULL;
+    const dl_table *kb = in->know ? dl_knowledge_at(in->know, DL_TABLE_known_bad_releases) : NULL;
     dl_torch_version v;
     char release[48], variant[64];
     size_t r;
@@ -282,27 +284,30 @@ void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
              v.release.part[2]);
     snprintf(variant, sizeof variant, "%s", v.local[0] ? v.local : "");
     for (r = 0; r < kb->rows; r++) {
-        const char *scope = dl_table_get(kb, r, "scope");
+        const char *scope = dl_table_cell(kb, r, DL_COL_known_bad_releases_scope);
         int holds;
         dl_finding *x;
-        if (strcmp(dl_table_get(kb, r, "torch_version"), release) != 0 ||
-            !cell_is(dl_table_get(kb, r, "os"), os_of(in->facts)) ||
-            !cell_is(dl_table_get(kb, r, "variant"), variant[0] ? variant : NULL))
+        if (strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), release) != 0 ||
+            !cell_is(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), os_of(in->facts)) ||
+            !cell_is(dl_table_cell(kb, r, DL_COL_known_bad_releases_variant),
+                     variant[0] ? variant : NULL))
             continue;
-        holds = condition_holds(in->facts, dl_table_get(kb, r, "condition"));
+        holds =
+            condition_holds(in->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_condition));
         if (holds == 0)
             continue;
         x = dl_finding_add(out, "known_bad_release",
-                           holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE
-                                                                : DL_SEV_WARNING,
+                           holds == 1 && !strcmp(scope, "all") ? DL_SEV_FAILURE : DL_SEV_WARNING,
                            "torch %s has a known problem here: %s", t->version.value,
-                           dl_table_get(kb, r, "symptom"));
+                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
         dl_finding_evidence(x, "torch", "%s at %s", t->version.value,
                             t->location.value ? t->location.value : "?");
         dl_finding_evidence(x, "known_bad_releases.csv", "fixed in %s; %s",
-                            dl_table_get(kb, r, "fixed_in"), dl_table_get(kb, r, "source"));
-        if (*dl_table_get(kb, r, "condition"))
-            dl_finding_evidence(x, "condition", "%s%s", dl_table_get(kb, r, "condition"),
+                            dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                            dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+        if (*dl_table_cell(kb, r, DL_COL_known_bad_releases_condition))
+            dl_finding_evidence(x, "condition", "%s%s",
+                                dl_table_cell(kb, r, DL_COL_known_bad_releases_condition),
                                 holds == 1 ? " (holds here)" : " (not decidable here)");
         dl_fix_install_torch(x, in, py, NULL);
     }

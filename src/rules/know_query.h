@@ -5,7 +5,7 @@
 #include "know/tables.h"
 
 /* The first row whose column equals value, or -1. */
-long dl_kq_find(const dl_table *t, const char *column, const char *value);
+long dl_kq_find(const dl_table *t, dl_column_id column, const char *value);
 /* The newest released torch (status "released"): its row, or -1. */
 long dl_kq_newest_torch(const dl_knowledge *k);
 /* The row of the wheel_arches table for torch X.Y, a CUDA variant and an OS, or -1. */

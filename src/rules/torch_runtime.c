@@ -188,7 +188,7 @@ static bool facts_decide(const dl_facts *f, const char *id)
  * it for the same text. Returns whether one was added. */
 static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings *out)
 {
-    const dl_table *cat = in->know ? dl_knowledge_table(in->know, "error_signatures") : NULL;
+    const dl_table *cat = in->know ? dl_knowledge_at(in->know, DL_TABLE_error_signatures) : NULL;
     dl_signature_hits hits;
     dl_paste paste;
     bool added = false;
@@ -198,16 +198,17 @@ static bool lower_causes(const dl_rule_input *in, const char *error, dl_findings
     dl_paste_read(error, strlen(error), &paste);
     dl_signatures_match(cat, &paste, &hits);
     for (i = 0; i < hits.n; i++) {
-        const char *id = dl_table_get(cat, hits.v[i].row, "finding");
-        int layer = dl_layer_of_name(dl_table_get(cat, hits.v[i].row, "layer"));
+        const char *id = dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_finding);
+        int layer =
+            dl_layer_of_name(dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_layer));
         dl_finding *x;
         if (layer < 0 || layer >= DL_LAYER_TORCH_RUNTIME || dl_findings_has(out, id) ||
             dl_signature_yields(cat, &hits, i) || facts_decide(in->facts, id))
             continue;
         x = dl_finding_add(out, id, DL_SEV_FAILURE, "%s",
-                           dl_table_get(cat, hits.v[i].row, "title"));
+                           dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_title));
         dl_finding_evidence(x, "pythons[0].runtime.error", "%s", error);
-        dl_fix_note(x, "%s", dl_table_get(cat, hits.v[i].row, "fix"));
+        dl_fix_note(x, "%s", dl_table_cell(cat, hits.v[i].row, DL_COL_error_signatures_fix));
         added = true;
     }
     dl_signature_hits_free(&hits);

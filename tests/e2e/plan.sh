@@ -71,6 +71,19 @@ for d in data-empty data-header; do
     case "$err" in "dlenv: $work/$d/torch_releases.csv:"*) ;; *) fail "$d: $err" ;; esac
 done
 
+# Nothing is cut silently (plan.h): a table version longer than the planner holds is
+# refused naming it; a GPU name longer than its field ends in an ellipsis.
+mkdir -p "$work/data-long"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "torchvision") c = i }
+    NR == 2 { $c = "0.13.0+a-local-tag-far-too-long" } { print }' \
+    "$(dirname "$0")/../../data/torch_releases.csv" > "$work/data-long/torch_releases.csv"
+run plan --data "$work/data-long" --os linux --python 3.12
+expect_eq "long torchvision: exit" 2 "$rc"
+expect_eq "long torchvision: message" "dlenv: torch_releases: torchvision '0.13.0+a-local-tag-far-too-long' is longer than the 23 bytes the planner holds" "$err"
+long=$(printf 'x%.0s' $(seq 1 120))
+run plan --os linux --python 3.12 --gpu "RTX 4090 $long"
+case "$out" in *"RTX 4090 xxxx"*"… (sm_89)"*) ;; *) fail "long GPU name not marked as cut: $out" ;; esac
+
 # What cannot describe a GPU, an architecture or a Python is refused before anything runs:
 # exit 2, one line, nothing on stdout, with --os or adjusting this machine.
 usage_error() { # usage_error WHAT ARGS...: exit 2, one line, nothing on stdout

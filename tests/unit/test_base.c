@@ -10,6 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fixed_fmt_marks_a_cut_with_an_ellipsis(void **state)
+{
+    char field[12];
+    (void)state;
+    assert_true(dl_fixed_fmt(field, sizeof field, "%s", "2.9.1"));
+    assert_string_equal(field, "2.9.1");
+    assert_true(dl_fixed_fmt(field, sizeof field, "%s", "12345678901")); /* exactly fits */
+    assert_string_equal(field, "12345678901");
+    assert_false(dl_fixed_fmt(field, sizeof field, "%s", "123456789012"));
+    assert_string_equal(field, "12345678\xE2\x80\xA6");
+    /* never half a character: "\xC3\xA9" (e-acute) straddling the cut goes whole */
+    assert_false(dl_fixed_fmt(field, sizeof field, "%s", "1234567\xC3\xA9xyz"));
+    assert_string_equal(field, "1234567\xE2\x80\xA6");
+    assert_true(dl_utf8_valid(field, strlen(field)));
+}
+
 static void utf8_clean_keeps_valid_text(void **state)
 {
     const char *s = "GeForce RTX 4090 \xE2\x80\x93 \xE4\xB8\xAD\xE6\x96\x87";
@@ -144,6 +160,7 @@ int main(void)
         cmocka_unit_test(text_helpers),
         cmocka_unit_test(buffer_grows),
         cmocka_unit_test(tokens_skip_empty_fields),
+        cmocka_unit_test(fixed_fmt_marks_a_cut_with_an_ellipsis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
