@@ -32,13 +32,13 @@ static int match_score(const char *pattern, const char *name)
 
 static int branch_of(const dl_table *t, size_t row)
 {
-    const char *cell = dl_table_get(t, row, "last_driver_branch");
+    const char *cell = dl_table_cell(t, row, DL_COL_gpu_chips_last_driver_branch);
     return cell ? atoi(cell) : 0;
 }
 
 bool dl_gpu_chip_lookup(const dl_knowledge *k, const char *name, dl_gpu_chip *out)
 {
-    const dl_table *t = k ? dl_knowledge_table(k, "gpu_chips") : NULL;
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_chips) : NULL;
     long best = -1;
     int best_score = 0;
     size_t r;
@@ -48,31 +48,31 @@ bool dl_gpu_chip_lookup(const dl_knowledge *k, const char *name, dl_gpu_chip *ou
     while (*name == ' ')
         name++;
     for (r = 0; t && r < t->rows; r++) {
-        const char *chip = dl_table_get(t, r, "chip");
+        const char *chip = dl_table_cell(t, r, DL_COL_gpu_chips_chip);
         int score = chip && *chip ? match_score(chip, name) : 0;
         if (score > best_score) {
             best = (long)r;
             best_score = score;
         }
     }
-    if (best < 0 || !dl_cc_parse(dl_table_get(t, (size_t)best, "compute_capability"),
+    if (best < 0 || !dl_cc_parse(dl_table_cell(t, (size_t)best, DL_COL_gpu_chips_compute_capability),
                                  &out->cc_major, &out->cc_minor))
         return false;
-    out->chip = dl_table_get(t, (size_t)best, "chip");
-    out->architecture = dl_table_get(t, (size_t)best, "architecture");
+    out->chip = dl_table_cell(t, (size_t)best, DL_COL_gpu_chips_chip);
+    out->architecture = dl_table_cell(t, (size_t)best, DL_COL_gpu_chips_architecture);
     out->last_driver_branch = branch_of(t, (size_t)best);
-    out->source = dl_table_get(t, (size_t)best, "source");
+    out->source = dl_table_cell(t, (size_t)best, DL_COL_gpu_chips_source);
     return true;
 }
 
 int dl_gpu_last_driver_branch(const dl_knowledge *k, unsigned major, unsigned minor)
 {
-    const dl_table *t = k ? dl_knowledge_table(k, "gpu_chips") : NULL;
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_chips) : NULL;
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
         unsigned ma, mi;
         if (branch_of(t, r) > 0 &&
-            dl_cc_parse(dl_table_get(t, r, "compute_capability"), &ma, &mi) && ma == major &&
+            dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_chips_compute_capability), &ma, &mi) && ma == major &&
             mi == minor)
             return branch_of(t, r);
     }
@@ -81,12 +81,12 @@ int dl_gpu_last_driver_branch(const dl_knowledge *k, unsigned major, unsigned mi
 
 const char *dl_gpu_first_cudnn_without(const dl_knowledge *k, unsigned major, unsigned minor)
 {
-    const dl_table *t = k ? dl_knowledge_table(k, "gpu_chips") : NULL;
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_chips) : NULL;
     size_t r;
     for (r = 0; t && r < t->rows; r++) {
         unsigned ma, mi;
-        const char *cell = dl_table_get(t, r, "first_cudnn_without");
-        if (cell && *cell && dl_cc_parse(dl_table_get(t, r, "compute_capability"), &ma, &mi) &&
+        const char *cell = dl_table_cell(t, r, DL_COL_gpu_chips_first_cudnn_without);
+        if (cell && *cell && dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_chips_compute_capability), &ma, &mi) &&
             ma == major && mi == minor)
             return cell;
     }

@@ -51,7 +51,7 @@ static bool is_gfx_id(const char *s, size_t *len)
 bool dl_gpu_target_of_name(const dl_knowledge *k, const char *vendor, const char *name,
                            char *out, size_t cap)
 {
-    const dl_table *t = k ? dl_knowledge_table(k, "gpu_targets") : NULL;
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_targets) : NULL;
     char norm[160];
     const char *p;
     size_t r, best_len = 0, len;
@@ -65,13 +65,13 @@ bool dl_gpu_target_of_name(const dl_knowledge *k, const char *vendor, const char
             return true;
         }
     for (r = 0; t && r < t->rows; r++) {
-        const char *match = dl_table_get(t, r, "name_match");
+        const char *match = dl_table_cell(t, r, DL_COL_gpu_targets_name_match);
         size_t n = match ? strlen(match) : 0;
-        if (!n || n <= best_len || strcmp(dl_table_get(t, r, "vendor"), vendor) != 0 ||
+        if (!n || n <= best_len || strcmp(dl_table_cell(t, r, DL_COL_gpu_targets_vendor), vendor) != 0 ||
             !strstr(norm, match))
             continue;
         best_len = n;
-        snprintf(out, cap, "%s", dl_table_get(t, r, "target"));
+        snprintf(out, cap, "%s", dl_table_cell(t, r, DL_COL_gpu_targets_target));
     }
     return best_len > 0;
 }
@@ -87,23 +87,23 @@ static bool minor_of(const char *s, int *out)
 
 const char *dl_wheel_targets(const dl_knowledge *k, const char *torch, const char *variant)
 {
-    const dl_table *t = k ? dl_knowledge_table(k, "wheel_targets") : NULL;
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_wheel_targets) : NULL;
     const char *family = !strncmp(variant, "rocm", 4) ? "rocm" : variant, *found = NULL;
     int want, from, to;
     size_t r;
     if (!minor_of(torch, &want))
         return NULL;
     for (r = 0; t && r < t->rows; r++) {
-        const char *v = dl_table_get(t, r, "variant");
+        const char *v = dl_table_cell(t, r, DL_COL_wheel_targets_variant);
         bool exact = !strcmp(v, variant);
         if ((!exact && strcmp(v, family) != 0) ||
-            !minor_of(dl_table_get(t, r, "torch_from"), &from) ||
-            !minor_of(dl_table_get(t, r, "torch_to"), &to) || want < from || want > to)
+            !minor_of(dl_table_cell(t, r, DL_COL_wheel_targets_torch_from), &from) ||
+            !minor_of(dl_table_cell(t, r, DL_COL_wheel_targets_torch_to), &to) || want < from || want > to)
             continue;
         if (exact)
-            return dl_table_get(t, r, "targets");
+            return dl_table_cell(t, r, DL_COL_wheel_targets_targets);
         if (!found)
-            found = dl_table_get(t, r, "targets");
+            found = dl_table_cell(t, r, DL_COL_wheel_targets_targets);
     }
     return found;
 }
