@@ -7,9 +7,8 @@ set -eu
 
 sys_py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
-[ -x "$sys_py" ] || { echo "SKIP: no /usr/bin/python3"; exit 77; }
-"$sys_py" -m venv "$work/probe-venv" >/dev/null 2>&1 || { echo "SKIP: python3 -m venv cannot make a venv with pip (python3-venv)"; exit 77; }
-command -v gcc >/dev/null || { echo "SKIP: no gcc to build a library with an undefined symbol"; exit 77; }
+make_venv "$work/probe-venv"
+command -v gcc >/dev/null || skip_or_fail "no gcc to build a library with an undefined symbol"
 xy=$("$sys_py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
 wheels="$work/wheels"
 home="$work/home"

@@ -7,7 +7,7 @@ stub=""
 for f in /usr/local/cuda*/targets/*/lib/stubs/libcuda.so /usr/local/cuda*/lib64/stubs/libcuda.so; do
     [ -f "$f" ] && { stub=$f; break; }
 done
-[ -n "$stub" ] || { echo "SKIP: no CUDA toolkit stub libcuda.so here"; exit 77; }
+[ -n "$stub" ] || skip_or_fail "no CUDA toolkit stub libcuda.so here"
 real_stub=$(readlink -f "$stub")
 stubdir=$(dirname "$stub")
 

@@ -10,8 +10,7 @@ set -eu
 
 sys_py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
-[ -x "$sys_py" ] || { echo "SKIP: no /usr/bin/python3"; exit 77; }
-"$sys_py" -m venv "$work/venv" >/dev/null 2>&1 || { echo "SKIP: python3 -m venv cannot make a venv with pip (python3-venv)"; exit 77; }
+make_venv "$work/venv"
 wheels="$work/wheels"
 home="$work/home"
 mkdir -p "$wheels" "$home"

@@ -10,7 +10,7 @@ for p in /usr/local/cuda/bin/ptxas /usr/local/cuda-*/bin/ptxas; do
     [ -x "$p" ] && { ptxas=$p; break; }
 done
 [ -n "$ptxas" ] || ptxas=$(command -v ptxas 2>/dev/null || true)
-[ -n "$ptxas" ] || { echo "SKIP: no ptxas (CUDA toolkit) here"; exit 77; }
+[ -n "$ptxas" ] || skip_or_fail "no ptxas (CUDA toolkit) here"
 
 archs=$("$ptxas" --help 2>/dev/null | tr -c 'a-z0-9_\n' '\n' | grep -E '^sm_[0-9]+$' | sort -u)
 [ -n "$archs" ] || archs="sm_75 sm_90"

@@ -7,7 +7,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 py=$(command -v python3 || true)
-[ -n "$py" ] || { echo "SKIP: no python3 to edit the fixtures"; exit 77; }
+[ -n "$py" ] || skip_or_fail "no python3 to edit the fixtures"
 edit() { # edit IN OUT PYTHON: d is the document
     "$py" -c "import json, sys
 d = json.load(open(sys.argv[1]))

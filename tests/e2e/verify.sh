@@ -10,8 +10,8 @@ set -eu
 . "$(dirname "$0")/lib.inc"
 
 py=/usr/bin/python3
-[ -x "$py" ] || { echo "SKIP: no /usr/bin/python3"; exit 77; }
-"$py" -c "import torch" 2>/dev/null || { echo "SKIP: Debian's python3-torch is not installed"; exit 77; }
+[ -x "$py" ] || skip_or_fail "no /usr/bin/python3"
+"$py" -c "import torch" 2>/dev/null || skip_or_fail "Debian's python3-torch is not installed"
 
 in_range() { # in_range WHAT VALUE LOW HIGH
     "$py" -c "import sys; v=float(sys.argv[1]); sys.exit(0 if $3 <= v <= $4 else 1)" "$2" ||

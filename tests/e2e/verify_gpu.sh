@@ -30,7 +30,7 @@ if [ -x /usr/bin/python3 ] && /usr/bin/python3 -m venv "$work/venv" >/dev/null 2
         "$work/torch-2.5.1+cu124-py3-none-any.whl" >/dev/null
     py="$work/venv/bin/python"
 fi
-[ -n "$py" ] || { echo "SKIP: no python3 -m venv with pip here"; exit 77; }
+[ -n "$py" ] || skip_or_fail "no python3 -m venv with pip here"
 
 verify_on() { # verify_on NAME: dlenv verify --quick --json with that scenario's fakes
     LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$work/$1.scenario" \
