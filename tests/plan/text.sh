@@ -81,6 +81,12 @@ rc=$?
 [ "$rc" = 2 ] || fail "Intel driver: exit $rc, want 2"
 [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] || fail "Intel driver: not one line: $err"
 
+# 2.15.0 cu132 on Linux: its architectures read from the wheel's fatbin (no PTX), not
+# assumed from 2.14's row; cu130 has no 2.15 row yet and says so.
+out=$("$dlenv" plan --os linux --gpu "RTX 5090" --driver 595.45.04 --python 3.12)
+lacks "2.15 cu132 arches" "$out" "architectures of torch 2.15.0 cu132 on linux assumed"
+has "2.15 cu132" "$out" "Recommended: torch 2.15.0, CUDA 13.2 (cu132)"
+
 # Speed: a described machine with --why under 10 ms. Measured as CPU time (user + system)
 # of 20 runs, which a busy machine (tests run in parallel) does not inflate the way it does
 # wall time: the wait for a core is not the plan's.
