@@ -87,6 +87,11 @@ out=$("$dlenv" plan --os linux --gpu "RTX 5090" --driver 595.45.04 --python 3.12
 lacks "2.15 cu132 arches" "$out" "architectures of torch 2.15.0 cu132 on linux assumed"
 has "2.15 cu132" "$out" "Recommended: torch 2.15.0, CUDA 13.2 (cu132)"
 
+# PyPI's 2.14.1+cu130 carries no PTX (its fatbin, read): a GPU newer than sm_120 gets no
+# JIT through it (RELEASE.md's "+PTX" does not hold for that wheel).
+out=$("$dlenv" plan --os linux --gpu sm_130 --driver 595.45.04 --python 3.12 --why)
+has "2.14.1 cu130 no PTX" "$out" "2.14.1  cu130     arch_not_in_wheel: torch 2.14.1 cu130 has no kernels for sm_130"
+
 # Speed: a described machine with --why under 10 ms. Measured as CPU time (user + system)
 # of 20 runs, which a busy machine (tests run in parallel) does not inflate the way it does
 # wall time: the wait for a core is not the plan's.
