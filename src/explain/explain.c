@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/readings.h"
+#include "know/arch.h"
 #include "parse/oom.h"
 #include "parse/signatures.h"
 #include "plan/driver_table.h"
@@ -88,9 +89,10 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
     int layer;
     dl_finding *x;
     size_t i;
+    bool settled = false;
     /* The text's facts may read the signature otherwise (unless a rule confirmed it). */
     if (!rule_failed(rules, id)) {
-        const char *read = dl_reading_for(k, &e->paste, &e->facts, id);
+        const char *read = dl_reading_for(k, &e->paste, &e->facts, &e->gpu, id, &settled);
         if (!*read)
             return;
         if (strcmp(read, id) != 0)
@@ -108,7 +110,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
     for (i = 0; i < h->n_lines; i++)
         quote_line(x, &e->paste, h->lines[i]);
     dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
-    if (rule_failed(rules, id)) {
+    if (rule_failed(rules, id) || settled) {
         /* The facts of the text confirm it (a capability against a list): the other
          * candidates are ruled out, and the facts' lines are evidence too. */
         for (i = 0; i < e->where.n; i++)
@@ -183,20 +185,32 @@ static void derive_driver_cuda(const dl_knowledge *k, dl_facts *f)
         dl_int_set(&f->nvml.cuda_driver_version, cuda);
 }
 
-/* A GPU named without its capability (nvidia-smi -L, collect_env): from the name table. */
-static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f)
+/* A GPU named without its capability (nvidia-smi -L, collect_env): from the name table,
+ * once per report. A name sold on two chips leaves the capability unknown, but its span
+ * (both chips) may still decide a reading (readings.c). */
+static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f, dl_gpu_span *span)
 {
     dl_nvml_gpu *g;
+    dl_gpu_match m;
     unsigned major, minor;
     char cc[16];
+    memset(span, 0, sizeof *span);
     if (!f->nvml.gpus.count)
         return;
     g = &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0);
-    if (g->compute_capability.value || !g->name.value ||
-        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
-        !dl_gpu_cc_from_name(k, g->name.value, &major, &minor))
+    if (g->compute_capability.value) {
+        if (dl_cc_parse(g->compute_capability.value, &major, &minor) && minor < 10)
+            span->lo = span->hi = major * 10 + minor;
         return;
-    snprintf(cc, sizeof cc, "%u.%u", major, minor);
+    }
+    if (!g->name.value || dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA)
+        return;
+    dl_gpu_resolve_name(k, g->name.value, &m);
+    span->lo = m.span_lo;
+    span->hi = m.span_hi;
+    if (!m.found)
+        return;
+    snprintf(cc, sizeof cc, "%u.%u", m.major, m.minor);
     dl_text_set(&g->compute_capability, cc);
 }
 
@@ -284,6 +298,32 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
                       "command for this machine)");
 }
 
+/* A report about CUDA from a GPU older than every wheel dlenv knows (a Kepler GT 740M, a
+ * Fermi): whatever torch was installed, it has no kernels for that GPU, even when the text
+ * shows no error (the thread asks why torch does not use it). Only when nothing else was
+ * found, and not when the text's torch is one the table does not reach (0.4 still had
+ * sm_30). */
+static void add_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    size_t i;
+    if (e->findings.items.count || !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA || !wants_cuda(&e->paste) ||
+        !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
+        return;
+    x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
+                       "%s (sm_%u%s) is older than every architecture in the torch wheels "
+                       "dlenv knows (1.12 onward)",
+                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]"))
+            quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# an older torch that still has kernels for it (built from source, or "
+                      "a release from before the architecture was dropped), or a newer GPU");
+}
+
 /* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
 static long plain_pip_install(const dl_paste *p)
 {
@@ -324,6 +364,16 @@ static void add_plain_pip_on_windows(dl_explanation *e)
                       "command for this machine)");
 }
 
+/* A signature's question already asks for that command. */
+static bool asked(const dl_explanation *e, const char *command)
+{
+    size_t i;
+    for (i = 0; i < e->ask.n; i++)
+        if (strstr(e->ask.v[i], command))
+            return true;
+    return false;
+}
+
 /* What would tell the candidates apart, from what the text did not say. */
 static void ask_for_missing(dl_explanation *e)
 {
@@ -332,10 +382,10 @@ static void ask_for_missing(dl_explanation *e)
     bool torch_known = py && (py->runtime.version.value || py->site_packages.count);
     if (!e->alternatives.n && e->findings.root_cause.value)
         return;
-    if (!f->nvml.driver_version.value)
+    if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi"))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));
-    if (!torch_known)
+    if (!torch_known && !asked(e, "collect_env"))
         dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env`: torch's version, "
                                        "its CUDA and whether it sees the GPU"));
 }
@@ -352,7 +402,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_facts_init(&out->facts);
     dl_text_facts_read(&out->paste, &out->facts, &out->where);
     derive_driver_cuda(k, &out->facts);
-    derive_gpu_cc(k, &out->facts);
+    derive_gpu_cc(k, &out->facts, &out->gpu);
     derive_windows_pypi_cpu(&out->facts);
     memset(&rules, 0, sizeof rules);
     in.facts = &out->facts;
@@ -366,6 +416,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     add_cpu_build_wanted_cuda(out);
+    add_gpu_below_every_wheel(k, out);
     add_plain_pip_on_windows(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

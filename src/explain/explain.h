@@ -5,6 +5,7 @@
 #ifndef DLENV_EXPLAIN_EXPLAIN_H
 #define DLENV_EXPLAIN_EXPLAIN_H
 
+#include "explain/readings.h"
 #include "facts/facts.h"
 #include "know/tables.h"
 #include "parse/paste.h"
@@ -19,6 +20,7 @@ typedef struct dl_explanation {
     dl_strv alternatives;     /* finding ids the text cannot rule out */
     dl_strv ask;              /* commands whose output would decide */
     size_t signatures;        /* how many catalog signatures matched */
+    dl_gpu_span gpu;          /* the capabilities the text's GPU may have */
 } dl_explanation;
 
 void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanation *out);

@@ -2,7 +2,9 @@
 
 #include "base/str.h"
 #include "facts/query.h"
+#include "know/arch.h"
 #include "know/version.h"
+#include "parse/oom.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -94,19 +96,141 @@ static const char *wheel_name(const dl_paste *p, const dl_facts *f, const char *
     return id;
 }
 
-/* "no kernel image" and "not compatible" name no GPU's age; the GPU does. Kepler and
- * Maxwell (below 6.0) are what wheels dropped; Volta and newer what an old wheel lacks. */
-static const char *kernel_image(const dl_facts *f, const char *id)
+/* What a GPU of capability key (major * 10 + minor) fails as against one wheel's list:
+ * "gpu_arch_dropped", "arch_not_in_wheel", or NULL when the list runs on it. */
+static const char *arch_miss(unsigned key, const char *list_text)
 {
-    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    double cc;
-    if (!g || !g->compute_capability.value)
+    dl_arch_list list;
+    dl_arch_result r;
+    if (!dl_arch_list_parse(list_text, &list) || !list.n)
+        return NULL;
+    r = dl_arch_check(key / 10, key % 10, &list);
+    return r.diagnosis;
+}
+
+/* Adds one wheel's verdicts on both ends of the GPU's span to what has been seen: the
+ * reading holds only while every failing wheel says the same thing. */
+static void judge(const dl_gpu_span *gpu, const char *list_text, const char **seen, bool *split)
+{
+    const char *ends[2];
+    size_t i;
+    ends[0] = arch_miss(gpu->lo, list_text);
+    ends[1] = arch_miss(gpu->hi, list_text);
+    for (i = 0; i < 2; i++) {
+        if (!ends[i])
+            continue;
+        if (*seen && strcmp(*seen, ends[i]) != 0)
+            *split = true;
+        *seen = ends[i];
+    }
+}
+
+/* The wheel's list as the text gives it (torch's own "supports CUDA capabilities sm_50
+ * ..."), space-separated into buf; false when the text has none. */
+static bool text_arch_list(const dl_facts *f, char *buf, size_t n)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    size_t i, used = 0;
+    if (!py || !py->runtime.arch_list.known || !py->runtime.arch_list.count)
+        return false;
+    buf[0] = '\0';
+    for (i = 0; i < py->runtime.arch_list.count && used + 1 < n; i++) {
+        int w = snprintf(buf + used, n - used, "%s ", DL_LIST_AT(py->runtime.arch_list, char *, i));
+        if (w < 0)
+            break;
+        used += (size_t)w < n - used ? (size_t)w : n - used - 1;
+    }
+    return used > 0;
+}
+
+/* judge() over every wheel dlenv knows, on the text's OS when the table has rows for it. */
+static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_span *gpu,
+                              const char **seen, bool *split)
+{
+    bool any_os_row = false;
+    size_t r;
+    for (r = 0; t && r < t->rows && os; r++)
+        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    for (r = 0; t && r < t->rows; r++)
+        if (!any_os_row || !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os))
+            judge(gpu, dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list), seen, split);
+}
+
+/* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
+ * list does. Below the list (or in a gap) is gpu_arch_dropped, above it arch_not_in_wheel
+ * (know/arch.c). The list is the text's when it gives one; otherwise every wheel dlenv
+ * knows (wheel_arches.csv, on the text's OS when it says): when all the wheels that fail on
+ * this GPU fail the same way, that is the reading (a Kepler, Maxwell or Pascal GPU is only
+ * ever below or in a gap; an sm_120 only ever above). A name sold on two chips counts
+ * when both chips read the same. Otherwise the signature's guess stays, with the other as
+ * a candidate and the question that decides. */
+static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const dl_gpu_span *gpu,
+                                const char *id, bool *settled)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    const char *os = f->os.family.value, *seen = NULL;
+    bool split = false;
+    char list[512];
+    if (!gpu->hi)
         return id;
-    cc = strtod(g->compute_capability.value, NULL);
-    if (cc > 0 && cc < 6.0)
-        return "gpu_arch_dropped";
-    if (cc >= 7.0)
-        return "arch_not_in_wheel";
+    if (text_arch_list(f, list, sizeof list))
+        judge(gpu, list, &seen, &split);
+    else
+        judge_every_wheel(t, os, gpu, &seen, &split);
+    if (!seen || split)
+        return id;
+    if (settled)
+        *settled = true;
+    return seen;
+}
+/* The text's torch as "2.3" (its release's minor), or "" when the text gives none. */
+static void torch_minor_of(const dl_facts *f, char *out, size_t n)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const char *v = py ? py->runtime.version.value : NULL;
+    dl_torch_version tv;
+    if (!v && py && py->site_packages.count &&
+        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        v = DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                       dl_torch_install, 0).version.value;
+    out[0] = '\0';
+    if (v && dl_torch_version_parse(v, &tv))
+        snprintf(out, n, "%lu.%lu", tv.release.part[0], tv.release.part[1]);
+}
+
+bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl_gpu_span *gpu)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    char minor[32];
+    size_t r, judged = 0;
+    if (!t || !gpu->hi)
+        return false;
+    torch_minor_of(f, minor, sizeof minor);
+    for (r = 0; r < t->rows; r++) {
+        dl_arch_list list;
+        if (minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0)
+            continue;
+        if (!dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+                                &list) || !list.n)
+            continue;
+        if (dl_arch_check(gpu->hi / 10, gpu->hi % 10, &list).verdict != DL_ARCH_TOO_OLD)
+            return false;
+        judged++;
+    }
+    return judged > 0;
+}
+
+/* An out-of-memory message with its numbers: when PyTorch itself holds nearly all that is
+ * not free (what the others hold is under a quarter of the GPU), no other process took the
+ * memory, so the batch (or model) is too big and "another process" is no candidate. A
+ * larger share held elsewhere is gpu_memory_held_by_other_process (rules/torch_runtime.c,
+ * above half) or stays a candidate (between a quarter and half). */
+static const char *oom_numbers(const dl_paste *p, const char *id, bool *settled)
+{
+    dl_oom oom;
+    if (dl_oom_read(p, &oom) && settled &&
+        oom.total_bytes - oom.free_bytes - oom.torch_bytes < oom.total_bytes / 4)
+        *settled = true;
     return id;
 }
 
@@ -249,14 +373,18 @@ static const char *core_missing(const dl_paste *p, const char *id)
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
-                           const char *id)
+                           const dl_gpu_span *gpu, const char *id, bool *settled)
 {
+    if (settled)
+        *settled = false;
+    if (!strcmp(id, "arch_not_in_wheel"))
+        return kernel_image(k, f, gpu, id, settled);
+    if (!strcmp(id, "cuda_oom"))
+        return oom_numbers(p, id, settled);
     if (!strcmp(id, "python_unsupported"))
         return from_versions(k, p, id);
     if (!strcmp(id, "wheel_tag_mismatch"))
         return wheel_name(p, f, id);
-    if (!strcmp(id, "arch_not_in_wheel"))
-        return kernel_image(f, id);
     if (!strcmp(id, "python_32bit"))
         return no_wheel_at_all(p, f, id);
     if (!strcmp(id, "torch_not_installed"))

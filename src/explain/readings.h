@@ -8,8 +8,23 @@
 #include "know/tables.h"
 #include "parse/paste.h"
 
-/* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id. */
+/* The compute capabilities the text's GPU may have, as major * 10 + minor, lowest and
+ * highest: one value for a GPU whose capability the text gives or its name fixes, two for a
+ * name sold on two chips ("GT 740M": GK107 sm_30 and GK208 sm_35); 0 when unknown. Looked up
+ * once per report (explain.c), never per line. */
+typedef struct dl_gpu_span {
+    unsigned lo, hi;
+} dl_gpu_span;
+
+/* Every wheel dlenv knows (wheel_arches.csv, torch 1.12 onward; only the text's torch
+ * release when it gives one) is newer than the GPU's highest possible capability: no wheel
+ * has kernels for it. False when the GPU or the wheels are unknown. */
+bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl_gpu_span *gpu);
+
+/* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id.
+ * *settled (when given) is set when the text's facts rule the signature's alternatives out
+ * (the GPU against the wheels), so none stays a candidate. */
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
-                           const char *id);
+                           const dl_gpu_span *gpu, const char *id, bool *settled);
 
 #endif

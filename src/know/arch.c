@@ -214,14 +214,18 @@ static dl_arch_result classify_miss(const dl_arch_list *list, unsigned major, un
         lo = k < lo ? k : lo;
         hi = k > hi ? k : hi;
     }
-    if (dev < lo) {
-        r.verdict = DL_ARCH_TOO_OLD;
-        r.diagnosis = "gpu_arch_dropped";
-    } else {
-        /* Newer than every target, or in a gap: either way the wheel lacks this
-         * architecture and a wheel that lists it is the fix. */
-        r.verdict = dev > hi ? DL_ARCH_TOO_NEW : DL_ARCH_NOT_COVERED;
+    /* Newer than every target is arch_not_in_wheel: a newer wheel is the fix. Older than
+     * every target, or in a gap (sm_61 in "sm_50 sm_70 sm_80"), is gpu_arch_dropped:
+     * DIAGNOSES.md's fix for it is "a wheel that still covers it", and a GPU in a gap
+     * is older than the list's newest target, so no newer wheel brings its arch back,
+     * an older (or other) variant does (cu111's nightly without sm_61; cu128 without
+     * Pascal but with sm_50). */
+    if (dev > hi) {
+        r.verdict = DL_ARCH_TOO_NEW;
         r.diagnosis = "arch_not_in_wheel";
+    } else {
+        r.verdict = dev < lo ? DL_ARCH_TOO_OLD : DL_ARCH_NOT_COVERED;
+        r.diagnosis = "gpu_arch_dropped";
     }
     return r;
 }

@@ -53,7 +53,7 @@ typedef enum dl_arch_verdict {
     DL_ARCH_TOO_NEW,      /* device newer than every target: arch_not_in_wheel */
     DL_ARCH_TOO_OLD,      /* device older than every target: gpu_arch_dropped */
     DL_ARCH_NOT_COVERED,  /* targets on both sides, none for this device (a gap such as
-                           * Windows cu126 without sm_61): arch_not_in_wheel */
+                           * Windows cu126 without sm_61): gpu_arch_dropped */
     DL_ARCH_UNKNOWN       /* no targets, or a device CC of 0.x */
 } dl_arch_verdict;
 

@@ -182,10 +182,17 @@ static void take_row(const dl_table *t, size_t r, dl_gpu_match *out)
                      dl_table_cell(t, r, DL_COL_gpu_compute_capability_architecture), out->major,
                      out->minor, dl_table_cell(t, o, DL_COL_gpu_compute_capability_architecture),
                      ma, mi);
+        out->span_lo = out->major * 10 + out->minor;
+        out->span_hi = ma * 10 + mi;
+        if (out->span_lo > out->span_hi) {
+            out->span_hi = out->span_lo;
+            out->span_lo = ma * 10 + mi;
+        }
         out->major = out->minor = 0;
         return;
     }
     out->found = true;
+    out->span_lo = out->span_hi = out->major * 10 + out->minor;
 }
 
 /* The row whose name is closest to want when want has no exact match: a typo in the
@@ -262,6 +269,7 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
         out->major = chip.cc_major;
         out->minor = chip.cc_minor;
         out->found = true;
+        out->span_lo = out->span_hi = chip.cc_major * 10 + chip.cc_minor;
         return;
     }
     if (inside >= 0 || holding >= 0) {

@@ -16,6 +16,10 @@ typedef struct dl_gpu_match {
     char guessed[96];       /* the table's name when the given one was a near miss ("did
                                you mean"); "" when the name matched */
     char unknown_why[200];  /* why not found when the name is known but ambiguous */
+    /* The capabilities the name allows, lowest and highest (major * 10 + minor): both the
+     * match's when found; the two boards' when the name is ambiguous ("GT 730": 21 and 35),
+     * which may still decide what is below or above a wheel's list; 0 when unknown. */
+    unsigned span_lo, span_hi;
 } dl_gpu_match;
 
 /* The name (nvidia-smi's, a user's, or pci.ids' "GP106 [GeForce GTX 1060 6GB]") against

@@ -1,11 +1,13 @@
 #!/bin/sh
 # run.sh DLENV JSON_MATCH DIR: dlenv's own explain cases (DIR/cases.tsv): the root cause
-# each file must give ("none" for no failure) and ids that must stay out (near misses).
+# each file must give ("none" for no failure) and ids that must stay out (near misses);
+# optionally ids that must be among the alternatives (the candidates the text cannot rule
+# out) and a text that one of the "ask" lines must contain.
 set -u
 dlenv=$1 match=$2 dir=$3
 failed=0 count=0
 tab=$(printf '\t')
-while IFS="$tab" read -r file want bad; do
+while IFS="$tab" read -r file want bad alts ask; do
     case "$file" in ''|'#'*) continue ;; esac
     count=$((count + 1))
     out=$("$dlenv" explain --json "$dir/$file")
@@ -44,6 +46,29 @@ while IFS="$tab" read -r file want bad; do
         done
         i=$((i + 1))
     done
+    for a in $(echo "${alts:--}" | tr ',' ' '); do
+        [ "$a" = - ] && continue
+        i=0 seen=no
+        while alt=$(printf '%s' "$out" | "$match" --get /dev/stdin "alternatives.$i" 2>/dev/null); do
+            [ "$alt" = "$a" ] && seen=yes
+            i=$((i + 1))
+        done
+        if [ $seen = no ]; then
+            echo "FAIL $file: $a is not among the alternatives"
+            failed=$((failed + 1))
+        fi
+    done
+    if [ -n "${ask:-}" ] && [ "$ask" != - ]; then
+        i=0 seen=no
+        while line=$(printf '%s' "$out" | "$match" --get /dev/stdin "ask.$i" 2>/dev/null); do
+            case "$line" in *"$ask"*) seen=yes ;; esac
+            i=$((i + 1))
+        done
+        if [ $seen = no ]; then
+            echo "FAIL $file: no ask line holds '$ask'"
+            failed=$((failed + 1))
+        fi
+    fi
     # Exit code: 1 exactly when a root cause was named.
     [ "$want" = none ] && expect_rc=0 || expect_rc=1
     if [ "$rc" != "$expect_rc" ]; then
