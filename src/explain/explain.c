@@ -364,6 +364,73 @@ static void add_plain_pip_on_windows(dl_explanation *e)
                       "command for this machine)");
 }
 
+/* A line that is the word False alone (the REPL's answer). */
+static bool only_false(const char *low)
+{
+    low += strspn(low, " \t");
+    if (strncmp(low, "false", 5) != 0)
+        return false;
+    low += 5;
+    return low[strspn(low, " \t\r")] == '\0';
+}
+
+/* The line where the text says torch.cuda.is_available() is False: on that line
+ * ("is_available() returns False") or as the REPL's answer on the next; -1 when none. */
+static long unavailable_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        const char *after = strstr(p->lines[i].lower, "is_available");
+        if (strstr(after, "false"))
+            return i;
+        if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
+            return i + 1;
+    }
+    return -1;
+}
+
+/* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
+ * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
+ * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
+ * False without an error when the driver cannot run its CUDA (old torch printed nothing;
+ * newer prints a warning that pastes often leave out), the usual cause on Linux; no
+ * driver at all and a CPU build stay candidates, and `nvidia-smi` with collect_env
+ * decides. */
+static void add_silent_unavailable(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    const dl_torch_install *t = py && py->site_packages.count &&
+                                        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count
+                                    ? &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                                                  dl_torch_install, 0)
+                                    : NULL;
+    const char *cuda = py && py->runtime.version.value ? py->runtime.cuda.value
+                                                       : t ? t->cuda.value : NULL;
+    dl_plan_os os = dl_plan_os_parse(f->os.family.value);
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || f->nvml.driver_version.value || os == DL_PLAN_OS_MACOS ||
+        os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
+        (line = unavailable_line(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "driver_too_old", DL_SEV_FAILURE,
+                       "torch sees no GPU and gives no error: most often the driver cannot run "
+                       "the CUDA torch was built with");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# update the driver (nvidia-smi's \"CUDA Version\" must be at least "
+                      "torch's), or install a wheel for an older CUDA");
+    dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("`nvidia-smi` (the driver and the newest CUDA it runs) and "
+                                   "`python -m torch.utils.collect_env` (the CUDA torch was "
+                                   "built with)"));
+}
+
 /* A signature's question already asks for that command. */
 static bool asked(const dl_explanation *e, const char *command)
 {
@@ -418,6 +485,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_plain_pip_on_windows(out);
+    add_silent_unavailable(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);
