@@ -324,6 +324,43 @@ static void add_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
                       "a release from before the architecture was dropped), or a newer GPU");
 }
 
+/* The text shows an error (a traceback, an "Error" line) but not which one. */
+static bool shows_an_error(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "traceback (most recent call last)") >= 0 ||
+           dl_paste_find(p, 0, "error:") >= 0;
+}
+
+/* A GPU that only the newest wheels have kernels for (an RTX 50xx, sm_120: cu128 and later)
+ * failing with an error the text cuts off, and torch's version not given: a wheel without
+ * its architecture is the likely cause, not the certain one; collect_env and the whole
+ * error decide. Only when nothing else was found. */
+static void add_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    size_t i;
+    if (e->findings.items.count || !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
+        (py && (py->runtime.version.value || py->site_packages.count)) ||
+        !shows_an_error(&e->paste) || !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
+        return;
+    x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                       "%s (sm_%u) has kernels only in the newest torch wheels; a torch "
+                       "installed without asking for one lacks them",
+                       g->name.value, e->gpu.lo);
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]"))
+            quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# a wheel whose list covers the GPU (dlenv plan --gpu \"%s\" prints "
+                      "the command)", g->name.value);
+    dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (torch's version and "
+                                   "build) and the whole error, from the first line of the "
+                                   "traceback"));
+}
+
 /* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
 static long plain_pip_install(const dl_paste *p)
 {
@@ -484,6 +521,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_rules(&rules, out);
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
+    add_gpu_newer_than_most_wheels(k, out);
     add_plain_pip_on_windows(out);
     add_silent_unavailable(out);
     dl_signature_hits_free(&hits);

@@ -234,6 +234,33 @@ static const char *oom_numbers(const dl_paste *p, const char *id, bool *settled)
     return id;
 }
 
+bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
+                                   const dl_gpu_span *gpu)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    const char *os = f->os.family.value;
+    bool any_os_row = false;
+    size_t r, judged = 0, runs = 0;
+    if (!t || !gpu->lo)
+        return false;
+    for (r = 0; r < t->rows && os; r++)
+        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    for (r = 0; r < t->rows; r++) {
+        dl_arch_list list;
+        dl_arch_verdict v;
+        if ((any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
+            !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+                                &list) || !list.n)
+            continue;
+        v = dl_arch_check(gpu->lo / 10, gpu->lo % 10, &list).verdict;
+        if (v != DL_ARCH_RUNS_SASS && v != DL_ARCH_RUNS_PTX_JIT && v != DL_ARCH_TOO_NEW)
+            return false;
+        runs += v == DL_ARCH_RUNS_SASS;
+        judged++;
+    }
+    return judged > 0 && runs * 2 < judged;
+}
+
 /* Interpreters the text lists (`where python`, `which -a python`): distinct paths that end
  * in python.exe or bin/python. */
 static size_t interpreters_listed(const dl_paste *p)

@@ -21,6 +21,13 @@ typedef struct dl_gpu_span {
  * has kernels for it. False when the GPU or the wheels are unknown. */
 bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl_gpu_span *gpu);
 
+/* Fewer than half of the wheels dlenv knows (on the text's OS when it says) have machine
+ * code (SASS) for the GPU's lowest possible capability, and the others are older than it
+ * (newer than their list, or left to JIT an old PTX): an sm_120 GPU, which only cu128
+ * and later have. */
+bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
+                                   const dl_gpu_span *gpu);
+
 /* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id.
  * *settled (when given) is set when the text's facts rule the signature's alternatives out
  * (the GPU against the wheels), so none stays a candidate. */

@@ -316,11 +316,14 @@ static void capability(const char *l, const char *low, dl_facts *f, dl_text_fact
     if ((at = strstr(low, " with cuda capability sm_")) != NULL) {
         dl_nvml_gpu *g = gpu(f);
         unsigned cc = (unsigned)strtoul(at + 25, NULL, 10);
-        char buf[16], *name = dl_strndup(l, (size_t)(at - low));
+        char buf[16], *name = dl_strndup(l, (size_t)(at - low)), *start = name, *cut;
         snprintf(buf, sizeof buf, "%u.%u", cc / 10, cc % 10);
+        /* the name follows what came before it on the line: "UserWarning: ", a quote */
+        while ((cut = strpbrk(start, ":\"'`")) != NULL)
+            start = cut + 1;
         if (!g->compute_capability.value && cc >= 10) {
             dl_text_set(&g->compute_capability, buf);
-            dl_text_set(&g->name, dl_trim(name));
+            dl_text_set(&g->name, dl_trim(start));
             note(w, "nvml.gpus[0].compute_capability", i);
         }
         free(name);
@@ -807,6 +810,86 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
+/* "torch 2.3.0+cu121", "PyTorch version 1.5.0", "pytorch 1.13" in a sentence: the version
+ * after the word, up to its local tag. False unless it looks like a release ("2.3",
+ * "1.13.1", "2.8.0+cu128"); "torchvision 0.15" and "torch/" are other things. */
+static bool torch_version_in(const char *low, char *out, size_t n)
+{
+    const char *at;
+    for (at = strstr(low, "torch"); at; at = strstr(at + 5, "torch")) {
+        const char *v = at + 5;
+        size_t k = 0, dots = 0;
+        if (at > low && isalnum((unsigned char)at[-1]) && strncmp(at - 2, "py", 2) != 0)
+            continue;
+        if (*v != ' ')
+            continue;
+        v++;
+        if (!strncmp(v, "version ", 8))
+            v += 8;
+        while ((isdigit((unsigned char)v[k]) || (v[k] == '.' && isdigit((unsigned char)v[k + 1]))) &&
+               k + 1 < n)
+            dots += v[k++] == '.';
+        if (!dots || !isdigit((unsigned char)v[0]))
+            continue;
+        if (v[k] == '+')
+            for (k++; isalnum((unsigned char)v[k]) && k + 1 < n; k++)
+                ;
+        if (isalnum((unsigned char)v[k]))
+            continue;
+        memcpy(out, v, k);
+        out[k] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* torch's version said in words, where nothing else gave it; a line that installs one
+ * ("pip install", "conda install") asks for it and shows nothing. */
+static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    char v[48];
+    long at;
+    if (f->pythons.count && (python(f)->runtime.version.value ||
+                             (python(f)->site_packages.count && installed_torch(f)->version.value)))
+        return;
+    for (at = dl_paste_find(p, 0, "torch "); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "torch ")) {
+        const char *low = p->lines[at].lower;
+        if (strstr(low, "install") || strstr(low, "requirement") ||
+            !torch_version_in(low, v, sizeof v))
+            continue;
+        set_installed(f, w, (size_t)at, v, NULL);
+        return;
+    }
+}
+
+/* The name so far holds its model number (a word with a digit: "5090", "A6000", "740M"). */
+static bool model_seen(const char *name, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (isdigit((unsigned char)name[k]))
+            return true;
+    return false;
+}
+
+/* A word that still belongs to a GPU's name after its model number ("RTX 4070 Ti SUPER
+ * Laptop GPU", "RX 6800 XT", "RTX 5000 Ada Generation", "8 GB"), unlike the prose that
+ * follows it ("RTX 5090 just to test", "GT 740M CUDA"). */
+static bool name_word(const char *low)
+{
+    static const char *const words[] = {"ti", "super", "laptop", "gpu", "mobile", "max-q",
+                                        "xt", "xtx", "ada", "generation", "gb", "m", "le",
+                                        "pcie", "sxm", "sxm4", "sxm5", "nvl", "blackwell"};
+    size_t k, n = strcspn(low, " \t,|;()[]*`'\".");
+    if (n && isdigit((unsigned char)low[0]))
+        return true;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strlen(words[k]) == n && !strncmp(low, words[k], n))
+            return true;
+    return false;
+}
+
 /* A GPU named in prose or an issue form ("**GPU**: RTX 5090", "GPU is GeForce GT 740M |
  * 3.0", "Graphics card: 1 Tesla P100"): from the marketing word to the end of the name. */
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -837,7 +920,7 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         char c = l[k];
         if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
             break;
-        if (c == ' ' && ++words >= 5)
+        if (c == ' ' && (++words >= 5 || (model_seen(out, i) && !name_word(low + k + 1))))
             break;
         out[i++] = c;
     }
@@ -852,6 +935,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     os_in_words(p, f, w);
     python_in_words(p, f, w);
+    torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
 }
 

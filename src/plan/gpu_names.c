@@ -238,6 +238,7 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
     tokens want, row;
     long inside = -1, holding = -1, near;
     size_t inside_n = 0, holding_n = 0, r;
+    bool model_number = false;
     dl_gpu_chip chip;
     memset(out, 0, sizeof *out);
     if (!name)
@@ -245,6 +246,8 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
     tokenize(name, &want);
     if (!want.n)
         return;
+    for (r = 0; r < want.n; r++)
+        model_number |= isdigit((unsigned char)want.t[r][0]) != 0;
     for (r = 0; t && r < t->rows; r++) {
         tokenize(dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name), &row);
         if (tokens_equal(&row, &want)) {
@@ -258,8 +261,9 @@ void dl_gpu_resolve_name(const dl_knowledge *k, const char *name, dl_gpu_match *
             inside_n = row.n;
         }
         /* "3060" is inside "RTX 3060" and "RTX 3060 Ti": the shortest row holding a short
-         * name is the plain model */
-        if (tokens_inside(&want, &row) && (holding < 0 || row.n < holding_n)) {
+         * name is the plain model; a name without its model number ("NVIDIA Quadro",
+         * "Tesla") is a family, not a GPU */
+        if (model_number && tokens_inside(&want, &row) && (holding < 0 || row.n < holding_n)) {
             holding = (long)r;
             holding_n = row.n;
         }

@@ -208,6 +208,18 @@ static void names_resolve(void **state)
     assert_false(m.found);
     assert_non_null(strstr(m.unknown_why, "sm_35"));
     assert_non_null(strstr(m.unknown_why, "sm_21"));
+    /* ... yet both are below sm_37: the span says so */
+    assert_int_equal(m.span_lo, 21);
+    assert_int_equal(m.span_hi, 35);
+    dl_gpu_resolve_name(&dl_test_know, "NVIDIA GeForce GT 740M", &m);
+    assert_false(m.found);
+    assert_int_equal(m.span_lo, 30);
+    assert_int_equal(m.span_hi, 35);
+    expect_name("GeForce GT 750M", 3, 0, "");
+    /* a family without its model number is no GPU */
+    dl_gpu_resolve_name(&dl_test_know, "NVIDIA Quadro", &m);
+    assert_false(m.found);
+    assert_int_equal(m.span_hi, 0);
 }
 
 static void search(const char *name, const char *const *lines, dl_plan_gpu *g)
