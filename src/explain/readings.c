@@ -282,8 +282,9 @@ static size_t interpreters_listed(const dl_paste *p)
     return n;
 }
 
-/* "No module named 'torch'" where the text shows torch installed (a pip list row, pip's
- * "Successfully installed torch-...") or two interpreters: torch is in the other one. So
+/* "No module named 'torch'" from a 32-bit Python is that Python (no torch wheel is 32-bit).
+ * Where the text shows torch installed (a pip list row, pip's "Successfully installed
+ * torch-...") or two interpreters: torch is in the other one. So
  * with sudo: root's Python has no venv and no user site, so `sudo python` (or torch put
  * there by `sudo pip`) is another interpreter's view. */
 static const char *no_module(const dl_paste *p, const dl_facts *f, const char *id)
@@ -294,6 +295,9 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
                                        : NULL;
     const dl_torch_install *t = site && site->torches.count
                                     ? &DL_LIST_AT(site->torches, dl_torch_install, 0) : NULL;
+    /* torch publishes no 32-bit wheels: a 32-bit Python never had one to import */
+    if (py && py->bits.known && py->bits.value == 32)
+        return "python_32bit";
     if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2 ||
         dl_paste_find(p, 0, "sudo python") >= 0 || dl_paste_find(p, 0, "sudo pip") >= 0)
         return "pip_python_mismatch";
