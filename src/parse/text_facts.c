@@ -157,6 +157,13 @@ static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w
         dl_text_set(&f->nvml.driver_version, norm);
         note(w, "nvml.driver_version", i);
     }
+    /* an issue form's "- Driver: 531.41", "**NVIDIA driver**: 535.104.05" */
+    if (!f->nvml.driver_version.value && strstr(low, "driver") &&
+        (value_after(low, "driver:", v, sizeof v) || value_after(low, "driver**:", v, sizeof v)) &&
+        dl_driver_normalize(v, norm, sizeof norm)) {
+        dl_text_set(&f->nvml.driver_version, norm);
+        note(w, "nvml.driver_version", i);
+    }
     /* nvidia-smi prints its header only when it found a GPU and the driver answered. */
     if (strstr(low, "nvidia-smi") && strstr(low, "driver version"))
         gpu(f);
@@ -810,8 +817,9 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
-/* "torch 2.3.0+cu121", "PyTorch version 1.5.0", "pytorch 1.13" in a sentence: the version
- * after the word, up to its local tag. False unless it looks like a release ("2.3",
+/* "torch 2.3.0+cu121", "PyTorch version 1.5.0", "pytorch 1.13" in a sentence, an issue
+ * form's "PyTorch Version (e.g., 1.0): 1.7.1" or "**PyTorch**: 2.0.0": the version after the
+ * word, up to its local tag. False unless it looks like a release ("2.3",
  * "1.13.1", "2.8.0+cu128"); "torchvision 0.15" and "torch/" are other things. */
 static bool torch_version_in(const char *low, char *out, size_t n)
 {
@@ -821,11 +829,20 @@ static bool torch_version_in(const char *low, char *out, size_t n)
         size_t k = 0, dots = 0;
         if (at > low && isalnum((unsigned char)at[-1]) && strncmp(at - 2, "py", 2) != 0)
             continue;
-        if (*v != ' ')
+        /* what an issue form puts between the word and the value: " version", "**",
+         * "(e.g., 1.0)", ":" */
+        for (;;) {
+            if (*v == ' ' || *v == ':' || *v == '*')
+                v++;
+            else if (!strncmp(v, "version", 7))
+                v += 7;
+            else if (*v == '(' && strchr(v, ')'))
+                v = strchr(v, ')') + 1;
+            else
+                break;
+        }
+        if (v == at + 5)
             continue;
-        v++;
-        if (!strncmp(v, "version ", 8))
-            v += 8;
         while ((isdigit((unsigned char)v[k]) || (v[k] == '.' && isdigit((unsigned char)v[k + 1]))) &&
                k + 1 < n)
             dots += v[k++] == '.';
@@ -852,8 +869,8 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     if (f->pythons.count && (python(f)->runtime.version.value ||
                              (python(f)->site_packages.count && installed_torch(f)->version.value)))
         return;
-    for (at = dl_paste_find(p, 0, "torch "); at >= 0;
-         at = dl_paste_find(p, (size_t)at + 1, "torch ")) {
+    for (at = dl_paste_find(p, 0, "torch"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "torch")) {
         const char *low = p->lines[at].lower;
         if (strstr(low, "install") || strstr(low, "requirement") ||
             !torch_version_in(low, v, sizeof v))
