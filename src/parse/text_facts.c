@@ -907,37 +907,93 @@ static bool name_word(const char *low)
     return false;
 }
 
+/* Where mark names a GPU in the line: at a word's start, and for the short marks (RTX,
+ * GTX, GT, MX) with the model number after it ("rtx3060", "GT 1030", "MX450", "RTX A6000"),
+ * so that
+ * "gt " in prose or "mx" inside a word is not one. NULL when it does not. */
+static const char *gpu_mark_at(const char *low, const char *mark)
+{
+    const char *at;
+    size_t n = strlen(mark);
+    bool short_mark = !strcmp(mark, "rtx") || !strcmp(mark, "gtx") || !strcmp(mark, "gt ") ||
+                      !strcmp(mark, "mx");
+    for (at = strstr(low, mark); at; at = strstr(at + 1, mark)) {
+        const char *after = at + n;
+        if (at > low && isalnum((unsigned char)at[-1]))
+            continue;
+        if (short_mark) {
+            if (*after == ' ' && strcmp(mark, "gt ") != 0)
+                after++;
+            /* "RTX A6000", "RTX PRO 6000", "GTX TITAN X": models without a leading digit */
+            /* model numbers have three or four digits: "gt 2" is no GPU */
+            if (strspn(after, "0123456789") < 3 &&
+                !(mark[0] != 'm' && mark[1] == 't' &&
+                  ((isalpha((unsigned char)after[0]) && isdigit((unsigned char)after[1])) ||
+                   !strncmp(after, "pro ", 4) || !strncmp(after, "titan", 5))))
+                continue;
+        } else if (isalnum((unsigned char)mark[n - 1]) && isalnum((unsigned char)*after) &&
+                   !isdigit((unsigned char)mark[n - 1])) {
+            continue;
+        }
+        return at;
+    }
+    return NULL;
+}
+
+/* A word of the sentence around a GPU's name, never part of it ("TITAN Black which is"). */
+static bool prose_word(const char *low)
+{
+    static const char *const words[] = {"which", "is", "with", "and", "on", "in", "for", "but",
+                                        "that", "to", "was", "has", "have", "card", "graphics"};
+    size_t k, n = strcspn(low, " \t,|;()[]*`'\".");
+    for (k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strlen(words[k]) == n && !strncmp(low, words[k], n))
+            return true;
+    return false;
+}
+
 /* A GPU named in prose or an issue form ("**GPU**: RTX 5090", "GPU is GeForce GT 740M |
  * 3.0", "Graphics card: 1 Tesla P100"): from the marketing word to the end of the name. */
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
-    static const char *const marks[] = {"geforce", "rtx ", "gtx ", "quadro", "tesla ", "titan ",
+    static const char *const marks[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
                                         "radeon", "intel hd", "intel uhd", "intel(r) uhd",
                                         "intel(r) hd", "iris", "intel arc", "nvidia a100",
-                                        "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4"};
+                                        "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4",
+                                        "gt ", "mx", "a100", "h100", "h200", "v100", "p100",
+                                        "l40", "a10g", "b200", "k80"};
     const char *l, *low, *best = NULL;
     char out[64];
-    long line;
+    long line = -1;
     size_t k, i = 0, words = 0;
     if (f->nvml.gpus.count && gpu(f)->name.value)
         return;
-    line = first_line_of(p, marks, sizeof marks / sizeof marks[0]);
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        long at;
+        for (at = dl_paste_find(p, 0, marks[k]); at >= 0 && (line < 0 || at <= line);
+             at = dl_paste_find(p, (size_t)at + 1, marks[k])) {
+            const char *hit = gpu_mark_at(p->lines[at].lower, marks[k]);
+            if (!hit)
+                continue;
+            if (line < 0 || at < line || hit < best) {
+                line = at;
+                best = hit;
+            }
+            break;
+        }
+    }
     if (line < 0)
         return;
     l = p->lines[line].text;
     low = p->lines[line].lower;
-    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
-        const char *at = strstr(low, marks[k]);
-        if (at && (!best || at < best))
-            best = at;
-    }
     if (best - low >= 7 && !strncmp(best - 7, "nvidia ", 7))
         best -= 7;
     for (k = (size_t)(best - low); l[k] && i + 1 < sizeof out; k++) {
         char c = l[k];
         if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
             break;
-        if (c == ' ' && (++words >= 5 || (model_seen(out, i) && !name_word(low + k + 1))))
+        if (c == ' ' && (++words >= 5 || prose_word(low + k + 1) ||
+                         (model_seen(out, i) && !name_word(low + k + 1))))
             break;
         out[i++] = c;
     }

@@ -2,7 +2,7 @@
 # run.sh DLENV JSON_MATCH DIR: dlenv's own explain cases (DIR/cases.tsv): the root cause
 # each file must give ("none" for no failure) and ids that must stay out (near misses);
 # optionally ids that must be among the alternatives (the candidates the text cannot rule
-# out) and a text that one of the "ask" lines must contain.
+# out; "-id": must not be, the text decides it) and a text one of the "ask" lines holds.
 set -u
 dlenv=$1 match=$2 dir=$3
 failed=0 count=0
@@ -48,13 +48,16 @@ while IFS="$tab" read -r file want bad alts ask; do
     done
     for a in $(echo "${alts:--}" | tr ',' ' '); do
         [ "$a" = - ] && continue
+        want_seen=yes
+        case "$a" in -*) want_seen=no a=${a#-} ;; esac
         i=0 seen=no
         while alt=$(printf '%s' "$out" | "$match" --get /dev/stdin "alternatives.$i" 2>/dev/null); do
             [ "$alt" = "$a" ] && seen=yes
             i=$((i + 1))
         done
-        if [ $seen = no ]; then
-            echo "FAIL $file: $a is not among the alternatives"
+        if [ $seen != $want_seen ]; then
+            [ $want_seen = yes ] && echo "FAIL $file: $a is not among the alternatives" ||
+                echo "FAIL $file: $a is among the alternatives (the text decides it)"
             failed=$((failed + 1))
         fi
     done
