@@ -4,6 +4,7 @@
 #include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
+#include "rules/know_query.h"
 #include "parse/oom.h"
 
 #include <ctype.h>
@@ -156,6 +157,63 @@ static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_sp
             judge(gpu, dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list), seen, split);
 }
 
+/* The wheel's list from the text: torch's own words, else the table's row for the torch
+ * and CUDA the text gives (on its OS; Linux when it does not say). */
+static bool wheel_list_of_text(const dl_knowledge *k, const dl_facts *f, char *buf, size_t n)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_torch_install *t = py && py->site_packages.count &&
+                                        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count
+                                    ? &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                                                  dl_torch_install, 0)
+                                    : NULL;
+    const char *version = py && py->runtime.version.value ? py->runtime.version.value
+                                                          : t ? t->version.value : NULL;
+    const char *cuda = py && py->runtime.version.value ? py->runtime.cuda.value
+                                                       : t ? t->cuda.value : NULL;
+    const char *os = f->os.family.value && !strcmp(f->os.family.value, "windows") ? "windows"
+                                                                                  : "linux";
+    char variant[16];
+    long row;
+    if (text_arch_list(f, buf, n))
+        return true;
+    if (!version || !cuda || !dl_cuda_variant_name(cuda, variant, sizeof variant) ||
+        (row = dl_kq_wheel_arches(k, version, variant, os)) < 0)
+        return false;
+    snprintf(buf, n, "%s", dl_table_cell(dl_knowledge_at(k, DL_TABLE_wheel_arches), (size_t)row,
+                                         DL_COL_wheel_arches_torch_cuda_arch_list));
+    return true;
+}
+
+/* No GPU in the text, but the wheel's list: when it has machine code for the newest GPU
+ * dlenv knows (cu128 and later reach sm_120), no GPU is newer than the list, so the one that failed is
+ * older than it or in a gap: gpu_arch_dropped. Otherwise the two stay candidates, and the
+ * signature asks for the GPU's capability. */
+static const char *no_gpu_named(const dl_knowledge *k, const dl_facts *f, const char *id,
+                                bool *settled)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_gpu_compute_capability);
+    unsigned newest = 0, major, minor;
+    char list[512];
+    dl_arch_list parsed;
+    dl_arch_verdict v;
+    size_t r;
+    if (!t || !wheel_list_of_text(k, f, list, sizeof list) || !dl_arch_list_parse(list, &parsed) ||
+        !parsed.n)
+        return id;
+    for (r = 0; r < t->rows; r++)
+        if (dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_compute_capability_compute_capability),
+                        &major, &minor) && minor < 10 && major * 10 + minor > newest)
+            newest = major * 10 + minor;
+    v = dl_arch_check(newest / 10, newest % 10, &parsed).verdict;
+    /* machine code, not an old PTX left to the driver's JIT */
+    if (!newest || v != DL_ARCH_RUNS_SASS)
+        return id;
+    if (settled)
+        *settled = true;
+    return "gpu_arch_dropped";
+}
+
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
  * list does. Below the list (or in a gap) is gpu_arch_dropped, above it arch_not_in_wheel
  * (know/arch.c). The list is the text's when it gives one; otherwise every wheel dlenv
@@ -172,7 +230,7 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
     bool split = false;
     char list[512];
     if (!gpu->hi)
-        return id;
+        return no_gpu_named(k, f, id, settled);
     if (text_arch_list(f, list, sizeof list))
         judge(gpu, list, &seen, &split);
     else
