@@ -827,7 +827,8 @@ static bool torch_version_in(const char *low, char *out, size_t n)
     for (at = strstr(low, "torch"); at; at = strstr(at + 5, "torch")) {
         const char *v = at + 5;
         size_t k = 0, dots = 0;
-        if (at > low && isalnum((unsigned char)at[-1]) && strncmp(at - 2, "py", 2) != 0)
+        if (at > low && isalnum((unsigned char)at[-1]) &&
+            (at - low < 2 || strncmp(at - 2, "py", 2) != 0))
             continue;
         /* what an issue form puts between the word and the value: " version", "**",
          * "(e.g., 1.0)", ":" */
