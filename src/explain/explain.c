@@ -93,7 +93,9 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
     /* The text's facts may read the signature otherwise (unless a rule confirmed it). */
     if (!rule_failed(rules, id)) {
         const char *read = dl_reading_for(k, &e->paste, &e->facts, &e->gpu, id, &settled);
-        if (!*read)
+        /* a rule on the text's facts found the same: its finding says it better (the
+         * capability against the wheel's list, and the install command) */
+        if (!*read || (strcmp(read, id) != 0 && rule_failed(rules, read)))
             return;
         if (strcmp(read, id) != 0)
             row = row_of(cat, read, h->row);

@@ -116,7 +116,10 @@ static void arch_rule(const dl_rule_input *in, dl_findings *out, const char *id)
     if (!r.diagnosis || strcmp(r.diagnosis, id) != 0)
         return;
     x = dl_finding_add(out, id, DL_SEV_FAILURE,
-                       strcmp(id, "gpu_arch_dropped") == 0
+                       r.verdict == DL_ARCH_NOT_COVERED
+                           ? "This torch has no kernels for this GPU (sm_%u%u): the wheel was "
+                             "built for older and newer architectures, but not this one"
+                       : strcmp(id, "gpu_arch_dropped") == 0
                            ? "This torch no longer has kernels for this GPU (sm_%u%u): it is "
                              "older than every architecture the wheel was built for"
                            : "This torch has no kernels for this GPU (sm_%u%u): it is newer "
