@@ -348,7 +348,18 @@ static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
     dl_shell sh = dl_fix_shell(in->facts);
     char *python = dl_fix_python(in->facts, py), *torch_pin = dl_fmt("torch==%s", torch_version);
     char *q_torch = dl_shell_quote(sh, torch_pin), *q_name = dl_shell_quote(sh, name);
-    if (dl_contains_ci(name, "flash")) {
+    const dl_py_package *torch = dl_q_package(py, "torch");
+    char *triton_pin = torch && dl_contains_ci(name, "triton")
+                           ? exact_pin(torch->requires_triton.value)
+                           : NULL;
+    if (triton_pin) {
+        /* torch pins the triton it was built with */
+        char *spec = dl_fmt("%s==%s", name, triton_pin), *q_spec = dl_shell_quote(sh, spec);
+        dl_finding_fix(x, "%s -m pip install --force-reinstall %s", python, q_spec);
+        free(q_spec);
+        free(spec);
+        free(triton_pin);
+    } else if (dl_contains_ci(name, "flash")) {
         /* its setup fetches the prebuilt wheel for the torch it finds installed */
         dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps --no-build-isolation "
                           "--no-cache-dir %s", python, q_name);

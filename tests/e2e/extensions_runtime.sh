@@ -34,7 +34,7 @@ install() { pip install --quiet --no-index --no-deps --force-reinstall "$@"; }
 doctor() { # doctor [ARGS]: `dlenv doctor --json` as a user with the venv activated
     set +e
     env -i HOME="$home" LC_ALL=C.UTF-8 PATH="$work/venv/bin:/usr/bin:/bin" \
-        VIRTUAL_ENV="$work/venv" "$dlenv" doctor --json --import-timeout 6 "$@" \
+        VIRTUAL_ENV="$work/venv" "$dlenv" doctor --json --import-timeout 12 "$@" \
         > "$work/out" 2> "$work/err"
     set -e
 }
@@ -132,7 +132,7 @@ time.sleep(600)')")" \
 start=$(date +%s)
 doctor
 took=$(( $(date +%s) - start ))
-[ "$took" -le 20 ] || fail "doctor took $took s with one import hanging (timeout 6 s)"
+[ "$took" -le 60 ] || fail "doctor took $took s with one import hanging (timeout 12 s)"
 fires extension_mismatch xformers failure "title:built for torch 2.1.0+cu121 with CUDA 12.1" \
     "-m pip install --upgrade xformers torch==2.3.1+cu121"
 fires extension_mismatch flash_attn failure "title:fails to import" \
@@ -140,7 +140,7 @@ fires extension_mismatch flash_attn failure "title:fails to import" \
 fires extension_mismatch bitsandbytes failure "-m pip install --upgrade bitsandbytes torch==2.3.1+cu121"
 fires torchvision_mismatch torchvision failure "title:fails to import" "torchvision"
 fires extension_import_failed triton failure "title:crashes the interpreter (signal 6)" \
-    "--upgrade triton torch==2.3.1+cu121"
+    "--force-reinstall triton==2.3.1"
 fires extension_import_failed apex failure "title:hangs" "-X importtime -c"
 fires extension_import_failed deepspeed failure "-m pip install einops"
 # a metadata mismatch whose import went cleanly stays a warning

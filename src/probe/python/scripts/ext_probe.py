@@ -127,6 +127,11 @@ def record_of(pkg, module, child, path, started, why_stopped):
         if code is not None and code < 0:
             rec["signal"] = -code
             what = "signal %d" % -code
+            try:
+                import signal
+                what += " (%s)" % signal.Signals(-code).name
+            except (ImportError, AttributeError, ValueError):
+                pass
         else:
             what = "exit code %s" % code
         rec["error"] = "the interpreter died (%s) while importing %s%s" % (
@@ -134,7 +139,7 @@ def record_of(pkg, module, child, path, started, why_stopped):
     if "import_ms" not in rec:
         rec["import_ms"] = unknown("it did not finish")
     if not rec["output"]:
-        rec["output"] = ""
+        del rec["output"]  # it printed nothing
     return rec
 
 
@@ -167,13 +172,13 @@ def main():
         except Exception as e:  # noqa: BLE001 - a broken parent package: the fact
             found = True
             records[pkg] = {"package": pkg, "module": module, "status": "import_failed",
-                            "error": "%s: %s" % (type(e).__name__, e), "output": "",
+                            "error": "%s: %s" % (type(e).__name__, e),
                             "import_ms": unknown("it was not imported")}
             continue
         if not found:
             records[pkg] = {"package": pkg, "module": module, "status": "not_found",
                             "error": "its metadata is installed, but this interpreter finds "
-                                     "no module %s" % module, "output": "",
+                                     "no module %s" % module,
                             "import_ms": unknown("it was not imported")}
             continue
         queue.append((pkg, module))
@@ -192,7 +197,7 @@ def main():
             for pkg, module in queue:
                 records[pkg] = {"package": pkg, "module": module, "status": "not_run",
                                 "error": "the time for imports (%.0f s) ran out before it "
-                                         "started" % budget, "output": "",
+                                         "started" % budget,
                                 "import_ms": unknown("it was not imported")}
             queue = []
         still = []
