@@ -114,7 +114,8 @@ bool dl_opt_set_python_or_version(dl_cli *cli, const dl_option *o, const char *v
                "how long NVML or the CUDA driver may take to answer (default 15)")
 #define DL_OPT_IMPORT_TIMEOUT                                                               \
     DL_OPT_ROW("import-timeout", 0, "SECONDS", DL_OPTK_SECONDS, import_timeout_s,            \
-               "how long `import torch` may take in one interpreter (default 60)")
+               "how long `import torch` may take in one interpreter (default 60); the "      \
+               "extension packages imported after it get as long again")
 #define DL_OPT_PYTHON                                                                       \
     DL_OPT_CALL("python", "PATH", dl_opt_set_python_path,                                    \
                 "also inspect this interpreter, first")

@@ -69,7 +69,9 @@ def clean_lines(text):
     for line in ANSI.sub("", text).splitlines():
         line = "".join(c for c in line if c >= " " or c == "\t").strip()
         # the import machinery's own frames in a stack say nothing about the package
-        if line and not line.startswith(('File "<frozen ', 'File "<string>"')):
+        # (nor do faulthandler's thread addresses)
+        if line and not line.startswith(('File "<frozen ', 'File "<string>"', "Current thread 0x",
+                                         "Thread 0x")):
             lines.append(line if len(line) <= MAX_LINE else line[:MAX_LINE] + "...")
     return lines
 
@@ -109,8 +111,7 @@ def record_of(pkg, module, child, path, started, why_stopped):
     rec["output"] = bounded(clean_lines(printed), 3, 9)
     if why_stopped:
         rec["status"] = "timed_out"
-        rec["error"] = "%s; it was stopped%s" % (why_stopped, (": " + bounded(
-            clean_lines(printed), 0, 6)) if printed.strip() else "")
+        rec["error"] = "%s; it was stopped" % why_stopped  # where: in the output
     elif answer is not None:
         rec["status"] = answer.get("status", "import_failed")
         rec["import_ms"] = answer.get("import_ms", unknown("the child did not say"))
@@ -129,13 +130,12 @@ def record_of(pkg, module, child, path, started, why_stopped):
             what = "signal %d" % -code
             try:
                 import signal
-                what += " (%s)" % signal.Signals(-code).name
+                what += ", %s" % signal.Signals(-code).name
             except (ImportError, AttributeError, ValueError):
                 pass
         else:
             what = "exit code %s" % code
-        rec["error"] = "the interpreter died (%s) while importing %s%s" % (
-            what, module, (": " + bounded(clean_lines(printed), 0, 6)) if printed.strip() else "")
+        rec["error"] = "the interpreter died (%s) while importing %s" % (what, module)
     if "import_ms" not in rec:
         rec["import_ms"] = unknown("it did not finish")
     if not rec["output"]:
