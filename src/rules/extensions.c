@@ -493,9 +493,12 @@ static void check_package(const dl_rule_input *in, dl_findings *out, const dl_py
     dl_finding_evidence(x, "pythons[0].site_packages", "%s",
                         p->source.value ? p->source.value : p->name.value);
     runtime_evidence(x, py, p->name.value);
-    needs = b.torch && b.cuda.major > 0 ? dl_fmt("torch %s with %s", b.torch, want)
-            : b.torch                       ? dl_fmt("torch %s", b.torch)
-            : b.cuda.major > 0              ? dl_fmt("a torch built for %s", want)
+    /* what the package itself said at import beats what its metadata suggested */
+    needs = r && !clean ? dl_ext_built_for_said(r) : NULL;
+    if (!needs)
+        needs = b.torch && b.cuda.major > 0 ? dl_fmt("torch %s with %s", b.torch, want)
+                : b.torch                   ? dl_fmt("torch %s", b.torch)
+                : b.cuda.major > 0          ? dl_fmt("a torch built for %s", want)
                                             : NULL;
     variant = variant_of(torch_version, torch_cuda);
     fix_for(x, in, py, p->name.value, torch_version, variant, needs);
