@@ -64,8 +64,12 @@ static void run_runtime(const dl_probe_ctx *ctx, dl_python *py, bool first)
     }
     timeout_ms = settings->import_timeout_ms > 0 ? settings->import_timeout_ms : 60000;
     dl_python_runtime(py, timeout_ms, first ? settings->measure : NULL);
-    /* the extension packages get a timeout of their own: torch's facts are in already */
-    dl_python_ext_imports(py, timeout_ms, settings->no_ext_import, settings->skip_ext_import);
+    /* the extension packages get a timeout of their own: torch's facts are in already;
+     * only in the interpreter `python` means, the one the rules judge (each import costs
+     * a torch import) */
+    if (first)
+        dl_python_ext_imports(py, timeout_ms, settings->no_ext_import,
+                              settings->skip_ext_import);
 }
 
 void dl_probe_python(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out)
