@@ -164,10 +164,10 @@ void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
     size_t before = out->items.count;
     check_companion(in, out, "torchvision");
     check_companion_import(in, out, "torchvision", before);
-    if (out->items.count == before) {
+    if (out->items.count == before)
         check_companion(in, out, "torchaudio");
-        check_companion_import(in, out, "torchaudio", before);
-    }
+    /* a finding already: torchaudio's failed import is more evidence for it */
+    check_companion_import(in, out, "torchaudio", before);
 }
 
 /* A module named torch that is not PyTorch: it imports but lacks PyTorch's API (a stub, a

@@ -127,6 +127,7 @@ os.abort()')")" \
 time.sleep(600)')")" \
     "$(wheel deepspeed 0.14.0 "$(init deepspeed 'import einops')")" \
     "$(wheel vllm 0.4.0 requires=torch==2.1.2)" \
+    "$(wheel mmcv 2.2.0 "$(init mmcv 'raise ModuleNotFoundError("No module named '"'"'mmcv._ext'"'"'")')")" \
     "$(wheel torchaudio 2.3.1 requires=torch==2.3.1)"
 
 start=$(date +%s)
@@ -137,6 +138,9 @@ fires extension_mismatch xformers failure "title:built for torch 2.1.0+cu121 wit
     "-m pip install --upgrade xformers torch==2.3.1+cu121"
 fires extension_mismatch flash_attn failure "title:fails to import" \
     "--no-build-isolation --no-cache-dir flash_attn"
+fires extension_mismatch mmcv failure "title:fails to import" \
+    "-f https://download.openmmlab.com/mmcv/dist/cu121/torch2.3/index.html"
+quiet extension_import_failed mmcv
 fires extension_mismatch bitsandbytes failure "-m pip install --upgrade bitsandbytes torch==2.3.1+cu121"
 fires torchvision_mismatch torchvision failure "title:fails to import" "torchvision"
 fires extension_import_failed triton failure "title:crashes the interpreter (signal 6)" \
@@ -180,9 +184,9 @@ install \
     "$(wheel bitsandbytes 0.43.1 file=bitsandbytes/libbitsandbytes_cuda121.so:)" \
     "$(wheel torchvision 0.18.1 requires=torch==2.3.1)" \
     "$(wheel triton 2.3.1)" "$(wheel apex 0.1+pt23cu121)" "$(wheel deepspeed 0.14.0)" \
-    "$(wheel vllm 0.5.1 requires=torch==2.3.1)"
+    "$(wheel vllm 0.5.1 requires=torch==2.3.1)" "$(wheel mmcv 2.2.0)"
 doctor
-for p in xformers flash_attn bitsandbytes torchvision torchaudio triton apex deepspeed vllm; do
+for p in xformers flash_attn bitsandbytes torchvision torchaudio triton apex deepspeed vllm mmcv; do
     status_is "$p" imported
     quiet extension_mismatch "$p"
     quiet extension_import_failed "$p"
