@@ -24,6 +24,7 @@ const dl_option dl_doctor_options[] = {
     DL_OPT_PYTHON,
     DL_OPT_NO_RUNTIME,
     DL_OPT_IMPORT_TIMEOUT,
+    DL_OPTS_EXT_IMPORT,
     DL_OPT_FLAG("markdown", 0, markdown, "print Markdown, ready to paste into a bug report"),
     DL_OPT_REDACT,
     DL_OPT_FLAG("verbose", 'v', verbose, "show every check and every probe's time"),

@@ -22,6 +22,8 @@ void dl_cli_probe_settings(const dl_cli *cli, dl_probe_settings *settings)
     settings->python = cli->python;
     settings->no_runtime = cli->no_runtime;
     settings->import_timeout_ms = (int)(cli->import_timeout_s * 1000);
+    settings->no_ext_import = cli->no_ext_import;
+    settings->skip_ext_import = cli->skip_ext_import;
 }
 
 /* An interpreter asked for by name must exist: a typo is an error, not a silent unknown. */

@@ -43,6 +43,8 @@ typedef struct dl_cli {
     double probe_timeout_s;  /* 0: the default */
     double import_timeout_s; /* 0: the default */
     bool no_runtime, redact, json, strict, verbose;
+    bool no_ext_import;      /* --no-ext-import: import torch, but no extension package */
+    const char *skip_ext_import; /* --skip-ext-import LIST: these packages not */
     /* doctor */
     bool markdown, list_checks;
     const char *check;
@@ -112,11 +114,20 @@ bool dl_opt_set_python_or_version(dl_cli *cli, const dl_option *o, const char *v
                "how long NVML or the CUDA driver may take to answer (default 15)")
 #define DL_OPT_IMPORT_TIMEOUT                                                               \
     DL_OPT_ROW("import-timeout", 0, "SECONDS", DL_OPTK_SECONDS, import_timeout_s,            \
-               "how long `import torch` may take in one interpreter (default 60)")
+               "how long `import torch` may take in one interpreter (default 60); the "      \
+               "extension packages imported after it get as long again")
 #define DL_OPT_PYTHON                                                                       \
     DL_OPT_CALL("python", "PATH", dl_opt_set_python_path,                                    \
                 "also inspect this interpreter, first")
 #define DL_OPT_NO_RUNTIME DL_OPT_FLAG("no-runtime", 0, no_runtime, "do not run `import torch`")
+/* The extension packages (xformers, flash-attn ...) imported after torch, each in its own
+ * child under the import timeout. */
+#define DL_OPTS_EXT_IMPORT                                                                  \
+    DL_OPT_FLAG("no-ext-import", 0, no_ext_import,                                           \
+                "do not import the extension packages (xformers, flash-attn ...) after "     \
+                "torch"),                                                                    \
+    DL_OPT_TEXT("skip-ext-import", 0, "LIST", skip_ext_import,                               \
+                "do not import these extension packages (comma-separated: xformers,vllm)")
 #define DL_OPT_REDACT                                                                       \
     DL_OPT_FLAG("redact", 0, redact,                                                         \
                 "replace the user name, home directory and host name in the output")

@@ -20,6 +20,7 @@ const dl_option dl_report_options[] = {
     DL_OPT_PYTHON,
     DL_OPT_NO_RUNTIME,
     DL_OPT_IMPORT_TIMEOUT,
+    DL_OPTS_EXT_IMPORT,
     DL_OPT_REDACT,
     DL_OPT_END,
 };

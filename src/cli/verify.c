@@ -143,6 +143,7 @@ const dl_option dl_verify_options[] = {
     DL_OPT_PROBE_TIMEOUT,
     DL_OPT_PYTHON,
     DL_OPT_IMPORT_TIMEOUT,
+    DL_OPTS_EXT_IMPORT,
     DL_OPT_REDACT,
     DL_OPT_STRICT,
     DL_OPT_FLAG("quick", 0, quick, "shorter measurements (under 3 s)"),

@@ -299,6 +299,21 @@ typedef struct dl_torch_gpu_matmul {
     dl_text check;                /* passed, or how far from float64 on the CPU */
 } dl_torch_gpu_matmul;
 
+/* One extension package imported after torch, in its own child (ext_probe.py). */
+typedef struct dl_ext_import {
+    dl_text package;              /* as its metadata spells it: xformers, flash_attn */
+    dl_text module;               /* what was imported: flash_attn, triton, mmcv */
+    dl_text status;               /* imported, import_failed, timed_out, crashed (its
+                                     interpreter died), not_found (metadata, no module),
+                                     not_run (the time ran out first), skipped (asked) */
+    dl_text error;                /* the exception (type: first and last lines), or why it
+                                     was stopped or died, with the stack it printed */
+    dl_text output;               /* what the import printed (warnings: xFormers' "built
+                                     for"), first and last lines, cleaned */
+    dl_int signal;                /* the signal that killed it (crashed, POSIX) */
+    dl_num import_ms;
+} dl_ext_import;
+
 typedef struct dl_torch_runtime {
     dl_text status;               /* imported; incomplete (imported, but it lacks PyTorch's
                                      API); import_failed, timed_out, crashed, failed (the
@@ -339,6 +354,8 @@ typedef struct dl_torch_runtime {
     dl_num matmul_spread_pct;     /* (slowest - fastest) / median */
     dl_list gpu_matmul;           /* dlenv verify: dl_torch_gpu_matmul */
     dl_num import_ms;
+    dl_list extensions;           /* dl_ext_import: each installed extension package,
+                                     imported after torch (--no-ext-import skips) */
 } dl_torch_runtime;
 
 /* What typing `pip` runs: the first pip (or pip3) on PATH and the interpreter it installs

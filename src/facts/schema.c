@@ -391,6 +391,19 @@ static const dl_schema torch_gpu_matmul_schema = {"gpu_matmul", sizeof(dl_torch_
                                                   torch_gpu_matmul_fields,
                                                   N(torch_gpu_matmul_fields)};
 
+static const dl_field ext_import_fields[] = {
+    F(dl_ext_import, "package", "Package", DL_F_TEXT, package, NULL, 0),
+    F(dl_ext_import, "module", "Module", DL_F_TEXT, module, NULL, 0),
+    F(dl_ext_import, "status", "Import", DL_F_TEXT, status, NULL, 0),
+    F(dl_ext_import, "error", "Error", DL_F_TEXT, error, NULL, DL_OPTIONAL),
+    F(dl_ext_import, "output", "Printed", DL_F_TEXT, output, NULL, DL_OPTIONAL),
+    F(dl_ext_import, "signal", "Signal", DL_F_INT, signal, NULL, DL_OPTIONAL),
+    F(dl_ext_import, "import_ms", "Import ms", DL_F_NUM, import_ms, NULL,
+      DL_OPTIONAL | DL_VOLATILE),
+};
+static const dl_schema ext_import_schema = {"extension", sizeof(dl_ext_import),
+                                            ext_import_fields, N(ext_import_fields)};
+
 static const dl_field torch_runtime_fields[] = {
     F(dl_torch_runtime, "status", "import torch", DL_F_TEXT, status, NULL, 0),
     F(dl_torch_runtime, "error", "Error", DL_F_TEXT, error, NULL, DL_OPTIONAL),
@@ -434,6 +447,8 @@ static const dl_field torch_runtime_fields[] = {
       NULL, DL_OPTIONAL | DL_VOLATILE),
     F(dl_torch_runtime, "gpu_matmul", "GPU matmul", DL_F_LIST, gpu_matmul,
       &torch_gpu_matmul_schema, DL_OPTIONAL),
+    F(dl_torch_runtime, "extensions", "Extension imports", DL_F_LIST, extensions,
+      &ext_import_schema, DL_OPTIONAL),
 };
 const dl_schema dl_torch_runtime_schema = {"runtime", sizeof(dl_torch_runtime),
                                            torch_runtime_fields, N(torch_runtime_fields)};

@@ -32,6 +32,8 @@ typedef struct dl_probe_settings {
     const char *python;      /* --python: the interpreter to look at first */
     bool no_runtime;         /* --no-runtime: do not import torch */
     int import_timeout_ms;   /* --import-timeout; 0: 60 s */
+    bool no_ext_import;      /* --no-ext-import: no extension package imported after torch */
+    const char *skip_ext_import; /* --skip-ext-import: comma-separated packages not imported */
     const char *measure;     /* dlenv verify: time torch's products at quick, default or
                               * full; NULL: not at all */
 } dl_probe_settings;

@@ -51,6 +51,7 @@ static const dl_diagnosis catalog[] = {
     {"known_bad_release", DL_LAYER_TORCH_BUILD, false},
     {"torch_not_pytorch", DL_LAYER_TORCH_BUILD, false},
     {"torch_import_failed", DL_LAYER_TORCH_RUNTIME, false},
+    {"extension_import_failed", DL_LAYER_TORCH_RUNTIME, false},
     {"no_gpu_visible", DL_LAYER_TORCH_RUNTIME, false},
     {"spawn_guard_missing", DL_LAYER_TORCH_RUNTIME, false},
     {"gpu_memory_held_by_other_process", DL_LAYER_TORCH_RUNTIME, false},

@@ -3,9 +3,14 @@
  * torch or CUDA than the one installed. What it was built for is read from what its
  * installer left: an exact torch pin, its version's local tag (+cu118, +pt21cu118), its
  * wheel's name (direct_url.json), the CUDA in its libraries' names, its own version file.
- * torchvision and torchaudio are torchvision_mismatch's. */
+ * torchvision and torchaudio are torchvision_mismatch's.
+ * The runtime probe's import of each package (pythons[0].runtime.extensions) weighs in:
+ * an import that fails or warns the way a build for another torch does is a failure even
+ * where the metadata said nothing, and names what the message says it was built for; a
+ * metadata mismatch whose import went cleanly stays a warning (it may fall back quietly). */
 #include "base/str.h"
 #include "facts/query.h"
+#include "rules/ext_runtime.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
 
@@ -337,17 +342,28 @@ static char *release_of(const char *version)
 }
 
 static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
-                    const dl_py_package *p, const char *torch_version, const char *variant,
+                    const char *name, const char *torch_version, const char *variant,
                     const char *needs)
 {
     dl_shell sh = dl_fix_shell(in->facts);
     char *python = dl_fix_python(in->facts, py), *torch_pin = dl_fmt("torch==%s", torch_version);
-    char *q_torch = dl_shell_quote(sh, torch_pin), *q_name = dl_shell_quote(sh, p->name.value);
-    if (dl_contains_ci(p->name.value, "flash")) {
+    char *q_torch = dl_shell_quote(sh, torch_pin), *q_name = dl_shell_quote(sh, name);
+    const dl_py_package *torch = dl_q_package(py, "torch");
+    char *triton_pin = torch && dl_contains_ci(name, "triton")
+                           ? exact_pin(torch->requires_triton.value)
+                           : NULL;
+    if (triton_pin) {
+        /* torch pins the triton it was built with */
+        char *spec = dl_fmt("%s==%s", name, triton_pin), *q_spec = dl_shell_quote(sh, spec);
+        dl_finding_fix(x, "%s -m pip install --force-reinstall %s", python, q_spec);
+        free(q_spec);
+        free(spec);
+        free(triton_pin);
+    } else if (dl_contains_ci(name, "flash")) {
         /* its setup fetches the prebuilt wheel for the torch it finds installed */
         dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps --no-build-isolation "
                           "--no-cache-dir %s", python, q_name);
-    } else if (dl_contains_ci(p->name.value, "mmcv")) {
+    } else if (dl_contains_ci(name, "mmcv")) {
         char *rel = release_of(torch_version), *dot = strchr(rel, '.');
         char *url;
         if (dot && strchr(dot + 1, '.'))
@@ -358,7 +374,7 @@ static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                        q_name, url);
         free(url);
         free(rel);
-    } else if (dl_contains_ci(p->name.value, "apex")) {
+    } else if (dl_contains_ci(name, "apex")) {
         /* PyPI's "apex" is another project: NVIDIA's is built from its repository, against
          * the torch that is installed */
         char *cpp = dl_shell_quote(sh, "--build-option=--cpp_ext");
@@ -368,7 +384,7 @@ static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                           "git+https://github.com/NVIDIA/apex.git", python, cpp, cuda);
         free(cpp);
         free(cuda);
-    } else if (dl_contains_ci(p->name.value, "deepspeed")) {
+    } else if (dl_contains_ci(name, "deepspeed")) {
         /* without prebuilt ops: they are built at run time for the torch that runs */
         dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps --no-build-isolation "
                           "--no-cache-dir %s", python, q_name);
@@ -378,7 +394,7 @@ static void fix_for(dl_finding *x, const dl_rule_input *in, const dl_python *py,
         dl_finding_fix(x, "%s -m pip install --upgrade %s %s", python, q_name, q_torch);
     }
     if (needs)
-        dl_fix_note(x, "or the torch %s was built for: %s", p->name.value, needs);
+        dl_fix_note(x, "or the torch %s was built for: %s", name, needs);
     free(q_name);
     free(q_torch);
     free(torch_pin);
@@ -399,49 +415,138 @@ static void evidence(dl_finding *x, const dl_py_package *p, const char *field, c
     free(fact);
 }
 
+/* the wheel index's name for torch's build: its local tag, else (PyPI's untagged build) its
+ * CUDA. Caller frees. */
+static char *variant_of(const char *torch_version, cuda_ver torch_cuda)
+{
+    return strchr(torch_version, '+') ? dl_strdup(strchr(torch_version, '+') + 1)
+           : torch_cuda.major > 0 ? dl_fmt("cu%d%d", torch_cuda.major, torch_cuda.minor)
+                                  : dl_strdup("cpu");
+}
+
+/* torch's CUDA as it ran (or as its files say); major 0 when unknown. */
+static cuda_ver torch_cuda_of(const dl_python *py)
+{
+    const dl_torch_install *t = dl_q_static_torch(py);
+    const char *cuda, *hip;
+    cuda_ver v = {0, 0};
+    cuda = dl_q_torch_imported(py) ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
+    hip = dl_q_torch_imported(py) ? py->runtime.hip.value : t ? t->hip.value : NULL;
+    if (cuda && !strcmp(cuda, "none"))
+        v.major = v.minor = hip && strcmp(hip, "none") ? ROCM : -1;
+    else if (!cuda_from_text(cuda, &v))
+        v.major = 0;
+    return v;
+}
+
+void dl_ext_fix(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                const char *package, const char *torch_version, const char *needs)
+{
+    char *variant = variant_of(torch_version, torch_cuda_of(py));
+    fix_for(x, in, py, package, torch_version, variant, needs);
+    free(variant);
+}
+
+/* The runtime's record of the package's import, as evidence: an import that failed, or
+ * warned the way a build for another torch does. */
+static void runtime_evidence(dl_finding *x, const dl_python *py, const char *name)
+{
+    size_t i;
+    const dl_ext_import *r = dl_ext_record(py, name, &i);
+    if (r && r->status.value && !dl_q_text_is(&r->status, "skipped"))
+        dl_ext_evidence(x, r, i);
+}
+
 static void check_package(const dl_rule_input *in, dl_findings *out, const dl_python *py,
                           const dl_py_package *p, const char *torch_version, cuda_ver torch_cuda)
 {
     built_for b;
-    bool torch_ok, cuda_ok;
+    bool torch_ok, cuda_ok, clean;
     char *have, *want, *needs, *variant;
+    const dl_ext_import *r = dl_ext_record(py, p->name.value, NULL);
     dl_finding *x;
     read_built_for(&b, p, torch_cuda);
     torch_ok = !b.torch || torch_fits(b.torch, torch_version);
     cuda_ok = cuda_fits(&b, torch_cuda);
     if (torch_ok && cuda_ok) {
         built_for_free(&b);
-        return;
+        return; /* the runtime's word alone: runtime_mismatch */
     }
+    /* it imported without a word of complaint: the metadata may be wrong, or the package
+     * falls back quietly (a slower path), so a warning */
+    clean = r && dl_q_text_is(&r->status, "imported") && !dl_ext_says_mismatch(in, r);
     have = torch_cuda.major ? cuda_words(torch_cuda) : dl_strdup("its CUDA unknown");
     want = b.cuda.major ? cuda_words(b.cuda) : dl_strdup("");
-    x = dl_finding_add(out, "extension_mismatch", DL_SEV_FAILURE,
-                       "%s %s was built for %s%s%s%s, but torch %s (%s) is installed",
+    x = dl_finding_add(out, "extension_mismatch", clean ? DL_SEV_WARNING : DL_SEV_FAILURE,
+                       "%s %s was built for %s%s%s%s, but torch %s (%s) is installed%s",
                        p->name.value, dl_text_or(&p->version, "?"),
                        !torch_ok ? "torch " : "", !torch_ok ? b.torch : "",
                        !torch_ok && !cuda_ok ? " with " : "", !cuda_ok ? want : "",
-                       torch_version, have);
+                       torch_version, have,
+                       clean ? "; it imports without an error, but may fall back to slower "
+                               "code"
+                             : "");
     if (!torch_ok)
         evidence(x, p, b.torch_from, b.torch_said ? b.torch_said : b.torch);
     if (!cuda_ok)
         evidence(x, p, b.cuda_from, b.cuda_said ? b.cuda_said : want);
     dl_finding_evidence(x, "pythons[0].site_packages", "%s",
                         p->source.value ? p->source.value : p->name.value);
-    needs = b.torch && b.cuda.major > 0 ? dl_fmt("torch %s with %s", b.torch, want)
-            : b.torch                       ? dl_fmt("torch %s", b.torch)
-            : b.cuda.major > 0              ? dl_fmt("a torch built for %s", want)
+    runtime_evidence(x, py, p->name.value);
+    /* what the package itself said at import beats what its metadata suggested */
+    needs = r && !clean ? dl_ext_built_for_said(r) : NULL;
+    if (!needs)
+        needs = b.torch && b.cuda.major > 0 ? dl_fmt("torch %s with %s", b.torch, want)
+                : b.torch                   ? dl_fmt("torch %s", b.torch)
+                : b.cuda.major > 0          ? dl_fmt("a torch built for %s", want)
                                             : NULL;
-    /* the wheel index's name for torch's build: its local tag, else (PyPI's untagged
-     * build) its CUDA */
-    variant = strchr(torch_version, '+') ? dl_strdup(strchr(torch_version, '+') + 1)
-              : torch_cuda.major > 0 ? dl_fmt("cu%d%d", torch_cuda.major, torch_cuda.minor)
-                                     : dl_strdup("cpu");
-    fix_for(x, in, py, p, torch_version, variant, needs);
+    variant = variant_of(torch_version, torch_cuda);
+    fix_for(x, in, py, p->name.value, torch_version, variant, needs);
     free(variant);
     free(needs);
     free(have);
     free(want);
     built_for_free(&b);
+}
+
+/* The metadata said nothing wrong (or there is none), but the import failed or warned the
+ * way a build for another torch does: the runtime's word decides. torchvision and
+ * torchaudio are torchvision_mismatch's. */
+static void runtime_mismatch(const dl_rule_input *in, dl_findings *out, const dl_python *py,
+                             const char *torch_version, cuda_ver torch_cuda)
+{
+    size_t i, n = out->items.count;
+    for (i = 0; py->runtime.extensions.known && i < py->runtime.extensions.count; i++) {
+        const dl_ext_import *r = &DL_LIST_AT(py->runtime.extensions, dl_ext_import, i);
+        const dl_py_package *p = r->package.value ? dl_q_package(py, r->package.value) : NULL;
+        char *said, *have, *variant;
+        size_t j;
+        bool named = false;
+        dl_finding *x;
+        if (!r->package.value || dl_contains_ci(r->package.value, "torchvision") ||
+            dl_contains_ci(r->package.value, "torchaudio") || !dl_ext_says_mismatch(in, r))
+            continue;
+        for (j = 0; j < n && !named; j++) {
+            const dl_finding *f = &DL_LIST_AT(out->items, dl_finding, j);
+            named = f->title.value && dl_starts_with(f->title.value, r->package.value);
+        }
+        if (named)
+            continue;
+        said = dl_ext_built_for_said(r);
+        have = torch_cuda.major ? cuda_words(torch_cuda) : dl_strdup("its CUDA unknown");
+        x = dl_finding_add(out, "extension_mismatch", DL_SEV_FAILURE,
+                           "%s %s %s: it was built for %s, but torch %s (%s) is installed",
+                           r->package.value, p ? dl_text_or(&p->version, "?") : "?",
+                           dl_q_text_is(&r->status, "imported") ? "cannot load its native code"
+                                                                : "fails to import",
+                           said ? said : "another torch", torch_version, have);
+        dl_ext_evidence(x, r, i);
+        variant = variant_of(torch_version, torch_cuda);
+        fix_for(x, in, py, r->package.value, torch_version, variant, said);
+        free(variant);
+        free(have);
+        free(said);
+    }
 }
 
 /* torch's own pin on triton (torch.compile's compiler) against the triton installed. */
@@ -463,6 +568,7 @@ static void check_triton(const dl_rule_input *in, dl_findings *out, const dl_pyt
     dl_finding_evidence(x, "torch.requires_triton", "%s", req);
     dl_finding_evidence(x, "pythons[0].site_packages", "%s",
                         triton->source.value ? triton->source.value : name);
+    runtime_evidence(x, py, name);
     python = dl_fix_python(in->facts, py);
     spec = dl_fmt("%s==%s", name, pin);
     quoted = dl_shell_quote(dl_fix_shell(in->facts), spec);
@@ -476,19 +582,13 @@ static void check_triton(const dl_rule_input *in, dl_findings *out, const dl_pyt
 void dl_rule_extension_mismatch(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
-    const dl_torch_install *t = dl_q_static_torch(py);
     const dl_py_package *torch = dl_q_package(py, "torch");
-    const char *version = dl_q_torch_version(py), *cuda, *hip;
-    cuda_ver torch_cuda = {0, 0};
+    const char *version = dl_q_torch_version(py);
+    cuda_ver torch_cuda;
     size_t i;
     if (!py || !version)
         return;
-    cuda = dl_q_torch_imported(py) ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
-    hip = dl_q_torch_imported(py) ? py->runtime.hip.value : t ? t->hip.value : NULL;
-    if (cuda && !strcmp(cuda, "none"))
-        torch_cuda.major = torch_cuda.minor = hip && strcmp(hip, "none") ? ROCM : -1;
-    else if (!cuda_from_text(cuda, &torch_cuda))
-        torch_cuda.major = 0;
+    torch_cuda = torch_cuda_of(py);
     for (i = 0; extension_names[i]; i++) {
         const dl_py_package *p = dl_q_package(py, extension_names[i]);
         if (p && p->name.value)
@@ -496,4 +596,5 @@ void dl_rule_extension_mismatch(const dl_rule_input *in, dl_findings *out)
     }
     if (torch)
         check_triton(in, out, py, torch);
+    runtime_mismatch(in, out, py, version, torch_cuda);
 }

@@ -73,6 +73,8 @@ static const dl_rule rules[] = {
      dl_rule_extension_mismatch},
     {"known_bad_release", "torch version vs known_bad_releases", dl_rule_known_bad_release},
     {"torch_import_failed", "import torch: failed, crashed, hung", dl_rule_torch_import_failed},
+    {"extension_import_failed", "import of each extension package after torch: failed, crashed, hung",
+     dl_rule_extension_import_failed},
     {"no_gpu_visible", "torch.cuda.is_available() on a CUDA build", dl_rule_no_gpu_visible},
     {"gpu_memory_held_by_other_process",
      "NVML processes and GPU memory", dl_rule_gpu_memory_held_by_other_process},

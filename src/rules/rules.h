@@ -59,6 +59,7 @@ void dl_rule_torch_shadowed(const dl_rule_input *in, dl_findings *out);
 void dl_rule_extension_mismatch(const dl_rule_input *in, dl_findings *out);
 void dl_rule_torch_not_pytorch(const dl_rule_input *in, dl_findings *out);
 void dl_rule_torch_import_failed(const dl_rule_input *in, dl_findings *out);
+void dl_rule_extension_import_failed(const dl_rule_input *in, dl_findings *out);
 void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out);
 void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out);
 void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out);

@@ -1,6 +1,7 @@
 /* The torch build: is it a CUDA build, and do its companions match it. */
 #include "base/str.h"
 #include "facts/query.h"
+#include "rules/ext_runtime.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
 
@@ -131,14 +132,42 @@ static void check_companion(const dl_rule_input *in, dl_findings *out, const cha
     free(pin);
 }
 
+/* Its import after torch failed the way a build for another torch does ("operator
+ * torchvision::nms does not exist", an undefined C++ symbol): the runtime's word, where the
+ * versions said nothing, or as more evidence where they did. */
+static void check_companion_import(const dl_rule_input *in, dl_findings *out, const char *name,
+                                   size_t before)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_py_package *tv = dl_q_package(py, name);
+    const char *torch = dl_q_torch_version(py);
+    size_t i;
+    const dl_ext_import *r = dl_ext_record(py, name, &i);
+    dl_finding *x;
+    if (!r || !torch || !dl_ext_says_mismatch(in, r))
+        return;
+    if (out->items.count > before) {
+        dl_ext_evidence(&DL_LIST_AT(out->items, dl_finding, out->items.count - 1), r, i);
+        return;
+    }
+    x = dl_finding_add(out, "torchvision_mismatch", DL_SEV_FAILURE,
+                       "%s %s fails to import: it was built for another torch than %s", name,
+                       tv ? dl_text_or(&tv->version, "?") : "?", torch);
+    dl_ext_evidence(x, r, i);
+    dl_fix_install_torch(x, in, py, NULL);
+}
+
 /* torchaudio is held to torch the same way: one finding each, since the fix (the matching
  * set from one index) is the same command. */
 void dl_rule_torchvision_mismatch(const dl_rule_input *in, dl_findings *out)
 {
     size_t before = out->items.count;
     check_companion(in, out, "torchvision");
+    check_companion_import(in, out, "torchvision", before);
     if (out->items.count == before)
         check_companion(in, out, "torchaudio");
+    /* a finding already: torchaudio's failed import is more evidence for it */
+    check_companion_import(in, out, "torchaudio", before);
 }
 
 /* A module named torch that is not PyTorch: it imports but lacks PyTorch's API (a stub, a

@@ -145,7 +145,8 @@ def main():
         if behaviour != "not_pytorch":
             files["torch/version.py"] = VERSION_PY.format(version=version, cuda=cuda_of(version))
     else:
-        files["%s/__init__.py" % name] = '__version__ = "%s"\n' % version
+        # file=NAME/__init__.py:TEXT gives the package its own behaviour at import
+        files.setdefault("%s/__init__.py" % name, '__version__ = "%s"\n' % version)
     dist = "%s-%s.dist-info" % (name, version)
     files[dist + "/METADATA"] = ("Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
                                  + "".join(requires))

@@ -6,6 +6,7 @@
 #include "base/str.h"
 #include "facts/schema.h"
 #include "probe/platform.h"
+#include "probe/python/ext_runtime.h"
 #include "probe/python/find.h"
 #include "probe/python/runtime.h"
 #include "probe/python/site.h"
@@ -45,6 +46,7 @@ static void run_runtime(const dl_probe_ctx *ctx, dl_python *py, bool first)
 {
     const dl_probe_settings *settings = &ctx->settings;
     const char *skip = NULL, *status = "not_run";
+    int timeout_ms;
     if (settings->no_runtime) {
         skip = "--no-runtime was given";
         status = "skipped"; /* as asked: not a gap in what dlenv knows */
@@ -60,8 +62,14 @@ static void run_runtime(const dl_probe_ctx *ctx, dl_python *py, bool first)
         dl_schema_fill_unknown(&dl_torch_runtime_schema, &py->runtime, skip);
         return;
     }
-    dl_python_runtime(py, settings->import_timeout_ms > 0 ? settings->import_timeout_ms : 60000,
-                      first ? settings->measure : NULL);
+    timeout_ms = settings->import_timeout_ms > 0 ? settings->import_timeout_ms : 60000;
+    dl_python_runtime(py, timeout_ms, first ? settings->measure : NULL);
+    /* the extension packages get a timeout of their own: torch's facts are in already;
+     * only in the interpreter `python` means, the one the rules judge (each import costs
+     * a torch import) */
+    if (first)
+        dl_python_ext_imports(py, timeout_ms, settings->no_ext_import,
+                              settings->skip_ext_import);
 }
 
 void dl_probe_python(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out)
