@@ -153,8 +153,14 @@ static void read_nvidia_mode(const dl_probe_ctx *ctx, const dl_facts *f,
     c.library = sizeof(void *) == 8 ? "nvapi64.dll" : "nvapi.dll";
     memset(&answer, 0, sizeof answer);
     dl_probe_child_run(ctx, &c, &dl_windows_power_schema, &answer, &child);
-    p->nvidia_power_mode = answer.nvidia_power_mode;
-    memset(&answer.nvidia_power_mode, 0, sizeof answer.nvidia_power_mode);
+    if (answer.nvidia_power_mode.value || answer.nvidia_power_mode.why) {
+        p->nvidia_power_mode = answer.nvidia_power_mode;
+        memset(&answer.nvidia_power_mode, 0, sizeof answer.nvidia_power_mode);
+    } else {
+        /* a hang, a crash or a skipped child leaves the optional fact silent: say why */
+        dl_text_unknown(&p->nvidia_power_mode, "%s",
+                        child.detail ? child.detail : "the NVAPI child probe did not say");
+    }
     dl_schema_free(&dl_windows_power_schema, &answer);
     free(child.detail);
 }
