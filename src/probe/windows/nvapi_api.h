@@ -24,18 +24,16 @@ enum {
     NVAPI_PROFILE_NOT_FOUND = -163
 };
 
-/* nvapi_interface.h's ids. */
-enum {
-    NVAPI_ID_INITIALIZE = 0x0150e828u,
-    NVAPI_ID_UNLOAD = 0xd22bdd7eu,
-    NVAPI_ID_GET_ERROR_MESSAGE = 0x6c2d048cu,
-    NVAPI_ID_DRS_CREATE_SESSION = 0x0694d52eu,
-    NVAPI_ID_DRS_DESTROY_SESSION = 0xdad9cff8u,
-    NVAPI_ID_DRS_LOAD_SETTINGS = 0x375dbd6bu,
-    NVAPI_ID_DRS_GET_CURRENT_GLOBAL_PROFILE = 0x617bff9fu,
-    NVAPI_ID_DRS_GET_BASE_PROFILE = 0xda8466a0u,
-    NVAPI_ID_DRS_GET_SETTING = 0x73bf8338u
-};
+/* nvapi_interface.h's ids (defines: several are above INT_MAX, too big for an enum). */
+#define NVAPI_ID_INITIALIZE 0x0150e828u
+#define NVAPI_ID_UNLOAD 0xd22bdd7eu
+#define NVAPI_ID_GET_ERROR_MESSAGE 0x6c2d048cu
+#define NVAPI_ID_DRS_CREATE_SESSION 0x0694d52eu
+#define NVAPI_ID_DRS_DESTROY_SESSION 0xdad9cff8u
+#define NVAPI_ID_DRS_LOAD_SETTINGS 0x375dbd6bu
+#define NVAPI_ID_DRS_GET_CURRENT_GLOBAL_PROFILE 0x617bff9fu
+#define NVAPI_ID_DRS_GET_BASE_PROFILE 0xda8466a0u
+#define NVAPI_ID_DRS_GET_SETTING 0x73bf8338u
 
 /* NvApiDriverSettings.h: "Power management mode" and its values. The SDK names optimal
  * power the driver's default. */

@@ -175,7 +175,7 @@ void dl_probe_windows_power(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outco
     if (ctx->machine->live && dl_power_status_read(&status, &why))
         dl_windows_power_source(&status, NULL, p);
     else
-        dl_windows_power_source(NULL, why ? why : "not this machine: read only live", p);
+        dl_windows_power_source(NULL, why ? why : "read only on the machine dlenv runs on", p);
     free(why);
     dl_text_unknown(&p->memory_compression,
                     "Windows gives it only through WMI, which dlenv does not use; check in "
