@@ -1,4 +1,4 @@
-/* `dlenv __probe nvml|cuda`: the child side of the isolated driver probes (see
+/* `dlenv __probe nvml|cuda|nvapi`: the child side of the isolated driver probes (see
  * src/probe/gpu/child.c). Not a user command: it is absent from --help. It gathers, then
  * answers {"status", "detail", "facts"} as JSON on stdout. */
 #include "cli/exit_codes.h"
@@ -9,6 +9,7 @@
 #include "facts/facts_json.h"
 #include "measure/gpu_measure.h"
 #include "probe/gpu/gather.h"
+#include "probe/windows/power.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -67,10 +68,16 @@ int dl_probe_child_main(const char *which, const char *arg)
         dl_gather_cuda(&f, &out);
         rc = answer(&dl_cuda_driver_schema, &f, &out);
         dl_schema_free(&dl_cuda_driver_schema, &f);
+    } else if (which && strcmp(which, "nvapi") == 0) {
+        dl_windows_power_facts f;
+        memset(&f, 0, sizeof f);
+        dl_gather_nvapi(NULL, &f, &out);
+        rc = answer(&dl_windows_power_schema, &f, &out);
+        dl_schema_free(&dl_windows_power_schema, &f);
     } else if (which && strcmp(which, "gpu-measure") == 0) {
         rc = measure_gpus(arg, &out);
     } else {
-        dl_cli_error("__probe takes nvml, cuda or gpu-measure LEVEL");
+        dl_cli_error("__probe takes nvml, cuda, nvapi or gpu-measure LEVEL");
         return DL_EXIT_USAGE;
     }
     free(out.detail);

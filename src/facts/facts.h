@@ -47,6 +47,19 @@ typedef struct dl_virtualization_facts {
     dl_list evidence;     /* text */
 } dl_virtualization_facts;
 
+/* Windows settings that cost speed (issue 25): the power scheme, the power source and the
+ * NVIDIA driver's power-management mode (probe/windows/power*.c). */
+typedef struct dl_windows_power_facts {
+    dl_text scheme;               /* power_saver, balanced, high_performance, ultimate, custom */
+    dl_text scheme_guid;          /* ActivePowerScheme: 381b4222-f694-41f0-9685-ff5bb260df2e */
+    dl_text scheme_name;          /* its friendly name, as the registry gives it */
+    dl_text power_mode;           /* the AC power mode over it: best_efficiency, balanced, best_performance */
+    dl_flag on_battery;           /* GetSystemPowerStatus: ACLineStatus = 0 */
+    dl_flag battery_present;      /* BatteryFlag lacks 128 (no system battery): a laptop */
+    dl_text nvidia_power_mode;    /* NVAPI global profile PREFERRED_PSTATE: optimal_power ... */
+    dl_text memory_compression;   /* unknown: only WMI says (Get-MMAgent) */
+} dl_windows_power_facts;
+
 /* Windows settings that decide whether torch loads and runs well (issue 8). */
 typedef struct dl_windows_facts {
     dl_text product_name;         /* Windows 11 Pro (the registry says 10 on 11: probe/windows/os.c) */
@@ -63,6 +76,7 @@ typedef struct dl_windows_facts {
     dl_int pagefile_max_bytes;    /* the most the configured files may grow to */
     dl_int commit_limit_bytes;    /* RAM + paging file now */
     dl_list python_registry;      /* text: PEP 514 entries, Company\Tag = executable */
+    dl_windows_power_facts power; /* settings that cost speed */
 } dl_windows_facts;
 
 typedef struct dl_os_facts {

@@ -58,6 +58,26 @@ static const dl_schema virtualization_schema = {"virtualization",
                                                 N(virtualization_fields)};
 
 /* Every Windows value is optional: other systems have none of them. */
+static const dl_field windows_power_fields[] = {
+    F(dl_windows_power_facts, "scheme", "Power scheme", DL_F_TEXT, scheme, NULL, DL_OPTIONAL),
+    F(dl_windows_power_facts, "scheme_guid", "Power scheme GUID", DL_F_TEXT, scheme_guid, NULL,
+      DL_OPTIONAL),
+    F(dl_windows_power_facts, "scheme_name", "Power scheme name", DL_F_TEXT, scheme_name, NULL,
+      DL_OPTIONAL),
+    F(dl_windows_power_facts, "power_mode", "Power mode (AC)", DL_F_TEXT, power_mode, NULL,
+      DL_OPTIONAL),
+    F(dl_windows_power_facts, "on_battery", "On battery", DL_F_FLAG, on_battery, NULL,
+      DL_OPTIONAL),
+    F(dl_windows_power_facts, "battery_present", "Battery present", DL_F_FLAG, battery_present,
+      NULL, DL_OPTIONAL),
+    F(dl_windows_power_facts, "nvidia_power_mode", "NVIDIA power mode", DL_F_TEXT,
+      nvidia_power_mode, NULL, DL_OPTIONAL),
+    F(dl_windows_power_facts, "memory_compression", "Memory compression", DL_F_TEXT,
+      memory_compression, NULL, DL_OPTIONAL),
+};
+const dl_schema dl_windows_power_schema = {"windows_power", sizeof(dl_windows_power_facts),
+                                           windows_power_fields, N(windows_power_fields)};
+
 static const dl_field windows_fields[] = {
     F(dl_windows_facts, "product_name", "Windows", DL_F_TEXT, product_name, NULL, DL_OPTIONAL),
     F(dl_windows_facts, "display_version", "Windows version", DL_F_TEXT, display_version, NULL,
@@ -80,6 +100,7 @@ static const dl_field windows_fields[] = {
       NULL, DL_OPTIONAL | DL_FMT_BYTES),
     F(dl_windows_facts, "python_registry", "Registered Pythons (PEP 514)", DL_F_TEXTLIST,
       python_registry, NULL, DL_OPTIONAL),
+    F(dl_windows_facts, "power", NULL, DL_F_OBJECT, power, &dl_windows_power_schema, 0),
 };
 static const dl_schema windows_schema = {"windows", sizeof(dl_windows_facts), windows_fields,
                                          N(windows_fields)};

@@ -61,6 +61,7 @@ extern const dl_schema dl_cuda_device_schema;
 extern const dl_schema dl_site_packages_schema;
 extern const dl_schema dl_torch_runtime_schema;
 extern const dl_schema dl_python_schema;
+extern const dl_schema dl_windows_power_schema;
 
 /* Appends to out ("$.os.arch\n" ...) every value that is neither known nor unknown with a
  * reason, unless the schema marks it optional: a probe that went silent. Returns how

@@ -58,6 +58,7 @@ static const dl_probe windows_probes[] = {
     {"cpu", dl_probe_cpu},
     {"memory", dl_probe_memory_windows},
     {"gpus", dl_probe_gpus_windows},
+    {"windows_power", dl_probe_windows_power},
     {"environment", dl_probe_environment},
     {"nvidia_kernel", no_linux_kernel},
     {"nvml", dl_probe_nvml},

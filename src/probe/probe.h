@@ -82,6 +82,7 @@ void dl_probe_python(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out
  * and tested everywhere, on a fixture registry off Windows. */
 void dl_probe_os_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_windows_settings(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_windows_power(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_gpus_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 /* This Windows machine only (*_win.c): memory and the loader. */
 void dl_probe_memory_windows(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);

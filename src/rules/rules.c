@@ -84,6 +84,8 @@ static const dl_rule rules[] = {
     {"pcie_link_degraded", "PCIe generation and width vs maximum", dl_rule_pcie_link_degraded},
     {"cpu_matmul_slow", "torch's BLAS", dl_rule_cpu_matmul_slow},
     {"hags_enabled", "HwSchMode in the registry", dl_rule_hags_enabled},
+    {"power_plan_saving", "Windows power scheme, battery, NVIDIA power management mode",
+     dl_rule_power_plan_saving_windows},
     {"gpu_below_peak", "verify: dlenv's kernels and copies vs the hardware's limits",
      dl_rule_gpu_below_peak},
     {"gpu_matmul_slow", "verify: torch's GPU products vs the tensor peak",

@@ -1,6 +1,6 @@
 @echo off
 rem Every scenario starts from this: Windows 11 23H2, no NVIDIA adapter, the VC++ runtime
-rem installed, a system-managed paging file, HAGS off, no registered Pythons.
+rem installed, a system-managed paging file, HAGS off, no registered Pythons, no power scheme.
 reg add "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion" /v ProductName /t REG_SZ /d "Windows 10 Pro" /f
 reg add "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion" /v DisplayVersion /t REG_SZ /d 23H2 /f
 reg add "HKLM\SOFTWARE\Microsoft\Windows NT\CurrentVersion" /v CurrentBuildNumber /t REG_SZ /d 22631 /f
@@ -13,3 +13,5 @@ reg add "HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers" /v HwSchMode /t 
 reg delete "HKLM\SYSTEM\CurrentControlSet\Control\Class\{4d36e968-e325-11ce-bfc1-08002be10318}\0100" /f
 reg delete "HKCU\Software\Python" /f
 reg delete "HKLM\Software\Python" /f
+reg delete "HKLM\SYSTEM\CurrentControlSet\Control\Power\User\PowerSchemes" /f
+reg delete "HKLM\SOFTWARE\Policies\Microsoft\Power" /f

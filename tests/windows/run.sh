@@ -11,7 +11,8 @@
 #      each line of NAME/no_files is a file under C:\dlenv-test the run must not leave.
 # Before them: dlenv.exe's import table holds KnownDLLs only (a DLL that is not one is
 # looked for beside the program first, where a planted copy would run).
-# Files go under C:\dlenv-test, the toolkit folder and System32's nvml.dll / nvcuda.dll,
+# Files go under C:\dlenv-test, the toolkit folder and System32's nvml.dll / nvcuda.dll /
+# nvapi64.dll,
 # which the reset removes; registry values are set by reg.exe through one batch file.
 # Exit 77 (skipped) when Wine is not installed.
 set -eu
@@ -85,6 +86,10 @@ fake_driver() {
     cp "$FAKES/nvml.dll" "$FAKES/nvcuda.dll" "$C/windows/system32/"
     setenv DLENV_FAKE_SCENARIO "$(winpath "$1")"
 }
+# fake_nvapi: the fake nvapi64.dll in System32, answering fake_driver's SCENARIO (nvapi.*)
+fake_nvapi() {
+    cp "$FAKES/nvapi64.dll" "$C/windows/system32/"
+}
 
 # ---- the prefix ---------------------------------------------------------------------------
 echo "windows: creating a Wine prefix"
@@ -135,7 +140,8 @@ done
 
 reset_prefix() {
     rm -rf "$T" "$C/Program Files/NVIDIA GPU Computing Toolkit"
-    rm -f "$C/windows/system32/nvml.dll" "$C/windows/system32/nvcuda.dll" "$C/windows/py.exe"
+    rm -f "$C/windows/system32/nvml.dll" "$C/windows/system32/nvcuda.dll" "$C/windows/py.exe" \
+        "$C/windows/system32/nvapi64.dll"
     rm -rf "$C"/users/*/.conda "$C"/users/*/AppData/Local/Programs/Python
     mkdir -p "$T/cwd"
     : > "$work/env"
