@@ -280,17 +280,15 @@ void dl_rule_gpu_persistence_off(const dl_rule_input *in, dl_findings *out)
     if (daemon->known)
         dl_finding_evidence(x, "nvidia_kernel.persistenced", "%s",
                             daemon->value ? "running" : "not running");
-    if (dl_q_in_container(f))
-        dl_fix_note(x, "persistence is the host's: change it on the host");
     if (daemon->known && daemon->value) {
         dl_fix_note(x, "nvidia-persistenced runs without holding the GPUs: turn it on");
-        dl_fix_as_root(x, f, "nvidia-smi -pm 1");
+        gpu_root_fix(x, f, "nvidia-smi -pm 1");
         return;
     }
     dl_fix_note(x, "start NVIDIA's persistence daemon now and at every boot:");
-    dl_fix_as_root(x, f, "systemctl enable --now nvidia-persistenced");
+    gpu_root_fix(x, f, "systemctl enable --now nvidia-persistenced");
     dl_fix_note(x, "or, without the daemon, until the next reboot:");
-    dl_fix_as_root(x, f, "nvidia-smi -pm 1");
+    gpu_root_fix(x, f, "nvidia-smi -pm 1");
 }
 
 void dl_rule_gpu_clocks_locked_low(const dl_rule_input *in, dl_findings *out)
