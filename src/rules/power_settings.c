@@ -216,7 +216,7 @@ static dl_finding *saving_finding(dl_findings *out, dl_finding *x, const char *t
     return x ? x : dl_finding_add(out, "power_plan_saving", DL_SEV_WARNING, "%s", title);
 }
 
-void dl_rule_power_plan_saving_linux(const dl_rule_input *in, dl_findings *out)
+void dl_rule_power_plan_saving_cpu_gpu(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
     const char *epp = NULL;

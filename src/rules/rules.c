@@ -83,7 +83,7 @@ static const dl_rule rules[] = {
     {"cpu_matmul_slow", "torch's BLAS", dl_rule_cpu_matmul_slow},
     {"hags_enabled", "HwSchMode in the registry", dl_rule_hags_enabled},
     {"power_plan_saving", "Linux CPU governor and energy preference, NVML power limit vs default",
-     dl_rule_power_plan_saving_linux},
+     dl_rule_power_plan_saving_cpu_gpu},
     {"gpu_persistence_off", "NVML persistence mode on a GPU without a display",
      dl_rule_gpu_persistence_off},
     {"gpu_clocks_locked_low", "NVML applications clocks vs defaults, locked clocks",

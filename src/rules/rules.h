@@ -35,7 +35,7 @@ void dl_rule_win_dll_dependency_missing(const dl_rule_input *in, dl_findings *ou
 void dl_rule_pagefile_too_small(const dl_rule_input *in, dl_findings *out);
 void dl_rule_omp_duplicate_runtime(const dl_rule_input *in, dl_findings *out);
 void dl_rule_hags_enabled(const dl_rule_input *in, dl_findings *out);
-void dl_rule_power_plan_saving_linux(const dl_rule_input *in, dl_findings *out);
+void dl_rule_power_plan_saving_cpu_gpu(const dl_rule_input *in, dl_findings *out);
 void dl_rule_gpu_persistence_off(const dl_rule_input *in, dl_findings *out);
 void dl_rule_gpu_clocks_locked_low(const dl_rule_input *in, dl_findings *out);
 void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out);
