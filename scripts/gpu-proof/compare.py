@@ -182,6 +182,21 @@ def compare_nvml_gpu(c, label, g, node, after, caps, caps_why):
             smi_text(node, "gpu_power_readings/current_power_limit|"
                            "power_readings/enforced_power_limit|power_readings/power_limit"),
             equal_watts, " W")
+    c.value(label + " default power limit", g.get("power_limit_default_watts"),
+            smi_text(node, "gpu_power_readings/default_power_limit|"
+                           "power_readings/default_power_limit"), equal_watts, " W")
+    for ours, smi in (("app_clock_graphics_mhz", "applications_clocks/graphics_clock"),
+                      ("app_clock_graphics_default_mhz",
+                       "default_applications_clocks/graphics_clock"),
+                      ("app_clock_memory_mhz", "applications_clocks/mem_clock"),
+                      ("app_clock_memory_default_mhz", "default_applications_clocks/mem_clock")):
+        c.value(label + " " + ours.replace("_", " ").replace(" mhz", ""), g.get(ours),
+                smi_text(node, smi), equal_number, " MHz")
+    # nvidia-smi 555 and later call display mode "display attached".
+    c.value(label + " display connected", g.get("display_connected"),
+            smi_text(node, "display_attached|display_mode"), equal_mode)
+    c.value(label + " display active", g.get("display_active"),
+            smi_text(node, "display_active"), equal_mode)
     link = "pci/pci_gpu_link_info/"
     c.moving(label + " PCIe generation", g.get("pcie_generation"),
              smi_text(node, link + "pcie_gen/current_link_gen"),

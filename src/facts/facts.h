@@ -104,6 +104,12 @@ typedef struct dl_cpu_facts {
     dl_int logical_threads;
     dl_list isa;          /* text: sse4_2 avx avx2 fma avx512f ... amx_tile neon sve */
     dl_text isa_source;   /* cpuid, /proc/cpuinfo */
+    /* Linux cpufreq (probe/system/cpufreq.c): the scaling driver (intel_pstate,
+     * amd-pstate-epp, acpi-cpufreq ...), and the distinct governors and energy/performance
+     * preferences its CPUs are set to, in CPU order. */
+    dl_text frequency_driver;
+    dl_list frequency_governors;   /* text: performance, powersave, schedutil ... */
+    dl_list energy_preferences;    /* text: performance, balance_performance, power ... */
 } dl_cpu_facts;
 
 typedef struct dl_memory_facts {
@@ -200,8 +206,15 @@ typedef struct dl_nvml_gpu {
     dl_int sm_clock_max_mhz;
     dl_int memory_clock_mhz;
     dl_int memory_clock_max_mhz;
+    dl_int app_clock_graphics_mhz;          /* applications clocks as set ... */
+    dl_int app_clock_graphics_default_mhz;  /* ... and as the board ships */
+    dl_int app_clock_memory_mhz;
+    dl_int app_clock_memory_default_mhz;
+    dl_flag display_active;       /* a display (an X server) is initialised on it */
+    dl_flag display_connected;    /* a monitor is plugged into it */
     dl_num power_draw_watts;
     dl_num power_limit_watts;
+    dl_num power_limit_default_watts; /* the limit the board boots with */
     dl_int performance_state;     /* P0 .. P15 */
     dl_list throttle_reasons;     /* text: sw_power_cap, hw_slowdown, sw_thermal ... */
     dl_flag persistence_mode;

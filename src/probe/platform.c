@@ -15,6 +15,7 @@ static const dl_probe linux_probes[] = {
     {"virtualization", dl_probe_virtualization},
     {"user", dl_probe_user},
     {"cpu", dl_probe_cpu},
+    {"cpufreq", dl_probe_cpufreq},
     {"memory", dl_probe_memory},
     {"pci", dl_probe_pci},
     {"environment", dl_probe_environment},

@@ -64,6 +64,7 @@ static const dl_diagnosis catalog[] = {
     {"hags_enabled", DL_LAYER_PERFORMANCE, false},
     {"power_plan_saving", DL_LAYER_PERFORMANCE, false},
     {"gpu_persistence_off", DL_LAYER_PERFORMANCE, false},
+    {"gpu_clocks_locked_low", DL_LAYER_PERFORMANCE, false},
     {"gpu_below_peak", DL_LAYER_PERFORMANCE, true},
     {"gpu_matmul_slow", DL_LAYER_PERFORMANCE, true},
     {"gpu_matmul_not_measured", DL_LAYER_PERFORMANCE, true},

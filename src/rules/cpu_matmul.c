@@ -5,6 +5,7 @@
 #include "facts/query.h"
 #include "know/blas_kernel.h"
 #include "rules/fixes.h"
+#include "rules/power_settings.h"
 #include "rules/rules.h"
 
 #include <stdbool.h>
@@ -171,6 +172,22 @@ static bool threads_evidence_and_fix(const dl_facts *f, const dl_torch_runtime *
     return true;
 }
 
+/* A frequency governor that holds the CPU low, named with the figure it slowed (it slows
+ * dlenv's own peak as much, so it is said beside the cause, never instead of it). */
+static void power_evidence(const dl_rule_input *in, const dl_torch_runtime *r, dl_finding *x)
+{
+    const dl_cpu_measure *c = &in->facts->cpu_measure;
+    char *measured;
+    if (!r->matmul_gflops.known)
+        return;
+    measured = c->fp32_gflops_all.known
+                   ? dl_fmt("measured %.1f GFLOPS, and this CPU's own %.0f GFLOPS, at this "
+                            "setting", r->matmul_gflops.value, c->fp32_gflops_all.value)
+                   : dl_fmt("measured %.1f GFLOPS at this setting", r->matmul_gflops.value);
+    dl_power_explain_cpu(in, x, measured);
+    free(measured);
+}
+
 void dl_rule_cpu_matmul_slow(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
@@ -195,4 +212,5 @@ void dl_rule_cpu_matmul_slow(const dl_rule_input *in, dl_findings *out)
     if (!threads_evidence_and_fix(in->facts, r, x) && optimised && !kernel_too_narrow(in->facts, r))
         dl_fix_note(x, "an optimised BLAS with a fitting kernel is this slow when the CPU is "
                        "shared: check what else runs (top) and the *_NUM_THREADS variables");
+    power_evidence(in, r, x);
 }

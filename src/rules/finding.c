@@ -123,6 +123,22 @@ bool dl_findings_has(const dl_findings *f, const char *id)
     return false;
 }
 
+dl_finding *dl_findings_get(dl_findings *f, const char *id)
+{
+    size_t i;
+    for (i = 0; i < f->items.count; i++)
+        if (strcmp(DL_LIST_AT(f->items, dl_finding, i).id.value, id) == 0)
+            return &DL_LIST_AT(f->items, dl_finding, i);
+    return NULL;
+}
+
+void dl_finding_raise(dl_finding *x, dl_severity sev)
+{
+    int now = dl_severity_of_name(x->severity.value);
+    if (now < 0 || (int)sev > now)
+        dl_text_set(&x->severity, dl_severity_name(sev));
+}
+
 void dl_findings_free(dl_findings *f)
 {
     dl_schema_free(&dl_findings_schema, f);

@@ -61,6 +61,11 @@ void dl_finding_fix(dl_finding *f, const char *fmt, ...)
     DL_PRINTF_LIKE(2, 3)
     ;
 bool dl_findings_has(const dl_findings *f, const char *id);
+/* The finding with this id (the first), or NULL: for rules that add to one finding that
+ * another rule row started (power_plan_saving on Windows and from NVML). */
+dl_finding *dl_findings_get(dl_findings *f, const char *id);
+/* Raises a finding's severity to sev; never lowers it. */
+void dl_finding_raise(dl_finding *x, dl_severity sev);
 bool dl_q_failure(const dl_finding *x);
 void dl_findings_free(dl_findings *f);
 

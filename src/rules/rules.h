@@ -37,6 +37,10 @@ void dl_rule_omp_duplicate_runtime(const dl_rule_input *in, dl_findings *out);
 void dl_rule_hags_enabled(const dl_rule_input *in, dl_findings *out);
 /* power_plan_saving on Windows (rules/power_settings_windows.c). */
 void dl_rule_power_plan_saving_windows(const dl_rule_input *in, dl_findings *out);
+/* rules/power_settings.c */
+void dl_rule_power_plan_saving_cpu_gpu(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_persistence_off(const dl_rule_input *in, dl_findings *out);
+void dl_rule_gpu_clocks_locked_low(const dl_rule_input *in, dl_findings *out);
 void dl_rule_non_nvidia_gpu(const dl_rule_input *in, dl_findings *out);
 void dl_rule_no_driver_installed(const dl_rule_input *in, dl_findings *out);
 void dl_rule_nouveau_loaded(const dl_rule_input *in, dl_findings *out);

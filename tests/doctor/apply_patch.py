@@ -10,6 +10,7 @@ PATCH lines (blank lines and # comments skipped):
   expect ID        the root cause `dlenv doctor` must name ("none": no failure)
   fires ID         a finding that must be there;   quiet ID: one that must not
   fix ID TEXT      one of ID's fix steps must contain TEXT; nofix ID TEXT: none may
+  says ID TEXT     ID's title or one of its evidence values must contain TEXT
   verdict V        the verdict it must give (ok, info, warning, failure, cannot_judge)
 PATH is dot-separated keys and list indexes. Only the test reads the expect lines.
 """
@@ -39,7 +40,7 @@ def main():
         for number, line in enumerate(f, 1):
             line = line.strip()
             if not line or line.startswith("#") or line.split()[0] in ("expect", "verdict", "nofix", "fires",
-                                                                     "quiet", "base", "fix"):
+                                                                     "quiet", "base", "fix", "says"):
                 continue
             try:
                 if " += " in line:

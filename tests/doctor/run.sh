@@ -2,7 +2,7 @@
 # run.sh DLENV JSON_MATCH DIR: every DIR/*.patch applied to DIR/base.json (a healthy
 # machine's saved report: an RTX 4090, driver 550, a venv with torch 2.3.1+cu121 that
 # works), then `dlenv doctor --from` through the real binary, checked against the patch's
-# `expect` (root cause), `fires`, `quiet` and `fix ID TEXT` lines. Each rule has a patch where it fires
+# `expect` (root cause), `fires`, `quiet`, `fix ID TEXT` and `says ID TEXT` lines. Each rule has a patch where it fires
 # and a near miss where it must stay quiet.
 set -u
 dlenv=$1 match=$2 dir=$3
@@ -56,6 +56,17 @@ for patch in "$dir"/*.patch; do
                 esac
                 j=$((j + 1))
             done ;;
+        says)
+            # says ID TEXT: ID's title or one of its evidence values contains TEXT
+            i=0 n=-1
+            for x in $ids; do [ "$x" = "$id" ] && n=$i; i=$((i + 1)); done
+            said=
+            [ $n -ge 0 ] && said="$("$match" --get "$work/out.json" "findings.$n.title") $("$match" --get "$work/out.json" "findings.$n.evidence")"
+            case "$said" in
+            *"$text"*) ;;
+            *) echo "FAIL $name: $id does not say: $text"
+               failed=$((failed + 1)) ;;
+            esac ;;
         verdict)
             got=$("$match" --get "$work/out.json" verdict)
             if [ "$got" != "$id" ]; then

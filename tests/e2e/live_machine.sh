@@ -18,6 +18,15 @@ fi
 kib=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 expect_eq "memory" "$((kib * 1024))" "$(get memory.total_bytes)"
 expect_eq "threads" "$(grep -c '^processor' /proc/cpuinfo)" "$(get cpu.logical_threads)"
+# The CPU's first governor, or unknown where the kernel scales no frequency (most VMs).
+gov=/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+if [ -r "$gov" ]; then
+    case "$(get cpu.frequency_governors)" in *"\"$(cat "$gov")\""*) ;;
+        *) fail "governor $(cat "$gov") not in $(get cpu.frequency_governors)" ;; esac
+else
+    case "$(get cpu.frequency_governors)" in *'"unknown"'*) ;;
+        *) fail "governors known without $gov: $(get cpu.frequency_governors)" ;; esac
+fi
 
 "$match" --complete "$work/out" || fail "a value is unknown without a reason"
 
@@ -34,7 +43,7 @@ case "$out" in *DLENV_TEST_SECRET*) fail "a variable outside the allowlist was r
 expect_eq "PATH is reported" "$PATH" "$(get environment.PATH)"
 
 # Every probe ran and none failed on a healthy machine.
-for p in os wsl container cpu memory pci environment; do
+for p in os wsl container cpu cpufreq memory pci environment; do
     case "$out" in *"\"name\": \"$p\""*|*"\"name\":	\"$p\""*) ;; *) fail "probe $p missing" ;; esac
 done
 case "$out" in *'"failed"'*) fail "a probe failed on this machine" ;; esac

@@ -67,6 +67,7 @@ expect_eq "healthy: clock under load" 2520 "$(get measurements.gpu0.sm_clock_und
 expect_eq "healthy: status" measured "$(get facts.gpu_measure.devices.0.status)"
 expect_eq "healthy: bus id" 00000000:01:00.0 "$(get facts.gpu_measure.devices.0.pci_bus_id)"
 case "$out" in *gpu_throttled*|*pcie_link_degraded*) fail "healthy: a GPU finding fired" ;; esac
+case "$out" in *"power limit is"*) fail "healthy: a power limit named (it is the default)" ;; esac
 
 # 2. Slow and held back: 20 of 82.6 TFLOPS with NVML reporting a hardware slowdown.
 scenario slow "dev0.fma_tflops = 20" "gpu0.throttle = 0x8" "gpu0.sm_clock = 1200"
@@ -75,6 +76,16 @@ expect_eq "slow: fp32 verdict" warning "$(get measurements.gpu0.fp32_tflops_verd
 has "slow: finding" gpu_throttled "$out"
 has "slow: under load" "hw_slowdown at 1200 of 3105 MHz" "$out"
 has "slow: evidence names the measurement" "under load" "$out"
+
+# 2b. Slow under a power limit set to 150 of its 450 W default: the finding names the setting
+#     beside the figure it slowed, with the command that restores the default (the healthy
+#     run, at the default, names none).
+scenario capped "dev0.fma_tflops = 20" "gpu0.power_limit_mw = 150000"
+verify_on capped
+has "capped: finding" gpu_below_peak "$out"
+has "capped: names the limit and the figure" \
+    "measured 20.0 TFLOPS, 24% of peak; the power limit is 150 W of a 450 W default" "$out"
+has "capped: fix" "nvidia-smi -i 0 -pl 450" "$out"
 
 # 3. A link that stays at gen 3 while dlenv copies to the GPU (idle, NVML alone would not
 #    blame it): pcie_link_degraded, and the copies measured against gen 3 x16.

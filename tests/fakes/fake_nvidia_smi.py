@@ -95,6 +95,8 @@ def xml_report(s):
                 if mem_total is not None and mem_used is not None else "N/A")
         out += ['\t<gpu id="%s">' % bus,
                 "\t\t<product_name>%s</product_name>" % (g.raw("name") or "N/A"),
+                "\t\t<display_mode>%s</display_mode>" % g.mode("display_mode"),
+                "\t\t<display_active>%s</display_active>" % g.mode("display_active"),
                 "\t\t<persistence_mode>%s</persistence_mode>" % g.mode("persistence"),
                 "\t\t<mig_mode>",
                 "\t\t\t<current_mig>%s</current_mig>" % g.mode("mig"),
@@ -132,6 +134,8 @@ def xml_report(s):
                 "\t\t\t<power_draw>%s</power_draw>" % g.text("power_mw", "%.2f W", 1000.0),
                 "\t\t\t<current_power_limit>%s</current_power_limit>" % g.text(
                     "power_limit_mw", "%.2f W", 1000.0),
+                "\t\t\t<default_power_limit>%s</default_power_limit>" % g.text(
+                    "power_limit_default_mw", "%.2f W", 1000.0),
                 "\t\t</gpu_power_readings>",
                 "\t\t<clocks>",
                 "\t\t\t<graphics_clock>%s</graphics_clock>" % g.text("sm_clock", "%d MHz"),
@@ -143,6 +147,16 @@ def xml_report(s):
                 "\t\t\t<sm_clock>%s</sm_clock>" % g.text("sm_clock_max", "%d MHz"),
                 "\t\t\t<mem_clock>%s</mem_clock>" % g.text("mem_clock_max", "%d MHz"),
                 "\t\t</max_clocks>",
+                "\t\t<applications_clocks>",
+                "\t\t\t<graphics_clock>%s</graphics_clock>" % g.text("app_clock_graphics",
+                                                                      "%d MHz"),
+                "\t\t\t<mem_clock>%s</mem_clock>" % g.text("app_clock_mem", "%d MHz"),
+                "\t\t</applications_clocks>",
+                "\t\t<default_applications_clocks>",
+                "\t\t\t<graphics_clock>%s</graphics_clock>" % g.text(
+                    "app_clock_graphics_default", "%d MHz"),
+                "\t\t\t<mem_clock>%s</mem_clock>" % g.text("app_clock_mem_default", "%d MHz"),
+                "\t\t</default_applications_clocks>",
                 "\t</gpu>"]
     out.append("</nvidia_smi_log>")
     return "\n".join(out) + "\n"

@@ -507,6 +507,55 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t d, unsigne
 }
 FAKE_CHECK_TYPE(nvmlDeviceGetEnforcedPowerLimit, nvmlDeviceGetUint_fn);
 
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t d,
+                                                                 unsigned int *mw)
+{
+    return fake_device_uint(d, "power_limit_default_mw", mw);
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetPowerManagementDefaultLimit, nvmlDeviceGetUint_fn);
+
+/* gpuN.app_clock_graphics / app_clock_mem, and their _default twins (MHz). */
+static nvmlReturn_t fake_app_clock(nvmlDevice_t d, int type, unsigned int *mhz,
+                                   const char *suffix)
+{
+    char field[64];
+    unsigned int i;
+    nvmlReturn_t r = fake_check(d, &i);
+    if (r != NVML_SUCCESS)
+        return r;
+    if (type != NVML_CLOCK_GRAPHICS && type != NVML_CLOCK_MEM)
+        return NVML_ERROR_INVALID_ARGUMENT;
+    snprintf(field, sizeof field, "app_clock_%s%s",
+             type == NVML_CLOCK_GRAPHICS ? "graphics" : "mem", suffix);
+    return fake_device_uint(d, field, mhz);
+}
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetApplicationsClock(nvmlDevice_t d, int type,
+                                                       unsigned int *mhz)
+{
+    return fake_app_clock(d, type, mhz, "");
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetApplicationsClock, nvmlDeviceGetClock_fn);
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetDefaultApplicationsClock(nvmlDevice_t d, int type,
+                                                              unsigned int *mhz)
+{
+    return fake_app_clock(d, type, mhz, "_default");
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetDefaultApplicationsClock, nvmlDeviceGetClock_fn);
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetDisplayActive(nvmlDevice_t d, int *active)
+{
+    return fake_device_int(d, "display_active", active);
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetDisplayActive, nvmlDeviceGetInt_fn);
+
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetDisplayMode(nvmlDevice_t d, int *connected)
+{
+    return fake_device_int(d, "display_mode", connected);
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetDisplayMode, nvmlDeviceGetInt_fn);
+
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t d, int *pstate)
 {
     return fake_device_int(d, "pstate", pstate);

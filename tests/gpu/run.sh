@@ -7,6 +7,9 @@
 #   nvml           optional: "old" to load the NVML fake without the newer functions
 #   args           optional: extra dlenv arguments (e.g. --probe-timeout 1)
 #   doctor         optional: the root cause `dlenv doctor` must name on this machine then
+#                  ("any": not checked), then "fires ID" / "quiet ID" lines: a finding ID
+#                  with evidence from NVML (nvml.*) must be there / must not (this machine's
+#                  own CPU settings do not count)
 #   runtime        optional: present when the scenario needs `import torch` (the runtime
 #                  probe); without it dlenv runs with --no-runtime, since the compared
 #                  sections are the driver's and the import costs seconds per scenario
@@ -35,10 +38,24 @@ if [ -f "$dir/doctor" ]; then
         "$dlenv" doctor --json $args > "$work/doctor.json" || true
     want=$(head -n 1 "$dir/doctor")
     got=$("$match" --get "$work/doctor.json" root_cause)
-    if [ "$want" != "$got" ]; then
+    if [ "$want" != any ] && [ "$want" != "$got" ]; then
         echo "doctor: root cause $got, expected $want"
         exit 1
     fi
+    nvml_ids= i=0
+    while id=$("$match" --get "$work/doctor.json" "findings.$i.id" 2>/dev/null); do
+        case $("$match" --get "$work/doctor.json" "findings.$i.evidence") in
+        *'"nvml.'*) nvml_ids="$nvml_ids $id" ;;
+        esac
+        i=$((i + 1))
+    done
+    tail -n +2 "$dir/doctor" | while read -r verb id; do
+        case " $nvml_ids " in *" $id "*) found=yes ;; *) found=no ;; esac
+        if { [ "$verb" = fires ] && [ $found = no ]; } || { [ "$verb" = quiet ] && [ $found = yes ]; }; then
+            echo "doctor: $id should $( [ "$verb" = fires ] && echo fire || echo stay quiet) (NVML findings:$nvml_ids)"
+            exit 1
+        fi
+    done
 fi
 
 if [ "${DLENV_UPDATE:-}" = 1 ]; then

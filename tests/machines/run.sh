@@ -8,7 +8,8 @@
 #   expected.json  the report it must give (volatile values are ignored by json_match)
 #   env            optional: the environment, one NAME=value a line (else PATH only)
 #   doctor         optional: the root cause `dlenv doctor` must name ("none": no failure),
-#                  then any other ids that must be among its findings, one a line, and
+#                  then any other ids that must be among its findings, one a line ("!ID":
+#                  one that must not be), and
 #                  optionally "verdict V": the verdict it must give (ok, cannot_judge, ...)
 #   unreadable     optional: machine paths to make unreadable (chmod 000) before the run;
 #                  as root, the run then drops to the nobody user, or permissions mean nothing
@@ -79,6 +80,11 @@ if [ -f "$fixture/doctor" ]; then
         "verdict "*)
             verdict=$("$match" --get "$work/doctor.json" verdict)
             [ "verdict $verdict" = "$id" ] || { echo "doctor: verdict $verdict, expected ${id#verdict }"; exit 1; }
+            continue ;;
+        "!"*)
+            if grep -q "\"id\":[[:space:]]*\"${id#!}\"" "$work/doctor.json"; then
+                echo "doctor: ${id#!} among the findings, expected it quiet"; exit 1
+            fi
             continue ;;
         esac
         grep -q "\"id\":[[:space:]]*\"$id\"" "$work/doctor.json" ||

@@ -63,7 +63,8 @@ def patched(patch, scratch):
     with open(patch, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
-            if not line or line.split()[0] in ("#", "expect", "fires", "quiet", "base", "fix"):
+            if not line or line.split()[0] in ("#", "expect", "fires", "quiet", "base", "fix",
+                                                  "nofix", "says", "verdict"):
                 continue
             for op in (" += ", " = ", " -"):
                 if (op in line) if op != " -" else line.endswith(op):

@@ -482,7 +482,7 @@ static void holes_near(const char *report, const dl_strv *paths, const dl_strv *
 /* The lines of a patch that say what the doctor must answer, not what changes (run.sh). */
 static bool is_check_line(const char *line)
 {
-    static const char *const verbs[] = {"expect ", "fires ", "quiet ", "fix ", "nofix ",
+    static const char *const verbs[] = {"expect ", "fires ", "quiet ", "fix ", "nofix ", "says ",
                                         "verdict ", "base "};
     size_t i;
     for (i = 0; i < sizeof verbs / sizeof verbs[0]; i++)

@@ -35,6 +35,11 @@ typedef struct nvml_api {
     nvmlDeviceGetClock_fn clock_max;
     nvmlDeviceGetUint_fn power;
     nvmlDeviceGetUint_fn power_limit;
+    nvmlDeviceGetUint_fn power_limit_default;
+    nvmlDeviceGetClock_fn app_clock;
+    nvmlDeviceGetClock_fn app_clock_default;
+    nvmlDeviceGetInt_fn display_active;
+    nvmlDeviceGetInt_fn display_mode;
     nvmlDeviceGetUint_fn pstate;
     nvmlDeviceGetU64_fn clocks_event_reasons;
     nvmlDeviceGetInt_fn persistence;
@@ -84,6 +89,13 @@ static void load_api(dl_lib *lib, nvml_api *a, dl_strv *lacking)
     a->clock_max = (nvmlDeviceGetClock_fn)SYM("nvmlDeviceGetMaxClockInfo", NULL);
     a->power = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetPowerUsage", NULL);
     a->power_limit = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetEnforcedPowerLimit", NULL);
+    a->power_limit_default =
+        (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetPowerManagementDefaultLimit", NULL);
+    a->app_clock = (nvmlDeviceGetClock_fn)SYM("nvmlDeviceGetApplicationsClock", NULL);
+    a->app_clock_default =
+        (nvmlDeviceGetClock_fn)SYM("nvmlDeviceGetDefaultApplicationsClock", NULL);
+    a->display_active = (nvmlDeviceGetInt_fn)SYM("nvmlDeviceGetDisplayActive", NULL);
+    a->display_mode = (nvmlDeviceGetInt_fn)SYM("nvmlDeviceGetDisplayMode", NULL);
     a->pstate = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetPerformanceState", NULL);
     a->clocks_event_reasons = (nvmlDeviceGetU64_fn)SYM(
         "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons");
@@ -160,13 +172,13 @@ static void device_watts(nvml *n, nvmlDevice_t d, nvmlDeviceGetUint_fn fn, const
         dl_num_set(v, mw / 1000.0);
 }
 
-/* A feature state (persistence, ECC): enabled or not. */
-static void device_persistence(nvml *n, nvmlDevice_t d, dl_flag *v)
+/* A feature state (persistence, a display): enabled or not. */
+static void device_feature(nvml *n, nvmlDevice_t d, nvmlDeviceGetInt_fn fn, const char *name,
+                           dl_flag *v)
 {
-    nvmlDeviceGetInt_fn fn = n->api.persistence;
     int cur = 0;
     nvmlReturn_t rc = fn ? fn(d, &cur) : NVML_ERROR_UNKNOWN;
-    if (check(n, (void *)fn, "nvmlDeviceGetPersistenceMode", rc, v, DL_F_FLAG))
+    if (check(n, (void *)fn, name, rc, v, DL_F_FLAG))
         dl_flag_set(v, cur == NVML_FEATURE_ENABLED);
 }
 
@@ -338,11 +350,24 @@ static void describe_device(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
                  &g->memory_clock_mhz);
     device_clock(n, d, a->clock_max, "nvmlDeviceGetMaxClockInfo", NVML_CLOCK_MEM,
                  &g->memory_clock_max_mhz);
+    /* Read only: what nvidia-smi -ac set, against the board's default. */
+    device_clock(n, d, a->app_clock, "nvmlDeviceGetApplicationsClock", NVML_CLOCK_GRAPHICS,
+                 &g->app_clock_graphics_mhz);
+    device_clock(n, d, a->app_clock_default, "nvmlDeviceGetDefaultApplicationsClock",
+                 NVML_CLOCK_GRAPHICS, &g->app_clock_graphics_default_mhz);
+    device_clock(n, d, a->app_clock, "nvmlDeviceGetApplicationsClock", NVML_CLOCK_MEM,
+                 &g->app_clock_memory_mhz);
+    device_clock(n, d, a->app_clock_default, "nvmlDeviceGetDefaultApplicationsClock",
+                 NVML_CLOCK_MEM, &g->app_clock_memory_default_mhz);
+    device_feature(n, d, a->display_active, "nvmlDeviceGetDisplayActive", &g->display_active);
+    device_feature(n, d, a->display_mode, "nvmlDeviceGetDisplayMode", &g->display_connected);
     device_watts(n, d, a->power, "nvmlDeviceGetPowerUsage", &g->power_draw_watts);
     device_watts(n, d, a->power_limit, "nvmlDeviceGetEnforcedPowerLimit", &g->power_limit_watts);
+    device_watts(n, d, a->power_limit_default, "nvmlDeviceGetPowerManagementDefaultLimit",
+                 &g->power_limit_default_watts);
     device_uint(n, d, a->pstate, "nvmlDeviceGetPerformanceState", &g->performance_state);
     device_throttle(n, d, g);
-    device_persistence(n, d, &g->persistence_mode);
+    device_feature(n, d, a->persistence, "nvmlDeviceGetPersistenceMode", &g->persistence_mode);
     device_mig(n, d, g);
     device_ecc(n, d, &g->ecc_enabled);
     device_compute_mode(n, d, g);
