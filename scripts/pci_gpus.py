@@ -19,10 +19,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
 # Another function of a graphics card (HDMI audio, USB-C), or a chipset part.
-NOT_GPU = ("Audio", "USB", "UCSI", "Bridge", "SATA", "SMBus", "IDE", "Ethernet",
+NOT_GPU = (  # compared in lower case
+"Audio", "USB", "UCSI", "Bridge", "SATA", "SMBus", "IDE", "Ethernet",
            "Memory Controller", "LPC", "ISA", "PCI Express", "Co-processor", "Modem",
            "Serial", "Host", "Endpoint", "Switch", "Graphics Port", "Cryptographic",
-           "Thermal", "Controller", "Upstream Port", "Downstream Port", "Root Port")
+           "Thermal", "NVSwitch", "Controller", "Upstream Port", "Downstream Port", "Root Port")
 NVIDIA_FAMILIES = ("G7", "G8", "G9", "GT2", "GF", "GK", "GM", "GP", "GV", "TU", "GA", "AD",
                    "GH", "GB", "NV")
 NVIDIA_PRODUCTS = ("[GeForce", "[Quadro", "[Tesla", "[TITAN", "[RTX", "[ION", "[A", "[H",
@@ -55,7 +56,7 @@ def has_codename(chip, names):
 
 
 def is_gpu(vendor, name, amd_names, intel_names):
-    if any(w in name for w in NOT_GPU):
+    if any(re.search(r"\b%s\b" % re.escape(w), name, re.I) for w in NOT_GPU):
         return False
     chip = chip_of(name)
     if vendor == "10de":
