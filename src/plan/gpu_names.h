@@ -1,6 +1,7 @@
 /* A GPU as people name it: "NVIDIA GeForce RTX 3060 Laptop GPU" (nvidia-smi), "RTX 3060",
  * "8.6", "sm_86", or a PCI id "10de:2504". Names resolve to a compute capability through
- * gpu_compute_capability.csv; PCI ids through the pci.ids name first. */
+ * gpu_compute_capability.csv; PCI ids through the built-in id table (pci_gpus.csv) and its
+ * chip code first, then the host's pci.ids name. */
 #ifndef DLENV_PLAN_GPU_NAMES_H
 #define DLENV_PLAN_GPU_NAMES_H
 
