@@ -206,6 +206,13 @@ static void ids_resolve_without_pci_ids(void **state)
     expect_id(0x10de, 0x1c03, "GP106", "", 61);
     expect_id(0x8086, 0x56a0, "DG2", "xe-hpg", 0);           /* Arc A770 */
     expect_id(0x8086, 0xe20b, "Battlemage G21", "xe2-hpg", 0);
+    expect_id(0x8086, 0x7d55, "Meteor Lake-P", "xe-lpg", 0);   /* Core Ultra iGPU */
+    expect_id(0x8086, 0x7d51, "Arrow Lake-P", "xe-lpg", 0);
+    expect_id(0x8086, 0x64a0, "Core Ultra 200V Series Processors Arc Graphics 130V/140V GPU",
+              "xe2-lpg", 0);                                   /* Lunar Lake */
+    expect_id(0x8086, 0xb080, "Panther Lake", "xe3-lpg", 0);
+    expect_id(0x8086, 0x0bd5, "Ponte Vecchio XT (2 Tile)", "xe-hpc", 0); /* Max 1550 */
+    expect_id(0x8086, 0x3e92, "CoffeeLake-S GT2", "gen9", 0);  /* UHD Graphics 630 */
     /* not a GPU id, and a GPU's audio function */
     memset(&g, 0, sizeof g);
     assert_false(dl_plan_gpu_from_pci_table(&dl_test_know, 0x1002, 0xffff, &g));
