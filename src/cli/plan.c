@@ -186,10 +186,22 @@ static bool parse_gpu(const char *arg, const dl_knowledge *k, dl_plan_gpu *g)
         return true;
     }
     if (dl_gpu_pci_id_parse(arg, &vendor, &device)) {
+        char name[sizeof g->name];
         g->vendor = dl_gpu_vendor_of_pci(vendor);
-        name_from_pci(vendor, device, g->name, sizeof g->name, full, sizeof full);
-        if (g->vendor == DL_GPU_NVIDIA && full[0])
+        /* the built-in table first; the host's pci.ids only for ids newer than it */
+        if (dl_plan_gpu_from_pci_table(k, vendor, device, g))
+            return true;
+        name_from_pci(vendor, device, name, sizeof name, full, sizeof full);
+        if (!full[0] && g->name[0])
+            return true; /* the table's chip and why it is unknown */
+        snprintf(g->name, sizeof g->name, "%s", name);
+        if (!full[0])
+            return true; /* neither knows the id */
+        g->unknown_why[0] = '\0';
+        if (g->vendor == DL_GPU_NVIDIA)
             dl_plan_gpu_resolve(k, full, g); /* the chip in pci.ids' name decides */
+        else
+            dl_plan_gpu_target_from_pci_name(k, full, device, g);
         return true;
     } else {
         const char *p;

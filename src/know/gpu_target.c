@@ -73,6 +73,69 @@ bool dl_gpu_target_of_name(const dl_knowledge *k, const char *vendor, const char
         best_len = n;
         snprintf(out, cap, "%s", dl_table_cell(t, r, DL_COL_gpu_targets_target));
     }
+    return best_len > 0 || dl_gpu_target_of_chip(k, vendor, name, -1, out, cap);
+}
+
+/* Lower case, letters and digits only: "Polaris 20 XL" -> "polaris20xl". */
+static void squash(const char *s, size_t len, char *out, size_t cap)
+{
+    size_t n = 0, i;
+    for (i = 0; i < len && s[i] && n + 1 < cap; i++)
+        if (isalnum((unsigned char)s[i]))
+            out[n++] = (char)tolower((unsigned char)s[i]);
+    out[n] = '\0';
+}
+
+/* code (squashed) starts chip (squashed), and does not cut a number in two. */
+static bool starts_with_code(const char *chip, const char *code)
+{
+    size_t n = strlen(code);
+    return n && !strncmp(chip, code, n) &&
+           !(isdigit((unsigned char)code[n - 1]) && isdigit((unsigned char)chip[n]));
+}
+
+static bool lists_device(const char *devices, long device)
+{
+    char id[20];
+    if (device < 0 || !devices || !*devices)
+        return false;
+    snprintf(id, sizeof id, "%04lx", (unsigned long)device);
+    return dl_target_in_list(devices, id);
+}
+
+bool dl_gpu_target_of_chip(const dl_knowledge *k, const char *vendor, const char *chip,
+                           long device, char *out, size_t cap)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_codenames) : NULL;
+    const char *bracket = chip ? strstr(chip, " [") : NULL;
+    char want[96], code[64];
+    size_t r, best_len = 0;
+    bool best_by_device = false;
+    out[0] = '\0';
+    if (!chip)
+        return false;
+    squash(chip, bracket ? (size_t)(bracket - chip) : strlen(chip), want, sizeof want);
+    for (r = 0; t && r < t->rows; r++) {
+        const char *devices = dl_table_cell(t, r, DL_COL_gpu_codenames_devices);
+        bool by_device;
+        size_t n;
+        if (strcmp(dl_table_cell(t, r, DL_COL_gpu_codenames_vendor), vendor) != 0)
+            continue;
+        squash(dl_table_cell(t, r, DL_COL_gpu_codenames_codename), (size_t)-1, code,
+               sizeof code);
+        if (!starts_with_code(want, code))
+            continue;
+        /* a row for listed devices only: those devices, and nothing else */
+        by_device = lists_device(devices, device);
+        if (devices && *devices && !by_device)
+            continue;
+        n = strlen(code);
+        if ((best_by_device && !by_device) || (by_device == best_by_device && n <= best_len))
+            continue;
+        best_len = n;
+        best_by_device = by_device;
+        snprintf(out, cap, "%s", dl_table_cell(t, r, DL_COL_gpu_codenames_target));
+    }
     return best_len > 0;
 }
 

@@ -11,10 +11,22 @@
 
 /* The target of a GPU by name ("AMD Radeon RX 7900 XTX" -> "gfx1100"; "Intel(R) UHD
  * Graphics 630" -> "gen9-xe-lp"): the longest name_match of vendor ("amd", "intel") that
- * the lower-cased name holds, with "(R)"/"(TM)" dropped. A name that is itself a gfx id
- * ("gfx1100") is that target. Writes "" and returns false when unknown. */
+ * the lower-cased name holds, with "(R)"/"(TM)" dropped; else the chip codename a pci.ids
+ * name starts with ("Navi 31 [...]", dl_gpu_target_of_chip). A name that is itself a gfx
+ * id ("gfx1100") is that target. Writes "" and returns false when unknown. */
 bool dl_gpu_target_of_name(const dl_knowledge *k, const char *vendor, const char *name,
                            char *out, size_t cap);
+
+/* The target of a chip codename as pci.ids names a GPU ("Navi 31", "Ellesmere", "Aqua
+ * Vanjaram", "DG2", "Meteor Lake-P"), through data/gpu_codenames.csv: the chip text (what
+ * comes before " [" when a whole pci.ids name is given) starts with a row's codename,
+ * compared in lower case without spaces or punctuation ("Polaris12" = "Polaris 12"), and a
+ * codename ending in a digit is not the start of a longer number ("Navi 1" never matches
+ * "Navi 10"). The longest codename wins; a row that lists device ids (pci.ids gives the
+ * MI350X the MI300X's codename) wins for those devices. device < 0: not known. Writes ""
+ * and returns false when no codename matches. */
+bool dl_gpu_target_of_chip(const dl_knowledge *k, const char *vendor, const char *chip,
+                           long device, char *out, size_t cap);
 
 /* The ';'-separated targets torch (X.Y.Z) variant ("rocm6.4", "xpu") is built for; NULL
  * when the table has no row for that release and variant. An exact variant row wins over

@@ -3,6 +3,8 @@
 #include "base/str.h"
 #include "know/arch.h"
 #include "know/gpu_chip.h"
+#include "know/gpu_target.h"
+#include "know/pci_gpus.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -437,4 +439,45 @@ dl_gpu_vendor dl_gpu_vendor_of_pci(long vendor)
     case 0x106b: return DL_GPU_APPLE;
     default: return DL_GPU_OTHER;
     }
+}
+
+static const char *vendor_key(dl_gpu_vendor v)
+{
+    return v == DL_GPU_AMD ? "amd" : v == DL_GPU_INTEL ? "intel" : NULL;
+}
+
+void dl_plan_gpu_target_from_pci_name(const dl_knowledge *k, const char *full, long device,
+                                      dl_plan_gpu *g)
+{
+    const char *v = vendor_key(g->vendor);
+    if (v && !dl_gpu_target_of_chip(k, v, full, device, g->target, sizeof g->target))
+        dl_gpu_target_of_name(k, v, full, g->target, sizeof g->target);
+}
+
+bool dl_plan_gpu_from_pci_table(const dl_knowledge *k, long vendor, long device,
+                                dl_plan_gpu *g)
+{
+    const char *chip = dl_pci_gpu_chip(k, vendor, device);
+    const char *v;
+    char version[32];
+    dl_gpu_chip c;
+    if (!chip)
+        return false;
+    g->vendor = dl_gpu_vendor_of_pci(vendor);
+    dl_fixed_fmt(g->name, sizeof g->name, "PCI %04lx:%04lx (%s)", (unsigned long)vendor,
+                 (unsigned long)device, chip);
+    if (g->vendor == DL_GPU_NVIDIA && dl_gpu_chip_lookup(k, chip, &c)) {
+        g->cc_major = c.cc_major;
+        g->cc_minor = c.cc_minor;
+        return true;
+    }
+    v = vendor_key(g->vendor);
+    if (v && dl_gpu_target_of_chip(k, v, chip, device, g->target, sizeof g->target))
+        return true;
+    if (!dl_pci_gpus_version(k, version, sizeof version))
+        snprintf(version, sizeof version, "?");
+    dl_fixed_fmt(g->unknown_why, sizeof g->unknown_why,
+                 "pci.ids %s names %04lx:%04lx by its chip %.40s, which dlenv's chip tables "
+                 "do not know", version, (unsigned long)vendor, (unsigned long)device, chip);
+    return false;
 }

@@ -1,6 +1,7 @@
 /* A GPU as people name it: "NVIDIA GeForce RTX 3060 Laptop GPU" (nvidia-smi), "RTX 3060",
  * "8.6", "sm_86", or a PCI id "10de:2504". Names resolve to a compute capability through
- * gpu_compute_capability.csv; PCI ids through the pci.ids name first. */
+ * gpu_compute_capability.csv; PCI ids through the built-in id table (pci_gpus.csv) and its
+ * chip code first, then the host's pci.ids name. */
 #ifndef DLENV_PLAN_GPU_NAMES_H
 #define DLENV_PLAN_GPU_NAMES_H
 
@@ -54,6 +55,18 @@ bool dl_gpu_cc_from_name(const dl_knowledge *k, const char *name, unsigned *majo
                          unsigned *minor);
 /* "8.6" / "sm_86" / "compute_86" -> 8, 6. */
 bool dl_gpu_cc_from_text(const char *s, unsigned *major, unsigned *minor);
+/* A PCI id through data/pci_gpus.csv (no pci.ids needed): the chip code pci.ids names it
+ * with decides, NVIDIA's through gpu_chips.csv, AMD's and Intel's through
+ * gpu_codenames.csv into g->target. g->name becomes "PCI 10de:25a2 (GA107M)". True when
+ * the chip resolves; false when the table lacks the id, or holds it with a chip no table
+ * resolves (then g->name and g->unknown_why say so, and the host's pci.ids may still know
+ * the marketing name). */
+bool dl_plan_gpu_from_pci_table(const dl_knowledge *k, long vendor, long device,
+                                dl_plan_gpu *g);
+/* A pci.ids name of an AMD or Intel device ("Navi 31 [Radeon RX 7900 XT/7900 XTX]")
+ * into g->target: its codename (device rows first), else its marketing name. */
+void dl_plan_gpu_target_from_pci_name(const dl_knowledge *k, const char *full, long device,
+                                      dl_plan_gpu *g);
 /* "10de:2504" -> vendor 0x10de, device 0x2504. */
 bool dl_gpu_pci_id_parse(const char *s, long *vendor, long *device);
 dl_gpu_vendor dl_gpu_vendor_of_pci(long vendor);

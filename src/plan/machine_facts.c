@@ -24,6 +24,33 @@ static void add_gpu(dl_plan_machine *m, dl_gpu_vendor v, const char *name, const
         dl_plan_gpu_resolve(k, name, g);
 }
 
+/* A GPU on the PCI bus: its id through the built-in table first (Windows has no pci.ids,
+ * and the chip code decides the capability or target), its name for the prose. */
+static void add_pci_gpu(dl_plan_machine *m, dl_gpu_vendor v, const dl_pci_gpu *p,
+                        const dl_knowledge *k)
+{
+    dl_plan_gpu from_id;
+    dl_plan_gpu *g;
+    memset(&from_id, 0, sizeof from_id);
+    if (!p->vendor_id.known || !p->device_id.known ||
+        !dl_plan_gpu_from_pci_table(k, (long)p->vendor_id.value, (long)p->device_id.value,
+                                    &from_id)) {
+        add_gpu(m, v, p->device_name.value, NULL, k);
+        if (v != DL_GPU_NVIDIA && p->device_name.value && m->n_gpus && p->device_id.known)
+            dl_plan_gpu_target_from_pci_name(k, p->device_name.value,
+                                             (long)p->device_id.value,
+                                             &m->gpus[m->n_gpus - 1]);
+        return;
+    }
+    if (m->n_gpus >= DL_PLAN_MAX_GPUS)
+        return;
+    g = &m->gpus[m->n_gpus++];
+    *g = from_id;
+    g->vendor = v;
+    if (p->device_name.value) /* the driver's or pci.ids' name reads better than the id */
+        dl_fixed_fmt(g->name, sizeof g->name, "%s", p->device_name.value);
+}
+
 static void add_gpus(const dl_facts *f, const dl_knowledge *k, dl_plan_machine *m)
 {
     size_t i;
@@ -46,7 +73,7 @@ static void add_gpus(const dl_facts *f, const dl_knowledge *k, dl_plan_machine *
         if (v == DL_GPU_NVIDIA && m->n_gpus && m->gpus[0].vendor == DL_GPU_NVIDIA &&
             (f->nvml.gpus.count || f->cuda_driver.devices.count))
             continue;
-        add_gpu(m, v, g->device_name.value, NULL, k);
+        add_pci_gpu(m, v, g, k);
     }
 }
 

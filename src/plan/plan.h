@@ -34,6 +34,8 @@ typedef struct dl_plan_gpu {
                                      given name was a near miss ("did you mean") */
     char unknown_why[200];        /* why the capability is unknown, when the name is known
                                      but ambiguous; "" otherwise */
+    char target[24];              /* AMD gfx id / Intel Xe family from the chip codename
+                                     (a PCI id); "": decided by the name */
 } dl_plan_gpu;
 
 #define DL_PLAN_MAX_GPUS 16

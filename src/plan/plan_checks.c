@@ -412,7 +412,9 @@ static void check_targets(const dl_plan_checker *chk, dl_plan_candidate *c, dl_p
         const dl_plan_gpu *g = &chk->m->gpus[i];
         if (g->vendor != vendor)
             continue;
-        if (!dl_gpu_target_of_name(chk->k, vname, g->name, target, sizeof target)) {
+        if (g->target[0])
+            snprintf(target, sizeof target, "%s", g->target); /* from the chip: a PCI id */
+        else if (!dl_gpu_target_of_name(chk->k, vname, g->name, target, sizeof target)) {
             if (!unknown)
                 unknown = g->name;
             continue;

@@ -47,6 +47,7 @@ static cJSON *machine(const dl_plan_view *v)
         add_text(g, "compute_capability", m->gpus[i].cc_major ? cc : NULL);
         add_text(g, "guessed_as", m->gpus[i].guessed);
         add_text(g, "unknown_why", m->gpus[i].unknown_why);
+        add_text(g, "target", m->gpus[i].target);
         cJSON_AddItemToArray(gpus, g);
     }
     cJSON_AddItemToObject(o, "gpus", gpus);

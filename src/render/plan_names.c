@@ -15,6 +15,8 @@ void dl_plan_gpu_describe(const dl_plan_gpu *g, char *out, size_t n)
         snprintf(out, n, "%s (sm_%u%u)", g->name, g->cc_major, g->cc_minor);
     else if (g->vendor == DL_GPU_NVIDIA)
         snprintf(out, n, "%s (compute capability unknown)", g->name);
+    else if (g->target[0])
+        snprintf(out, n, "%s (%s)", g->name, g->target);
     else
         snprintf(out, n, "%s", g->name);
 }
