@@ -119,12 +119,14 @@ static bool looks_like_version(const char *s)
 /* ---- one reader per kind of line ---- */
 
 /* A path only a Mac has: home folders under /Users/ (Linux has /home/, Windows C:\\Users\\
- * or C:/Users/), Homebrew's /opt/homebrew, python.org's framework build. */
+ * or C:/Users/), Homebrew's /opt/homebrew, python.org's framework build. /Users/ must start
+ * the path: /data/users/ or /home/users/ on a Linux cluster is a folder inside another. */
 static bool mac_path(const char *low)
 {
     const char *u = strstr(low, "/users/");
-    return (u && (u == low || u[-1] != ':')) || strstr(low, "/opt/homebrew/") ||
-           strstr(low, "python.framework/");
+    bool users_root = u && (u == low || !(isalnum((unsigned char)u[-1]) || u[-1] == ':' ||
+                                         u[-1] == '_' || u[-1] == '-' || u[-1] == '.'));
+    return users_root || strstr(low, "/opt/homebrew/") || strstr(low, "python.framework/");
 }
 
 static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
