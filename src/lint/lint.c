@@ -58,6 +58,12 @@ static bool selected(const dl_lint_settings *o, const char *id)
     return !dl_strv_has(&o->ignore, id);
 }
 
+static bool is_id_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-';
+}
+
 /* `# noqa` or `# noqa: id, id` on the line holding offset at. */
 static bool noqa(const dl_lint_file *f, size_t at, const char *id)
 {
@@ -81,15 +87,18 @@ static bool noqa(const dl_lint_file *f, size_t at, const char *id)
         if (q >= f->src + end || *q != ':')
             return true; /* bare noqa: every rule */
         q++;
+        /* the ids, up to anything that cannot be one (another comment) */
         while (q < f->src + end) {
+            const char *w;
             while (q < f->src + end && (*q == ' ' || *q == ','))
                 q++;
-            if ((size_t)(f->src + end - q) >= idlen && !strncmp(q, id, idlen) &&
-                (q + idlen == f->src + end || q[idlen] == ',' || q[idlen] == ' ' ||
-                 q[idlen] == '\r'))
+            for (w = q; w < f->src + end && is_id_char(*w); w++)
+                ;
+            if (w == q)
+                return false;
+            if ((size_t)(w - q) == idlen && !strncmp(q, id, idlen))
                 return true;
-            while (q < f->src + end && *q != ' ' && *q != ',')
-                q++;
+            q = w;
         }
         return false;
     }

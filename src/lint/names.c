@@ -164,7 +164,8 @@ bool dl_lint_is_main_guard(const dl_lint_file *f, TSNode if_statement)
 static bool touches_cuda(const dl_lint_file *f, TSNode call, const char *q)
 {
     TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-    if (q && dl_starts_with(q, "torch.cuda.") && strcmp(q, "torch.cuda.is_available") != 0)
+    if (q && dl_starts_with(q, "torch.cuda.") && strcmp(q, "torch.cuda.is_available") != 0 &&
+        !dl_starts_with(q, "torch.cuda.amp."))
         return true;
     if (dl_lint_is(fn, "attribute")) {
         TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);

@@ -179,9 +179,9 @@ void dl_lint_rule_device(dl_lint_file *f, TSNode call, const char *q)
         return;
     }
     a = dl_lint_arg(call, 0);
-    if (q && (!strcmp(q, "torch.device") ||
-              (dl_lint_is(fn, "attribute") &&
-               dl_lint_text_is(f, ts_node_child_by_field_name(fn, "attribute", 9), "to"))) &&
+    if (((q && !strcmp(q, "torch.device")) ||
+         (dl_lint_is(fn, "attribute") &&
+          dl_lint_text_is(f, ts_node_child_by_field_name(fn, "attribute", 9), "to"))) &&
         !ts_node_is_null(a) && is_cuda_string(f, a)) {
         dl_lint_report(f, a, "device", sev,
                        "a fixed \"cuda\" device with no torch.cuda.is_available() fallback in "
