@@ -54,7 +54,7 @@ const dl_command dl_commands[] = {
      "launcher runs the command it is given (vscode: the file open in the editor). The\n"
      "vscode format adds or replaces the configuration of the same name in launch.json.\n"
      "\nExample: dlenv profile write --gpu 0,2 --format sh -o gpus02.sh\n"},
-    {"lint", "check Python training scripts for what breaks on Windows, CPU-only or new torch",
+    {"lint", "find what breaks training scripts on Windows, CPU-only, new torch",
      dl_cmd_lint, dl_lint_options, 0, {" [PATH...] [options]", DL_POSITIONAL_LIST, false},
      "\nPATHs are files or folders (walked for *.py, honouring .gitignore; default: .).\n"
      "Output: FILE:LINE:COL: ID: MESSAGE [SEVERITY]. Rules and fixes: docs/lint.md.\n"
