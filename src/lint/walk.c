@@ -191,8 +191,9 @@ static void walk_entry(walker *w, const char *path, const char *name)
 static void walk_dir(walker *w, const char *dir)
 {
     dl_io_error err = {DL_IO_OK, NULL};
-    char *real = dl_fs_realpath(&w->m, dir, &err), **names = NULL;
+    char *abs = dl_path_absolute(dir), *real = dl_fs_realpath(&w->m, abs, &err), **names = NULL;
     size_t count = 0, i, n_pats = w->n_pats;
+    free(abs);
     if (!real) {
         char *why = dl_fmt("cannot walk: %s", err.message ? err.message : "unknown error");
         w->on_problem(dir, why, w->ctx);

@@ -81,12 +81,14 @@ cp "$tree/pkg/good.py" "$tree/pkg/generated_skip.py"
 printf 'ignored_dir/\n*_skip.py\n' >"$tree/.gitignore"
 python3 - "$tree/pkg/big.py" <<'PY'
 import sys
+parts, size, i = [], 0, 0
+while size < 5 * 1024 * 1024:
+    parts.append(f"def f{i}(x):\n    y = torch.zeros(3, device=dev)\n    return x + y * {i}\n\n")
+    size += len(parts[-1])
+    i += 1
+parts.append('state = torch.load("m.pt")\n')
 with open(sys.argv[1], "w", encoding="utf-8") as fh:
-    i = 0
-    while fh.tell() < 5 * 1024 * 1024:
-        fh.write(f"def f{i}(x):\n    y = torch.zeros(3, device=dev)\n    return x + y * {i}\n\n")
-        i += 1
-    fh.write('state = torch.load("m.pt")\n')
+    fh.write("".join(parts))
 PY
 big_lines=$(wc -l <"$tree/pkg/big.py")
 run lint --json --torch 2.6 "$tree"
