@@ -44,6 +44,7 @@ int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
 #else
 
 #include "facts/query.h"
+#include "lint/config.h"
 #include "lint/lint.h"
 #include "os/os.h"
 #include "probe/probe.h"
@@ -94,7 +95,12 @@ static void current_target(const dl_cli *cli, dl_lint_target *t)
     dl_machine_close(&m);
 }
 
-static bool parse_target(const dl_cli *cli, dl_lint_target *t)
+/* What the target is described by: the command line, else [tool.dlenv.lint]. */
+typedef struct described {
+    const char *os, *torch, *cuda;
+} described;
+
+static bool parse_target(const dl_cli *cli, const described *d, dl_lint_target *t)
 {
     memset(t, 0, sizeof *t);
     t->cuda = DL_LINT_UNKNOWN;
@@ -103,35 +109,36 @@ static bool parse_target(const dl_cli *cli, dl_lint_target *t)
                      "--cuda)", cli->env_name);
         return false;
     }
-    if (!cli->os && !cli->torch && !cli->cuda)
+    if ((!d->os && !d->torch && !d->cuda) || cli->env_name)
         current_target(cli, t);
-    else if (cli->env_name)
-        current_target(cli, t);
-    if (cli->os && !dl_lint_os_parse(cli->os, &t->os)) {
-        dl_cli_error("--os %s: not linux, windows or macos", cli->os);
+    if (d->os && !dl_lint_os_parse(d->os, &t->os)) {
+        dl_cli_error("--os %s: not linux, windows or macos", d->os);
         return false;
     }
-    if (cli->torch && sscanf(cli->torch, "%u.%u", &t->torch_major, &t->torch_minor) != 2) {
-        dl_cli_error("--torch %s: not X.Y", cli->torch);
+    if (d->torch && sscanf(d->torch, "%u.%u", &t->torch_major, &t->torch_minor) != 2) {
+        dl_cli_error("--torch %s: not X.Y", d->torch);
         return false;
     }
-    if (cli->cuda) {
-        if (strcmp(cli->cuda, "yes") && strcmp(cli->cuda, "no")) {
-            dl_cli_error("--cuda %s: not yes or no", cli->cuda);
+    if (d->cuda) {
+        if (strcmp(d->cuda, "yes") && strcmp(d->cuda, "no")) {
+            dl_cli_error("--cuda %s: not yes or no", d->cuda);
             return false;
         }
-        t->cuda = !strcmp(cli->cuda, "yes") ? DL_LINT_YES : DL_LINT_NO;
+        t->cuda = !strcmp(d->cuda, "yes") ? DL_LINT_YES : DL_LINT_NO;
     }
     dl_lint_target_describe(t);
     return true;
 }
 
-static bool parse_ids(const char *option, const char *text, dl_strv *ids)
+static bool parse_ids(const char *option, const char *text, const dl_strv *configured,
+                      dl_strv *ids)
 {
     size_t i;
-    if (!text)
-        return true;
-    dl_strv_split(ids, text, ',');
+    if (text)
+        dl_strv_split(ids, text, ',');
+    else
+        for (i = 0; i < configured->n; i++)
+            dl_strv_add(ids, dl_strdup(configured->v[i]));
     for (i = 0; i < ids->n; i++)
         if (!dl_lint_rule_known(ids->v[i])) {
             dl_cli_error("--%s: no rule '%s' (docs/lint.md lists them)", option, ids->v[i]);
@@ -151,27 +158,50 @@ static int exit_code(const dl_lint_run *run, dl_lint_severity fail_on)
     return DL_EXIT_OK;
 }
 
-int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
+/* The settings from the command line over [tool.dlenv.lint]; false after a usage error. */
+static bool settings(const dl_cli *cli, const dl_lint_config *cfg, dl_lint_settings *opts,
+                     dl_lint_severity *fail_on)
 {
-    static const char *const here[] = {"."};
-    dl_lint_settings opts;
-    dl_lint_run run;
-    dl_lint_severity fail_on = DL_LINT_WARNING;
-    char *out;
-    int rc;
-    (void)ctx;
-    memset(&opts, 0, sizeof opts);
-    if (cli->fail_on && !dl_lint_severity_parse(cli->fail_on, &fail_on)) {
-        dl_cli_error("--fail-on %s: not error, warning or info", cli->fail_on);
-        return DL_EXIT_USAGE;
+    const char *level = cli->fail_on ? cli->fail_on : cfg->fail_on;
+    described d;
+    d.os = cli->os ? cli->os : cfg->os;
+    d.torch = cli->torch ? cli->torch : cfg->torch;
+    d.cuda = cli->cuda ? cli->cuda : cfg->cuda;
+    if (level && !dl_lint_severity_parse(level, fail_on)) {
+        dl_cli_error("--fail-on %s: not error, warning or info", level);
+        return false;
     }
     if ((cli->json && cli->sarif) || (cli->fix && cli->diff)) {
         dl_cli_error("%s", cli->fix && cli->diff ? "--fix and --diff exclude each other"
                                                   : "--json and --sarif exclude each other");
-        return DL_EXIT_USAGE;
+        return false;
     }
-    if (!parse_ids("select", cli->select, &opts.select) ||
-        !parse_ids("ignore", cli->ignore, &opts.ignore) || !parse_target(cli, &opts.target)) {
+    return parse_ids("select", cli->select, &cfg->select, &opts->select) &&
+           parse_ids("ignore", cli->ignore, &cfg->ignore, &opts->ignore) &&
+           parse_target(cli, &d, &opts->target);
+}
+
+int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
+{
+    static const char *const here[] = {"."};
+    dl_lint_settings opts;
+    dl_lint_config cfg;
+    dl_lint_run run;
+    dl_lint_severity fail_on = DL_LINT_WARNING;
+    char *out, *error = NULL;
+    int rc;
+    bool ok;
+    (void)ctx;
+    memset(&opts, 0, sizeof opts);
+    if (!dl_lint_config_load(&cfg, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        dl_lint_config_free(&cfg);
+        return DL_EXIT_BAD_INPUT;
+    }
+    ok = settings(cli, &cfg, &opts, &fail_on);
+    dl_lint_config_free(&cfg);
+    if (!ok) {
         dl_strv_free(&opts.select);
         dl_strv_free(&opts.ignore);
         dl_lint_target_free(&opts.target);

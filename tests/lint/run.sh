@@ -129,4 +129,18 @@ printf '%s\n' "$out" >"$work/sarif.json"
 expect_eq "sarif version" 2.1.0 "$(get version)"
 expect_eq "sarif rule" load "$(get runs.0.results.0.ruleId)"
 
+# [tool.dlenv.lint] in the nearest pyproject.toml; the command line wins
+mkdir -p "$work/proj/src"
+cp "$here/fires/load.py" "$work/proj/src/train.py"
+printf '[project]\nname = "x"\n\n[tool.dlenv.lint]\nfail-on = "error"  # errors only\nselect = [\n  "load",\n  "amp",  # both\n]\ntorch = "2.5"\n' >"$work/proj/pyproject.toml"
+(cd "$work/proj/src" && "$dlenv" lint train.py >"$work/cfg.out" 2>&1) && rc=0 || rc=$?
+expect_eq "config: torch 2.5 gives a warning, fail-on error passes" 0 "$rc"
+grep -q "load: .*\[warning\]" "$work/cfg.out" || fail "config: $(cat "$work/cfg.out")"
+(cd "$work/proj/src" && "$dlenv" lint --torch 2.6 train.py >"$work/cfg.out" 2>&1) && rc=0 || rc=$?
+expect_eq "config: --torch 2.6 wins" 1 "$rc"
+printf '[tool.dlenv.lint]\nselct = ["load"]\n' >"$work/proj/pyproject.toml"
+(cd "$work/proj/src" && "$dlenv" lint train.py >"$work/cfg.out" 2>&1) && rc=0 || rc=$?
+expect_eq "config: unknown key" 4 "$rc"
+grep -q "pyproject.toml:2: .*unknown key 'selct'" "$work/cfg.out" || fail "config: $(cat "$work/cfg.out")"
+
 finish
