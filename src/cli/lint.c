@@ -22,8 +22,8 @@ const dl_option dl_lint_options[] = {
                  "info"),
     DL_OPT_TEXT("select", 0, "IDS", select, "only these rule ids (comma-separated)"),
     DL_OPT_TEXT("ignore", 0, "IDS", ignore, "not these rule ids (comma-separated)"),
-    DL_OPT_TEXT("env", 0, "current", env_name,
-                "judge for this machine (the default): its OS, torch, GPU"),
+    DL_OPT_TEXT("env", 0, "current|FILE", env_name,
+                "judge for this machine (the default), or the one a saved report describes"),
     DL_OPT_LOWER("os", "OS", os, "judge for linux, windows or macos"),
     DL_OPT_TEXT("torch", 0, "X.Y", torch, "judge for this torch release"),
     DL_OPT_LOWER("cuda", "yes|no", cuda, "judge for a machine with (or without) a CUDA device"),
@@ -48,7 +48,32 @@ int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
 #include "lint/lint.h"
 #include "os/os.h"
 #include "probe/probe.h"
+#include "cli/facts_file.h"
 #include "cli/gather.h"
+
+/* The torch the facts' main Python holds (static: its package metadata). */
+static void torch_of(const dl_facts *f, dl_lint_target *t)
+{
+    const dl_python *py = dl_q_main_python(f);
+    const char *v = py ? dl_q_torch_version(py) : NULL;
+    if (!v || sscanf(v, "%u.%u", &t->torch_major, &t->torch_minor) != 2)
+        t->torch_major = t->torch_minor = 0;
+}
+
+/* --env FILE: the machine a saved report (`dlenv report --json`, a snapshot) describes. */
+static bool saved_target(const char *path, dl_lint_target *t)
+{
+    dl_facts f;
+    if (dl_cli_read_facts(path, &f) != DL_EXIT_OK)
+        return false;
+    t->os = dl_q_is_windows(&f) ? DL_LINT_OS_WINDOWS
+            : dl_q_text_is(&f.os.family, "linux") ? DL_LINT_OS_LINUX
+            : dl_q_text_is(&f.os.family, "macos") ? DL_LINT_OS_MACOS : DL_LINT_OS_UNKNOWN;
+    torch_of(&f, t);
+    t->cuda = dl_q_has_nvidia_gpu(&f) ? DL_LINT_YES : DL_LINT_NO;
+    dl_facts_free(&f);
+    return true;
+}
 
 /* This machine, cheaply: the OS this binary runs on, the torch its main Python's
  * site-packages hold (read, not imported), an NVIDIA GPU on the PCI bus. */
@@ -59,8 +84,6 @@ static void current_target(const dl_cli *cli, dl_lint_target *t)
     dl_probe_ctx ctx;
     dl_probe_outcome out = {DL_PROBE_OK, NULL};
     char *error = NULL;
-    const dl_python *py;
-    const char *v;
 #if defined(_WIN32)
     t->os = DL_LINT_OS_WINDOWS;
 #elif defined(__APPLE__)
@@ -79,10 +102,7 @@ static void current_target(const dl_cli *cli, dl_lint_target *t)
     ctx.settings.no_runtime = true;
     dl_probe_python(&ctx, &f, &out);
     free(out.detail);
-    py = dl_q_main_python(&f);
-    v = py ? dl_q_torch_version(py) : NULL;
-    if (v && sscanf(v, "%u.%u", &t->torch_major, &t->torch_minor) != 2)
-        t->torch_major = t->torch_minor = 0;
+    torch_of(&f, t);
 #if !defined(_WIN32) && !defined(__APPLE__)
     out.detail = NULL;
     dl_probe_pci(&ctx, &f, &out);
@@ -100,17 +120,19 @@ typedef struct described {
     const char *os, *torch, *cuda;
 } described;
 
-static bool parse_target(const dl_cli *cli, const described *d, dl_lint_target *t)
+static bool parse_target(const dl_cli *cli, const described *d, dl_lint_target *t,
+                         bool *bad_input)
 {
     memset(t, 0, sizeof *t);
     t->cuda = DL_LINT_UNKNOWN;
     if (cli->env_name && strcmp(cli->env_name, "current") != 0) {
-        dl_cli_error("--env %s: only `current` is known (or describe it with --os, --torch, "
-                     "--cuda)", cli->env_name);
-        return false;
-    }
-    if ((!d->os && !d->torch && !d->cuda) || cli->env_name)
+        if (!saved_target(cli->env_name, t)) {
+            *bad_input = true; /* said why */
+            return false;
+        }
+    } else if ((!d->os && !d->torch && !d->cuda) || cli->env_name) {
         current_target(cli, t);
+    }
     if (d->os && !dl_lint_os_parse(d->os, &t->os)) {
         dl_cli_error("--os %s: not linux, windows or macos", d->os);
         return false;
@@ -160,7 +182,7 @@ static int exit_code(const dl_lint_run *run, dl_lint_severity fail_on)
 
 /* The settings from the command line over [tool.dlenv.lint]; false after a usage error. */
 static bool settings(const dl_cli *cli, const dl_lint_config *cfg, dl_lint_settings *opts,
-                     dl_lint_severity *fail_on)
+                     dl_lint_severity *fail_on, bool *bad_input)
 {
     const char *level = cli->fail_on ? cli->fail_on : cfg->fail_on;
     described d;
@@ -178,7 +200,7 @@ static bool settings(const dl_cli *cli, const dl_lint_config *cfg, dl_lint_setti
     }
     return parse_ids("select", cli->select, &cfg->select, &opts->select) &&
            parse_ids("ignore", cli->ignore, &cfg->ignore, &opts->ignore) &&
-           parse_target(cli, &d, &opts->target);
+           parse_target(cli, &d, &opts->target, bad_input);
 }
 
 int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
@@ -190,7 +212,7 @@ int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
     dl_lint_severity fail_on = DL_LINT_WARNING;
     char *out, *error = NULL;
     int rc;
-    bool ok;
+    bool ok, bad_input = false;
     (void)ctx;
     memset(&opts, 0, sizeof opts);
     if (!dl_lint_config_load(&cfg, &error)) {
@@ -199,13 +221,13 @@ int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
         dl_lint_config_free(&cfg);
         return DL_EXIT_BAD_INPUT;
     }
-    ok = settings(cli, &cfg, &opts, &fail_on);
+    ok = settings(cli, &cfg, &opts, &fail_on, &bad_input);
     dl_lint_config_free(&cfg);
     if (!ok) {
         dl_strv_free(&opts.select);
         dl_strv_free(&opts.ignore);
         dl_lint_target_free(&opts.target);
-        return DL_EXIT_USAGE;
+        return bad_input ? DL_EXIT_BAD_INPUT : DL_EXIT_USAGE;
     }
     opts.fix = cli->fix;
     opts.diff = cli->diff;

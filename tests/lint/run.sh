@@ -129,6 +129,15 @@ printf '%s\n' "$out" >"$work/sarif.json"
 expect_eq "sarif version" 2.1.0 "$(get version)"
 expect_eq "sarif rule" load "$(get runs.0.results.0.ruleId)"
 
+# --env FILE: the machine a saved report describes (tests/doctor/windows.json: Windows,
+# torch 2.5, an NVIDIA GPU)
+run lint --env "$here/../doctor/windows.json" --json "$here/fires/guard.py"
+expect_eq "--env windows.json: os" windows "$(get target.os)"
+expect_eq "--env windows.json: torch" 2.5 "$(get target.torch)"
+expect_eq "--env windows.json: guard is an error" error "$(get findings.0.severity)"
+run lint --env "$work/no-such-report.json" "$here/fires/guard.py"
+expect_eq "--env missing file" 4 "$rc"
+
 # [tool.dlenv.lint] in the nearest pyproject.toml; the command line wins
 mkdir -p "$work/proj/src"
 cp "$here/fires/load.py" "$work/proj/src/train.py"
