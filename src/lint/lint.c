@@ -204,7 +204,7 @@ typedef struct lint_state {
 } lint_state;
 
 static void apply_fixes(lint_state *st, const char *path, const char *data, size_t len,
-                        size_t bom, size_t first)
+                        size_t first)
 {
     dl_lint_findings *out = &st->run->findings;
     dl_lint_edit *edits = NULL;
@@ -213,10 +213,7 @@ static void apply_fixes(lint_state *st, const char *path, const char *data, size
     for (i = first; i < out->n; i++)
         for (j = 0; j < out->v[i].n_edits; j++) {
             edits = dl_xrealloc(edits, (n + 1) * sizeof *edits);
-            edits[n] = out->v[i].edits[j];
-            edits[n].start += bom;
-            edits[n].end += bom;
-            n++;
+            edits[n++] = out->v[i].edits[j];
         }
     after = n ? dl_lint_apply_edits(data, len, edits, n, &new_len) : NULL;
     free(edits);
@@ -242,7 +239,7 @@ static void lint_text(lint_state *st, const char *path, const char *data, size_t
     dl_lint_file f;
     TSTree *tree;
     size_t bom = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
-    size_t first = st->run->findings.n;
+    size_t first = st->run->findings.n, i, j;
     TSNode err;
     memset(&f, 0, sizeof f);
     f.path = path;
@@ -267,8 +264,14 @@ static void lint_text(lint_state *st, const char *path, const char *data, size_t
     }
     dl_lint_collect(&f);
     dl_lint_visit(&f, run_rules, NULL);
+    /* the fixes' offsets count from the file's first byte, a byte-order mark included */
+    for (i = first; bom && i < f.out->n; i++)
+        for (j = 0; j < f.out->v[i].n_edits; j++) {
+            f.out->v[i].edits[j].start += bom;
+            f.out->v[i].edits[j].end += bom;
+        }
     if (st->opts->fix || st->opts->diff)
-        apply_fixes(st, path, data, len, bom, first);
+        apply_fixes(st, path, data, len, first);
     dl_lint_file_free(&f);
     ts_tree_delete(tree);
 }

@@ -143,6 +143,32 @@ static const char *sarif_level(dl_lint_severity s)
     return s == DL_LINT_ERROR ? "error" : s == DL_LINT_WARNING ? "warning" : "note";
 }
 
+/* The safe fix as SARIF: byte regions of the file replaced. */
+static cJSON *sarif_fix(const dl_lint_finding *x)
+{
+    cJSON *fixes = cJSON_CreateArray(), *fix = cJSON_CreateObject(), *changes, *change, *reps;
+    size_t i;
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(fix, "description"), "text",
+                            "dlenv lint --fix");
+    changes = cJSON_AddArrayToObject(fix, "artifactChanges");
+    change = cJSON_CreateObject();
+    cJSON_AddItemToObject(cJSON_AddObjectToObject(change, "artifactLocation"), "uri",
+                          text(x->file));
+    reps = cJSON_AddArrayToObject(change, "replacements");
+    for (i = 0; i < x->n_edits; i++) {
+        cJSON *r = cJSON_CreateObject(), *region = cJSON_AddObjectToObject(r, "deletedRegion");
+        cJSON_AddNumberToObject(region, "byteOffset", (double)x->edits[i].start);
+        cJSON_AddNumberToObject(region, "byteLength",
+                                (double)(x->edits[i].end - x->edits[i].start));
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "insertedContent"), "text",
+                                x->edits[i].text);
+        cJSON_AddItemToArray(reps, r);
+    }
+    cJSON_AddItemToArray(changes, change);
+    cJSON_AddItemToArray(fixes, fix);
+    return fixes;
+}
+
 char *dl_lint_render_sarif(const dl_lint_run *run, const dl_lint_settings *opts)
 {
     cJSON *root = cJSON_CreateObject(), *runs, *r, *driver, *rules, *results;
@@ -187,6 +213,8 @@ char *dl_lint_render_sarif(const dl_lint_run *run, const dl_lint_settings *opts)
             cJSON_AddNumberToObject(region, "startColumn", x->column);
         }
         cJSON_AddItemToArray(locs, loc);
+        if (x->n_edits)
+            cJSON_AddItemToObject(res, "fixes", sarif_fix(x));
         cJSON_AddItemToArray(results, res);
     }
     return print(root);

@@ -128,6 +128,12 @@ run lint --sarif --torch 2.6 "$here/fires/load.py"
 printf '%s\n' "$out" >"$work/sarif.json"
 expect_eq "sarif version" 2.1.0 "$(get version)"
 expect_eq "sarif rule" load "$(get runs.0.results.0.ruleId)"
+run lint --sarif "$here/fix/before.py"
+printf '%s\n' "$out" >"$work/out"
+expect_eq "sarif fix" torch.amp.GradScaler \
+    "$(get runs.0.results.0.fixes.0.artifactChanges.0.replacements.0.insertedContent.text)"
+expect_eq "sarif fix offset" 41 \
+    "$(get runs.0.results.0.fixes.0.artifactChanges.0.replacements.0.deletedRegion.byteOffset)"
 
 # --env FILE: the machine a saved report describes (tests/doctor/windows.json: Windows,
 # torch 2.5, an NVIDIA GPU)
