@@ -113,6 +113,23 @@ void dl_lint_rule_paths(dl_lint_file *f, TSNode n, const char *type)
                        "from an argument, an environment variable or a setting");
 }
 
+/* os.path.join("..", ...): relative to the working directory, which is wherever the
+ * script was started from (an IDE, a scheduler), not the script's folder. */
+void dl_lint_rule_paths_call(dl_lint_file *f, TSNode call, const char *q)
+{
+    TSNode first;
+    if (!q || strcmp(q, "os.path.join") != 0)
+        return;
+    first = dl_lint_arg(call, 0);
+    if (!ts_node_is_null(first) &&
+        (dl_lint_string_is(f, first, "..") || dl_lint_string_is(f, first, ".")))
+        dl_lint_report(f, first, "paths", DL_LINT_INFO,
+                       "a path relative to the working directory, not to this file: it breaks "
+                       "when the script is started from elsewhere (an IDE, a scheduler); start "
+                       "from os.path.dirname(os.path.abspath(__file__)) or "
+                       "Path(__file__).resolve().parent");
+}
+
 /* The mode argument says binary, or cannot be read: then no encoding is wanted. */
 static bool binary_or_unknown_mode(const dl_lint_file *f, TSNode mode)
 {
