@@ -250,7 +250,8 @@ static void lint_text(lint_state *st, const char *path, const char *data, size_t
     tree = ts_parser_parse_string(st->parser, NULL, f.src, (uint32_t)f.len);
     if (!tree) {
         add_finding(f.out, path, 0, 0, "syntax", DL_LINT_ERROR,
-                    dl_strdup("the parser gave up on this file"));
+                    dl_strdup("the parser gave up on this file (over 30 s): not checked"));
+        ts_parser_reset(st->parser);
         return;
     }
     f.root = ts_tree_root_node(tree);
@@ -326,6 +327,8 @@ void dl_lint_paths(const char *const *paths, size_t n, const dl_lint_settings *o
     st.run = run;
     st.parser = ts_parser_new();
     ts_parser_set_language(st.parser, tree_sitter_python());
+    /* a pathological file cannot hold the run up: it is reported, the others go on */
+    ts_parser_set_timeout_micros(st.parser, 30u * 1000u * 1000u);
     dl_lint_walk(paths, n, lint_file, walk_problem, &st);
     ts_parser_delete(st.parser);
     if (opts->diff && st.diff.len)
