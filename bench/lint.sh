@@ -6,9 +6,10 @@
 # The tree: pytorch-lightning 2.5.0 (172 files, 36958 lines) and a generated 5 MB file;
 # TorchFix 0.7.0. Both from PyPI into a scratch venv. CPU seconds (user + sys) are
 # compared, so other load on the machine counts less.
-# Measured 2026-12-01 on a loaded 2-core machine (Debug build, parser -O2): dlenv 0.18 s
-# CPU for the 36958 lines (~200k lines/s), TorchFix 40.7 s (~220x); TorchFix found 1
-# instance, dlenv 7 (all 6 load + 1 amp true), the TorchFix one among them.
+# Measured 2026-12-01 on a loaded 2-core machine (Debug build, parser -O2): dlenv 0.22 s
+# CPU for the 36958 lines (166k lines/s; 323k lines/s on a generated 600k-line file),
+# TorchFix 29.4 s (133x); TorchFix found 6 (TOR102), dlenv 7 (those 6 + 1 deprecated amp
+# call), none missed. (TorchFix without -j 1 reported only 1 of the 6 here.)
 set -eu
 build=${1:-build}
 dlenv="$(cd "$build" && pwd)/dlenv"
