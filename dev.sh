@@ -16,7 +16,7 @@ cd "$(dirname "$0")"
 
 # Debian packages; the same libraries are cjson/cmocka in Fedora, Arch, MSYS2 and vcpkg
 # (see README.md).
-BUILD_DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-linux"
+BUILD_DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-linux libtree-sitter-dev"
 # The tests also use real components: Debian's CPU build of torch, venv and pip; clang
 # builds the libFuzzer target.
 TEST_DEPS="python3 python3-torch python3-venv python3-pip python3-setuptools clang"

@@ -54,6 +54,15 @@ const dl_command dl_commands[] = {
      "launcher runs the command it is given (vscode: the file open in the editor). The\n"
      "vscode format adds or replaces the configuration of the same name in launch.json.\n"
      "\nExample: dlenv profile write --gpu 0,2 --format sh -o gpus02.sh\n"},
+    {"lint", "find what breaks training scripts on Windows, CPU-only, new torch",
+     dl_cmd_lint, dl_lint_options, 0, {" [PATH...] [options]", DL_POSITIONAL_LIST, false},
+     "\nPATHs are files or folders (walked for *.py, honouring .gitignore; default: .).\n"
+     "Output: FILE:LINE:COL: ID: MESSAGE [SEVERITY]. Rules and fixes: docs/lint.md.\n"
+     "Severity follows the target: --env current (this machine: OS, torch found in its\n"
+     "Python's site-packages without importing it, an NVIDIA GPU), or --os / --torch /\n"
+     "--cuda. `# noqa: ID` on a line silences ID there.\n"
+     "Exit 0 nothing at or above --fail-on, 1 something, 2 usage, 6 lint is not built\n"
+     "into this binary.\n"},
     {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
      {" [COMMAND]", 1, false}, NULL},
     {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},

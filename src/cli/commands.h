@@ -29,6 +29,8 @@ typedef struct dl_positional {
     unsigned max;
     bool then_command;
 } dl_positional;
+/* positional.max for a command that takes any number of plain arguments (cli->paths) */
+#define DL_POSITIONAL_LIST 0xFFFFu
 
 typedef struct dl_command {
     const char *name;
@@ -66,6 +68,7 @@ DL_COMMAND_DECLARE(snapshot);
 DL_COMMAND_DECLARE(diff);
 DL_COMMAND_DECLARE(run);
 DL_COMMAND_DECLARE(profile);
+DL_COMMAND_DECLARE(lint);
 DL_COMMAND_DECLARE(help);
 
 #endif

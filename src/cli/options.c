@@ -324,6 +324,11 @@ static bool parse_plain(int argc, char **argv, int *i, const dl_command *c, dl_c
                         char **error)
 {
     const char *a = argv[*i];
+    if (c && c->positional.max == DL_POSITIONAL_LIST) {
+        cli->paths = dl_xrealloc((void *)cli->paths, (cli->n_paths + 1) * sizeof *cli->paths);
+        cli->paths[cli->n_paths++] = a;
+        return true;
+    }
     if (c && cli->n_args < c->positional.max) {
         cli->args[cli->n_args++] = a;
         return true;
@@ -399,4 +404,7 @@ bool dl_cli_parse(int argc, char **argv, dl_cli *cli, char **error)
 void dl_cli_free(dl_cli *cli)
 {
     dl_strv_free(&cli->owned);
+    free((void *)cli->paths);
+    cli->paths = NULL;
+    cli->n_paths = 0;
 }

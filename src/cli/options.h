@@ -61,6 +61,11 @@ typedef struct dl_cli {
     bool cpu;
     const char *env_name;    /* --env NAME: a conda env or venv by name or folder */
     const char *format, *output, *name;
+    /* lint: its paths (any number), what fails, what to fix */
+    const char **paths;
+    size_t n_paths;
+    const char *fail_on, *select, *ignore, *cuda;
+    bool fix, diff, sarif;
     dl_strv owned;           /* values the parser made (lowercased ones); dl_cli_free */
 } dl_cli;
 

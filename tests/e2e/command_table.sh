@@ -32,7 +32,7 @@ top=$out
 run --help
 expect_eq "help is --help" "$top" "$out"
 # The top level: one line per command, not every command's options.
-for cmd in report doctor plan explain verify data snapshot diff run profile help; do
+for cmd in report doctor plan explain verify data snapshot diff run profile lint help; do
     expect_eq "--help: one line for $cmd" 1 "$(printf '%s\n' "$out" | grep -c "^  $cmd ")"
 done
 case "$out" in *"--markdown"*|*"--lock"*) fail "--help lists a command's own options" ;; esac

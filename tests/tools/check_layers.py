@@ -18,7 +18,7 @@ LAYERS = [
     ["facts"],                      # the data model, its schema, JSON, and queries on it
     ["know"],                       # the knowledge tables (data/*.csv)
     ["probe", "run"],               # probes fill facts; run/ builds launch environments
-    ["measure", "parse", "plan"],   # measuring, reading pasted text, the planner
+    ["measure", "parse", "plan", "lint"],  # measuring, pasted text, the planner, lint
     ["rules"],                      # facts + knowledge -> findings and verdicts
     ["explain", "diff"],            # pasted text through the rules; snapshots compared
     ["render"],                     # findings and facts -> text, JSON, Markdown

@@ -42,7 +42,8 @@ static void rows_complete(void **state)
         assert_non_null(c->run);
         assert_non_null(c->options);
         assert_non_null(c->positional.usage);
-        assert_true(c->positional.max <= DL_CLI_MAX_ARGS);
+        assert_true(c->positional.max <= DL_CLI_MAX_ARGS ||
+                    c->positional.max == DL_POSITIONAL_LIST);
         assert_ptr_equal(dl_command_find(c->name), c);
         for (o = c->options; o->name; o++) {
             assert_ptr_equal(dl_option_find(c->options, o->name, strlen(o->name), 0), o);

@@ -1,0 +1,109 @@
+/* Inside the lint engine: one parsed file as the rules see it, the helpers they share
+ * (node text, arguments, string literals, qualified names) and the rule table's row. */
+#ifndef DLENV_LINT_ENGINE_H
+#define DLENV_LINT_ENGINE_H
+
+#include "lint/lint.h"
+
+#include <tree_sitter/api.h>
+
+#include <stdint.h>
+
+/* One name an import binds in the file: `import torch as T` binds T to "torch";
+ * `from torch.cuda import amp` binds amp to "torch.cuda.amp". */
+typedef struct dl_lint_binding {
+    char *local;
+    char *qualified;
+} dl_lint_binding;
+
+/* What the walk knows about the node being visited. */
+typedef struct dl_lint_scope {
+    unsigned defs;           /* nesting of function and class definitions */
+    unsigned main_guards;    /* inside `if __name__ == "__main__":` */
+    const char *def_name;    /* the top-level function the node is in (into src), or NULL */
+    size_t def_name_len;
+} dl_lint_scope;
+
+typedef struct dl_lint_file {
+    const char *path;
+    const char *src;         /* the text parsed (after a UTF-8 BOM) */
+    size_t len;
+    TSNode root;
+    const dl_lint_settings *opts;
+    dl_lint_findings *out;
+    dl_lint_binding *bindings;
+    size_t n_bindings;
+    /* facts of the whole file, from the first pass (names.c) */
+    bool checks_cuda;             /* torch.cuda.is_available / device_count referenced */
+    bool replaces_atomically;     /* os.replace / Path.replace called */
+    bool seeds;                   /* torch.manual_seed, deterministic algorithms */
+    bool sets_use_libuv;          /* "USE_LIBUV" appears in a string */
+    size_t first_cuda_use;        /* byte offset of the first CUDA touch; SIZE_MAX: none */
+    dl_strv called_from_top;      /* top-level functions called from unguarded module code */
+    dl_lint_scope scope;          /* during the rules' walk */
+} dl_lint_file;
+
+typedef struct dl_lint_rule {
+    const char *id;
+    const char *summary;
+    /* A call, with its function's qualified name ("torch.load"; NULL when it has none,
+     * such as a call on a call's result). */
+    void (*on_call)(dl_lint_file *f, TSNode call, const char *qualified);
+    /* Any other named node (strings, assignments, attributes). */
+    void (*on_node)(dl_lint_file *f, TSNode node, const char *type);
+} dl_lint_rule;
+
+extern const dl_lint_rule dl_lint_rules[];
+extern const size_t dl_lint_n_rules;
+
+/* names.c: the first pass (bindings, file facts) and qualified names. */
+void dl_lint_collect(dl_lint_file *f);
+void dl_lint_file_free(dl_lint_file *f);
+/* The dotted name an expression stands for, imports resolved ("T.load" after `import
+ * torch as T` is "torch.load"), written into buf; NULL when it is not a dotted name or
+ * does not fit. A name no import binds stands for itself ("open", "DataLoader"). */
+const char *dl_lint_qualified(const dl_lint_file *f, TSNode expr, char *buf, size_t size);
+bool dl_lint_is_main_guard(const dl_lint_file *f, TSNode if_statement);
+
+/* node.c: helpers over nodes. */
+const char *dl_lint_text(const dl_lint_file *f, TSNode n, size_t *len);
+bool dl_lint_text_is(const dl_lint_file *f, TSNode n, const char *text);
+bool dl_lint_is(TSNode n, const char *type);
+/* The value of keyword argument name in a call, or a null node. */
+TSNode dl_lint_kwarg(const dl_lint_file *f, TSNode call, const char *name);
+/* The index-th positional argument (0-based), or a null node. */
+TSNode dl_lint_arg(TSNode call, unsigned index);
+bool dl_lint_has_splat(TSNode call); /* *args or **kwargs: any keyword may be there */
+/* A string literal's parts: prefix letters (lower case), the quote, the body between the
+ * quotes (raw bytes of the source). False for a node that is not one plain string. */
+typedef struct dl_lint_string {
+    char prefix[4];
+    size_t prefix_len;
+    size_t body_start, body_end;   /* offsets into f->src */
+    size_t quote_len;              /* 1 or 3 */
+    bool raw, bytes, fstring;
+} dl_lint_string;
+bool dl_lint_string_of(const dl_lint_file *f, TSNode n, dl_lint_string *s);
+/* The body of a plain string literal (no escapes, no interpolation) equals text. */
+bool dl_lint_string_is(const dl_lint_file *f, TSNode n, const char *text);
+/* A literal True / a literal integer's value (false when it is not one). */
+bool dl_lint_is_true(TSNode n);
+bool dl_lint_int_value(const dl_lint_file *f, TSNode n, long long *value);
+bool dl_lint_name_ends(const char *qualified, const char *last);
+
+/* lint.c: a finding at node (NULL when noqa or the rule is filtered out or off). */
+dl_lint_finding *dl_lint_report(dl_lint_file *f, TSNode at, const char *id,
+                                dl_lint_severity severity, const char *fmt, ...)
+    DL_PRINTF_LIKE(5, 6);
+/* Adds a replacement to a finding's fix. */
+void dl_lint_fix_add(dl_lint_finding *finding, size_t start, size_t end, const char *text);
+
+/* fix.c: the text with the edits applied (sorted, overlapping ones dropped); NULL when
+ * none applies. Edits are offsets into src. */
+char *dl_lint_apply_edits(const char *src, size_t len, dl_lint_edit *edits, size_t n,
+                          size_t *out_len);
+/* A unified diff (no context lines) of before -> after under the name path. */
+void dl_lint_diff(dl_buf *out, const char *path, const char *before, size_t before_len,
+                  const char *after, size_t after_len);
+
+#endif
