@@ -294,7 +294,9 @@ static int check_index(const dl_setup_job *job, const char *url)
     dl_proc_result r;
     int rc = DL_EXIT_OK;
     char *probe;
-    if (!url || job->tool == DL_TOOL_UV || dl_starts_with(url, "file:"))
+    /* uv's --python may be a version ("3.12"), which is no program to run */
+    if (!url || dl_starts_with(url, "file:") ||
+        (job->tool == DL_TOOL_UV && !strpbrk(job->base_python, "/\\")))
         return DL_EXIT_OK;
     probe = dl_fmt("%s%storch/", url, dl_ends_with(url, "/") ? "" : "/");
     dl_strv_add(&argv, dl_strdup(job->base_python));
@@ -505,6 +507,28 @@ static void utc_now(char *out, size_t n)
         snprintf(out, n, "unknown");
 }
 
+/* uv writes no report: the versions from `pip inspect` in the environment (uv venv --seed
+ * put pip there), no hashes. */
+static bool inspected_packages(const dl_setup_job *job, dl_lock *lock, char **error)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    bool ok;
+    dl_strv_add(&argv, dl_strdup(job->layout.python));
+    dl_strv_add(&argv, dl_strdup("-m"));
+    dl_strv_add(&argv, dl_strdup("pip"));
+    dl_strv_add(&argv, dl_strdup("inspect"));
+    dl_strv_add(&argv, dl_strdup("--local"));
+    run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
+    ok = succeeded(&r) && dl_lock_from_pip_report(r.out, r.out_len, lock, error);
+    if (!succeeded(&r))
+        *error = dl_fmt("`pip inspect` in %s failed (pip 22.2 or newer is needed)",
+                        job->layout.target);
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return ok;
+}
+
 /* The lock's packages: pip's report of the install (versions, the index's sha256). */
 static bool lock_packages(const dl_setup_job *job, dl_lock *lock, char **error)
 {
@@ -514,6 +538,8 @@ static bool lock_packages(const dl_setup_job *job, dl_lock *lock, char **error)
     bool truncated = false, ok;
     dl_io_error err;
     memset(&err, 0, sizeof err);
+    if (job->tool == DL_TOOL_UV)
+        return inspected_packages(job, lock, error);
     if (!dl_machine_open(&m, "/", error))
         return false;
     ok = dl_fs_read(&m, job->report, 64u << 20, &data, &len, &truncated, &err);
@@ -554,7 +580,9 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
             rc = DL_EXIT_TOOL;
         } else {
             printf("Lock: %s (%lu packages, %s)\n", job->layout.lock, (unsigned long)lock.n,
-                   lock.all_hashed ? "every wheel's sha256" : "no hashes: the index gave none");
+                   lock.all_hashed ? "every wheel's sha256"
+                   : job->tool == DL_TOOL_UV ? "no hashes: uv reports none"
+                                             : "no hashes: the index gave none");
         }
         free(text);
     }

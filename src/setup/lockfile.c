@@ -45,12 +45,24 @@ static void count_hashes(dl_lock *lock)
             lock->all_hashed = false;
 }
 
+/* What every venv holds of its own, not what was installed into it. */
+static bool seeded(const char *name)
+{
+    return !strcmp(name, "pip") || !strcmp(name, "setuptools") || !strcmp(name, "wheel");
+}
+
 bool dl_lock_from_pip_report(const char *text, size_t len, dl_lock *lock, char **error)
 {
     cJSON *root = cJSON_ParseWithLength(text, len);
     const cJSON *install = cJSON_GetObjectItemCaseSensitive(root, "install"), *item;
+    bool inspect = false;
     if (!cJSON_IsArray(install)) {
-        *error = dl_strdup("pip's installation report has no \"install\" list");
+        install = cJSON_GetObjectItemCaseSensitive(root, "installed");
+        inspect = true;
+    }
+    if (!cJSON_IsArray(install)) {
+        *error = dl_strdup("pip's report has no \"install\" (pip install --report) or "
+                           "\"installed\" (pip inspect) list");
         cJSON_Delete(root);
         return false;
     }
@@ -59,7 +71,7 @@ bool dl_lock_from_pip_report(const char *text, size_t len, dl_lock *lock, char *
         const cJSON *meta = cJSON_GetObjectItemCaseSensitive(item, "metadata");
         const cJSON *download = cJSON_GetObjectItemCaseSensitive(item, "download_info");
         const char *name = json_text(meta, "name"), *version = json_text(meta, "version");
-        if (name && version)
+        if (name && version && !(inspect && seeded(name)))
             add_package(lock, name, version, sha256_of(download), json_text(download, "url"));
     }
     cJSON_Delete(root);

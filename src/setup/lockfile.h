@@ -32,8 +32,9 @@ typedef struct dl_lock {
     bool all_hashed;    /* every package has its sha256 */
 } dl_lock;
 
-/* The packages of pip's --report JSON (text) into lock (the rest of it is the caller's).
- * False with *error when the text is not such a report. */
+/* The packages of pip's --report JSON (text) into lock (the rest of it is the caller's);
+ * or of `pip inspect`'s (an environment uv installed into: versions, no hashes), without
+ * the venv's own pip, setuptools and wheel. False with *error when the text is neither. */
 bool dl_lock_from_pip_report(const char *text, size_t len, dl_lock *lock, char **error);
 /* The version pip's report (or a lock) gives name; NULL when it has none. */
 const char *dl_lock_version_of(const dl_lock *lock, const char *name);

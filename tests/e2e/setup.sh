@@ -5,47 +5,15 @@
 # leaves no staging folder, and leaves the environment already there byte for byte as it was.
 set -eu
 . "$(dirname "$0")/lib.inc"
-here=$(cd "$(dirname "$0")" && pwd)
 py=/usr/bin/python3
+here=$(cd "$(dirname "$0")" && pwd)
 make_venv "$work/can-venv"
 rm -rf "$work/can-venv"
 
-# pip reads only what this script gives it
-unset PIP_FIND_LINKS PIP_INDEX_URL PIP_EXTRA_INDEX_URL PIP_REQUIRE_VIRTUALENV PIP_NO_INDEX 2>/dev/null || true
-export PIP_CONFIG_FILE=/dev/null PIP_CACHE_DIR="$work/pip-cache" PYTHONDONTWRITEBYTECODE=1
-
-server=
-trap '[ -z "$server" ] || kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT INT TERM
-
-# What dlenv plans for this Python on this machine, as a CPU build: the wheels get those versions.
-run plan --for cpu --json --python "$py"
-expect_eq "plan: exit code" 0 "$rc"
-torch=$(get recommended.torch)
-vision=$(get recommended.torchvision)
-pyver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-
-mkdir -p "$work/index/cpu"
-for spec in "torch $torch+cpu" "torchvision $vision+cpu" "torch 2.0.0+cpu" \
-            "d2l 1.0.3 healthy requires=torch==2.0.0" "tinyextra 1.0"; do
-    # shellcheck disable=SC2086
-    "$py" "$here/fake_wheel.py" "$work/index/cpu" $spec > /dev/null
-done
-"$py" "$here/simple_index.py" "$work/index/cpu"
-
-"$py" -u -m http.server 0 --bind 127.0.0.1 --directory "$work/index" > "$work/server.log" 2>&1 &
-server=$!
-port=
-for _ in $(seq 1 100); do
-    port=$(sed -n 's/.*port \([0-9][0-9]*\).*/\1/p' "$work/server.log" | head -n 1)
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-[ -n "$port" ] || { fail "the index server did not start: $(cat "$work/server.log")"; finish; }
-closed=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+. "$here/local_index.inc"
 
 env="$work/env"
 common="--python $py --cpu --tool venv --extra-index-url none"
-mirror="--index-mirror http://127.0.0.1:$port"
 
 # The folder's files and links with their hashes: "exactly as it was" is this, equal.
 fingerprint() {
