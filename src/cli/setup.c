@@ -265,6 +265,14 @@ int dl_cmd_setup(const dl_cli *cli, const dl_context *ctx)
     }
     target = target_of(cli);
     rc = dl_setup_job_begin(&job, cli, ctx->know, target);
+    if (rc == DL_EXIT_OK && cli->name && !cli->dry_run) {
+        char *error = NULL; /* ~/.venvs, the first time */
+        if (!dl_dir_make(job.layout.parent, &error)) {
+            dl_cli_error("%s", error);
+            free(error);
+            rc = DL_EXIT_TARGET;
+        }
+    }
     if (rc == DL_EXIT_OK && (rc = dl_setup_choose_tool(&job)) == DL_EXIT_OK &&
         (rc = plan_into(&job)) == DL_EXIT_OK)
         rc = dl_setup_run(&job);

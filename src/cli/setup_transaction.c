@@ -99,13 +99,16 @@ static void venv_argv(const dl_setup_job *job, dl_strv *argv)
     dl_setup_venv_argv(job->tool, job->uv, job->base_python, job->layout.staging, argv);
 }
 
-static void install_argv(const dl_setup_job *job, bool dry_run, dl_strv *argv)
+/* dry_run: the --with check, with pip's report, run by python (the base interpreter's pip
+ * or the staging one's); else the install into the staging folder. */
+static void install_argv(const dl_setup_job *job, bool dry_run, const char *python,
+                         dl_strv *argv)
 {
     dl_setup_install in;
     memset(&in, 0, sizeof in);
     in.tool = dry_run ? DL_TOOL_VENV : job->tool; /* the --with check needs pip's report */
     in.uv = job->uv;
-    in.python = job->layout.staging_python;
+    in.python = dry_run && python ? python : job->layout.staging_python;
     in.index_url = job->requirements ? NULL : job->index_url;
     in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
     in.requirements = dry_run ? NULL : job->requirements;
@@ -126,12 +129,13 @@ static void print_steps(const dl_setup_job *job)
     print_argv("  1. make the environment in a staging folder:\n       ", &argv);
     dl_strv_free(&argv);
     if (job->with.n) {
-        install_argv(job, true, &argv);
+        install_argv(job, true, job->base_python, &argv);
         print_argv("  2. check that the --with packages keep the planned torch (nothing is "
-                   "installed):\n       ", &argv);
+                   "installed; with the new environment's pip when this one has none):\n"
+                   "       ", &argv);
         dl_strv_free(&argv);
     }
-    install_argv(job, false, &argv);
+    install_argv(job, false, NULL, &argv);
     print_argv(job->with.n ? "  3. install, pinned:\n       " : "  2. install, pinned:\n       ",
                &argv);
     dl_strv_free(&argv);
@@ -360,23 +364,39 @@ static bool torch_as_planned(const char *version, const char *torch, const char 
     return !variant || !strcmp(tag, variant) || (!*tag && !strcmp(variant, "macos"));
 }
 
-/* The --with packages resolved together with the planned torch, nothing installed: a
- * package that needs another torch is refused here. */
-static int check_with(const dl_setup_job *job)
+/* pip could not do the dry run at all: none in that interpreter, one older than 23, or
+ * one that refuses an externally managed Python even for a dry run. */
+static bool pip_cannot(const dl_proc_result *r)
+{
+    return r->started && r->exited && r->exit_code != 0 && r->err &&
+           (strstr(r->err, "No module named pip") || strstr(r->err, "no such option") ||
+            strstr(r->err, "externally-managed-environment"));
+}
+
+#define DEFERRED (-1)
+
+/* The --with packages resolved together with the planned torch by python's pip, nothing
+ * installed: a package that needs another torch is refused here. DEFERRED when that pip
+ * cannot (the caller asks the new environment's pip instead). */
+static int check_with(const dl_setup_job *job, const char *python)
 {
     dl_strv argv = {0};
     dl_proc_result r;
     dl_lock resolved;
     char *error = NULL;
     int rc = DL_EXIT_OK;
+    bool base = python != NULL;
     if (!job->with.n)
         return DL_EXIT_OK;
-    install_argv(job, true, &argv);
+    install_argv(job, true, python, &argv);
     print_argv("\n$ ", &argv);
     fflush(stdout);
     run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
     memset(&resolved, 0, sizeof resolved);
-    if (!succeeded(&r)) {
+    if (base && pip_cannot(&r)) {
+        printf("(this interpreter's pip cannot: the new environment's pip will)\n");
+        rc = DEFERRED;
+    } else if (!succeeded(&r)) {
         dl_install_failure f = dl_setup_install_failure(r.err);
         char *how = how_it_ended(&r);
         fprintf(stderr, "%s", r.err ? r.err : "");
@@ -407,7 +427,12 @@ static int check_with(const dl_setup_job *job)
     dl_lock_free(&resolved);
     dl_proc_result_free(&r);
     dl_strv_free(&argv);
-    return rc == DL_EXIT_OK ? rc : abandon(job, rc);
+    if (rc == DL_EXIT_OK || rc == DEFERRED)
+        return rc;
+    if (!base)
+        return abandon(job, rc);
+    fprintf(stderr, "Nothing was made or changed.\n");
+    return rc;
 }
 
 static int install(const dl_setup_job *job)
@@ -415,7 +440,7 @@ static int install(const dl_setup_job *job)
     dl_strv argv = {0};
     dl_proc_result r;
     int rc = DL_EXIT_OK;
-    install_argv(job, false, &argv);
+    install_argv(job, false, NULL, &argv);
     print_argv("\n$ ", &argv);
     fflush(stdout);
     run(&argv, INSTALL_TIMEOUT_MS, true, &r);
@@ -638,6 +663,21 @@ static int swap_into_place(const dl_setup_job *job, dl_snapshot *snap)
     return write_lock_and_snapshot(job, snap);
 }
 
+/* The --with check: with the base interpreter's pip before anything is made (a dry run
+ * with a report is allowed even where PEP 668 forbids installing), else with the new
+ * environment's once it exists. */
+static int make_env_checked(const dl_setup_job *job)
+{
+    bool runnable = job->base_python && strpbrk(job->base_python, "/\\");
+    int checked = runnable ? check_with(job, job->base_python) : DEFERRED;
+    int rc;
+    if (checked != DL_EXIT_OK && checked != DEFERRED)
+        return checked;
+    if ((rc = make_env(job)) != DL_EXIT_OK)
+        return rc;
+    return checked == DEFERRED ? check_with(job, NULL) : DL_EXIT_OK;
+}
+
 int dl_setup_run(dl_setup_job *job)
 {
     dl_snapshot snap;
@@ -652,7 +692,7 @@ int dl_setup_run(dl_setup_job *job)
     }
     if ((rc = confirm(job->cli)) != DL_EXIT_OK || (rc = clean_stale(job)) != DL_EXIT_OK ||
         (rc = check_index(job, job->index_url)) != DL_EXIT_OK ||
-        (rc = make_env(job)) != DL_EXIT_OK || (rc = check_with(job)) != DL_EXIT_OK ||
+        (rc = make_env_checked(job)) != DL_EXIT_OK ||
         (rc = install(job)) != DL_EXIT_OK || (rc = prove(job, &snap)) != DL_EXIT_OK)
         goto done;
     rc = swap_into_place(job, &snap);
