@@ -11,6 +11,8 @@
 #include "setup/lockfile.h"
 #include "setup/stage.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -580,6 +582,34 @@ static bool lock_packages(const dl_setup_job *job, dl_lock *lock, char **error)
     return ok;
 }
 
+/* A path as it appears inside a JSON string. */
+static char *json_escaped(const char *s)
+{
+    cJSON *item = cJSON_CreateString(s);
+    char *quoted = cJSON_PrintUnformatted(item), *inner;
+    size_t n = quoted ? strlen(quoted) : 0;
+    inner = n >= 2 ? dl_strndup(quoted + 1, n - 2) : dl_strdup(s);
+    cJSON_free(quoted);
+    cJSON_Delete(item);
+    return inner;
+}
+
+/* The proof's snapshot, its paths naming the environment where it now is (the facts were
+ * gathered in the staging folder). */
+static char *snapshot_in_place(const dl_setup_job *job, const dl_snapshot *snap)
+{
+    char *json = dl_snapshot_to_json_text(snap);
+    char *from = json_escaped(job->layout.staging), *to = json_escaped(job->layout.target);
+    size_t n = 0;
+    char *moved = dl_setup_replace_all(json, strlen(json), from, to, &n);
+    free(from);
+    free(to);
+    if (!moved)
+        return json;
+    free(json);
+    return moved;
+}
+
 static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
 {
     dl_lock lock;
@@ -611,7 +641,7 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
         }
         free(text);
     }
-    json = dl_snapshot_to_json_text(snap);
+    json = snapshot_in_place(job, snap);
     text = dl_fmt("%s\n", json);
     free(json);
     if (!dl_file_write_atomic(job->layout.snapshot, text, strlen(text), &error)) {

@@ -69,9 +69,8 @@ static bool read_whole(const char *path, char **data, size_t *len)
     return true;
 }
 
-/* data with every `from` replaced by `to`; NULL when it holds none. */
-static char *replaced(const char *data, size_t len, const char *from, const char *to,
-                      size_t *out_len)
+char *dl_setup_replace_all(const char *data, size_t len, const char *from, const char *to,
+                           size_t *out_len)
 {
     dl_buf b = {0};
     size_t fl = strlen(from), i = 0, last = 0;
@@ -104,7 +103,7 @@ static bool relocate_file(const char *path, const dl_setup_layout *l, bool execu
     bool ok = true;
     if (dl_path_kind(path) != DL_FS_FILE || !read_whole(path, &data, &len))
         return true; /* links (bin/python) and what cannot be read are left */
-    fixed = replaced(data, len, l->staging, l->target, &fixed_len);
+    fixed = dl_setup_replace_all(data, len, l->staging, l->target, &fixed_len);
     if (fixed) {
         ok = dl_file_write_atomic(path, fixed, fixed_len, error) &&
              (!executable || dl_file_make_executable(path, error));

@@ -10,6 +10,7 @@
 #include "setup/layout.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* A venv (pyvenv.cfg) or a conda environment (conda-meta/). */
 bool dl_setup_is_environment(const char *dir);
@@ -24,6 +25,11 @@ bool dl_setup_find_staging(const dl_setup_layout *l, dl_strv *stale, long *runni
 /* The staging folder's own path written in its scripts (bin/ or Scripts\, pyvenv.cfg)
  * replaced by the target's, so activate and pip's launchers work once it is renamed. */
 bool dl_setup_relocate(const dl_setup_layout *l, char **error);
+
+/* data (len bytes) with every `from` replaced by `to` (*out_len bytes); NULL when it holds
+ * none. */
+char *dl_setup_replace_all(const char *data, size_t len, const char *from, const char *to,
+                           size_t *out_len);
 
 /* target (when there) -> previous (an older previous removed first), staging -> target;
  * when that fails, previous -> target again. *kept: a previous environment was kept. */

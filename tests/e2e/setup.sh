@@ -62,6 +62,8 @@ grep -q "^torchvision==$vision+cpu" "$env/dlenv.lock" || fail "setup: lock witho
 grep -q -- "--hash=sha256:" "$env/dlenv.lock" || fail "setup: lock without hashes"
 grep -q "^# python: $pyver" "$env/dlenv.lock" || fail "setup: lock without its Python"
 expect_eq "setup: snapshot schema" dlenv.snapshot/1 "$("$match" --get "$env/dlenv-snapshot.json" schema)"
+expect_eq "setup: snapshot's interpreter" "$env/bin/python" "$("$match" --get "$env/dlenv-snapshot.json" facts.pythons.0.path)"
+! grep -q dlenv-staging "$env/dlenv-snapshot.json" || fail "setup: the snapshot names the staging folder"
 case "$out" in *". $env/bin/activate"*) ;; *) fail "setup: no activation line: $out" ;; esac
 no_staging "setup"
 fingerprint "$env" > "$work/before"
