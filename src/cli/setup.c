@@ -123,12 +123,18 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
     } else if (main && main->path.value) {
         job->base_python = dl_strdup(main->path.value);
     }
-    if (!job->base_python || !m->py_major) {
+    if (!m->py_major) {
+        dl_cli_error("no Python found here to make the environment from: install one "
+                     "(python.org, `uv python install 3.12`, or your distribution's python3 "
+                     "package), or give one with --python PATH");
+        return DL_EXIT_NO_PYTHON;
+    }
+    if (!job->base_python) {
         dl_cli_error("no Python %s to make the environment from: install it (python.org, "
                      "`uv python install %s`, `pyenv install %s`, or your distribution's "
                      "python%s package), or give one with --python PATH",
-                     m->py_major ? job->python_version : "(none found)", job->python_version,
-                     job->python_version, job->python_version);
+                     job->python_version, job->python_version, job->python_version,
+                     job->python_version);
         return DL_EXIT_NO_PYTHON;
     }
     return DL_EXIT_OK;
