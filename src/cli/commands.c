@@ -19,6 +19,27 @@ const dl_command dl_commands[] = {
      dl_doctor_options, KNOW, NONE, NULL},
     {"plan", "the install command for this machine, or one described by flags",
      dl_cmd_plan, dl_plan_options, KNOW, NONE, NULL},
+    {"setup", "make a working PyTorch environment, prove it works, and lock it",
+     dl_cmd_setup, dl_setup_options, KNOW | DL_CMD_OWN_EXIT_CODES, {" [PATH] [options]", 1, false},
+     "\nA transaction: the plan (as `dlenv plan` makes it) and the exact commands, asked once;\n"
+     "then a staging folder beside PATH (default .venv) with its own venv, a pinned install\n"
+     "with that environment's pip (or uv), the proof (`import torch` and the doctor's checks\n"
+     "run in it), and only then the swap into place: the old one is kept for --rollback,\n"
+     "dlenv.lock and dlenv-snapshot.json are written inside. Any failure removes the staging\n"
+     "folder and leaves PATH as it was.\n"
+     "\nExample: dlenv setup ./torch-env --cpu --with d2l==1.0.3\n"
+     "\nExit codes: 0 done (or --dry-run), 1 no torch build fits, 2 usage, 3 dlenv failed,\n"
+     "10 not confirmed, 11 no Python of the planned version, 12 PATH is not an environment\n"
+     "(or is inside one), 13 a --with package needs another torch, 14 the index does not\n"
+     "answer, 15 a package is not on the index, 16 a hash does not match, 17 the install\n"
+     "failed, 18 the new environment does not work, 19 it could not be moved into place,\n"
+     "20 another setup of PATH is running. See docs/setup.md.\n"},
+    {"restore", "make the environment a dlenv.lock records again, hashes checked",
+     dl_cmd_restore, dl_restore_options, KNOW | DL_CMD_OWN_EXIT_CODES,
+     {" LOCK [PATH] [options]", 2, false},
+     "\nThe same transaction as setup, from the lock: its index, its exact versions, every\n"
+     "wheel's sha256 checked when the lock has them, nothing else installed. PATH defaults\n"
+     "to the lock's folder. Exit codes: those of setup (4: the lock is unreadable).\n"},
     {"explain", "diagnose pasted collect_env / nvidia-smi / error output (FILE or -)",
      dl_cmd_explain, dl_explain_options, KNOW, {" [FILE|-] [options]", 1, false}, NULL},
     {"verify", "measure CPU, memory and torch's matrix product against their limits", dl_cmd_verify, dl_verify_options, KNOW, NONE, NULL},

@@ -61,6 +61,8 @@ void dl_cli_help(FILE *out, const dl_command *command);
 DL_COMMAND_DECLARE(report);
 DL_COMMAND_DECLARE(doctor);
 DL_COMMAND_DECLARE(plan);
+DL_COMMAND_DECLARE(setup);
+DL_COMMAND_DECLARE(restore);
 DL_COMMAND_DECLARE(explain);
 DL_COMMAND_DECLARE(verify);
 DL_COMMAND_DECLARE(data);

@@ -11,8 +11,21 @@ enum {
                               malformed file given to read */
     DL_EXIT_CANNOT_JUDGE = 5, /* doctor, verify: no failure found, but a layer could not be
                                 judged (its facts are unknown), so "works" cannot be said */
-    DL_EXIT_NOT_BUILT = 6    /* the command is not built into this binary (lint without its
+    DL_EXIT_NOT_BUILT = 6,   /* the command is not built into this binary (lint without its
                                 parser: a cross build, or no network at build time) */
+    /* setup, restore: each way the transaction stops (docs/setup.md); in every one the
+       staging folder is gone and the previous environment is as it was */
+    DL_EXIT_DECLINED = 10,          /* not confirmed at the prompt (or no terminal to ask) */
+    DL_EXIT_NO_PYTHON = 11,         /* no interpreter of the planned Python version */
+    DL_EXIT_TARGET = 12,            /* the target is not an environment, or is inside one */
+    DL_EXIT_WITH_CONFLICT = 13,     /* a --with package needs another torch than planned */
+    DL_EXIT_INDEX_UNREACHABLE = 14, /* the package index did not answer */
+    DL_EXIT_NOT_FOUND = 15,         /* a package or version is not on the index */
+    DL_EXIT_HASH_MISMATCH = 16,     /* a wheel's sha256 is not the lock's */
+    DL_EXIT_INSTALL_FAILED = 17,    /* the installer failed otherwise (exit code, timeout) */
+    DL_EXIT_VERIFY_FAILED = 18,     /* the new environment does not work as planned */
+    DL_EXIT_SWAP_FAILED = 19,       /* it could not be moved into place (previous put back) */
+    DL_EXIT_BUSY = 20               /* another setup of this target is running */
 };
 
 #endif

@@ -13,6 +13,7 @@
 
 #define DL_CLI_MAX_GPUS 16
 #define DL_CLI_MAX_ARGS 2
+#define DL_CLI_MAX_WITH 16
 
 typedef enum dl_color_mode { DL_COLOR_AUTO, DL_COLOR_ALWAYS, DL_COLOR_NEVER } dl_color_mode;
 
@@ -66,6 +67,11 @@ typedef struct dl_cli {
     size_t n_paths;
     const char *fail_on, *select, *ignore, *cuda;
     bool fix, diff, sarif;
+    /* setup, restore */
+    bool yes, dry_run, rollback;
+    const char *tool, *extra_index_url;
+    const char *with[DL_CLI_MAX_WITH]; /* --with PKG==V */
+    size_t n_with;
     dl_strv owned;           /* values the parser made (lowercased ones); dl_cli_free */
 } dl_cli;
 

@@ -154,6 +154,8 @@ typedef struct dl_proc_opts {
     size_t max_output;     /* per stream; the rest is read and dropped */
     const char *const *env;/* NULL: inherit */
     const char *cwd;       /* NULL: inherit */
+    bool echo;             /* also copy both streams to dlenv's stderr as they come (an
+                              installer's progress), besides capturing them */
 } dl_proc_opts;
 
 /* Runs argv[0] (looked up on PATH when it has no slash) directly, never through a shell. */
@@ -186,6 +188,19 @@ bool dl_file_make_executable(const char *path, char **error);
 char *dl_path_absolute(const char *path);
 /* Creates the directory dir (one level); true when it exists already. */
 bool dl_dir_make(const char *dir, char **error);
+/* What is at path on this machine (not under --root; a link is not followed, so a link
+ * is DL_FS_OTHER). (tree_posix.c / tree_win.c) */
+dl_fs_kind dl_path_kind(const char *path);
+/* Renames from to to, in one step, refusing when to exists. */
+bool dl_path_rename(const char *from, const char *to, char **error);
+/* Removes path and everything under it; links are removed, never followed. True when
+ * nothing is left (also when there was nothing). */
+bool dl_tree_remove(const char *path, char **error);
+/* The names in dir (no "." or ".."), sorted bytewise; free with dl_fs_list_free. */
+bool dl_dir_list(const char *dir, char ***names, size_t *count, char **error);
+/* This process's id, and whether a process with this id runs now. */
+long dl_process_id(void);
+bool dl_process_alive(long pid);
 
 /* ---- display adapters (dxgi_win.c; none elsewhere) ------------------------------------------ */
 

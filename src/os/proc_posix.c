@@ -56,6 +56,7 @@ typedef struct capture {
     dl_buf buf;
     size_t max;
     bool truncated;
+    bool echo;
 } capture;
 
 static void drain(capture *c)
@@ -64,6 +65,8 @@ static void drain(capture *c)
     ssize_t n = read(c->fd, chunk, sizeof chunk);
     if (n > 0) {
         size_t keep = (size_t)n;
+        if (c->echo)
+            (void)!write(2, chunk, (size_t)n);
         if (c->buf.len + keep > c->max) {
             keep = c->max > c->buf.len ? c->max - c->buf.len : 0;
             c->truncated = true;
@@ -278,6 +281,7 @@ void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_resu
     cap[0].fd = out_p[0];
     cap[1].fd = err_p[0];
     cap[0].max = cap[1].max = opts->max_output ? opts->max_output : 1u << 20;
+    cap[0].echo = cap[1].echo = opts->echo;
     out_p[0] = err_p[0] = -1;
     if (!pump(cap, deadline, r, pid))
         wait_child(pid, deadline, r);

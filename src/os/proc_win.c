@@ -79,6 +79,7 @@ typedef struct capture {
     dl_buf buf;
     size_t max;
     bool truncated;
+    bool echo;
 } capture;
 
 static DWORD WINAPI drain(LPVOID arg)
@@ -88,6 +89,10 @@ static DWORD WINAPI drain(LPVOID arg)
     DWORD n;
     while (ReadFile(c->pipe, chunk, sizeof chunk, &n, NULL) && n > 0) {
         size_t keep = n;
+        if (c->echo) {
+            DWORD wrote;
+            WriteFile(GetStdHandle(STD_ERROR_HANDLE), chunk, n, &wrote, NULL);
+        }
         if (c->buf.len + keep > c->max) {
             keep = c->max > c->buf.len ? c->max - c->buf.len : 0;
             c->truncated = true;
@@ -234,6 +239,7 @@ void dl_proc_run(const char *const *argv, const dl_proc_opts *opts, dl_proc_resu
         return;
     }
     c.cap[0].max = c.cap[1].max = opts->max_output ? opts->max_output : 1u << 20;
+    c.cap[0].echo = c.cap[1].echo = opts->echo;
     if (start_child(program, argv, opts, &c, r)) {
         r->started = true;
         wait_child(&c, start + (opts->timeout_ms > 0 ? opts->timeout_ms : 15000), r);

@@ -20,7 +20,8 @@ LAYERS = [
     ["probe", "run"],               # probes fill facts; run/ builds launch environments
     ["measure", "parse", "plan", "lint"],  # measuring, pasted text, the planner, lint
     ["rules"],                      # facts + knowledge -> findings and verdicts
-    ["explain", "diff"],            # pasted text through the rules; snapshots compared
+    ["explain", "diff", "setup"],   # pasted text through the rules; snapshots compared;
+                                    # setup's transaction (stage, install, lock)
     ["render"],                     # findings and facts -> text, JSON, Markdown
     ["cli"],                        # one file per command; the only place that prints
     ["main.c"],

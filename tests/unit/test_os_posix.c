@@ -97,7 +97,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     const char *argv[] = {"rm", "-rf", root, NULL};
-    dl_proc_opts o = {5000, 0, NULL, NULL};
+    dl_proc_opts o = {5000, 0, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(argv, &o, &r);
@@ -433,7 +433,7 @@ static void an_endless_line_is_cut(void **state)
 static void process_output_and_exit_code(void **state)
 {
     const char *argv[] = {"sh", "-c", "printf 'out'; printf 'err' >&2; exit 3", NULL};
-    dl_proc_opts o = {5000, 0, NULL, NULL};
+    dl_proc_opts o = {5000, 0, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(argv, &o, &r);
@@ -449,7 +449,7 @@ static void process_timeout_kills_the_group(void **state)
 {
     /* The grandchild holds stdout open: only killing the whole group ends the read. */
     const char *argv[] = {"sh", "-c", "sleep 30 & sleep 30", NULL};
-    dl_proc_opts o = {300, 0, NULL, NULL};
+    dl_proc_opts o = {300, 0, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(argv, &o, &r);
@@ -467,7 +467,7 @@ static void process_timeout_kills_the_group(void **state)
 static void process_exit_ends_the_read(void **state)
 {
     const char *argv[] = {"sh", "-c", "echo answer; sleep 30 & exit 5", NULL};
-    dl_proc_opts o = {10000, 0, NULL, NULL};
+    dl_proc_opts o = {10000, 0, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(argv, &o, &r);
@@ -483,7 +483,7 @@ static void process_exit_ends_the_read(void **state)
 static void process_output_is_bounded(void **state)
 {
     const char *argv[] = {"sh", "-c", "yes | head -c 1000000", NULL};
-    dl_proc_opts o = {10000, 1000, NULL, NULL};
+    dl_proc_opts o = {10000, 1000, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(argv, &o, &r);
@@ -499,7 +499,7 @@ static void process_missing_program_and_env(void **state)
     const char *missing[] = {"dlenv-no-such-program", NULL};
     const char *env_argv[] = {"/bin/sh", "-c", "printf '%s' \"$ONLY\"", NULL};
     const char *env[] = {"ONLY=this", NULL};
-    dl_proc_opts o = {5000, 0, NULL, NULL};
+    dl_proc_opts o = {5000, 0, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(missing, &o, &r);

@@ -157,7 +157,7 @@ static void process_exit_ends_the_read(void **state)
     const char *argv[] = {"cmd.exe", "/c",
                           "start /b cmd /c ping -n 20 127.0.0.1 >nul & echo answer& exit 5",
                           NULL};
-    dl_proc_opts o = {15000, 0, NULL, NULL};
+    dl_proc_opts o = {15000, 0, NULL, NULL, false};
     dl_proc_result r;
     (void)state;
     dl_proc_run(argv, &o, &r);

@@ -1,0 +1,734 @@
+#include "cli/setup_transaction.h"
+
+#include "cli/exit_codes.h"
+#include "cli/output.h"
+#include "cli/snapshot.h"
+
+#include "base/str.h"
+#include "facts/query.h"
+#include "os/os.h"
+#include "rules/finding.h"
+#include "setup/lockfile.h"
+#include "setup/stage.h"
+
+#include <cjson/cJSON.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define VENV_TIMEOUT_MS (5 * 60 * 1000)
+#define INSTALL_TIMEOUT_MS (60 * 60 * 1000) /* a CUDA torch is gigabytes */
+#define RESOLVE_TIMEOUT_MS (10 * 60 * 1000)
+#define INDEX_TIMEOUT_S "20"
+
+#ifdef _WIN32
+#define THIS_WINDOWS true
+#else
+#define THIS_WINDOWS false
+#endif
+
+int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge *know,
+                       const char *target)
+{
+    char *abs = dl_path_absolute(target), *error = NULL;
+    bool ok;
+    memset(job, 0, sizeof *job);
+    job->cli = cli;
+    job->know = know;
+    job->shown = target;
+    ok = dl_setup_layout_make(abs, THIS_WINDOWS, dl_process_id(), &job->layout, &error);
+    free(abs);
+    if (!ok) {
+        dl_cli_error("%s", error);
+        free(error);
+        return DL_EXIT_USAGE;
+    }
+    job->report = dl_fmt("%s.report.json", job->layout.staging);
+    return DL_EXIT_OK;
+}
+
+void dl_setup_job_free(dl_setup_job *job)
+{
+    dl_setup_layout_free(&job->layout);
+    free(job->uv);
+    free(job->base_python);
+    free(job->python_version);
+    dl_strv_free(&job->packages);
+    dl_strv_free(&job->with);
+    free(job->requirements);
+    free(job->index_url);
+    free(job->extra_index_url);
+    free(job->torch);
+    free(job->variant);
+    free(job->report);
+    memset(job, 0, sizeof *job);
+}
+
+int dl_setup_choose_tool(dl_setup_job *job)
+{
+    const char *tool = job->cli->tool;
+    job->uv = dl_proc_find("uv", dl_env_get("PATH"));
+    if (tool && strcmp(tool, "uv") && strcmp(tool, "venv")) {
+        dl_cli_error("--tool '%s': expected uv or venv (conda environments: not yet)", tool);
+        return DL_EXIT_USAGE;
+    }
+    if (tool && !strcmp(tool, "uv") && !job->uv) {
+        dl_cli_error("--tool uv: uv is not on PATH (https://docs.astral.sh/uv/)");
+        return DL_EXIT_USAGE;
+    }
+    job->tool = job->uv && (!tool || !strcmp(tool, "uv")) ? DL_TOOL_UV : DL_TOOL_VENV;
+    return DL_EXIT_OK;
+}
+
+/* ---- printing ------------------------------------------------------------------------- */
+
+static dl_shell shell(void)
+{
+    return THIS_WINDOWS ? DL_SHELL_POWERSHELL : DL_SHELL_POSIX;
+}
+
+static void print_argv(const char *prefix, const dl_strv *argv)
+{
+    char *line = dl_setup_argv_line(shell(), argv);
+    printf("%s%s\n", prefix, line);
+    free(line);
+}
+
+static void venv_argv(const dl_setup_job *job, dl_strv *argv)
+{
+    dl_setup_venv_argv(job->tool, job->uv, job->base_python, job->layout.staging, argv);
+}
+
+/* dry_run: the --with check, with pip's report, run by python (the base interpreter's pip
+ * or the staging one's); else the install into the staging folder. */
+static void install_argv(const dl_setup_job *job, bool dry_run, const char *python,
+                         dl_strv *argv)
+{
+    dl_setup_install in;
+    memset(&in, 0, sizeof in);
+    in.tool = dry_run ? DL_TOOL_VENV : job->tool; /* the --with check needs pip's report */
+    in.uv = job->uv;
+    in.python = dry_run && python ? python : job->layout.staging_python;
+    in.index_url = job->requirements ? NULL : job->index_url;
+    in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
+    in.requirements = dry_run ? NULL : job->requirements;
+    in.require_hashes = job->require_hashes && !dry_run;
+    in.no_deps = job->no_deps && !dry_run;
+    in.dry_run = dry_run;
+    in.report = dry_run ? "-" : job->report;
+    in.packages = dry_run || !job->requirements ? &job->packages : NULL;
+    dl_setup_install_argv(&in, argv);
+}
+
+static void print_steps(const dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    const dl_setup_layout *l = &job->layout;
+    printf("\nSteps (nothing changes at %s until the last one):\n", l->target);
+    venv_argv(job, &argv);
+    print_argv("  1. make the environment in a staging folder:\n       ", &argv);
+    dl_strv_free(&argv);
+    if (job->with.n) {
+        install_argv(job, true, job->base_python, &argv);
+        print_argv("  2. check that the --with packages keep the planned torch (nothing is "
+                   "installed; with the new environment's pip when this one has none):\n"
+                   "       ", &argv);
+        dl_strv_free(&argv);
+    }
+    install_argv(job, false, NULL, &argv);
+    print_argv(job->with.n ? "  3. install, pinned:\n       " : "  2. install, pinned:\n       ",
+               &argv);
+    dl_strv_free(&argv);
+    printf("  %s. prove it: `import torch` in it, torch %s (%s), and the doctor's checks\n",
+           job->with.n ? "4" : "3", job->torch ? job->torch : "as locked",
+           job->variant ? job->variant : "as locked");
+    printf("  %s. move it into place: %s%s -> %s, then write %s and %s\n",
+           job->with.n ? "5" : "4",
+           dl_path_kind(l->target) != DL_FS_NONE ? "the current one to " : "",
+           dl_path_kind(l->target) != DL_FS_NONE ? l->previous : l->staging, l->target,
+           DL_SETUP_LOCK_NAME, DL_SETUP_SNAPSHOT_NAME);
+    if (dl_path_kind(l->target) != DL_FS_NONE)
+        printf("     (the current one stays at %s: `dlenv setup --rollback %s` puts it back)\n",
+               l->previous, job->shown);
+    fflush(stdout);
+}
+
+/* ---- the target ----------------------------------------------------------------------- */
+
+static int check_target(const dl_setup_job *job)
+{
+    const dl_setup_layout *l = &job->layout;
+    dl_fs_kind kind = dl_path_kind(l->target);
+    char *outer;
+    if (kind != DL_FS_NONE && (kind != DL_FS_DIR || !dl_setup_is_environment(l->target))) {
+        dl_cli_error("%s exists and is not a Python environment (no pyvenv.cfg): setup "
+                     "replaces only an environment; give a new path, or move it away",
+                     l->target);
+        return DL_EXIT_TARGET;
+    }
+    outer = dl_setup_enclosing_environment(l->target, l->windows);
+    if (outer) {
+        dl_cli_error("%s is inside the environment %s: give a path outside it", l->target,
+                     outer);
+        free(outer);
+        return DL_EXIT_TARGET;
+    }
+    if (dl_path_kind(l->parent) != DL_FS_DIR) {
+        dl_cli_error("%s: no such folder to make the environment in", l->parent);
+        return DL_EXIT_TARGET;
+    }
+    return DL_EXIT_OK;
+}
+
+/* Staging folders of setups killed before they finished are removed, and said so. */
+static int clean_stale(const dl_setup_job *job)
+{
+    dl_strv stale = {0};
+    long running = 0;
+    char *error = NULL;
+    size_t i;
+    int rc = DL_EXIT_OK;
+    if (!dl_setup_find_staging(&job->layout, &stale, &running, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        return DL_EXIT_TARGET;
+    }
+    if (running) {
+        dl_cli_error("another setup of %s is running (process %ld): wait for it to end",
+                     job->layout.target, running);
+        rc = DL_EXIT_BUSY;
+    }
+    for (i = 0; rc == DL_EXIT_OK && i < stale.n; i++) {
+        if (!dl_tree_remove(stale.v[i], &error)) {
+            dl_cli_error("%s", error);
+            free(error);
+            rc = DL_EXIT_TOOL;
+        } else {
+            printf("Removed %s: the staging folder of an earlier setup that did not finish "
+                   "(its process is gone).\n", stale.v[i]);
+        }
+    }
+    dl_strv_free(&stale);
+    fflush(stdout);
+    return rc;
+}
+
+static int confirm(const dl_cli *cli)
+{
+    char answer[16];
+    if (cli->yes)
+        return DL_EXIT_OK;
+    if (!dl_term_is_tty(1) && !dl_term_is_tty(2)) {
+        /* piped: ask anyway, a line on stdin answers */
+    }
+    printf("\nProceed? [y/N] ");
+    fflush(stdout);
+    if (!fgets(answer, sizeof answer, stdin) || (answer[0] != 'y' && answer[0] != 'Y')) {
+        printf("\n");
+        dl_cli_error("not confirmed: nothing was changed (--yes proceeds without asking)");
+        return DL_EXIT_DECLINED;
+    }
+    return DL_EXIT_OK;
+}
+
+/* ---- the steps ------------------------------------------------------------------------ */
+
+/* Runs argv with its output shown as it comes (echo) or captured only; r is the caller's. */
+static void run(const dl_strv *argv, int timeout_ms, bool echo, dl_proc_result *r)
+{
+    dl_proc_opts o;
+    const char **v = dl_xcalloc(argv->n + 1, sizeof *v);
+    size_t i;
+    for (i = 0; i < argv->n; i++)
+        v[i] = argv->v[i];
+    memset(&o, 0, sizeof o);
+    o.timeout_ms = timeout_ms;
+    o.echo = echo;
+    o.max_output = 8u << 20;
+    dl_proc_run(v, &o, r);
+    free(v);
+}
+
+static bool succeeded(const dl_proc_result *r)
+{
+    return r->started && r->exited && r->exit_code == 0 && !r->timed_out;
+}
+
+static char *how_it_ended(const dl_proc_result *r)
+{
+    if (!r->started)
+        return dl_fmt("it could not start: %s", r->error ? r->error : "unknown");
+    if (r->timed_out)
+        return dl_fmt("it did not finish in %.0f s and was stopped", r->duration_ms / 1000);
+    if (!r->exited)
+        return dl_fmt("it was killed by %s", dl_signal_name(r->term_signal)
+                                                  ? dl_signal_name(r->term_signal) : "a signal");
+    return dl_fmt("it exited with %d", r->exit_code);
+}
+
+/* The staging folder and the report removed; the error said; the exit code. */
+static int abandon(const dl_setup_job *job, int rc)
+{
+    char *error = NULL;
+    if (!dl_tree_remove(job->layout.staging, &error)) {
+        dl_cli_error("and the staging folder could not be removed: %s", error);
+        free(error);
+    }
+    (void)dl_tree_remove(job->report, &error);
+    fprintf(stderr, "Nothing was changed at %s; the staging folder is removed.\n",
+            job->layout.target);
+    return rc;
+}
+
+static const char *INDEX_CHECK =
+    "import sys, urllib.request, urllib.error\n"
+    "try:\n"
+    "    urllib.request.urlopen(sys.argv[1], timeout=float(sys.argv[2])).close()\n"
+    "except urllib.error.HTTPError:\n"
+    "    pass\n"
+    "except Exception as e:\n"
+    "    print('%s: %s' % (type(e).__name__, e))\n"
+    "    sys.exit(3)\n";
+
+/* The index answers at all (an HTTP error is the installer's to explain); checked with the
+ * base interpreter before anything is made. */
+static int check_index(const dl_setup_job *job, const char *url)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    int rc = DL_EXIT_OK;
+    char *probe;
+    /* uv's --python may be a version ("3.12"), which is no program to run */
+    if (!url || dl_starts_with(url, "file:") ||
+        (job->tool == DL_TOOL_UV && !strpbrk(job->base_python, "/\\")))
+        return DL_EXIT_OK;
+    probe = dl_fmt("%s%storch/", url, dl_ends_with(url, "/") ? "" : "/");
+    dl_strv_add(&argv, dl_strdup(job->base_python));
+    dl_strv_add(&argv, dl_strdup("-c"));
+    dl_strv_add(&argv, dl_strdup(INDEX_CHECK));
+    dl_strv_add(&argv, probe);
+    dl_strv_add(&argv, dl_strdup(INDEX_TIMEOUT_S));
+    run(&argv, 60000, false, &r);
+    if (r.started && r.exited && r.exit_code == 3) {
+        dl_cli_error("the package index %s does not answer: %s", url, dl_trim(r.out));
+        fprintf(stderr, "Nothing was changed. Check the address (--index-mirror), the network "
+                        "or the proxy (HTTPS_PROXY).\n");
+        rc = DL_EXIT_INDEX_UNREACHABLE;
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return rc;
+}
+
+static int make_env(const dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    int rc = DL_EXIT_OK;
+    venv_argv(job, &argv);
+    print_argv("\n$ ", &argv);
+    fflush(stdout);
+    run(&argv, VENV_TIMEOUT_MS, true, &r);
+    if (!succeeded(&r) || dl_path_kind(job->layout.staging_python) == DL_FS_NONE) {
+        char *how = how_it_ended(&r);
+        dl_cli_error("the environment could not be made: %s", how);
+        free(how);
+        rc = abandon(job, DL_EXIT_INSTALL_FAILED);
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return rc;
+}
+
+static int failure_code(dl_install_failure f)
+{
+    switch (f) {
+    case DL_INSTALL_UNREACHABLE: return DL_EXIT_INDEX_UNREACHABLE;
+    case DL_INSTALL_NOT_FOUND: return DL_EXIT_NOT_FOUND;
+    case DL_INSTALL_HASH_MISMATCH: return DL_EXIT_HASH_MISMATCH;
+    case DL_INSTALL_CONFLICT: return DL_EXIT_INSTALL_FAILED;
+    case DL_INSTALL_FAILED: break;
+    }
+    return DL_EXIT_INSTALL_FAILED;
+}
+
+/* torch's version as planned: 2.9.1 with the variant's tag (2.9.1+cpu); the macOS wheels
+ * and PyPI's own have none. */
+static bool torch_as_planned(const char *version, const char *torch, const char *variant)
+{
+    size_t n = strlen(torch);
+    const char *tag;
+    if (!version || strncmp(version, torch, n) || (version[n] && version[n] != '+'))
+        return false;
+    tag = version[n] == '+' ? version + n + 1 : "";
+    return !variant || !strcmp(tag, variant) || (!*tag && !strcmp(variant, "macos"));
+}
+
+/* pip could not do the dry run at all: none in that interpreter, one older than 23, or
+ * one that refuses an externally managed Python even for a dry run. */
+static bool pip_cannot(const dl_proc_result *r)
+{
+    return r->started && r->exited && r->exit_code != 0 && r->err &&
+           (strstr(r->err, "No module named pip") || strstr(r->err, "no such option") ||
+            strstr(r->err, "externally-managed-environment"));
+}
+
+#define DEFERRED (-1)
+
+/* The --with packages resolved together with the planned torch by python's pip, nothing
+ * installed: a package that needs another torch is refused here. DEFERRED when that pip
+ * cannot (the caller asks the new environment's pip instead). */
+static int check_with(const dl_setup_job *job, const char *python)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    dl_lock resolved;
+    char *error = NULL;
+    int rc = DL_EXIT_OK;
+    bool base = python != NULL;
+    if (!job->with.n)
+        return DL_EXIT_OK;
+    install_argv(job, true, python, &argv);
+    print_argv("\n$ ", &argv);
+    fflush(stdout);
+    run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
+    memset(&resolved, 0, sizeof resolved);
+    if (base && pip_cannot(&r)) {
+        printf("(this interpreter's pip cannot: the new environment's pip will)\n");
+        rc = DEFERRED;
+    } else if (!succeeded(&r)) {
+        dl_install_failure f = dl_setup_install_failure(r.err);
+        char *how = how_it_ended(&r);
+        fprintf(stderr, "%s", r.err ? r.err : "");
+        if (f == DL_INSTALL_CONFLICT) {
+            dl_cli_error("refused: the --with packages need another torch than the planned "
+                         "%s (pip's resolver: %s); nothing was installed", job->torch, how);
+            rc = DL_EXIT_WITH_CONFLICT;
+        } else {
+            dl_cli_error("the --with packages cannot be resolved: %s (%s)",
+                         dl_install_failure_text(f), how);
+            rc = failure_code(f);
+        }
+        free(how);
+    } else if (!dl_lock_from_pip_report(r.out, r.out_len, &resolved, &error)) {
+        dl_cli_error("pip's dry run gave no report (pip 23 or newer is needed): %s", error);
+        free(error);
+        rc = DL_EXIT_INSTALL_FAILED;
+    } else if (!torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch, job->variant)) {
+        dl_cli_error("refused: with the --with packages pip would install torch %s, not the "
+                     "planned %s (%s); nothing was installed",
+                     dl_lock_version_of(&resolved, "torch") ? dl_lock_version_of(&resolved, "torch")
+                                                            : "(none)",
+                     job->torch, job->variant);
+        rc = DL_EXIT_WITH_CONFLICT;
+    } else {
+        printf("The --with packages keep torch %s.\n", dl_lock_version_of(&resolved, "torch"));
+    }
+    dl_lock_free(&resolved);
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    if (rc == DL_EXIT_OK || rc == DEFERRED)
+        return rc;
+    if (!base)
+        return abandon(job, rc);
+    fprintf(stderr, "Nothing was made or changed.\n");
+    return rc;
+}
+
+static int install(const dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    int rc = DL_EXIT_OK;
+    install_argv(job, false, NULL, &argv);
+    print_argv("\n$ ", &argv);
+    fflush(stdout);
+    run(&argv, INSTALL_TIMEOUT_MS, true, &r);
+    if (!succeeded(&r)) {
+        dl_install_failure f = dl_setup_install_failure(r.err);
+        char *how = how_it_ended(&r);
+        dl_cli_error("the install failed: %s (%s)", dl_install_failure_text(f), how);
+        free(how);
+        rc = abandon(job, failure_code(f));
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return rc;
+}
+
+/* ---- the proof ------------------------------------------------------------------------ */
+
+static bool layer_of_the_env(const char *layer)
+{
+    return layer && (!strcmp(layer, "python") || !strcmp(layer, "torch_build") ||
+                     !strcmp(layer, "torch_runtime"));
+}
+
+static void print_evidence(const dl_finding *f)
+{
+    size_t i;
+    const dl_pair *p = f->evidence.items;
+    for (i = 0; i < f->evidence.count && i < 6; i++)
+        fprintf(stderr, "    %s: %s\n", p[i].name, p[i].value);
+}
+
+/* The new interpreter gathered as the doctor gathers (its `import torch` run for real),
+ * judged by its rules; snap keeps the result for the snapshot. */
+static int prove(const dl_setup_job *job, dl_snapshot *snap)
+{
+    dl_cli vcli = *job->cli;
+    const dl_python *py;
+    const dl_finding *f;
+    const char *status, *version;
+    size_t i;
+    int rc;
+    vcli.python = job->layout.staging_python;
+    memset(&vcli.python_version, 0, sizeof vcli.python_version);
+    vcli.no_runtime = false;
+    vcli.root = NULL;
+    vcli.from = NULL;
+    printf("\nProving it: the doctor's probes on %s ...\n", job->layout.staging_python);
+    fflush(stdout);
+    rc = dl_cli_take_snapshot(&vcli, job->know, snap);
+    if (rc != DL_EXIT_OK)
+        return abandon(job, DL_EXIT_VERIFY_FAILED);
+    py = dl_q_main_python(&snap->facts);
+    status = py ? py->runtime.status.value : NULL;
+    version = py ? py->runtime.version.value : NULL;
+    if (!status || strcmp(status, "imported")) {
+        dl_cli_error("verification failed at the torch_runtime layer: `import torch` in the "
+                     "new environment: %s", status ? status : "not run");
+        if (py && py->runtime.error.value)
+            fprintf(stderr, "    python.runtime.error: %s\n", py->runtime.error.value);
+        return abandon(job, DL_EXIT_VERIFY_FAILED);
+    }
+    if (job->torch && !torch_as_planned(version, job->torch, job->variant)) {
+        dl_cli_error("verification failed at the torch_build layer: the new environment "
+                     "imports torch %s, the plan is %s (%s)", version ? version : "(unknown)",
+                     job->torch, job->variant ? job->variant : "any variant");
+        return abandon(job, DL_EXIT_VERIFY_FAILED);
+    }
+    for (i = 0; i < snap->findings.items.count; i++) {
+        f = (const dl_finding *)snap->findings.items.items + i;
+        if (dl_q_failure(f) && layer_of_the_env(f->layer.value)) {
+            dl_cli_error("verification failed at the %s layer: %s (%s)", f->layer.value,
+                         f->title.value ? f->title.value : "", f->id.value ? f->id.value : "");
+            print_evidence(f);
+            return abandon(job, DL_EXIT_VERIFY_FAILED);
+        }
+    }
+    printf("  torch %s imports in it (%s), and the doctor finds no failure in the python "
+           "and torch layers.\n", version, py->runtime.file.value ? py->runtime.file.value : "");
+    return DL_EXIT_OK;
+}
+
+/* ---- into place ----------------------------------------------------------------------- */
+
+static void utc_now(char *out, size_t n)
+{
+    time_t now = time(NULL);
+    const struct tm *t = gmtime(&now);
+    if (!t || !strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", t))
+        snprintf(out, n, "unknown");
+}
+
+/* uv writes no report: the versions from `pip inspect` in the environment (uv venv --seed
+ * put pip there), no hashes. */
+static bool inspected_packages(const dl_setup_job *job, dl_lock *lock, char **error)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    bool ok;
+    dl_strv_add(&argv, dl_strdup(job->layout.python));
+    dl_strv_add(&argv, dl_strdup("-m"));
+    dl_strv_add(&argv, dl_strdup("pip"));
+    dl_strv_add(&argv, dl_strdup("inspect"));
+    dl_strv_add(&argv, dl_strdup("--local"));
+    run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
+    ok = succeeded(&r) && dl_lock_from_pip_report(r.out, r.out_len, lock, error);
+    if (!succeeded(&r))
+        *error = dl_fmt("`pip inspect` in %s failed (pip 22.2 or newer is needed)",
+                        job->layout.target);
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return ok;
+}
+
+/* The lock's packages: pip's report of the install (versions, the index's sha256). */
+static bool lock_packages(const dl_setup_job *job, dl_lock *lock, char **error)
+{
+    dl_machine m;
+    char *data = NULL;
+    size_t len = 0;
+    bool truncated = false, ok;
+    dl_io_error err;
+    memset(&err, 0, sizeof err);
+    if (job->tool == DL_TOOL_UV)
+        return inspected_packages(job, lock, error);
+    if (!dl_machine_open(&m, "/", error))
+        return false;
+    ok = dl_fs_read(&m, job->report, 64u << 20, &data, &len, &truncated, &err);
+    dl_machine_close(&m);
+    if (!ok) {
+        *error = dl_fmt("pip's report %s: %s", job->report,
+                        err.message ? err.message : "unreadable");
+        dl_io_error_clear(&err);
+        return false;
+    }
+    ok = dl_lock_from_pip_report(data, len, lock, error);
+    free(data);
+    return ok;
+}
+
+/* A path as it appears inside a JSON string. */
+static char *json_escaped(const char *s)
+{
+    cJSON *item = cJSON_CreateString(s);
+    char *quoted = cJSON_PrintUnformatted(item), *inner;
+    size_t n = quoted ? strlen(quoted) : 0;
+    inner = n >= 2 ? dl_strndup(quoted + 1, n - 2) : dl_strdup(s);
+    cJSON_free(quoted);
+    cJSON_Delete(item);
+    return inner;
+}
+
+/* The proof's snapshot, its paths naming the environment where it now is (the facts were
+ * gathered in the staging folder). */
+static char *snapshot_in_place(const dl_setup_job *job, const dl_snapshot *snap)
+{
+    char *json = dl_snapshot_to_json_text(snap);
+    char *from = json_escaped(job->layout.staging), *to = json_escaped(job->layout.target);
+    size_t n = 0;
+    char *moved = dl_setup_replace_all(json, strlen(json), from, to, &n);
+    free(from);
+    free(to);
+    if (!moved)
+        return json;
+    free(json);
+    return moved;
+}
+
+static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
+{
+    dl_lock lock;
+    char when[32], *text, *json, *error = NULL;
+    int rc = DL_EXIT_OK;
+    memset(&lock, 0, sizeof lock);
+    utc_now(when, sizeof when);
+    if (!lock_packages(job, &lock, &error)) {
+        dl_cli_error("no lock written: %s", error);
+        free(error);
+        rc = DL_EXIT_TOOL;
+    } else {
+        lock.python = dl_strdup(job->python_version);
+        lock.torch = dl_strdup(dl_lock_version_of(&lock, "torch"));
+        lock.variant = dl_strdup(job->variant);
+        lock.tool = dl_strdup(job->tool == DL_TOOL_UV ? "uv" : "venv");
+        lock.index_url = dl_strdup(job->index_url);
+        lock.extra_index_url = dl_strdup(job->extra_index_url);
+        text = dl_lock_write(&lock, when, snap->host);
+        if (!dl_file_write_atomic(job->layout.lock, text, strlen(text), &error)) {
+            dl_cli_error("%s", error);
+            free(error);
+            rc = DL_EXIT_TOOL;
+        } else {
+            printf("Lock: %s (%lu packages, %s)\n", job->layout.lock, (unsigned long)lock.n,
+                   lock.all_hashed ? "every wheel's sha256"
+                   : job->tool == DL_TOOL_UV ? "no hashes: uv reports none"
+                                             : "no hashes: the index gave none");
+        }
+        free(text);
+    }
+    json = snapshot_in_place(job, snap);
+    text = dl_fmt("%s\n", json);
+    free(json);
+    if (!dl_file_write_atomic(job->layout.snapshot, text, strlen(text), &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        rc = DL_EXIT_TOOL;
+    } else {
+        printf("Snapshot: %s (compare later: dlenv diff %s -)\n", job->layout.snapshot,
+               job->layout.snapshot);
+    }
+    free(text);
+    dl_lock_free(&lock);
+    (void)dl_tree_remove(job->report, &error);
+    return rc;
+}
+
+static void print_activation(const dl_setup_job *job)
+{
+    dl_setup_activation a;
+    dl_setup_activation_make(job->shown, job->layout.windows, &a);
+    printf("\nDone. Activate it:\n");
+    if (a.sh)
+        printf("  %s\n", a.sh);
+    if (a.powershell)
+        printf("  PowerShell: %s\n  cmd:        %s\n", a.powershell, a.cmd);
+    printf("or run in it without activating: dlenv run --python %s -- python train.py\n",
+           job->layout.python);
+    dl_setup_activation_free(&a);
+}
+
+static int swap_into_place(const dl_setup_job *job, dl_snapshot *snap)
+{
+    char *error = NULL;
+    bool kept = false;
+    if (job->tool == DL_TOOL_VENV && !dl_setup_relocate(&job->layout, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        return abandon(job, DL_EXIT_SWAP_FAILED);
+    }
+    if (!dl_setup_swap(&job->layout, &kept, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        return abandon(job, DL_EXIT_SWAP_FAILED);
+    }
+    printf("\nIn place: %s%s%s\n", job->layout.target, kept ? " (the previous one is at " : "",
+           kept ? job->layout.previous : "");
+    if (kept)
+        printf("  `dlenv setup --rollback %s` puts it back)\n", job->shown);
+    return write_lock_and_snapshot(job, snap);
+}
+
+/* The --with check: with the base interpreter's pip before anything is made (a dry run
+ * with a report is allowed even where PEP 668 forbids installing), else with the new
+ * environment's once it exists. */
+static int make_env_checked(const dl_setup_job *job)
+{
+    bool runnable = job->base_python && strpbrk(job->base_python, "/\\");
+    int checked = runnable ? check_with(job, job->base_python) : DEFERRED;
+    int rc;
+    if (checked != DL_EXIT_OK && checked != DEFERRED)
+        return checked;
+    if ((rc = make_env(job)) != DL_EXIT_OK)
+        return rc;
+    return checked == DEFERRED ? check_with(job, NULL) : DL_EXIT_OK;
+}
+
+int dl_setup_run(dl_setup_job *job)
+{
+    dl_snapshot snap;
+    int rc;
+    memset(&snap, 0, sizeof snap);
+    if ((rc = check_target(job)) != DL_EXIT_OK)
+        return rc;
+    print_steps(job);
+    if (job->cli->dry_run) {
+        printf("\n--dry-run: nothing was done.\n");
+        return DL_EXIT_OK;
+    }
+    if ((rc = confirm(job->cli)) != DL_EXIT_OK || (rc = clean_stale(job)) != DL_EXIT_OK ||
+        (rc = check_index(job, job->index_url)) != DL_EXIT_OK ||
+        (rc = make_env_checked(job)) != DL_EXIT_OK ||
+        (rc = install(job)) != DL_EXIT_OK || (rc = prove(job, &snap)) != DL_EXIT_OK)
+        goto done;
+    rc = swap_into_place(job, &snap);
+    if (rc == DL_EXIT_OK)
+        print_activation(job);
+done:
+    dl_snapshot_free(&snap);
+    return rc;
+}

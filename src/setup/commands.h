@@ -1,0 +1,49 @@
+/* The commands `dlenv setup` runs, as argument vectors (no shell): making the environment
+ * (python -m venv, uv venv), installing into it with its own installer (pip of the
+ * environment's interpreter, or uv pip --python), the dry-run resolution of the --with
+ * packages, and what an installer's failure says. Pure: the Windows forms are tested on
+ * Linux, and the same vectors are printed, quoted, before anything runs. */
+#ifndef DLENV_SETUP_COMMANDS_H
+#define DLENV_SETUP_COMMANDS_H
+
+#include "base/shell.h"
+#include "base/str.h"
+
+typedef enum dl_setup_tool { DL_TOOL_VENV, DL_TOOL_UV } dl_setup_tool;
+
+/* The environment at dir made from the base interpreter (venv) or for a Python version
+ * (uv: base is "3.12" or a path). */
+void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, const char *dir,
+                        dl_strv *argv);
+
+typedef struct dl_setup_install {
+    dl_setup_tool tool;
+    const char *uv;               /* uv's path (tool uv) */
+    const char *python;           /* the environment's interpreter */
+    const char *index_url;        /* NULL: the installer's default */
+    const char *extra_index_url;  /* NULL: none */
+    const dl_strv *packages;      /* torch==2.9.1 torchvision==0.24.1 d2l==1.0.3 */
+    const char *requirements;     /* -r FILE (restore: the lock); NULL none */
+    bool require_hashes, no_deps;
+    bool dry_run;                 /* resolve only: --dry-run --ignore-installed */
+    const char *report;           /* pip's --report FILE (- for stdout); NULL none */
+} dl_setup_install;
+
+void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv);
+
+/* The vector as one line for the shell (each argument quoted when it needs it). */
+char *dl_setup_argv_line(dl_shell sh, const dl_strv *argv);
+
+/* What an installer's failed run says, from its error output. */
+typedef enum dl_install_failure {
+    DL_INSTALL_FAILED,        /* anything else: its exit code and last lines */
+    DL_INSTALL_UNREACHABLE,   /* the index did not answer */
+    DL_INSTALL_NOT_FOUND,     /* no such package or version on the index */
+    DL_INSTALL_HASH_MISMATCH, /* a downloaded file's sha256 is not the lock's */
+    DL_INSTALL_CONFLICT       /* the requirements cannot be satisfied together */
+} dl_install_failure;
+
+dl_install_failure dl_setup_install_failure(const char *err);
+const char *dl_install_failure_text(dl_install_failure f);
+
+#endif

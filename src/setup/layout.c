@@ -1,0 +1,131 @@
+#include "setup/layout.h"
+
+#include "base/shell.h"
+#include "base/str.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_sep(char c, bool windows)
+{
+    return c == '/' || (windows && c == '\\');
+}
+
+char *dl_setup_env_python(const char *dir, bool windows)
+{
+    return windows ? dl_fmt("%s\\Scripts\\python.exe", dir) : dl_fmt("%s/bin/python", dir);
+}
+
+bool dl_setup_layout_make(const char *target, bool windows, long pid, dl_setup_layout *out,
+                          char **error)
+{
+    size_t n = strlen(target), cut;
+    const char sep = windows ? '\\' : '/';
+    memset(out, 0, sizeof *out);
+    while (n > 1 && is_sep(target[n - 1], windows))
+        n--; /* "env/" is env */
+    for (cut = n; cut > 0 && !is_sep(target[cut - 1], windows); cut--)
+        ;
+    if (cut == n || cut == 0 || !strncmp(target + cut, "..", n - cut) ||
+        (n - cut == 1 && target[cut] == '.')) {
+        *error = dl_fmt("%s: not a folder an environment can be made in (give its path, "
+                        "e.g. ./torch-env)", target);
+        return false;
+    }
+    out->windows = windows;
+    out->target = dl_strndup(target, n);
+    out->name = dl_strndup(target + cut, n - cut);
+    /* the parent keeps its separator when it is a root: "/" or "C:\" */
+    out->parent = dl_strndup(target, cut > 1 && !(windows && cut == 3 && target[1] == ':')
+                                         ? cut - 1 : cut);
+    out->staging = dl_fmt("%.*s.%s" DL_SETUP_STAGING_MARK "%ld", (int)cut, target, out->name,
+                          pid);
+    out->previous = dl_fmt("%.*s.%s" DL_SETUP_PREVIOUS_MARK, (int)cut, target, out->name);
+    out->python = dl_setup_env_python(out->target, windows);
+    out->staging_python = dl_setup_env_python(out->staging, windows);
+    out->lock = dl_fmt("%s%c" DL_SETUP_LOCK_NAME, out->target, sep);
+    out->snapshot = dl_fmt("%s%c" DL_SETUP_SNAPSHOT_NAME, out->target, sep);
+    return true;
+}
+
+void dl_setup_layout_free(dl_setup_layout *l)
+{
+    free(l->target);
+    free(l->parent);
+    free(l->name);
+    free(l->staging);
+    free(l->previous);
+    free(l->python);
+    free(l->staging_python);
+    free(l->lock);
+    free(l->snapshot);
+    memset(l, 0, sizeof *l);
+}
+
+long dl_setup_staging_pid(const char *entry, const char *name)
+{
+    size_t n = strlen(name), m = strlen(DL_SETUP_STAGING_MARK);
+    unsigned long long pid;
+    if (entry[0] != '.' || strncmp(entry + 1, name, n) ||
+        strncmp(entry + 1 + n, DL_SETUP_STAGING_MARK, m))
+        return 0;
+    if (!dl_parse_u64(entry + 1 + n + m, 10, &pid) || pid == 0 || pid > 0x7fffffffULL)
+        return 0;
+    return (long)pid;
+}
+
+/* PowerShell runs a script by a path only when it has a folder part: .\env\... */
+static char *powershell_line(const char *shown)
+{
+    bool relative = !(shown[0] == '\\' || shown[0] == '/' || (shown[0] && shown[1] == ':')) &&
+                    shown[0] != '.';
+    char *path = dl_fmt("%s%s\\Scripts\\Activate.ps1", relative ? ".\\" : "", shown);
+    char *line;
+    char *c;
+    for (c = path; *c; c++)
+        if (*c == '/')
+            *c = '\\';
+    if (strpbrk(path, " '$`&;(){}@#")) {
+        char *q = dl_shell_quote(DL_SHELL_POWERSHELL, path);
+        line = dl_fmt("& %s", q);
+        free(q);
+    } else {
+        line = dl_strdup(path);
+    }
+    free(path);
+    return line;
+}
+
+static char *cmd_line(const char *shown)
+{
+    char *path = dl_fmt("%s\\Scripts\\activate.bat", shown), *line, *c;
+    for (c = path; *c; c++)
+        if (*c == '/')
+            *c = '\\';
+    line = strpbrk(path, " &()^%!,;=") ? dl_fmt("\"%s\"", path) : dl_strdup(path);
+    free(path);
+    return line;
+}
+
+void dl_setup_activation_make(const char *shown, bool windows, dl_setup_activation *out)
+{
+    memset(out, 0, sizeof *out);
+    if (windows) {
+        out->powershell = powershell_line(shown);
+        out->cmd = cmd_line(shown);
+    } else {
+        char *path = dl_fmt("%s/bin/activate", shown);
+        char *q = dl_shell_quote(DL_SHELL_POSIX, path);
+        out->sh = dl_fmt(". %s", q);
+        free(q);
+        free(path);
+    }
+}
+
+void dl_setup_activation_free(dl_setup_activation *a)
+{
+    free(a->sh);
+    free(a->powershell);
+    free(a->cmd);
+    memset(a, 0, sizeof *a);
+}

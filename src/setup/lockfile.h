@@ -1,0 +1,48 @@
+/* dlenv.lock: what `dlenv setup` installed, exactly, as a pip requirements file that
+ * `dlenv restore` (or plain `pip install -r`) installs again: the index lines, then one
+ * name==version per package with its wheel's sha256 where the index gave every one (pip
+ * checks hashes all or none). A header of # lines says what it was made for (Python,
+ * torch, variant, tool) and, plainly, which hashes it lacks and why. The packages come
+ * from pip's installation report (`pip install --report`), which names every file it
+ * installed, its version and the hash the index published. Pure: no I/O. */
+#ifndef DLENV_SETUP_LOCKFILE_H
+#define DLENV_SETUP_LOCKFILE_H
+
+#include "base/str.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define DL_LOCK_SCHEMA "dlenv.lock/1"
+
+typedef struct dl_locked_package {
+    char *name, *version;
+    char *sha256;       /* NULL: the index published none */
+    char *url;          /* where pip took it from; NULL unknown */
+} dl_locked_package;
+
+typedef struct dl_lock {
+    char *python;       /* "3.11" */
+    char *torch;        /* "2.9.1+cpu" */
+    char *variant;      /* "cpu", "cu126" */
+    char *tool;         /* venv, uv */
+    char *index_url, *extra_index_url; /* NULL: none */
+    dl_locked_package *packages;
+    size_t n;
+    bool all_hashed;    /* every package has its sha256 */
+} dl_lock;
+
+/* The packages of pip's --report JSON (text) into lock (the rest of it is the caller's);
+ * or of `pip inspect`'s (an environment uv installed into: versions, no hashes), without
+ * the venv's own pip, setuptools and wheel. False with *error when the text is neither. */
+bool dl_lock_from_pip_report(const char *text, size_t len, dl_lock *lock, char **error);
+/* The version pip's report (or a lock) gives name; NULL when it has none. */
+const char *dl_lock_version_of(const dl_lock *lock, const char *name);
+
+char *dl_lock_write(const dl_lock *lock, const char *made_at, const char *host);
+/* Reads a lock written by dl_lock_write: its header and packages. False with *error (one
+ * line, with the line number) when it is not one. */
+bool dl_lock_read(const char *text, size_t len, dl_lock *lock, char **error);
+void dl_lock_free(dl_lock *lock);
+
+#endif

@@ -1,0 +1,177 @@
+# dlenv setup, restore and --rollback for real: real venvs and real pip against a PEP 503
+# index this script builds (fake_wheel.py's small wheels: a torch that answers the runtime
+# probe, torchvision, an older torch and a d2l-like package pinning it) and serves on
+# 127.0.0.1 with `python3 -m http.server`. Then every fault: each exits with its own code,
+# leaves no staging folder, and leaves the environment already there byte for byte as it was.
+set -eu
+. "$(dirname "$0")/lib.inc"
+py=/usr/bin/python3
+here=$(cd "$(dirname "$0")" && pwd)
+make_venv "$work/can-venv"
+rm -rf "$work/can-venv"
+
+. "$here/local_index.inc"
+
+env="$work/env"
+common="--python $py --cpu --tool venv --extra-index-url none"
+
+# The folder's files and links with their hashes: "exactly as it was" is this, equal.
+fingerprint() {
+    (cd "$1" && find . \( -type f -o -type l \) | LC_ALL=C sort | while read -r f; do
+        if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else sha256sum "$f"; fi
+    done)
+}
+no_staging() { # no_staging WHAT
+    left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
+    expect_eq "$1: staging folders left" "" "$left"
+}
+unchanged() { # unchanged WHAT: $env as fingerprinted in $work/before
+    fingerprint "$env" > "$work/after"
+    cmp -s "$work/before" "$work/after" || fail "$1: the environment changed: $(diff "$work/before" "$work/after" | head -5)"
+    no_staging "$1"
+}
+
+# 1. --dry-run prints the plan and the exact commands, and changes nothing.
+# shellcheck disable=SC2086
+run setup "$env" $common $mirror --dry-run
+expect_eq "dry run: exit code" 0 "$rc"
+case "$out" in *"-m pip install"*"torch==$torch"*) ;; *) fail "dry run: no pinned pip command: $out" ;; esac
+case "$out" in *"-m venv"*) ;; *) fail "dry run: no venv command: $out" ;; esac
+[ ! -e "$env" ] || fail "dry run: the environment was made"
+no_staging "dry run"
+
+# 2. Not confirmed: nothing is made.
+set +e
+# shellcheck disable=SC2086
+echo n | "$dlenv" setup "$env" $common $mirror > "$work/out" 2> "$work/err"
+rc=$?
+set -e
+expect_eq "declined: exit code" 10 "$rc"
+[ ! -e "$env" ] || fail "declined: the environment was made"
+
+# 3. The environment, made, proven, locked.
+# shellcheck disable=SC2086
+run setup "$env" $common $mirror --yes
+expect_eq "setup: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -20
+expect_eq "setup: its torch" "$torch+cpu" "$("$env/bin/python" -c 'import torch; print(torch.__version__)')"
+expect_eq "setup: activated" "$env" "$(. "$env/bin/activate" && python -c 'import sys; print(sys.prefix)')"
+case "$(head -n 1 "$env/bin/pip")" in *staging*) fail "setup: pip still points at the staging folder" ;; esac
+grep -q "^torch==$torch+cpu" "$env/dlenv.lock" || fail "setup: lock without torch==$torch+cpu: $(cat "$env/dlenv.lock")"
+grep -q "^torchvision==$vision+cpu" "$env/dlenv.lock" || fail "setup: lock without torchvision"
+grep -q -- "--hash=sha256:" "$env/dlenv.lock" || fail "setup: lock without hashes"
+grep -q "^# python: $pyver" "$env/dlenv.lock" || fail "setup: lock without its Python"
+expect_eq "setup: snapshot schema" dlenv.snapshot/1 "$("$match" --get "$env/dlenv-snapshot.json" schema)"
+expect_eq "setup: snapshot's interpreter" "$env/bin/python" "$("$match" --get "$env/dlenv-snapshot.json" facts.pythons.0.path)"
+! grep -q dlenv-staging "$env/dlenv-snapshot.json" || fail "setup: the snapshot names the staging folder"
+case "$out" in *". $env/bin/activate"*) ;; *) fail "setup: no activation line: $out" ;; esac
+no_staging "setup"
+fingerprint "$env" > "$work/before"
+cp "$work/before" "$work/first"
+
+# 4. Faults. Each: its own exit code, the environment as it was, no staging folder.
+# shellcheck disable=SC2086
+run setup "$env" $common --index-mirror "http://127.0.0.1:$closed" --yes
+expect_eq "index unreachable: exit code" 14 "$rc"
+unchanged "index unreachable"
+
+# shellcheck disable=SC2086
+run setup "$env" $common $mirror --with nosuchpackage==1.0 --yes
+expect_eq "no such package: exit code" 15 "$rc"
+unchanged "no such package"
+
+# shellcheck disable=SC2086
+run setup "$env" $common $mirror --with d2l==1.0.3 --yes
+expect_eq "--with pins another torch: exit code" 13 "$rc"
+case "$err" in *refused*) ;; *) fail "--with pins another torch: not refused: $err" ;; esac
+! grep -q '^\$ .*report\.json' "$work/out" || fail "--with pins another torch: the install ran"
+grep -q "^\$ .*--dry-run" "$work/out" || fail "--with pins another torch: no dry-run resolution"
+
+unchanged "--with pins another torch"
+
+mkdir "$work/notenv"
+echo keep > "$work/notenv/data.txt"
+# shellcheck disable=SC2086
+run setup "$work/notenv" $common $mirror --yes
+expect_eq "target not an environment: exit code" 12 "$rc"
+expect_eq "target not an environment: its file" keep "$(cat "$work/notenv/data.txt")"
+# shellcheck disable=SC2086
+run setup "$env/lib/inner" $common $mirror --yes
+expect_eq "target inside an environment: exit code" 12 "$rc"
+unchanged "target inside an environment"
+
+# The versions looked for on a PATH of the system's folders only (pyenv's shims and the
+# like have them all).
+missing_py=
+for v in 3.13 3.12 3.10 3.9; do
+    PATH=/usr/bin:/bin command -v "python$v" > /dev/null 2>&1 || { missing_py=$v; break; }
+done
+if [ -n "$missing_py" ]; then
+    saved_path=$PATH
+    PATH=/usr/bin:/bin
+    # shellcheck disable=SC2086
+    run setup "$env" --python "$missing_py" --cpu --tool venv --extra-index-url none $mirror --yes
+    PATH=$saved_path
+    expect_eq "no Python $missing_py: exit code" 11 "$rc"
+    case "$err" in *"Python $missing_py"*) ;; *) fail "no Python $missing_py: not named: $err" ;; esac
+    unchanged "no Python $missing_py"
+else
+    missing "every Python from 3.9 to 3.13 is in /usr/bin: no missing one to ask for"
+fi
+
+sed "0,/--hash=sha256:[0-9a-f]*/s//--hash=sha256:$(printf '0%.0s' $(seq 1 64))/" "$env/dlenv.lock" > "$work/edited.lock"
+run restore "$work/edited.lock" "$env" --python "$py" --tool venv --yes
+expect_eq "hash mismatch: exit code" 16 "$rc"
+unchanged "hash mismatch"
+
+# Killed (SIGKILL) while pip installs: the staging folder stays; the next setup removes it
+# and says so.
+set +e
+# shellcheck disable=SC2086
+"$dlenv" setup "$env" $common $mirror --yes > "$work/killed.out" 2>&1 &
+victim=$!
+set -e
+killed=
+for _ in $(seq 1 400); do
+    if ps -o args= --ppid "$victim" 2>/dev/null | grep -q "pip install"; then
+        kill -9 "$victim"
+        killed=yes
+        break
+    fi
+    sleep 0.05
+done
+wait "$victim" 2>/dev/null || true
+expect_eq "killed during install: it was killed there" yes "$killed"
+for _ in $(seq 1 50); do # pip dies with it (PR_SET_PDEATHSIG): gone within moments
+    ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || break
+    sleep 0.1
+done
+[ -d "$work/.env.dlenv-staging-$victim" ] || fail "killed during install: no staging folder left to clean"
+unchanged_but_staging=$(fingerprint "$env")
+[ "$unchanged_but_staging" = "$(cat "$work/before")" ] || fail "killed during install: the environment changed"
+
+# 5. The next setup cleans up and replaces the environment, keeping the previous one.
+# shellcheck disable=SC2086
+run setup "$env" $common $mirror --with tinyextra==1.0 --yes
+expect_eq "after the kill: exit code" 0 "$rc"
+case "$out" in *"Removed $work/.env.dlenv-staging-$victim"*) ;; *) fail "after the kill: the stale folder not named: $out" ;; esac
+no_staging "after the kill"
+[ -d "$work/.env.dlenv-previous" ] || fail "after the kill: the previous environment was not kept"
+"$env/bin/python" -c 'import tinyextra' || fail "after the kill: --with package missing"
+grep -q "^tinyextra==1.0" "$env/dlenv.lock" || fail "after the kill: lock without tinyextra"
+
+# 6. restore: the same package set, rebuilt from the lock elsewhere.
+run restore "$env/dlenv.lock" "$work/restored" --python "$py" --tool venv --yes
+expect_eq "restore: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -20
+freeze() { "$1/bin/python" -m pip list --format freeze --exclude pip --exclude setuptools 2> /dev/null | LC_ALL=C sort; }
+expect_eq "restore: the same packages" "$(freeze "$env")" "$(freeze "$work/restored")"
+
+# 7. --rollback: the first environment back, byte for byte.
+run setup --rollback "$env"
+expect_eq "rollback: exit code" 0 "$rc"
+fingerprint "$env" > "$work/after"
+cmp -s "$work/first" "$work/after" || fail "rollback: not the first environment: $(diff "$work/first" "$work/after" | head -5)"
+"$env/bin/python" -c 'import tinyextra' 2> /dev/null && fail "rollback: still the second environment"
+
+finish
