@@ -375,3 +375,29 @@ char *dl_str_token(char **cursor, const char *seps)
     *end = '\0';
     return start;
 }
+
+static bool package_name_sep(char c)
+{
+    return c == '-' || c == '_' || c == '.';
+}
+
+bool dl_package_name_equal(const char *a, const char *b)
+{
+    if (!a || !b)
+        return false;
+    for (;;) {
+        if (package_name_sep(*a) && package_name_sep(*b)) {
+            while (package_name_sep(*a))
+                a++;
+            while (package_name_sep(*b))
+                b++;
+            continue;
+        }
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+        if (!*a)
+            return true;
+        a++;
+        b++;
+    }
+}

@@ -39,6 +39,9 @@ bool dl_starts_with(const char *s, const char *prefix);
 char *dl_path_join(const char *dir, const char *name);
 bool dl_ends_with(const char *s, const char *suffix);
 bool dl_contains_ci(const char *haystack, const char *needle);
+/* Python package names as PEP 503 normalises them: case-free, runs of '-', '_' and '.'
+ * alike ("flash-attn" = "Flash_Attn" = "flash.attn"); NULL equals nothing. */
+bool dl_package_name_equal(const char *a, const char *b);
 char *dl_ascii_lower(const char *s, size_t n);  /* copy of n bytes, A-Z as a-z */
 char *dl_trim(char *s);                      /* in place; returns s advanced past spaces */
 

@@ -33,18 +33,6 @@ typedef struct lock {
     dl_buf unmanaged;               /* installed without an installer record */
 } lock;
 
-/* PEP 503: names compare case-insensitively with '-', '_' and '.' alike. */
-static bool same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        int x = (*a == '_' || *a == '.') ? '-' : tolower((unsigned char)*a);
-        int y = (*b == '_' || *b == '.') ? '-' : tolower((unsigned char)*b);
-        if (x != y)
-            return false;
-    }
-    return !*a && !*b;
-}
-
 static bool from_conda_meta(const dl_py_package *p)
 {
     return p->source.value && strstr(p->source.value, "conda-meta");
@@ -63,7 +51,7 @@ static void choose(lock *l)
             if (!p->name.value)
                 continue;
             for (k = 0; k < l->n && !seen; k++)
-                seen = same_name(l->chosen[k]->name.value, p->name.value) &&
+                seen = dl_package_name_equal(l->chosen[k]->name.value, p->name.value) &&
                        from_conda_meta(l->chosen[k]) == from_conda_meta(p);
             if (seen)
                 continue;
@@ -92,7 +80,7 @@ static const char *torch_tag(const lock *l)
 {
     size_t i;
     for (i = 0; i < l->n; i++)
-        if (same_name(l->chosen[i]->name.value, "torch") && l->chosen[i]->version.value &&
+        if (dl_package_name_equal(l->chosen[i]->name.value, "torch") && l->chosen[i]->version.value &&
             !from_conda_meta(l->chosen[i]))
             return tag_of(l->chosen[i]->version.value);
     return "";
@@ -189,7 +177,7 @@ static bool installed_by_uv(const lock *l)
 {
     size_t i;
     for (i = 0; i < l->n; i++)
-        if (same_name(l->chosen[i]->name.value, "torch"))
+        if (dl_package_name_equal(l->chosen[i]->name.value, "torch"))
             return text_is(&l->chosen[i]->installer, "uv");
     return false;
 }
@@ -261,8 +249,8 @@ char *dl_lock_text(const dl_lock_input *in, char **error)
     l.in = in;
     choose(&l);
     for (i = 0; i < l.n && !has_torch; i++)
-        has_torch = same_name(l.chosen[i]->name.value, "torch") ||
-                    same_name(l.chosen[i]->name.value, "pytorch");
+        has_torch = dl_package_name_equal(l.chosen[i]->name.value, "torch") ||
+                    dl_package_name_equal(l.chosen[i]->name.value, "pytorch");
     if (!has_torch) {
         *error = dl_fmt("%s has no torch in its site-packages: nothing to lock",
                         in->python->path.value);

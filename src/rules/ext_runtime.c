@@ -11,30 +11,15 @@
 #include "parse/signatures.h"
 #include "rules/fixes.h"
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* "flash-attn", "Flash_Attn" and "flash_attn" are one package (PEP 503). */
-static bool same_name(const char *a, const char *b)
-{
-    if (!a || !b)
-        return false;
-    for (; *a && *b; a++, b++) {
-        char x = *a == '-' || *a == '.' ? '_' : (char)tolower((unsigned char)*a);
-        char y = *b == '-' || *b == '.' ? '_' : (char)tolower((unsigned char)*b);
-        if (x != y)
-            return false;
-    }
-    return *a == *b;
-}
 
 const dl_ext_import *dl_ext_record(const dl_python *py, const char *package, size_t *index)
 {
     size_t i;
     for (i = 0; py && py->runtime.extensions.known && i < py->runtime.extensions.count; i++) {
         const dl_ext_import *r = &DL_LIST_AT(py->runtime.extensions, dl_ext_import, i);
-        if (same_name(r->package.value, package) || same_name(r->module.value, package)) {
+        if (dl_package_name_equal(r->package.value, package) || dl_package_name_equal(r->module.value, package)) {
             if (index)
                 *index = i;
             return r;

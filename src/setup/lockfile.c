@@ -1,8 +1,9 @@
 #include "setup/lockfile.h"
 
+#include "base/str.h"
+
 #include <cjson/cJSON.h>
 
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,32 +80,11 @@ bool dl_lock_from_pip_report(const char *text, size_t len, dl_lock *lock, char *
     return true;
 }
 
-/* Names compare as PEP 503 normalises them: case, and runs of - _ . alike. */
-static bool same_name(const char *a, const char *b)
-{
-    for (;;) {
-        bool sa = *a == '-' || *a == '_' || *a == '.', sb = *b == '-' || *b == '_' || *b == '.';
-        if (sa && sb) {
-            while (*a == '-' || *a == '_' || *a == '.')
-                a++;
-            while (*b == '-' || *b == '_' || *b == '.')
-                b++;
-            continue;
-        }
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-        if (!*a)
-            return true;
-        a++;
-        b++;
-    }
-}
-
 const char *dl_lock_version_of(const dl_lock *lock, const char *name)
 {
     size_t i;
     for (i = 0; i < lock->n; i++)
-        if (same_name(lock->packages[i].name, name))
+        if (dl_package_name_equal(lock->packages[i].name, name))
             return lock->packages[i].version;
     return NULL;
 }

@@ -148,6 +148,18 @@ static void tokens_skip_empty_fields(void **state)
     assert_null(dl_str_token(&cursor, "."));
 }
 
+static void package_names_compare_as_pep503(void **state)
+{
+    (void)state;
+    assert_true(dl_package_name_equal("flash-attn", "Flash_Attn"));
+    assert_true(dl_package_name_equal("flash_attn", "flash.attn"));
+    assert_true(dl_package_name_equal("a--b", "A_b"));
+    assert_false(dl_package_name_equal("flash-attn", "flashattn"));
+    assert_false(dl_package_name_equal("torch", "torchvision"));
+    assert_false(dl_package_name_equal("torchvision", "torch"));
+    assert_false(dl_package_name_equal(NULL, "torch"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +173,7 @@ int main(void)
         cmocka_unit_test(buffer_grows),
         cmocka_unit_test(tokens_skip_empty_fields),
         cmocka_unit_test(fixed_fmt_marks_a_cut_with_an_ellipsis),
+        cmocka_unit_test(package_names_compare_as_pep503),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

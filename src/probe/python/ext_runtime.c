@@ -6,7 +6,6 @@
 #include "os/os.h"
 
 #include <cjson/cJSON.h>
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,18 +28,6 @@ static const struct {
 };
 #define N_EXTENSIONS (sizeof extension_modules / sizeof extension_modules[0])
 
-/* "flash-attn", "Flash_Attn" and "flash_attn" are one package (PEP 503). */
-static bool same_name(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++) {
-        char x = *a == '-' || *a == '.' ? '_' : (char)tolower((unsigned char)*a);
-        char y = *b == '-' || *b == '.' ? '_' : (char)tolower((unsigned char)*b);
-        if (x != y)
-            return false;
-    }
-    return *a == *b;
-}
-
 /* Is package (or its module) in the comma-separated list? */
 static bool in_list(const char *list, const char *package, const char *module)
 {
@@ -50,7 +37,7 @@ static bool in_list(const char *list, const char *package, const char *module)
         return false;
     copy = dl_strdup(list);
     for (item = strtok(copy, ", "); item && !found; item = strtok(NULL, ", "))
-        found = same_name(item, package) || same_name(item, module);
+        found = dl_package_name_equal(item, package) || dl_package_name_equal(item, module);
     free(copy);
     return found;
 }
