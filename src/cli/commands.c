@@ -64,7 +64,8 @@ const dl_command dl_commands[] = {
      "Exit 0 nothing at or above --fail-on, 1 something, 2 usage, 6 lint is not built\n"
      "into this binary.\n"},
     {"fleet", "health checks for a cluster: Prometheus, NFD, NHC or JSON",
-     dl_cmd_fleet, dl_fleet_options, KNOW, {" check [--format F] [options]", 1, false},
+     dl_cmd_fleet, dl_fleet_options, KNOW | DL_CMD_OWN_EXIT_CODES,
+     {" check [--format F] [options]", 1, false},
      "\nfleet check runs the doctor's checks without `import torch` and without measuring,\n"
      "for health checkers: --format json, prom (a node_exporter textfile), nfd (a\n"
      "node-feature-discovery feature file) or nhc (one line: `dlenv: <root cause>`).\n"
