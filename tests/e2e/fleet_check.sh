@@ -101,6 +101,18 @@ else
     echo "note: promtool is not installed; the textfile's syntax was not checked by it"
 fi
 
+# Label values escaped as the text format says: a saved report whose driver version holds
+# a double quote and a backslash (JSON: 550\"q\\b, the value 550"q\b).
+env -i PATH="$work/venv/bin:/usr/bin:/bin" LC_ALL=C.UTF-8 \
+    LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy-1gpu/scenario" \
+    "$dlenv" report --json --no-runtime --python "$work/venv/bin/python" > "$work/report.json"
+sed 's/"550\.54\.14"/"550\\"q\\\\b"/' "$work/report.json" > "$work/quoted.json"
+run fleet check --format prom --from "$work/quoted.json"
+case "$out" in
+*'dlenv_info{driver="550\"q\\b",'*) ;;
+*) fail "prom: the driver's quote and backslash not escaped: $(printf '%s\n' "$out" | grep dlenv_info)" ;;
+esac
+
 # --- nfd ------------------------------------------------------------------------------
 mkdir "$work/features.d"
 healthy --format nfd --textfile "$work/features.d"
