@@ -28,7 +28,6 @@ node() {
     rc=$?
     set -e
     out=$(cat "$work/out")
-    err=$(cat "$work/err")
 }
 healthy() { node healthy-1gpu nvml "$@"; }
 failing() { node old-driver nvml-old "$@"; }
