@@ -84,6 +84,15 @@ const dl_command dl_commands[] = {
      "--cuda. `# noqa: ID` on a line silences ID there.\n"
      "Exit 0 nothing at or above --fail-on, 1 something, 2 usage, 6 lint is not built\n"
      "into this binary.\n"},
+    {"fleet", "health checks for a cluster: Prometheus, NFD, NHC or JSON",
+     dl_cmd_fleet, dl_fleet_options, KNOW | DL_CMD_OWN_EXIT_CODES,
+     {" check [--format F] [options]", 1, false},
+     "\nfleet check runs the doctor's checks without `import torch` and without measuring,\n"
+     "for health checkers: --format json, prom (a node_exporter textfile), nfd (a\n"
+     "node-feature-discovery feature file) or nhc (one line: `dlenv: <root cause>`).\n"
+     "--textfile DIR writes DIR/dlenv.prom (prom) or DIR/dlenv (nfd) whole, by rename.\n"
+     "Exit 0 healthy (warnings allowed), 1 a failure, 5 a layer cannot be judged, 2 usage,\n"
+     "3 the file cannot be written. See docs/fleet.md.\n"},
     {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
      {" [COMMAND]", 1, false}, NULL},
     {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},

@@ -62,6 +62,8 @@ typedef struct dl_cli {
     bool cpu;
     const char *env_name;    /* --env NAME: a conda env or venv by name or folder */
     const char *format, *output, *name;
+    /* fleet check: the folder a textfile collector reads (node_exporter, NFD) */
+    const char *textfile;
     /* lint: its paths (any number), what fails, what to fix */
     const char **paths;
     size_t n_paths;

@@ -1,0 +1,144 @@
+/* dlenv fleet check: the doctor's checks without `import torch` and without measuring,
+ * in the forms cluster health checkers read (render/fleet_*.c). The rest of issue 23
+ * (fleet report, gres-conf, Slurm drain) is not built yet: docs/fleet.md. */
+#include "cli/exit_codes.h"
+#include "cli/gather.h"
+#include "cli/commands.h"
+#include "cli/output.h"
+
+#include "base/str.h"
+#include "os/os.h"
+#include "render/fleet_view.h"
+#include "rules/rules.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* How long NFD keeps the labels when no newer file comes: a timer that runs every few
+ * minutes renews them long before; a node where dlenv stopped loses them within the hour. */
+#define NFD_EXPIRY_S 3600
+
+const dl_option dl_fleet_options[] = {
+    DL_OPT_ROOT,
+    DL_OPT_FROM,
+    DL_OPT_PROBE_TIMEOUT,
+    DL_OPT_PYTHON,
+    DL_OPT_LOWER("format", "FORMAT", format, "json (default), prom, nfd or nhc"),
+    DL_OPT_TEXT("textfile", 0, "DIR", textfile,
+                "prom, nfd: write DIR/dlenv.prom or DIR/dlenv (temporary file, then rename)"),
+    DL_OPT_END,
+};
+
+typedef char *(*render_fn)(const dl_fleet_input *in);
+
+typedef struct fleet_format {
+    const char *name;
+    render_fn render;
+    const char *file;      /* the name in --textfile DIR; NULL: stdout only */
+} fleet_format;
+
+static const fleet_format formats[] = {
+    {"json", dl_render_fleet_json, NULL},
+    {"prom", dl_render_fleet_prom, "dlenv.prom"},
+    {"nfd", dl_render_fleet_nfd, "dlenv"},
+    {"nhc", dl_render_fleet_nhc, NULL},
+};
+
+static int usage(const char *message)
+{
+    dl_cli_error("%s", message);
+    return DL_EXIT_USAGE;
+}
+
+static int check_options(const dl_cli *cli, const fleet_format **out)
+{
+    size_t i;
+    const char *name = cli->format ? cli->format : "json";
+    if (!cli->n_args || strcmp(cli->args[0], "check"))
+        return usage("fleet takes one action, check: dlenv fleet check --format prom");
+    *out = NULL;
+    for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
+        if (!strcmp(formats[i].name, name))
+            *out = &formats[i];
+    if (!*out) {
+        char *m = dl_fmt("--format takes json, prom, nfd or nhc, not '%s'", name);
+        int code = usage(m);
+        free(m);
+        return code;
+    }
+    if (cli->textfile && !(*out)->file)
+        return usage("--textfile goes with --format prom or nfd");
+    return DL_EXIT_OK;
+}
+
+static int verdict_code(dl_verdict verdict)
+{
+    if (verdict == DL_VERDICT_FAILURE)
+        return DL_EXIT_FINDINGS;
+    if (verdict == DL_VERDICT_CANNOT_JUDGE)
+        return DL_EXIT_CANNOT_JUDGE;
+    return DL_EXIT_OK;
+}
+
+static int write_textfile(const char *dir, const char *name, const char *text)
+{
+    char *path = dl_path_join(dir, name), *error = NULL;
+    int rc = DL_EXIT_OK;
+    if (!dl_file_write_atomic(path, text, strlen(text), &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        rc = DL_EXIT_TOOL;
+    }
+    free(path);
+    return rc;
+}
+
+static int emit(const dl_cli *cli, const fleet_format *format, const dl_fleet_input *in)
+{
+    char *text = format->render(in);
+    int rc = cli->textfile ? write_textfile(cli->textfile, format->file, text)
+                           : dl_cli_write(text, format->render != dl_render_fleet_prom &&
+                                                    format->render != dl_render_fleet_nfd);
+    free(text);
+    return rc;
+}
+
+int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
+{
+    const fleet_format *format;
+    dl_cli fast;
+    dl_facts f;
+    dl_findings fs;
+    dl_doctor_view view;
+    dl_fleet_input in;
+    dl_rule_input rin;
+    int rc = check_options(cli, &format);
+    if (rc != DL_EXIT_OK)
+        return rc;
+    /* A health check must be quick and must not hang on a broken CUDA: no import. */
+    fast = *cli;
+    fast.no_runtime = true;
+    rc = dl_cli_gather(&fast, &f);
+    if (rc != DL_EXIT_OK) {
+        dl_facts_free(&f);
+        return rc;
+    }
+    memset(&fs, 0, sizeof fs);
+    rin.facts = &f;
+    rin.know = ctx->know;
+    dl_rules_run(&rin, NULL, &fs);
+    dl_doctor_view_build(&view, &f, &fs, NULL);
+    in.facts = &f;
+    in.findings = &fs;
+    in.view = &view;
+    in.now = (long long)time(NULL);
+    in.expiry_s = NFD_EXPIRY_S;
+    rc = emit(cli, format, &in);
+    if (rc == DL_EXIT_OK)
+        rc = verdict_code(view.judged.verdict);
+    dl_doctor_view_free(&view);
+    dl_findings_free(&fs);
+    dl_facts_free(&f);
+    return rc;
+}
