@@ -2,6 +2,8 @@
 
 #include "base/str.h"
 #include "explain/readings.h"
+#include "facts/query.h"
+#include "know/version.h"
 #include "know/arch.h"
 #include "parse/oom.h"
 #include "parse/signatures.h"
@@ -123,6 +125,58 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
                   ';');
     if (*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
         dl_strv_add(&e->ask, dl_strdup(dl_table_cell(cat, row, DL_COL_error_signatures_ask)));
+}
+
+/* The text's torch as "X.Y.Z": the installed one, else the one the runtime reports
+ * (collect_env's "PyTorch version"); false when the text gives none. */
+static bool text_torch_release(const dl_facts *f, char *out, size_t n)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const char *v = dl_q_torch_version(py);
+    dl_torch_version tv;
+    if (!v && py)
+        v = py->runtime.version.value;
+    if (!v || !dl_torch_version_parse(v, &tv) || tv.pre != DL_PRE_NONE)
+        return false;
+    snprintf(out, n, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1],
+             tv.release.part[2]);
+    return true;
+}
+
+/* A release the known-bad table lists for the text's OS whose row names the error message
+ * the text shows (condition "text:<message>"): the broken release is the cause, whatever
+ * the message would read as alone. Runs before the signatures so that it comes first in
+ * its layer; one pass over the table's few rows, one search per matching row. */
+static void add_known_bad_message(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    const char *os = e->facts.os.family.value;
+    char release[48];
+    size_t r;
+    if (!kb || !text_torch_release(&e->facts, release, sizeof release))
+        return;
+    for (r = 0; r < kb->rows; r++) {
+        const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
+        const char *row_os = dl_table_cell(kb, r, DL_COL_known_bad_releases_os);
+        long line;
+        dl_finding *x;
+        size_t j;
+        if (strncmp(cond, "text:", 5) != 0 ||
+            strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), release) ||
+            (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
+            (line = dl_paste_find(&e->paste, 0, cond + 5)) < 0 ||
+            has_id(&e->findings, "known_bad_release"))
+            continue;
+        x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                           "torch %s has a known problem here: %s", release,
+                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+        quote_line(x, &e->paste, (size_t)line);
+        for (j = 0; j < e->where.n; j++)
+            quote_line(x, &e->paste, e->where.where[j].line);
+        dl_finding_fix(x, "# reinstall torch (fixed in %s; %s)",
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    }
 }
 
 /* The rules' failures on the text's facts, with the lines those facts came from. */
@@ -515,6 +569,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
+    add_known_bad_message(k, out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
