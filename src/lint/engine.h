@@ -34,7 +34,6 @@ typedef struct dl_lint_file {
     dl_lint_binding *bindings;
     size_t n_bindings;
     /* facts of the whole file, from the first pass (names.c) */
-    bool checks_cuda;             /* torch.cuda.is_available / device_count referenced */
     bool replaces_atomically;     /* os.replace / Path.replace called */
     bool seeds;                   /* torch.manual_seed, deterministic algorithms */
     bool sets_use_libuv;          /* "USE_LIBUV" appears in a string */

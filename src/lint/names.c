@@ -187,8 +187,6 @@ static void facts_call(dl_lint_file *f, TSNode call)
     char buf[256];
     TSNode fn = ts_node_child_by_field_name(call, "function", 8);
     const char *q = dl_lint_qualified(f, fn, buf, sizeof buf);
-    if (q && (!strcmp(q, "torch.cuda.is_available") || !strcmp(q, "torch.cuda.device_count")))
-        f->checks_cuda = true;
     if (q && (!strcmp(q, "os.replace") || !strcmp(q, "shutil.move")))
         f->replaces_atomically = true;
     if (dl_lint_is(fn, "attribute") && !q) {
