@@ -38,7 +38,11 @@ typedef struct dl_lint_file {
     bool seeds;                   /* torch.manual_seed, deterministic algorithms */
     bool sets_use_libuv;          /* "USE_LIBUV" appears in a string */
     size_t first_cuda_use;        /* byte offset of the first CUDA touch; SIZE_MAX: none */
-    dl_strv called_from_top;      /* top-level functions called from unguarded module code */
+    dl_strv called_from_top;      /* top-level functions unguarded module code reaches:
+                                     called by name, or called by one of those (closure) */
+    dl_strv call_from, call_to;   /* edges: top-level function call_from[i] calls call_to[i] */
+    dl_strv top_defs;             /* names of top-level functions and classes */
+    bool starts_workers;          /* a worker-starting call anywhere (guarded or not) */
     dl_lint_scope scope;          /* during the rules' walk */
 } dl_lint_file;
 
@@ -63,6 +67,9 @@ void dl_lint_file_free(dl_lint_file *f);
  * does not fit. A name no import binds stands for itself ("open", "DataLoader"). */
 const char *dl_lint_qualified(const dl_lint_file *f, TSNode expr, char *buf, size_t size);
 bool dl_lint_is_main_guard(const dl_lint_file *f, TSNode if_statement);
+/* rules_guard.c: what the call starts ("a DataLoader with worker processes",
+ * "multiprocessing.Pool"), or NULL when it starts no worker process. */
+const char *dl_lint_starts_workers(const dl_lint_file *f, TSNode call, const char *q);
 
 /* node.c: helpers over nodes. */
 const char *dl_lint_text(const dl_lint_file *f, TSNode n, size_t *len);
