@@ -65,6 +65,22 @@ cmp -s "$here/fix/after.py" "$work/fixme.py" ||
 run lint --fix --os windows "$work/fixme.py"
 case "$out" in *"fixed"*) fail "a second --fix still fixed something: $out" ;; esac
 
+# after --fix, what remains is reported where it is in the fixed file
+printf 'import torch\nf = open("log.txt", "w"); state = torch.load("m.pt")\n' >"$work/shift.py"
+run lint --fix --json --torch 2.6 --os windows "$work/shift.py"
+printf '%s\n' "$out" >"$work/shift.json"
+python3 - "$work/shift.json" "$work/shift.py" >"$work/shift.check" <<'PY' || true
+import json, sys
+doc, text = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+lines = text.split("\n")
+col = lines[1].find("torch.load") + 1
+got = [(f["id"], f["line"], f["column"], f["fixed"]) for f in doc["findings"]]
+want = [("encoding", 2, 5, True), ("load", 2, col, False)]
+if 'encoding="utf-8"' not in text or got != want:
+    print(got, "not", want)
+PY
+[ ! -s "$work/shift.check" ] || fail "positions after --fix: $(cat "$work/shift.check")"
+
 # a tree with everything that must not stop the others: a syntax error, a non-UTF-8
 # file, a binary file, a symbolic link loop, a 5 MB generated file, ignored files
 tree="$work/tree"
