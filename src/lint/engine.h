@@ -42,6 +42,7 @@ typedef struct dl_lint_file {
                                      called by name, or called by one of those (closure) */
     dl_strv call_from, call_to;   /* edges: top-level function call_from[i] calls call_to[i] */
     dl_strv top_defs;             /* names of top-level functions and classes */
+    bool wrap_offered;            /* the __main__ wrap is on a finding already */
     bool starts_workers;          /* a worker-starting call anywhere (guarded or not) */
     dl_lint_scope scope;          /* during the rules' walk */
 } dl_lint_file;
@@ -103,6 +104,13 @@ dl_lint_finding *dl_lint_report(dl_lint_file *f, TSNode at, const char *id,
     DL_PRINTF_LIKE(5, 6);
 /* Adds a replacement to a finding's fix. */
 void dl_lint_fix_add(dl_lint_finding *finding, size_t start, size_t end, const char *text);
+
+/* fix_unsafe.c: the unsafe fixes, added only with --unsafe-fixes. `, TEXT` after a call's
+ * last argument (weights_only=True); the module's last statements wrapped in
+ * `if __name__ == "__main__":` when that is safely possible and covers at. */
+void dl_lint_fix_add_kwarg(dl_lint_file *f, dl_lint_finding *x, TSNode call,
+                           const char *text);
+void dl_lint_fix_wrap_main(dl_lint_file *f, dl_lint_finding *x, TSNode at);
 
 /* fix.c: the text with the edits applied (sorted, overlapping ones dropped); NULL when
  * none applies. Edits are offsets into src. */

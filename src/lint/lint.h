@@ -71,6 +71,7 @@ typedef struct dl_lint_settings {
     dl_lint_target target;
     bool fix;                /* apply the safe fixes (write the files) */
     bool diff;               /* compute the fixes' diff, write nothing */
+    bool unsafe_fixes;       /* offer the unsafe fixes too (docs/lint.md) */
     dl_strv select, ignore;  /* rule ids; empty select: all */
 } dl_lint_settings;
 

@@ -63,11 +63,14 @@ void dl_lint_rule_guard(dl_lint_file *f, TSNode call, const char *q)
                        "every worker re-runs it; call %s() under the guard",
                        what, name, name);
     else
-        dl_lint_report(f, call, "guard", sev,
-                       "%s started by module code with no `if __name__ == \"__main__\":` "
-                       "guard: with the spawn start method (Windows, macOS) every worker "
-                       "re-runs it; move it into main() and call that under the guard",
-                       what);
+        dl_lint_fix_wrap_main(
+            f,
+            dl_lint_report(f, call, "guard", sev,
+                           "%s started by module code with no `if __name__ == \"__main__\":` "
+                           "guard: with the spawn start method (Windows, macOS) every worker "
+                           "re-runs it; move it into main() and call that under the guard",
+                           what),
+            call);
     free(name);
 }
 
@@ -118,6 +121,7 @@ void dl_lint_rule_guard_node(dl_lint_file *f, TSNode n, const char *type)
 {
     const char *why = NULL;
     dl_lint_severity sev;
+    dl_lint_finding *x;
     if (!f->starts_workers || !dl_lint_is(ts_node_parent(n), "module"))
         return;
     if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement"))
@@ -132,9 +136,10 @@ void dl_lint_rule_guard_node(dl_lint_file *f, TSNode n, const char *type)
         return;
     /* fork (Linux) does not re-import the main module */
     sev = f->opts->target.os == DL_LINT_OS_LINUX ? DL_LINT_OFF : DL_LINT_WARNING;
-    dl_lint_report(f, n, "guard", sev,
+    x = dl_lint_report(f, n, "guard", sev,
                    "module code (%s) outside `if __name__ == \"__main__\":` in a file that "
                    "starts worker processes: with the spawn start method (Windows, macOS) "
                    "each worker re-imports this file and runs it again; move it under the "
                    "guard", why);
+    dl_lint_fix_wrap_main(f, x, n);
 }

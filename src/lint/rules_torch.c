@@ -15,21 +15,24 @@ static const dl_lint_target *target(const dl_lint_file *f)
 void dl_lint_rule_load(dl_lint_file *f, TSNode call, const char *q)
 {
     dl_lint_tristate new_default;
+    dl_lint_finding *x;
     if (!q || strcmp(q, "torch.load") != 0 || dl_lint_has_splat(call))
         return;
     if (!ts_node_is_null(dl_lint_kwarg(f, call, "weights_only")))
         return;
     new_default = dl_lint_torch_at_least(target(f), 2, 6);
     if (new_default == DL_LINT_YES)
-        dl_lint_report(f, call, "load", DL_LINT_ERROR,
+        x = dl_lint_report(f, call, "load", DL_LINT_ERROR,
                        "torch.load without weights_only: torch >= 2.6 loads only tensors by "
                        "default, so a checkpoint holding other objects fails; pass "
                        "weights_only=True (or False for a file you trust)");
     else
-        dl_lint_report(f, call, "load", DL_LINT_WARNING,
-                       "torch.load without weights_only: it unpickles arbitrary objects "
-                       "(code runs), and torch 2.6 changed the default to True; pass "
-                       "weights_only=True (or False for a file you trust)");
+        x = dl_lint_report(f, call, "load", DL_LINT_WARNING,
+                           "torch.load without weights_only: it unpickles arbitrary objects "
+                           "(code runs), and torch 2.6 changed the default to True; pass "
+                           "weights_only=True (or False for a file you trust)");
+    /* unsafe: a checkpoint holding other objects then fails to load */
+    dl_lint_fix_add_kwarg(f, x, call, "weights_only=True");
 }
 
 /* torch.cuda.amp.X / torch.cpu.amp.X -> torch.amp.X("cuda" | "cpu", ...) */
@@ -219,10 +222,14 @@ void dl_lint_rule_device(dl_lint_file *f, TSNode call, const char *q)
     }
     if (q && !strcmp(q, "torch.load") && target(f)->cuda == DL_LINT_NO &&
         ts_node_is_null(dl_lint_kwarg(f, call, "map_location")) && !dl_lint_has_splat(call))
-        dl_lint_report(f, call, "device", DL_LINT_INFO,
-                       "torch.load without map_location on a machine with no CUDA device: a "
-                       "checkpoint saved from a GPU fails to load; pass map_location=\"cpu\" "
-                       "(or the device chosen)");
+        /* unsafe: on a machine with a GPU it then loads to the CPU too */
+        dl_lint_fix_add_kwarg(f,
+                              dl_lint_report(f, call, "device", DL_LINT_INFO,
+                                             "torch.load without map_location on a machine "
+                                             "with no CUDA device: a checkpoint saved from a "
+                                             "GPU fails to load; pass map_location=\"cpu\" "
+                                             "(or the device chosen)"),
+                              call, "map_location=\"cpu\"");
 }
 
 void dl_lint_rule_pin(dl_lint_file *f, TSNode call, const char *q)

@@ -65,6 +65,28 @@ cmp -s "$here/fix/after.py" "$work/fixme.py" ||
 run lint --fix --os windows "$work/fixme.py"
 case "$out" in *"fixed"*) fail "a second --fix still fixed something: $out" ;; esac
 
+# --unsafe-fixes: only with it; --diff shows them as a patch, --fix writes them
+cp "$here/fix/unsafe_before.py" "$work/unsafe.py"
+run lint --fix --os windows --cuda no --torch 2.6 "$work/unsafe.py"
+cmp -s "$here/fix/unsafe_before.py" "$work/unsafe.py" || fail "--fix applied an unsafe fix"
+run lint --diff --unsafe-fixes --os windows --cuda no --torch 2.6 "$work/unsafe.py"
+printf '%s\n' "$out" >"$work/unsafe.diff"
+(cd "$work" && patch -s -o unsafe_patched.py unsafe.py unsafe.diff) ||
+    fail "--unsafe-fixes --diff is not a patch"
+cmp -s "$here/fix/unsafe_after.py" "$work/unsafe_patched.py" ||
+    fail "--unsafe-fixes --diff: $(diff "$here/fix/unsafe_after.py" "$work/unsafe_patched.py")"
+run lint --fix --unsafe-fixes --os windows --cuda no --torch 2.6 "$work/unsafe.py"
+expect_eq "--fix --unsafe-fixes exit" 0 "$rc"
+cmp -s "$here/fix/unsafe_after.py" "$work/unsafe.py" ||
+    fail "--fix --unsafe-fixes: $(diff "$here/fix/unsafe_after.py" "$work/unsafe.py")"
+python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$work/unsafe.py" ||
+    fail "--fix --unsafe-fixes wrote a file that does not parse"
+# a string over two lines in the module code: indenting would change it, so no wrap
+cp "$here/fix/unsafe_nowrap.py" "$work/nowrap.py"
+run lint --fix --unsafe-fixes --os windows "$work/nowrap.py"
+expect_eq "no safe wrap: exit" 1 "$rc"
+cmp -s "$here/fix/unsafe_nowrap.py" "$work/nowrap.py" || fail "wrapped a multi-line string"
+
 # after --fix, what remains is reported where it is in the fixed file
 printf 'import torch\nf = open("log.txt", "w"); state = torch.load("m.pt")\n' >"$work/shift.py"
 run lint --fix --json --torch 2.6 --os windows "$work/shift.py"
