@@ -149,6 +149,28 @@ if doc["files"] != 5:
 PY
 [ ! -s "$work/tree.check" ] || fail "tree: $(cat "$work/tree.check")"
 
+# a folder given inside a repository: the .gitignore files above it up to the root, and
+# .git/info/exclude, apply; a .gitignore above the root does not
+repo="$work/outer/repo"
+mkdir -p "$repo/.git/info" "$repo/sub/gen" "$repo/sub/keep" "$repo/sub/deep/gen"
+printf 'a.py\n' >"$work/outer/.gitignore"
+printf 'excluded_*.py\n' >"$repo/.git/info/exclude"
+printf '/sub/gen/\n*_tmp.py\n!sub/keep/*_tmp.py\n' >"$repo/.gitignore"
+for f in a.py b_tmp.py excluded_x.py gen/c.py keep/d.py keep/e_tmp.py deep/gen/f.py; do
+    printf 'import torch\nstate = torch.load("m.pt")\n' >"$repo/sub/$f"
+done
+run lint --json --torch 2.6 "$repo/sub"
+printf '%s\n' "$out" >"$work/repo.json"
+python3 - "$work/repo.json" "$repo/sub/" >"$work/repo.check" <<'PY' || true
+import json, sys
+doc = json.load(open(sys.argv[1]))
+got = sorted(f["file"].replace(sys.argv[2], "") for f in doc["findings"])
+want = ["a.py", "deep/gen/f.py", "keep/d.py", "keep/e_tmp.py"]
+if got != want:
+    print(got, "not", want)
+PY
+[ ! -s "$work/repo.check" ] || fail "ignores above the folder given: $(cat "$work/repo.check")"
+
 # usage errors, exit codes
 run lint --fail-on never "$here/fires/load.py"
 expect_eq "--fail-on never" 2 "$rc"
