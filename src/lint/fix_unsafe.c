@@ -24,6 +24,7 @@ void dl_lint_fix_add_kwarg(dl_lint_file *f, dl_lint_finding *x, TSNode call,
     if (ts_node_is_null(last))
         return;
     /* right after the last argument: before a trailing comma or a comment */
+    x->unsafe_fix = true;
     edit = dl_fmt(", %s", text);
     dl_lint_fix_add(x, ts_node_end_byte(last), ts_node_end_byte(last), edit);
     free(edit);
@@ -133,6 +134,7 @@ void dl_lint_fix_wrap_main(dl_lint_file *f, dl_lint_finding *x, TSNode at)
     if (start == SIZE_MAX || ts_node_start_byte(at) < start)
         return;
     f->wrap_offered = true;
+    x->unsafe_fix = true;
     nl = start >= 2 && f->src[start - 2] == '\r' ? "\r\n" : "\n";
     head = dl_fmt("if __name__ == \"__main__\":%s    ", nl);
     dl_lint_fix_add(x, start, start, head);

@@ -57,8 +57,9 @@ typedef struct dl_lint_finding {
     const char *id;         /* a rule id (static) */
     dl_lint_severity severity;
     char *message;          /* owned */
-    dl_lint_edit *edits;    /* a safe fix; NULL when there is none */
+    dl_lint_edit *edits;    /* a fix; NULL when there is none */
     size_t n_edits;
+    bool unsafe_fix;        /* the fix is an unsafe one (--unsafe-fixes) */
     bool fixed;             /* --fix applied it */
 } dl_lint_finding;
 

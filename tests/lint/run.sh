@@ -87,6 +87,11 @@ run lint --fix --unsafe-fixes --os windows "$work/nowrap.py"
 expect_eq "no safe wrap: exit" 1 "$rc"
 cmp -s "$here/fix/unsafe_nowrap.py" "$work/nowrap.py" || fail "wrapped a multi-line string"
 
+run lint --json --torch 2.6 "$here/fires/load.py"
+case "$out" in *'"fix"'*) fail "an unsafe fix offered without --unsafe-fixes" ;; esac
+run lint --json --unsafe-fixes --torch 2.6 "$here/fires/load.py"
+case "$out" in *'"fix_unsafe":'*true*) ;; *) fail "no fix_unsafe with --unsafe-fixes: $out" ;; esac
+
 # after --fix, what remains is reported where it is in the fixed file
 printf 'import torch\nf = open("log.txt", "w"); state = torch.load("m.pt")\n' >"$work/shift.py"
 run lint --fix --json --torch 2.6 --os windows "$work/shift.py"
