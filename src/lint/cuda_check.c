@@ -30,19 +30,19 @@ static bool is_check_name(const dl_lint_file *f, TSNode n)
     return q && (!strcmp(q, "torch.cuda.is_available") || !strcmp(q, "torch.cuda.device_count"));
 }
 
-/* A check inside n that starts before limit, not inside a nested definition. */
-static bool asks_in(const dl_lint_file *f, TSNode n, size_t limit)
+/* The offset of the first check inside n, nested definitions left out; SIZE_MAX: none. */
+static size_t first_check(const dl_lint_file *f, TSNode n)
 {
     TSTreeCursor c = ts_tree_cursor_new(n);
-    bool found = false;
+    size_t found = SIZE_MAX;
     for (;;) {
         TSNode cur = ts_tree_cursor_current_node(&c);
-        bool descend = ts_node_start_byte(cur) < limit;
-        if (descend && is_check_name(f, cur)) {
-            found = true;
+        bool descend = true;
+        if (is_check_name(f, cur)) {
+            found = ts_node_start_byte(cur);
             break;
         }
-        if (descend && !ts_node_eq(cur, n) && is_scope(cur))
+        if (!ts_node_eq(cur, n) && is_scope(cur))
             descend = false;
         if (descend && ts_tree_cursor_goto_first_child(&c))
             continue;
@@ -57,7 +57,7 @@ done:
 
 static bool asks(const dl_lint_file *f, TSNode n)
 {
-    return !ts_node_is_null(n) && asks_in(f, n, SIZE_MAX);
+    return !ts_node_is_null(n) && first_check(f, n) != SIZE_MAX;
 }
 
 /* Stops the run: raise, sys.exit / exit / quit, or a return from a function. */
@@ -83,24 +83,22 @@ static bool stops(const dl_lint_file *f, TSNode block)
     return false;
 }
 
-/* A statement of scope's own body, before limit, that stops when there is no device. */
-static bool stops_without_device(const dl_lint_file *f, TSNode scope, size_t limit)
+/* The offset of the first statement of scope's own body that stops when there is no
+ * device; SIZE_MAX: none. */
+static size_t first_stop(const dl_lint_file *f, TSNode scope)
 {
     TSNode body = dl_lint_is(scope, "module") ? scope
                                                : ts_node_child_by_field_name(scope, "body", 4);
     uint32_t i, n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
     for (i = 0; i < n; i++) {
         TSNode s = ts_node_named_child(body, i);
-        if (ts_node_start_byte(s) >= limit)
-            break;
-        if (dl_lint_is(s, "assert_statement") && asks(f, s))
-            return true;
-        if (dl_lint_is(s, "if_statement") &&
-            asks(f, ts_node_child_by_field_name(s, "condition", 9)) &&
-            stops(f, ts_node_child_by_field_name(s, "consequence", 11)))
-            return true;
+        if ((dl_lint_is(s, "assert_statement") && asks(f, s)) ||
+            (dl_lint_is(s, "if_statement") &&
+             asks(f, ts_node_child_by_field_name(s, "condition", 9)) &&
+             stops(f, ts_node_child_by_field_name(s, "consequence", 11))))
+            return ts_node_start_byte(s);
     }
-    return false;
+    return SIZE_MAX;
 }
 
 static bool condition_asks(const dl_lint_file *f, TSNode n)
@@ -117,12 +115,29 @@ static bool condition_asks(const dl_lint_file *f, TSNode n)
     return false;
 }
 
-bool dl_lint_cuda_checked(const dl_lint_file *f, TSNode at)
+/* Per scope, once: where its first check is, and where its first statement that stops
+ * without a device is (SIZE_MAX: none), so many uses in one big scope cost one scan. */
+static const dl_lint_scope_facts *scope_facts(dl_lint_file *f, TSNode scope)
+{
+    dl_lint_scope_facts *c;
+    size_t i;
+    for (i = 0; i < DL_LINT_SCOPE_CACHE; i++)
+        if (f->scope_cache[i].id && f->scope_cache[i].id == scope.id)
+            return &f->scope_cache[i];
+    c = &f->scope_cache[f->scope_cache_next++ % DL_LINT_SCOPE_CACHE];
+    c->id = scope.id;
+    c->first_check = first_check(f, scope);
+    c->first_stop = first_stop(f, scope);
+    return c;
+}
+
+bool dl_lint_cuda_checked(dl_lint_file *f, TSNode at)
 {
     size_t limit = ts_node_start_byte(at);
     bool innermost = true;
     TSNode n;
     for (n = ts_node_parent(at); !ts_node_is_null(n); n = ts_node_parent(n)) {
+        const dl_lint_scope_facts *facts;
         if (condition_asks(f, n))
             return true;
         if (dl_lint_is(n, "if_statement")) {
@@ -134,9 +149,10 @@ bool dl_lint_cuda_checked(const dl_lint_file *f, TSNode at)
         }
         if (!is_scope(n))
             continue;
-        if (innermost && asks_in(f, n, limit))
+        facts = scope_facts(f, n);
+        if (innermost && facts->first_check < limit)
             return true;
-        if (stops_without_device(f, n, limit))
+        if (facts->first_stop < limit)
             return true;
         innermost = false;
     }

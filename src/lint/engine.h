@@ -24,6 +24,13 @@ typedef struct dl_lint_scope {
     size_t def_name_len;
 } dl_lint_scope;
 
+/* cuda_check.c's facts of one scope (a function, a lambda, the module). */
+typedef struct dl_lint_scope_facts {
+    const void *id;               /* the scope node's id; NULL: unused */
+    size_t first_check, first_stop;
+} dl_lint_scope_facts;
+#define DL_LINT_SCOPE_CACHE 8
+
 typedef struct dl_lint_file {
     const char *path;
     const char *src;         /* the text parsed (after a UTF-8 BOM) */
@@ -45,6 +52,8 @@ typedef struct dl_lint_file {
     bool wrap_offered;            /* the __main__ wrap is on a finding already */
     bool starts_workers;          /* a worker-starting call anywhere (guarded or not) */
     dl_lint_scope scope;          /* during the rules' walk */
+    dl_lint_scope_facts scope_cache[DL_LINT_SCOPE_CACHE];
+    unsigned scope_cache_next;
 } dl_lint_file;
 
 typedef struct dl_lint_rule {

@@ -21,6 +21,6 @@ void dl_lint_rule_tqdm(dl_lint_file *f, TSNode call, const char *q);
 void dl_lint_rule_seed(dl_lint_file *f, TSNode n, const char *type);
 
 /* cuda_check.c: a CUDA use at `at` asked torch.cuda.is_available() first on its path. */
-bool dl_lint_cuda_checked(const dl_lint_file *f, TSNode at);
+bool dl_lint_cuda_checked(dl_lint_file *f, TSNode at);
 
 #endif

@@ -155,7 +155,7 @@ static bool is_cuda_string(const dl_lint_file *f, TSNode n)
     return len >= 4 && !memcmp(t, "cuda", 4) && (len == 4 || t[4] == ':');
 }
 
-static dl_lint_severity device_severity(const dl_lint_file *f, TSNode at)
+static dl_lint_severity device_severity(dl_lint_file *f, TSNode at)
 {
     if (dl_lint_cuda_checked(f, at))
         return DL_LINT_OFF;
