@@ -17,6 +17,9 @@ const dl_option dl_lint_options[] = {
     DL_OPT_FLAG("sarif", 0, sarif, "print SARIF 2.1.0 (GitHub code scanning)"),
     DL_OPT_FLAG("fix", 0, fix, "apply the safe fixes (amp API, raw strings, encoding=) in place"),
     DL_OPT_FLAG("diff", 0, diff, "print the safe fixes as a unified diff; change nothing"),
+    DL_OPT_FLAG("unsafe-fixes", 0, unsafe_fixes,
+                "also offer the unsafe fixes (weights_only=True, map_location=\"cpu\", the "
+                "__main__ guard), applied with --fix or shown with --diff; review them"),
     DL_OPT_LOWER("fail-on", "LEVEL", fail_on,
                  "exit 1 when a finding at or above LEVEL remains: error, warning (default), "
                  "info"),
@@ -231,6 +234,7 @@ int dl_cmd_lint(const dl_cli *cli, const dl_context *ctx)
     }
     opts.fix = cli->fix;
     opts.diff = cli->diff;
+    opts.unsafe_fixes = cli->unsafe_fixes;
     if (cli->n_paths)
         dl_lint_paths(cli->paths, cli->n_paths, &opts, &run);
     else

@@ -68,7 +68,7 @@ typedef struct dl_cli {
     const char **paths;
     size_t n_paths;
     const char *fail_on, *select, *ignore, *cuda;
-    bool fix, diff, sarif;
+    bool fix, diff, sarif, unsafe_fixes;
     /* setup, restore */
     bool yes, dry_run, rollback;
     const char *tool, *extra_index_url;

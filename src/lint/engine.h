@@ -24,6 +24,13 @@ typedef struct dl_lint_scope {
     size_t def_name_len;
 } dl_lint_scope;
 
+/* cuda_check.c's facts of one scope (a function, a lambda, the module). */
+typedef struct dl_lint_scope_facts {
+    const void *id;               /* the scope node's id; NULL: unused */
+    size_t first_check, first_stop;
+} dl_lint_scope_facts;
+#define DL_LINT_SCOPE_CACHE 8
+
 typedef struct dl_lint_file {
     const char *path;
     const char *src;         /* the text parsed (after a UTF-8 BOM) */
@@ -34,13 +41,19 @@ typedef struct dl_lint_file {
     dl_lint_binding *bindings;
     size_t n_bindings;
     /* facts of the whole file, from the first pass (names.c) */
-    bool checks_cuda;             /* torch.cuda.is_available / device_count referenced */
     bool replaces_atomically;     /* os.replace / Path.replace called */
     bool seeds;                   /* torch.manual_seed, deterministic algorithms */
     bool sets_use_libuv;          /* "USE_LIBUV" appears in a string */
     size_t first_cuda_use;        /* byte offset of the first CUDA touch; SIZE_MAX: none */
-    dl_strv called_from_top;      /* top-level functions called from unguarded module code */
+    dl_strv called_from_top;      /* top-level functions unguarded module code reaches:
+                                     called by name, or called by one of those (closure) */
+    dl_strv call_from, call_to;   /* edges: top-level function call_from[i] calls call_to[i] */
+    dl_strv top_defs;             /* names of top-level functions and classes */
+    bool wrap_offered;            /* the __main__ wrap is on a finding already */
+    bool starts_workers;          /* a worker-starting call anywhere (guarded or not) */
     dl_lint_scope scope;          /* during the rules' walk */
+    dl_lint_scope_facts scope_cache[DL_LINT_SCOPE_CACHE];
+    unsigned scope_cache_next;
 } dl_lint_file;
 
 typedef struct dl_lint_rule {
@@ -64,6 +77,9 @@ void dl_lint_file_free(dl_lint_file *f);
  * does not fit. A name no import binds stands for itself ("open", "DataLoader"). */
 const char *dl_lint_qualified(const dl_lint_file *f, TSNode expr, char *buf, size_t size);
 bool dl_lint_is_main_guard(const dl_lint_file *f, TSNode if_statement);
+/* rules_guard.c: what the call starts ("a DataLoader with worker processes",
+ * "multiprocessing.Pool"), or NULL when it starts no worker process. */
+const char *dl_lint_starts_workers(const dl_lint_file *f, TSNode call, const char *q);
 
 /* node.c: helpers over nodes. */
 const char *dl_lint_text(const dl_lint_file *f, TSNode n, size_t *len);
@@ -97,6 +113,13 @@ dl_lint_finding *dl_lint_report(dl_lint_file *f, TSNode at, const char *id,
     DL_PRINTF_LIKE(5, 6);
 /* Adds a replacement to a finding's fix. */
 void dl_lint_fix_add(dl_lint_finding *finding, size_t start, size_t end, const char *text);
+
+/* fix_unsafe.c: the unsafe fixes, added only with --unsafe-fixes. `, TEXT` after a call's
+ * last argument (weights_only=True); the module's last statements wrapped in
+ * `if __name__ == "__main__":` when that is safely possible and covers at. */
+void dl_lint_fix_add_kwarg(dl_lint_file *f, dl_lint_finding *x, TSNode call,
+                           const char *text);
+void dl_lint_fix_wrap_main(dl_lint_file *f, dl_lint_finding *x, TSNode at);
 
 /* fix.c: the text with the edits applied (sorted, overlapping ones dropped); NULL when
  * none applies. Edits are offsets into src. */

@@ -9,7 +9,9 @@ static int by_start(const void *a, const void *b)
     const dl_lint_edit *x = a, *y = b;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
-    return x->end < y->end ? -1 : x->end > y->end;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return strcmp(x->text, y->text); /* two insertions at one place: a fixed order */
 }
 
 char *dl_lint_apply_edits(const char *src, size_t len, dl_lint_edit *edits, size_t n,
@@ -85,6 +87,23 @@ void dl_lint_diff(dl_buf *out, const char *path, const char *before, size_t befo
     split(before, before_len, &a);
     split(after, after_len, &b);
     dl_buf_printf(out, "--- %s\n+++ %s\n", path, path);
+    if (a.n != b.n) {
+        /* a fix that adds lines (the __main__ wrap): one hunk between the common
+         * first and last lines */
+        size_t pre = 0, post = 0;
+        while (pre < a.n && pre < b.n && same(&a, pre, &b, pre))
+            pre++;
+        while (post < a.n - pre && post < b.n - pre &&
+               same(&a, a.n - 1 - post, &b, b.n - 1 - post))
+            post++;
+        dl_buf_printf(out, "@@ -%zu,%zu +%zu,%zu @@\n", a.n - pre - post ? pre + 1 : pre,
+                      a.n - pre - post, b.n - pre - post ? pre + 1 : pre, b.n - pre - post);
+        for (k = pre; k < a.n - post; k++)
+            put_line(out, '-', a.start[k], a.len[k]);
+        for (k = pre; k < b.n - post; k++)
+            put_line(out, '+', b.start[k], b.len[k]);
+        i = a.n; /* done */
+    }
     while (i < a.n && i < b.n) {
         size_t j = i;
         if (same(&a, i, &b, i)) {

@@ -203,6 +203,33 @@ typedef struct lint_state {
     dl_buf diff;
 } lint_state;
 
+static void lint_text(lint_state *st, const char *path, const char *data, size_t len);
+
+/* After --fix wrote a file, what remains is found again in the fixed text, so each
+ * remaining finding has its position in the file as it now is (and a fix that waited
+ * behind an overlapping one shows as remaining): the fixed findings stay (positions as
+ * they were), the others give way to the second pass's (a fix they offer is for the
+ * text as it now is). */
+static void relint_fixed(lint_state *st, const char *path, const char *after, size_t len,
+                         size_t first)
+{
+    dl_lint_findings *out = &st->run->findings;
+    dl_lint_settings again = *st->opts;
+    const dl_lint_settings *saved = st->opts;
+    size_t i, kept = first;
+    for (i = first; i < out->n; i++) {
+        if (out->v[i].fixed)
+            out->v[kept++] = out->v[i];
+        else
+            finding_free(&out->v[i]);
+    }
+    out->n = kept;
+    again.fix = again.diff = false;
+    st->opts = &again;
+    lint_text(st, path, after, len);
+    st->opts = saved;
+}
+
 static void apply_fixes(lint_state *st, const char *path, const char *data, size_t len,
                         size_t first)
 {
@@ -229,6 +256,7 @@ static void apply_fixes(lint_state *st, const char *path, const char *data, size
             st->run->files_fixed++;
             for (i = first; i < out->n; i++)
                 out->v[i].fixed = out->v[i].n_edits > 0;
+            relint_fixed(st, path, after, new_len, first);
         }
     }
     free(after);

@@ -57,8 +57,9 @@ typedef struct dl_lint_finding {
     const char *id;         /* a rule id (static) */
     dl_lint_severity severity;
     char *message;          /* owned */
-    dl_lint_edit *edits;    /* a safe fix; NULL when there is none */
+    dl_lint_edit *edits;    /* a fix; NULL when there is none */
     size_t n_edits;
+    bool unsafe_fix;        /* the fix is an unsafe one (--unsafe-fixes) */
     bool fixed;             /* --fix applied it */
 } dl_lint_finding;
 
@@ -71,6 +72,7 @@ typedef struct dl_lint_settings {
     dl_lint_target target;
     bool fix;                /* apply the safe fixes (write the files) */
     bool diff;               /* compute the fixes' diff, write nothing */
+    bool unsafe_fixes;       /* offer the unsafe fixes too (docs/lint.md) */
     dl_strv select, ignore;  /* rule ids; empty select: all */
 } dl_lint_settings;
 

@@ -187,8 +187,6 @@ static void facts_call(dl_lint_file *f, TSNode call)
     char buf[256];
     TSNode fn = ts_node_child_by_field_name(call, "function", 8);
     const char *q = dl_lint_qualified(f, fn, buf, sizeof buf);
-    if (q && (!strcmp(q, "torch.cuda.is_available") || !strcmp(q, "torch.cuda.device_count")))
-        f->checks_cuda = true;
     if (q && (!strcmp(q, "os.replace") || !strcmp(q, "shutil.move")))
         f->replaces_atomically = true;
     if (dl_lint_is(fn, "attribute") && !q) {
@@ -204,8 +202,12 @@ static void facts_call(dl_lint_file *f, TSNode call)
         f->seeds = true;
     if (f->first_cuda_use == SIZE_MAX && touches_cuda(f, call, q))
         f->first_cuda_use = ts_node_start_byte(call);
-    /* module code (not in a definition, not under the guard) calling a function by name */
-    if (f->scope.defs == 0 && f->scope.main_guards == 0 && dl_lint_is(fn, "identifier")) {
+    if (!f->starts_workers && dl_lint_starts_workers(f, call, q))
+        f->starts_workers = true;
+    if (!dl_lint_is(fn, "identifier") || f->scope.main_guards)
+        return;
+    if (f->scope.defs == 0) {
+        /* module code (not in a definition, not under the guard) calling a function */
         size_t len;
         const char *t = dl_lint_text(f, fn, &len);
         char *name = dl_strndup(t, len);
@@ -213,7 +215,41 @@ static void facts_call(dl_lint_file *f, TSNode call)
             dl_strv_add(&f->called_from_top, name);
         else
             free(name);
+    } else if (f->scope.def_name) {
+        size_t len;
+        const char *t = dl_lint_text(f, fn, &len);
+        dl_strv_add(&f->call_from, dl_strndup(f->scope.def_name, f->scope.def_name_len));
+        dl_strv_add(&f->call_to, dl_strndup(t, len));
     }
+}
+
+/* called_from_top grows by the functions its functions call, until nothing is added:
+ * reached through any number of calls by name. Quadratic in the edges at worst, and a
+ * file has few. */
+static void close_calls(dl_lint_file *f)
+{
+    bool grew = true;
+    while (grew) {
+        size_t i;
+        grew = false;
+        for (i = 0; i < f->call_from.n; i++)
+            if (dl_strv_has(&f->called_from_top, f->call_from.v[i]) &&
+                !dl_strv_has(&f->called_from_top, f->call_to.v[i])) {
+                dl_strv_add_once(&f->called_from_top, f->call_to.v[i]);
+                grew = true;
+            }
+    }
+}
+
+static void top_def(dl_lint_file *f, TSNode n)
+{
+    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+    size_t len;
+    const char *t;
+    if (ts_node_is_null(name))
+        return;
+    t = dl_lint_text(f, name, &len);
+    dl_strv_add(&f->top_defs, dl_strndup(t, len));
 }
 
 static void facts_pass(dl_lint_file *f, TSNode n, const char *type, void *ctx)
@@ -221,6 +257,12 @@ static void facts_pass(dl_lint_file *f, TSNode n, const char *type, void *ctx)
     (void)ctx;
     if (!strcmp(type, "call")) {
         facts_call(f, n);
+    } else if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition")) {
+        TSNode up = ts_node_parent(n);
+        if (dl_lint_is(up, "decorated_definition"))
+            up = ts_node_parent(up);
+        if (dl_lint_is(up, "module"))
+            top_def(f, n);
     } else if (!strcmp(type, "string_content")) {
         size_t len, i;
         const char *t = dl_lint_text(f, n, &len);
@@ -234,6 +276,7 @@ void dl_lint_collect(dl_lint_file *f)
     f->first_cuda_use = SIZE_MAX;
     dl_lint_visit(f, bindings_pass, NULL);
     dl_lint_visit(f, facts_pass, NULL);
+    close_calls(f);
 }
 
 void dl_lint_file_free(dl_lint_file *f)
@@ -247,4 +290,7 @@ void dl_lint_file_free(dl_lint_file *f)
     f->bindings = NULL;
     f->n_bindings = 0;
     dl_strv_free(&f->called_from_top);
+    dl_strv_free(&f->call_from);
+    dl_strv_free(&f->call_to);
+    dl_strv_free(&f->top_defs);
 }

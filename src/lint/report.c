@@ -131,8 +131,11 @@ char *dl_lint_render_json(const dl_lint_run *run, const dl_lint_settings *opts)
         cJSON_AddStringToObject(o, "severity", dl_lint_severity_name(x->severity));
         cJSON_AddItemToObject(o, "message", text(x->message));
         cJSON_AddBoolToObject(o, "fixed", x->fixed);
-        if (x->n_edits)
+        if (x->n_edits) {
             cJSON_AddItemToObject(o, "fix", edits_json(x));
+            if (x->unsafe_fix)
+                cJSON_AddBoolToObject(o, "fix_unsafe", true);
+        }
         cJSON_AddItemToArray(list, o);
     }
     return print(root);
@@ -143,13 +146,15 @@ static const char *sarif_level(dl_lint_severity s)
     return s == DL_LINT_ERROR ? "error" : s == DL_LINT_WARNING ? "warning" : "note";
 }
 
-/* The safe fix as SARIF: byte regions of the file replaced. */
+/* The fix as SARIF: byte regions of the file replaced. */
 static cJSON *sarif_fix(const dl_lint_finding *x)
 {
     cJSON *fixes = cJSON_CreateArray(), *fix = cJSON_CreateObject(), *changes, *change, *reps;
     size_t i;
     cJSON_AddStringToObject(cJSON_AddObjectToObject(fix, "description"), "text",
-                            "dlenv lint --fix");
+                            x->unsafe_fix ? "dlenv lint --fix --unsafe-fixes (unsafe: it "
+                                            "changes what the program does; review it)"
+                                          : "dlenv lint --fix");
     changes = cJSON_AddArrayToObject(fix, "artifactChanges");
     change = cJSON_CreateObject();
     cJSON_AddItemToObject(cJSON_AddObjectToObject(change, "artifactLocation"), "uri",

@@ -11,7 +11,7 @@ const dl_lint_rule dl_lint_rules[] = {
     {"amp", "torch.cuda.amp / torch.cpu.amp instead of torch.amp", dl_lint_rule_amp_call,
      dl_lint_rule_amp_node},
     {"guard", "worker processes started from module code with no __main__ guard",
-     dl_lint_rule_guard, NULL},
+     dl_lint_rule_guard, dl_lint_rule_guard_node},
     {"paths", "backslashes in non-raw strings, drive-absolute and working-directory paths",
      dl_lint_rule_paths_call, dl_lint_rule_paths},
     {"encoding", "open() / read_text() / write_text() in text mode without encoding",

@@ -4,7 +4,9 @@
  * `if __name__ == "__main__":` starts again in every child (RuntimeError: "An attempt
  * has been made to start a new process before the current process has finished its
  * bootstrapping phase"). Reachable means: module code itself, or a top-level function
- * that module code calls by name. */
+ * that module code calls by name, directly or through other top-level functions.
+ * And in a file that starts workers at all (guarded or not), the heavy module code every
+ * spawned worker runs again when it re-imports the file (guard_node below). */
 #include "lint/rules.h"
 
 #include <stdlib.h>
@@ -17,8 +19,7 @@ static const char *const starters[] = {
     "multiprocessing.pool.Pool",
 };
 
-/* What the call starts, or NULL when it starts no worker process. */
-static const char *starts_workers(const dl_lint_file *f, TSNode call, const char *q)
+const char *dl_lint_starts_workers(const dl_lint_file *f, TSNode call, const char *q)
 {
     size_t i;
     if (dl_lint_name_ends(q, "DataLoader")) {
@@ -39,7 +40,7 @@ void dl_lint_rule_guard(dl_lint_file *f, TSNode call, const char *q)
     const char *what;
     dl_lint_severity sev;
     char *name = NULL;
-    if (f->scope.main_guards || !(what = starts_workers(f, call, q)))
+    if (f->scope.main_guards || !(what = dl_lint_starts_workers(f, call, q)))
         return;
     if (f->scope.defs) {
         if (!f->scope.def_name)
@@ -57,15 +58,88 @@ void dl_lint_rule_guard(dl_lint_file *f, TSNode call, const char *q)
                                                      : DL_LINT_ERROR;
     if (name)
         dl_lint_report(f, call, "guard", sev,
-                       "%s, in %s(), which module code calls with no `if __name__ == "
+                       "%s, in %s(), which module code reaches with no `if __name__ == "
                        "\"__main__\":` guard: with the spawn start method (Windows, macOS) "
                        "every worker re-runs it; call %s() under the guard",
                        what, name, name);
     else
-        dl_lint_report(f, call, "guard", sev,
-                       "%s started by module code with no `if __name__ == \"__main__\":` "
-                       "guard: with the spawn start method (Windows, macOS) every worker "
-                       "re-runs it; move it into main() and call that under the guard",
-                       what);
+        dl_lint_fix_wrap_main(
+            f,
+            dl_lint_report(f, call, "guard", sev,
+                           "%s started by module code with no `if __name__ == \"__main__\":` "
+                           "guard: with the spawn start method (Windows, macOS) every worker "
+                           "re-runs it; move it into main() and call that under the guard",
+                           what),
+            call);
     free(name);
+}
+
+/* The call a statement makes: `f(...)`, `x = f(...)`, `x: T = f(...)`; a null node if
+ * none. */
+static TSNode statement_call(TSNode s)
+{
+    TSNode e = ts_node_named_child(s, 0);
+    if (dl_lint_is(e, "assignment") || dl_lint_is(e, "augmented_assignment"))
+        e = ts_node_child_by_field_name(e, "right", 5);
+    if (dl_lint_is(e, "await"))
+        e = ts_node_named_child(e, 0);
+    return dl_lint_is(e, "call") ? e : (TSNode){0};
+}
+
+/* Why a call at module level is heavy work, or NULL. */
+static const char *heavy_call(const dl_lint_file *f, TSNode call)
+{
+    static const char *const writes[] = {"write", "writelines", "write_text", "write_bytes",
+                                         "mkdir", "makedirs", "from_pretrained"};
+    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    char buf[256];
+    const char *q = dl_lint_qualified(f, fn, buf, sizeof buf), *last;
+    size_t i;
+    if (dl_lint_is(fn, "identifier") && q && dl_strv_has(&f->top_defs, q))
+        return "a call of a function or class defined here";
+    if (!q)
+        return NULL;
+    if (!strcmp(q, "print"))
+        return "print";
+    if (!strcmp(q, "open") || !strcmp(q, "torch.save") || !strcmp(q, "torch.load"))
+        return "file input/output";
+    if (dl_starts_with(q, "torch.nn.") || dl_starts_with(q, "torchvision.models.") ||
+        dl_starts_with(q, "timm.create_model"))
+        return "model construction";
+    last = strrchr(q, '.');
+    last = last ? last + 1 : q;
+    for (i = 0; i < sizeof writes / sizeof *writes; i++)
+        if (!strcmp(last, writes[i]))
+            return i == sizeof writes / sizeof *writes - 1 ? "model construction"
+                                                            : "a file write";
+    return NULL;
+}
+
+/* A statement of the module (outside the guard, outside definitions) that spawned workers
+ * run again: loops, `with` blocks, and heavy calls (heavy_call). */
+void dl_lint_rule_guard_node(dl_lint_file *f, TSNode n, const char *type)
+{
+    const char *why = NULL;
+    dl_lint_severity sev;
+    dl_lint_finding *x;
+    if (!f->starts_workers || !dl_lint_is(ts_node_parent(n), "module"))
+        return;
+    if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement"))
+        why = "a loop";
+    else if (!strcmp(type, "with_statement"))
+        why = "a with block";
+    else if (!strcmp(type, "expression_statement")) {
+        TSNode call = statement_call(n);
+        why = ts_node_is_null(call) ? NULL : heavy_call(f, call);
+    }
+    if (!why)
+        return;
+    /* fork (Linux) does not re-import the main module */
+    sev = f->opts->target.os == DL_LINT_OS_LINUX ? DL_LINT_OFF : DL_LINT_WARNING;
+    x = dl_lint_report(f, n, "guard", sev,
+                   "module code (%s) outside `if __name__ == \"__main__\":` in a file that "
+                   "starts worker processes: with the spawn start method (Windows, macOS) "
+                   "each worker re-imports this file and runs it again; move it under the "
+                   "guard", why);
+    dl_lint_fix_wrap_main(f, x, n);
 }

@@ -15,21 +15,24 @@ static const dl_lint_target *target(const dl_lint_file *f)
 void dl_lint_rule_load(dl_lint_file *f, TSNode call, const char *q)
 {
     dl_lint_tristate new_default;
+    dl_lint_finding *x;
     if (!q || strcmp(q, "torch.load") != 0 || dl_lint_has_splat(call))
         return;
     if (!ts_node_is_null(dl_lint_kwarg(f, call, "weights_only")))
         return;
     new_default = dl_lint_torch_at_least(target(f), 2, 6);
     if (new_default == DL_LINT_YES)
-        dl_lint_report(f, call, "load", DL_LINT_ERROR,
+        x = dl_lint_report(f, call, "load", DL_LINT_ERROR,
                        "torch.load without weights_only: torch >= 2.6 loads only tensors by "
                        "default, so a checkpoint holding other objects fails; pass "
                        "weights_only=True (or False for a file you trust)");
     else
-        dl_lint_report(f, call, "load", DL_LINT_WARNING,
-                       "torch.load without weights_only: it unpickles arbitrary objects "
-                       "(code runs), and torch 2.6 changed the default to True; pass "
-                       "weights_only=True (or False for a file you trust)");
+        x = dl_lint_report(f, call, "load", DL_LINT_WARNING,
+                           "torch.load without weights_only: it unpickles arbitrary objects "
+                           "(code runs), and torch 2.6 changed the default to True; pass "
+                           "weights_only=True (or False for a file you trust)");
+    /* unsafe: a checkpoint holding other objects then fails to load */
+    dl_lint_fix_add_kwarg(f, x, call, "weights_only=True");
 }
 
 /* torch.cuda.amp.X / torch.cpu.amp.X -> torch.amp.X("cuda" | "cpu", ...) */
@@ -152,9 +155,9 @@ static bool is_cuda_string(const dl_lint_file *f, TSNode n)
     return len >= 4 && !memcmp(t, "cuda", 4) && (len == 4 || t[4] == ':');
 }
 
-static dl_lint_severity device_severity(const dl_lint_file *f)
+static dl_lint_severity device_severity(dl_lint_file *f, TSNode at)
 {
-    if (f->checks_cuda)
+    if (dl_lint_cuda_checked(f, at))
         return DL_LINT_OFF;
     switch (target(f)->cuda) {
     case DL_LINT_NO: return DL_LINT_ERROR;
@@ -163,17 +166,39 @@ static dl_lint_severity device_severity(const dl_lint_file *f)
     }
 }
 
+/* torch.cuda functions that work (or do nothing) without a CUDA device; every other
+ * torch.cuda call initialises CUDA and raises there. */
+static bool cuda_call_safe(const char *q)
+{
+    static const char *const safe[] = {
+        "is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all",
+        "seed", "seed_all", "empty_cache", "is_bf16_supported", "get_arch_list",
+    };
+    const char *name = q + strlen("torch.cuda.");
+    size_t i;
+    if (strchr(name, '.')) /* torch.cuda.amp.*, torch.cuda.nvtx.*: other rules, or none */
+        return true;
+    for (i = 0; i < sizeof safe / sizeof *safe; i++)
+        if (!strcmp(name, safe[i]))
+            return true;
+    return false;
+}
+
 void dl_lint_rule_device(dl_lint_file *f, TSNode call, const char *q)
 {
     TSNode fn = ts_node_child_by_field_name(call, "function", 8), a;
-    dl_lint_severity sev = device_severity(f);
-    if (sev == DL_LINT_OFF)
+    if (q && dl_starts_with(q, "torch.cuda.") && !cuda_call_safe(q)) {
+        dl_lint_report(f, call, "device", device_severity(f, call),
+                       "%s() with no torch.cuda.is_available() check on its path: it raises "
+                       "where there is no CUDA device; call it under `if "
+                       "torch.cuda.is_available():`", q);
         return;
+    }
     if (dl_lint_is(fn, "attribute") &&
         dl_lint_text_is(f, ts_node_child_by_field_name(fn, "attribute", 9), "cuda") &&
         !(q && dl_starts_with(q, "torch."))) {
-        dl_lint_report(f, call, "device", sev,
-                       ".cuda() with no torch.cuda.is_available() fallback in this file: it "
+        dl_lint_report(f, call, "device", device_severity(f, call),
+                       ".cuda() with no torch.cuda.is_available() check on its path: it "
                        "fails where there is no CUDA device; use .to(device) with device = "
                        "\"cuda\" if torch.cuda.is_available() else \"cpu\"");
         return;
@@ -183,24 +208,28 @@ void dl_lint_rule_device(dl_lint_file *f, TSNode call, const char *q)
          (dl_lint_is(fn, "attribute") &&
           dl_lint_text_is(f, ts_node_child_by_field_name(fn, "attribute", 9), "to"))) &&
         !ts_node_is_null(a) && is_cuda_string(f, a)) {
-        dl_lint_report(f, a, "device", sev,
-                       "a fixed \"cuda\" device with no torch.cuda.is_available() fallback in "
-                       "this file: it fails where there is no CUDA device");
+        dl_lint_report(f, a, "device", device_severity(f, a),
+                       "a fixed \"cuda\" device with no torch.cuda.is_available() check on "
+                       "its path: it fails where there is no CUDA device");
         return;
     }
     a = dl_lint_kwarg(f, call, "device");
     if (!ts_node_is_null(a) && is_cuda_string(f, a)) {
-        dl_lint_report(f, a, "device", sev,
-                       "device=\"cuda\" with no torch.cuda.is_available() fallback in this "
-                       "file: it fails where there is no CUDA device");
+        dl_lint_report(f, a, "device", device_severity(f, a),
+                       "device=\"cuda\" with no torch.cuda.is_available() check on its "
+                       "path: it fails where there is no CUDA device");
         return;
     }
     if (q && !strcmp(q, "torch.load") && target(f)->cuda == DL_LINT_NO &&
         ts_node_is_null(dl_lint_kwarg(f, call, "map_location")) && !dl_lint_has_splat(call))
-        dl_lint_report(f, call, "device", DL_LINT_INFO,
-                       "torch.load without map_location on a machine with no CUDA device: a "
-                       "checkpoint saved from a GPU fails to load; pass map_location=\"cpu\" "
-                       "(or the device chosen)");
+        /* unsafe: on a machine with a GPU it then loads to the CPU too */
+        dl_lint_fix_add_kwarg(f,
+                              dl_lint_report(f, call, "device", DL_LINT_INFO,
+                                             "torch.load without map_location on a machine "
+                                             "with no CUDA device: a checkpoint saved from a "
+                                             "GPU fails to load; pass map_location=\"cpu\" "
+                                             "(or the device chosen)"),
+                              call, "map_location=\"cpu\"");
 }
 
 void dl_lint_rule_pin(dl_lint_file *f, TSNode call, const char *q)

@@ -1,8 +1,10 @@
 /* Walking folders for Python files. Hidden folders (.git, .venv), __pycache__,
  * node_modules and virtual environments (a pyvenv.cfg inside) are not entered; the
  * patterns of each .gitignore met apply below its folder (negation, anchoring, dir/
- * and ** included; a .gitignore above the paths given is not looked for). A symbolic
- * link that leads back to a folder being walked is reported, not followed. */
+ * and ** included). For a folder given, the .gitignore files above it up to its
+ * repository's root (the nearest folder holding .git) and the repository's
+ * .git/info/exclude apply too, as git applies them. A symbolic link that leads back to a
+ * folder being walked is reported, not followed. */
 #include "lint/walk.h"
 
 #include "base/str.h"
@@ -13,7 +15,9 @@
 #include <string.h>
 
 typedef struct pattern {
-    char *base;      /* the folder of its .gitignore, as walked */
+    char *base;      /* the folder of its .gitignore, as walked; for a file above a folder
+                        given: that folder, as given */
+    char *prefix;    /* NULL, or for a file above: the path from its folder down to base */
     char *glob;
     bool anchored, dir_only, negate;
 } pattern;
@@ -96,15 +100,15 @@ int dl_lint_glob(const char *p, const char *s)
     return !*s;
 }
 
-static void add_patterns(walker *w, const char *dir)
+static void add_patterns_file(walker *w, const char *path, const char *base,
+                              const char *prefix)
 {
-    char *path = dl_path_join(dir, ".gitignore"), *data = NULL, *line, *cursor;
+    char *data = NULL, *line, *cursor;
     size_t len;
     bool truncated;
     dl_io_error err = {DL_IO_OK, NULL};
     if (!dl_fs_read(&w->m, path, 1u << 20, &data, &len, &truncated, &err)) {
         dl_io_error_clear(&err);
-        free(path);
         return;
     }
     cursor = data;
@@ -129,10 +133,88 @@ static void add_patterns(walker *w, const char *dir)
         if (line[0] == '/')
             line++;
         p->glob = dl_strdup(line);
-        p->base = dl_strdup(dir);
+        p->base = dl_strdup(base);
+        p->prefix = prefix ? dl_strdup(prefix) : NULL;
     }
     free(data);
+}
+
+static void add_patterns(walker *w, const char *dir)
+{
+    char *path = dl_path_join(dir, ".gitignore");
+    add_patterns_file(w, path, dir, NULL);
     free(path);
+}
+
+static bool is_sep(char c)
+{
+    return c == '/' || c == '\\';
+}
+
+/* The folder above p ("/a/b" -> "/a", "/a" -> "/", "C:\\a" -> "C:\\"), or NULL at the
+ * root. */
+static char *parent_of(const char *p)
+{
+    size_t n = strlen(p), k;
+    while (n > 1 && is_sep(p[n - 1]))
+        n--;
+    while (n > 0 && !is_sep(p[n - 1]))
+        n--;
+    if (n == 0)
+        return NULL;
+    k = n - 1;
+    if (k == 0 || (k == 2 && p[1] == ':'))
+        k++; /* keep the root's separator */
+    return k >= strlen(p) ? NULL : dl_strndup(p, k);
+}
+
+static bool holds_git(walker *w, const char *dir, bool *is_dir)
+{
+    char *git = dl_path_join(dir, ".git");
+    dl_io_error err = {DL_IO_OK, NULL};
+    dl_fs_kind kind = dl_fs_kind_of(&w->m, git, &err);
+    dl_io_error_clear(&err);
+    free(git);
+    *is_dir = kind == DL_FS_DIR;
+    return kind == DL_FS_DIR || kind == DL_FS_FILE; /* a file: a worktree, a submodule */
+}
+
+/* The patterns from above the folder given (as given: dir; resolved: real): the
+ * repository's .git/info/exclude, then each .gitignore from its root down to real's
+ * parent. Nothing outside a repository. */
+static void add_patterns_above(walker *w, const char *dir, const char *real)
+{
+    dl_strv chain = {0};
+    char *cur = dl_strdup(real);
+    bool git_dir = false, found = false;
+    size_t i;
+    while (cur) {
+        dl_strv_add(&chain, cur);
+        if (holds_git(w, cur, &git_dir)) {
+            found = true;
+            break;
+        }
+        cur = parent_of(cur);
+    }
+    for (i = chain.n; found && i-- > 0;) {
+        const char *above = chain.v[i], *rel = real + strlen(above);
+        char *file;
+        while (is_sep(*rel))
+            rel++;
+        if (i == chain.n - 1 && git_dir) {
+            char *info = dl_path_join(above, ".git/info");
+            file = dl_path_join(info, "exclude");
+            free(info);
+            add_patterns_file(w, file, dir, rel);
+            free(file);
+        }
+        if (i == 0)
+            break; /* the folder's own .gitignore: walk_dir reads it */
+        file = dl_path_join(above, ".gitignore");
+        add_patterns_file(w, file, dir, rel);
+        free(file);
+    }
+    dl_strv_free(&chain);
 }
 
 static bool ignored(const walker *w, const char *path, const char *name, bool is_dir)
@@ -148,8 +230,17 @@ static bool ignored(const walker *w, const char *path, const char *name, bool is
         if (strncmp(path, p->base, blen) || (path[blen] != '/' && path[blen] != '\\'))
             continue;
         rel = path + blen + 1;
-        if (p->anchored ? dl_lint_glob(p->glob, rel) : dl_lint_glob(p->glob, name))
+        if (!p->anchored) {
+            if (dl_lint_glob(p->glob, name))
+                out = !p->negate;
+        } else if (p->prefix && *p->prefix) {
+            char *full = dl_fmt("%s/%s", p->prefix, rel);
+            if (dl_lint_glob(p->glob, full))
+                out = !p->negate;
+            free(full);
+        } else if (dl_lint_glob(p->glob, rel)) {
             out = !p->negate;
+        }
     }
     return out;
 }
@@ -169,6 +260,17 @@ static bool skipped_dir(walker *w, const char *path, const char *name)
 }
 
 static void walk_dir(walker *w, const char *dir);
+
+static void drop_patterns(walker *w, size_t keep)
+{
+    size_t i;
+    for (i = keep; i < w->n_pats; i++) {
+        free(w->pats[i].base);
+        free(w->pats[i].glob);
+        free(w->pats[i].prefix);
+    }
+    w->n_pats = keep;
+}
 
 static void walk_entry(walker *w, const char *path, const char *name)
 {
@@ -228,11 +330,7 @@ static void walk_dir(walker *w, const char *dir)
     }
     dl_fs_list_free(names, count);
     /* this folder's patterns end with it */
-    for (i = n_pats; i < w->n_pats; i++) {
-        free(w->pats[i].base);
-        free(w->pats[i].glob);
-    }
-    w->n_pats = n_pats;
+    drop_patterns(w, n_pats);
     free(w->ancestors.v[--w->ancestors.n]);
 }
 
@@ -251,7 +349,14 @@ void dl_lint_walk(const char *const *paths, size_t n, dl_lint_file_fn on_file,
         dl_io_error err = {DL_IO_OK, NULL};
         dl_fs_kind kind = dl_fs_kind_of(&w.m, paths[i], &err);
         if (kind == DL_FS_DIR) {
+            char *abs = dl_path_absolute(paths[i]), *real = dl_fs_realpath(&w.m, abs, &err);
+            dl_io_error_clear(&err);
+            if (real)
+                add_patterns_above(&w, paths[i], real);
             walk_dir(&w, paths[i]);
+            drop_patterns(&w, 0);
+            free(real);
+            free(abs);
         } else if (kind == DL_FS_FILE) {
             on_file(paths[i], ctx);
         } else {

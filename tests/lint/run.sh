@@ -65,6 +65,49 @@ cmp -s "$here/fix/after.py" "$work/fixme.py" ||
 run lint --fix --os windows "$work/fixme.py"
 case "$out" in *"fixed"*) fail "a second --fix still fixed something: $out" ;; esac
 
+# --unsafe-fixes: only with it; --diff shows them as a patch, --fix writes them
+cp "$here/fix/unsafe_before.py" "$work/unsafe.py"
+run lint --fix --os windows --cuda no --torch 2.6 "$work/unsafe.py"
+cmp -s "$here/fix/unsafe_before.py" "$work/unsafe.py" || fail "--fix applied an unsafe fix"
+run lint --diff --unsafe-fixes --os windows --cuda no --torch 2.6 "$work/unsafe.py"
+printf '%s\n' "$out" >"$work/unsafe.diff"
+(cd "$work" && patch -s -o unsafe_patched.py unsafe.py unsafe.diff) ||
+    fail "--unsafe-fixes --diff is not a patch"
+cmp -s "$here/fix/unsafe_after.py" "$work/unsafe_patched.py" ||
+    fail "--unsafe-fixes --diff: $(diff "$here/fix/unsafe_after.py" "$work/unsafe_patched.py")"
+run lint --fix --unsafe-fixes --os windows --cuda no --torch 2.6 "$work/unsafe.py"
+expect_eq "--fix --unsafe-fixes exit" 0 "$rc"
+cmp -s "$here/fix/unsafe_after.py" "$work/unsafe.py" ||
+    fail "--fix --unsafe-fixes: $(diff "$here/fix/unsafe_after.py" "$work/unsafe.py")"
+python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read())' "$work/unsafe.py" ||
+    fail "--fix --unsafe-fixes wrote a file that does not parse"
+# a string over two lines in the module code: indenting would change it, so no wrap
+cp "$here/fix/unsafe_nowrap.py" "$work/nowrap.py"
+run lint --fix --unsafe-fixes --os windows "$work/nowrap.py"
+expect_eq "no safe wrap: exit" 1 "$rc"
+cmp -s "$here/fix/unsafe_nowrap.py" "$work/nowrap.py" || fail "wrapped a multi-line string"
+
+run lint --json --torch 2.6 "$here/fires/load.py"
+case "$out" in *'"fix"'*) fail "an unsafe fix offered without --unsafe-fixes" ;; esac
+run lint --json --unsafe-fixes --torch 2.6 "$here/fires/load.py"
+case "$out" in *'"fix_unsafe":'*true*) ;; *) fail "no fix_unsafe with --unsafe-fixes: $out" ;; esac
+
+# after --fix, what remains is reported where it is in the fixed file
+printf 'import torch\nf = open("log.txt", "w"); state = torch.load("m.pt")\n' >"$work/shift.py"
+run lint --fix --json --torch 2.6 --os windows "$work/shift.py"
+printf '%s\n' "$out" >"$work/shift.json"
+python3 - "$work/shift.json" "$work/shift.py" >"$work/shift.check" <<'PY' || true
+import json, sys
+doc, text = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+lines = text.split("\n")
+col = lines[1].find("torch.load") + 1
+got = [(f["id"], f["line"], f["column"], f["fixed"]) for f in doc["findings"]]
+want = [("encoding", 2, 5, True), ("load", 2, col, False)]
+if 'encoding="utf-8"' not in text or got != want:
+    print(got, "not", want)
+PY
+[ ! -s "$work/shift.check" ] || fail "positions after --fix: $(cat "$work/shift.check")"
+
 # a tree with everything that must not stop the others: a syntax error, a non-UTF-8
 # file, a binary file, a symbolic link loop, a 5 MB generated file, ignored files
 tree="$work/tree"
@@ -111,6 +154,28 @@ if doc["files"] != 5:
 PY
 [ ! -s "$work/tree.check" ] || fail "tree: $(cat "$work/tree.check")"
 
+# a folder given inside a repository: the .gitignore files above it up to the root, and
+# .git/info/exclude, apply; a .gitignore above the root does not
+repo="$work/outer/repo"
+mkdir -p "$repo/.git/info" "$repo/sub/gen" "$repo/sub/keep" "$repo/sub/deep/gen"
+printf 'a.py\n' >"$work/outer/.gitignore"
+printf 'excluded_*.py\n' >"$repo/.git/info/exclude"
+printf '/sub/gen/\n*_tmp.py\n!sub/keep/*_tmp.py\n' >"$repo/.gitignore"
+for f in a.py b_tmp.py excluded_x.py gen/c.py keep/d.py keep/e_tmp.py deep/gen/f.py; do
+    printf 'import torch\nstate = torch.load("m.pt")\n' >"$repo/sub/$f"
+done
+run lint --json --torch 2.6 "$repo/sub"
+printf '%s\n' "$out" >"$work/repo.json"
+python3 - "$work/repo.json" "$repo/sub/" >"$work/repo.check" <<'PY' || true
+import json, sys
+doc = json.load(open(sys.argv[1]))
+got = sorted(f["file"].replace(sys.argv[2], "") for f in doc["findings"])
+want = ["a.py", "deep/gen/f.py", "keep/d.py", "keep/e_tmp.py"]
+if got != want:
+    print(got, "not", want)
+PY
+[ ! -s "$work/repo.check" ] || fail "ignores above the folder given: $(cat "$work/repo.check")"
+
 # usage errors, exit codes
 run lint --fail-on never "$here/fires/load.py"
 expect_eq "--fail-on never" 2 "$rc"
@@ -134,6 +199,31 @@ expect_eq "sarif fix" torch.amp.GradScaler \
     "$(get runs.0.results.0.fixes.0.artifactChanges.0.replacements.0.insertedContent.text)"
 expect_eq "sarif fix offset" 41 \
     "$(get runs.0.results.0.fixes.0.artifactChanges.0.replacements.0.deletedRegion.byteOffset)"
+
+# SARIF 2.1.0: every document checked by hand for the required fields; against the OASIS
+# schema too when it can be fetched now and jsonschema (pinned) installed (not committed)
+sarif_url=https://raw.githubusercontent.com/oasis-tcs/sarif-spec/main/sarif-2.1/schema/sarif-schema-2.1.0.json
+schema=
+if command -v curl >/dev/null 2>&1 &&
+    curl -fsSL --max-time 20 -o "$work/sarif-schema.json" "$sarif_url" 2>/dev/null &&
+    /usr/bin/python3 -m venv "$work/jsvenv" >/dev/null 2>&1 &&
+    "$work/jsvenv/bin/pip" install -q --disable-pip-version-check jsonschema==4.23.0 \
+        >"$work/jsvenv.log" 2>&1; then
+    schema="$work/sarif-schema.json"
+    py="$work/jsvenv/bin/python"
+else
+    echo "note: SARIF schema or jsonschema not available; required fields checked by hand"
+    py=python3
+fi
+cp "$here/fix/unsafe_before.py" "$work/sarif_all.py"
+for args in "--torch 2.6 $here/fires" "--unsafe-fixes --os windows --cuda no $work/sarif_all.py" \
+    "--os windows $here/fix/before.py"; do
+    # shellcheck disable=SC2086
+    "$dlenv" lint --sarif $args >"$work/one.sarif" 2>/dev/null || true
+    # shellcheck disable=SC2086
+    "$py" "$here/sarif_check.py" "$work/one.sarif" $schema >"$work/sarif.check" 2>&1 || true
+    [ ! -s "$work/sarif.check" ] || fail "SARIF of lint $args: $(head -n 5 "$work/sarif.check")"
+done
 
 # --env FILE: the machine a saved report describes (tests/doctor/windows.json: Windows,
 # torch 2.5, an NVIDIA GPU)

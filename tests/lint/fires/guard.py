@@ -15,4 +15,4 @@ def run():
 
 mp.spawn(train, nprocs=2)  # expect: guard error
 pool = Pool(4)  # expect: guard error
-run()
+run()  # expect: guard warning

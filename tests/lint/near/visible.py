@@ -4,4 +4,4 @@ import os
 os.environ["CUDA_VISIBLE_DEVICES"] = "1"
 import torch
 
-torch.cuda.set_device(0)
+torch.cuda.set_device(0)  # noqa: device
