@@ -474,6 +474,65 @@ static void print_evidence(const dl_finding *f)
         fprintf(stderr, "    %s: %s\n", p[i].name, p[i].value);
 }
 
+static bool cuda_planned(const dl_setup_job *job)
+{
+    return job->variant && !strncmp(job->variant, "cu", 2);
+}
+
+/* The product on the CPU: the probe checks one element against float64 and leaves the
+ * rate unknown, with the reason, when the product is wrong or torch could not run it. */
+static bool cpu_product_ok(const dl_torch_runtime *rt)
+{
+    if (rt->matmul_gflops.known) {
+        printf("  a %lldx%lld fp32 matrix product on the CPU is right (%.1f GFLOPS).\n",
+               rt->matmul_size.value, rt->matmul_size.value, rt->matmul_gflops.value);
+        return true;
+    }
+    dl_cli_error("verification failed at the torch_runtime layer: torch's matrix product on "
+                 "the CPU in the new environment did not give a right answer");
+    fprintf(stderr, "    pythons[0].runtime.matmul_gflops: unknown, because %s\n",
+            rt->matmul_gflops.why ? rt->matmul_gflops.why : "the probe gave no reason");
+    return false;
+}
+
+/* A CUDA plan: torch must see a GPU, and its products there must match float64. */
+static bool gpu_products_ok(const dl_torch_runtime *rt)
+{
+    const dl_torch_gpu_matmul *m = (const dl_torch_gpu_matmul *)rt->gpu_matmul.items;
+    size_t i;
+    if (!rt->cuda_available.known || !rt->cuda_available.value || rt->gpu_matmul.count == 0) {
+        dl_cli_error("verification failed at the torch_runtime layer: the plan is a CUDA build, "
+                     "and torch in the new environment %s",
+                     rt->cuda_available.known && !rt->cuda_available.value
+                         ? "sees no GPU" : "ran no matrix product on a GPU");
+        fprintf(stderr, "    pythons[0].runtime.cuda_available: %s\n",
+                rt->cuda_available.known ? (rt->cuda_available.value ? "true" : "false")
+                                         : (rt->cuda_available.why ? rt->cuda_available.why
+                                                                   : "unknown"));
+        if (rt->cuda_warning.value)
+            fprintf(stderr, "    pythons[0].runtime.cuda_warning: %s\n", rt->cuda_warning.value);
+        if (rt->gpu_matmul.why)
+            fprintf(stderr, "    pythons[0].runtime.gpu_matmul: unknown, because %s\n",
+                    rt->gpu_matmul.why);
+        return false;
+    }
+    for (i = 0; i < rt->gpu_matmul.count; i++) {
+        if (m[i].check.value && !strcmp(m[i].check.value, "passed"))
+            continue;
+        dl_cli_error("verification failed at the torch_runtime layer: torch's %s matrix "
+                     "product on GPU %lld is wrong", m[i].dtype.value ? m[i].dtype.value : "",
+                     m[i].device.value);
+        fprintf(stderr, "    pythons[0].runtime.gpu_matmul[%zu].check: %s\n", i,
+                m[i].check.value ? m[i].check.value : "unknown");
+        return false;
+    }
+    for (i = 0; i < rt->gpu_matmul.count; i++)
+        printf("  a %lldx%lld %s matrix product on GPU %lld is right (%.1f TFLOPS).\n",
+               m[i].size.value, m[i].size.value, m[i].dtype.value ? m[i].dtype.value : "",
+               m[i].device.value, m[i].tflops.value);
+    return true;
+}
+
 /* The new interpreter gathered as the doctor gathers (its `import torch` run for real),
  * judged by its rules; snap keeps the result for the snapshot. */
 static int prove(const dl_setup_job *job, dl_snapshot *snap)
@@ -489,9 +548,10 @@ static int prove(const dl_setup_job *job, dl_snapshot *snap)
     vcli.no_runtime = false;
     vcli.root = NULL;
     vcli.from = NULL;
-    printf("\nProving it: the doctor's probes on %s ...\n", job->layout.staging_python);
+    printf("\nProving it: the doctor's probes and verify's quick matrix product on %s ...\n",
+           job->layout.staging_python);
     fflush(stdout);
-    rc = dl_cli_take_snapshot(&vcli, job->know, snap);
+    rc = dl_cli_take_snapshot_measured(&vcli, job->know, "quick", snap);
     if (rc != DL_EXIT_OK)
         return abandon(job, DL_EXIT_VERIFY_FAILED);
     py = dl_q_main_python(&snap->facts);
@@ -510,6 +570,8 @@ static int prove(const dl_setup_job *job, dl_snapshot *snap)
                      job->torch, job->variant ? job->variant : "any variant");
         return abandon(job, DL_EXIT_VERIFY_FAILED);
     }
+    if (!cpu_product_ok(&py->runtime) || (cuda_planned(job) && !gpu_products_ok(&py->runtime)))
+        return abandon(job, DL_EXIT_VERIFY_FAILED);
     for (i = 0; i < snap->findings.items.count; i++) {
         f = (const dl_finding *)snap->findings.items.items + i;
         if (dl_q_failure(f) && layer_of_the_env(f->layer.value)) {

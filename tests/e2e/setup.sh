@@ -65,6 +65,7 @@ expect_eq "setup: snapshot schema" dlenv.snapshot/1 "$("$match" --get "$env/dlen
 expect_eq "setup: snapshot's interpreter" "$env/bin/python" "$("$match" --get "$env/dlenv-snapshot.json" facts.pythons.0.path)"
 ! grep -q dlenv-staging "$env/dlenv-snapshot.json" || fail "setup: the snapshot names the staging folder"
 case "$out" in *". $env/bin/activate"*) ;; *) fail "setup: no activation line: $out" ;; esac
+case "$out" in *"matrix product on the CPU is right"*) ;; *) fail "setup: no matrix product in the proof: $out" ;; esac
 no_staging "setup"
 fingerprint "$env" > "$work/before"
 cp "$work/before" "$work/first"
@@ -74,6 +75,13 @@ cp "$work/before" "$work/first"
 run setup "$env" $common --index-mirror "http://127.0.0.1:$closed" --yes
 expect_eq "index unreachable: exit code" 14 "$rc"
 unchanged "index unreachable"
+
+# A torch that imports but multiplies wrong: the proof's matrix product catches it.
+# shellcheck disable=SC2086
+run setup "$env" $common $wrong_mirror --yes
+expect_eq "wrong product: exit code" 18 "$rc"
+case "$err" in *torch_runtime*"product is wrong"*) ;; *) fail "wrong product: layer or evidence not named: $err" ;; esac
+unchanged "wrong product"
 
 # shellcheck disable=SC2086
 run setup "$env" $common $mirror --with nosuchpackage==1.0 --yes
