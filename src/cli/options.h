@@ -70,7 +70,7 @@ typedef struct dl_cli {
     const char *fail_on, *select, *ignore, *cuda;
     bool fix, diff, sarif;
     /* setup, restore */
-    bool yes, dry_run, rollback;
+    bool yes, dry_run, rollback, prove;
     const char *tool, *extra_index_url;
     const char *with[DL_CLI_MAX_WITH]; /* --with PKG==V */
     size_t n_with;

@@ -67,6 +67,8 @@ const dl_option dl_setup_options[] = {
                 "none: only the index)"),
     DL_OPT_FLAG("rollback", 0, rollback,
                 "put back the environment the last setup of PATH replaced"),
+    DL_OPT_FLAG("prove", 0, prove,
+                "only the proof, on the environment at PATH as it is; nothing changed"),
     SETUP_COMMON_OPTIONS,
     DL_OPT_END,
 };
@@ -256,6 +258,13 @@ int dl_cmd_setup(const dl_cli *cli, const dl_context *ctx)
             return DL_EXIT_USAGE;
         }
         return rollback(cli->args[0]);
+    }
+    if (cli->prove) {
+        if (!cli->n_args) {
+            dl_cli_error("--prove: which environment? dlenv setup --prove PATH");
+            return DL_EXIT_USAGE;
+        }
+        return dl_setup_prove_existing(cli, ctx->know, cli->args[0]);
     }
     if (cli->cpu && cli->for_kind && strcmp(cli->for_kind, "cpu")) {
         dl_cli_error("--cpu and --for %s exclude each other", cli->for_kind);

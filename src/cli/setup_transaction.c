@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,27 +534,27 @@ static bool gpu_products_ok(const dl_torch_runtime *rt)
     return true;
 }
 
-/* The new interpreter gathered as the doctor gathers (its `import torch` run for real),
- * judged by its rules; snap keeps the result for the snapshot. */
-static int prove(const dl_setup_job *job, dl_snapshot *snap)
+/* PYTHON gathered as the doctor gathers (its `import torch` run for real, with verify's
+ * quick matrix products), judged by its rules; snap keeps the result for the snapshot.
+ * An exit code, after the error naming the layer and its evidence. */
+static int prove_python(const dl_setup_job *job, const char *python, dl_snapshot *snap)
 {
     dl_cli vcli = *job->cli;
     const dl_python *py;
     const dl_finding *f;
     const char *status, *version;
+    bool cuda;
     size_t i;
-    int rc;
-    vcli.python = job->layout.staging_python;
+    vcli.python = python;
     memset(&vcli.python_version, 0, sizeof vcli.python_version);
     vcli.no_runtime = false;
     vcli.root = NULL;
     vcli.from = NULL;
     printf("\nProving it: the doctor's probes and verify's quick matrix product on %s ...\n",
-           job->layout.staging_python);
+           python);
     fflush(stdout);
-    rc = dl_cli_take_snapshot_measured(&vcli, job->know, "quick", snap);
-    if (rc != DL_EXIT_OK)
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+    if (dl_cli_take_snapshot_measured(&vcli, job->know, "quick", snap) != DL_EXIT_OK)
+        return DL_EXIT_VERIFY_FAILED;
     py = dl_q_main_python(&snap->facts);
     status = py ? py->runtime.status.value : NULL;
     version = py ? py->runtime.version.value : NULL;
@@ -562,28 +563,60 @@ static int prove(const dl_setup_job *job, dl_snapshot *snap)
                      "new environment: %s", status ? status : "not run");
         if (py && py->runtime.error.value)
             fprintf(stderr, "    python.runtime.error: %s\n", py->runtime.error.value);
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+        return DL_EXIT_VERIFY_FAILED;
     }
     if (job->torch && !torch_as_planned(version, job->torch, job->variant)) {
         dl_cli_error("verification failed at the torch_build layer: the new environment "
                      "imports torch %s, the plan is %s (%s)", version ? version : "(unknown)",
                      job->torch, job->variant ? job->variant : "any variant");
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+        return DL_EXIT_VERIFY_FAILED;
     }
-    if (!cpu_product_ok(&py->runtime) || (cuda_planned(job) && !gpu_products_ok(&py->runtime)))
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+    /* no plan (--prove): the devices its own build is for */
+    cuda = job->variant ? cuda_planned(job)
+                        : (!job->cli->cpu && py->runtime.cuda.value &&
+                           isdigit((unsigned char)py->runtime.cuda.value[0]));
+    if (!cpu_product_ok(&py->runtime) || (cuda && !gpu_products_ok(&py->runtime)))
+        return DL_EXIT_VERIFY_FAILED;
     for (i = 0; i < snap->findings.items.count; i++) {
         f = (const dl_finding *)snap->findings.items.items + i;
         if (dl_q_failure(f) && layer_of_the_env(f->layer.value)) {
             dl_cli_error("verification failed at the %s layer: %s (%s)", f->layer.value,
                          f->title.value ? f->title.value : "", f->id.value ? f->id.value : "");
             print_evidence(f);
-            return abandon(job, DL_EXIT_VERIFY_FAILED);
+            return DL_EXIT_VERIFY_FAILED;
         }
     }
     printf("  torch %s imports in it (%s), and the doctor finds no failure in the python "
            "and torch layers.\n", version, py->runtime.file.value ? py->runtime.file.value : "");
     return DL_EXIT_OK;
+}
+
+/* The staging interpreter proven; any failure abandons the staging folder. */
+static int prove(const dl_setup_job *job, dl_snapshot *snap)
+{
+    int rc = prove_python(job, job->layout.staging_python, snap);
+    return rc == DL_EXIT_OK ? rc : abandon(job, rc);
+}
+
+int dl_setup_prove_existing(const dl_cli *cli, const dl_knowledge *know, const char *target)
+{
+    dl_setup_job job;
+    dl_snapshot snap;
+    int rc = dl_setup_job_begin(&job, cli, know, target);
+    if (rc != DL_EXIT_OK)
+        return rc;
+    if (dl_path_kind(job.layout.python) == DL_FS_NONE) {
+        dl_cli_error("--prove %s: no environment there (no %s)", target, job.layout.python);
+        dl_setup_job_free(&job);
+        return DL_EXIT_TARGET;
+    }
+    memset(&snap, 0, sizeof snap);
+    rc = prove_python(&job, job.layout.python, &snap);
+    if (rc == DL_EXIT_OK)
+        printf("The environment at %s works.\n", job.layout.target);
+    dl_snapshot_free(&snap);
+    dl_setup_job_free(&job);
+    return rc;
 }
 
 /* ---- into place ----------------------------------------------------------------------- */
