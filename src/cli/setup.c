@@ -49,6 +49,9 @@ static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **
     DL_OPT_FLAG("yes", 'y', yes, "do not ask before making the environment"),               \
     DL_OPT_FLAG("dry-run", 0, dry_run, "print the plan and the commands, change nothing"),  \
     DL_OPT_LOWER("tool", "TOOL", tool, "uv or venv (default: uv when it is on PATH)"),       \
+    DL_OPT_TEXT("wheelhouse", 0, "DIR", wheelhouse,                                         \
+                "install from the wheels in DIR only (no index: pip --no-index --find-links)"), \
+    DL_OPT_FLAG("offline", 0, offline, "no index at all: needs --wheelhouse DIR"),           \
     DL_OPT_PROBE_TIMEOUT, DL_OPT_IMPORT_TIMEOUT
 
 const dl_option dl_setup_options[] = {

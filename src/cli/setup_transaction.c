@@ -47,6 +47,18 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
         return DL_EXIT_USAGE;
     }
     job->report = dl_fmt("%s.report.json", job->layout.staging);
+    if (cli->offline && !cli->wheelhouse) {
+        dl_cli_error("--offline: from which wheels? --wheelhouse DIR (`dlenv plan --offline` "
+                     "lists the files to fetch on another machine)");
+        return DL_EXIT_USAGE;
+    }
+    if (cli->wheelhouse) {
+        if (dl_path_kind(cli->wheelhouse) != DL_FS_DIR) {
+            dl_cli_error("--wheelhouse %s: no such folder", cli->wheelhouse);
+            return DL_EXIT_USAGE;
+        }
+        job->wheelhouse = dl_path_absolute(cli->wheelhouse);
+    }
     return DL_EXIT_OK;
 }
 
@@ -64,6 +76,7 @@ void dl_setup_job_free(dl_setup_job *job)
     free(job->torch);
     free(job->variant);
     free(job->report);
+    free(job->wheelhouse);
     memset(job, 0, sizeof *job);
 }
 
@@ -114,6 +127,7 @@ static void install_argv(const dl_setup_job *job, bool dry_run, const char *pyth
     in.python = dry_run && python ? python : job->layout.staging_python;
     in.index_url = job->requirements ? NULL : job->index_url;
     in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
+    in.find_links = job->wheelhouse;
     in.requirements = dry_run ? NULL : job->requirements;
     in.require_hashes = job->require_hashes && !dry_run;
     in.no_deps = job->no_deps && !dry_run;
@@ -302,7 +316,7 @@ static int check_index(const dl_setup_job *job, const char *url)
     int rc = DL_EXIT_OK;
     char *probe;
     /* uv's --python may be a version ("3.12"), which is no program to run */
-    if (!url || dl_starts_with(url, "file:") ||
+    if (!url || job->wheelhouse || dl_starts_with(url, "file:") ||
         (job->tool == DL_TOOL_UV && !strpbrk(job->base_python, "/\\")))
         return DL_EXIT_OK;
     probe = dl_fmt("%s%storch/", url, dl_ends_with(url, "/") ? "" : "/");

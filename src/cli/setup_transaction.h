@@ -28,6 +28,7 @@ typedef struct dl_setup_job {
     char *index_url, *extra_index_url;
     char *torch, *variant;     /* what the new environment's torch must be */
     char *report;              /* pip's --report file beside the staging folder */
+    char *wheelhouse;          /* --wheelhouse DIR, absolute: the only source of wheels */
 } dl_setup_job;
 
 /* Fills the layout for target (made absolute); an exit code after the one-line error. */

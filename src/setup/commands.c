@@ -61,11 +61,16 @@ void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
         add(argv, "--no-deps");
     if (in->require_hashes)
         add(argv, "--require-hashes");
-    if (in->index_url) {
+    if (in->find_links) {
+        add(argv, "--no-index");
+        add(argv, "--find-links");
+        add(argv, in->find_links);
+    }
+    if (in->index_url && !in->find_links) {
         add(argv, "--index-url");
         add(argv, in->index_url);
     }
-    if (in->extra_index_url) {
+    if (in->extra_index_url && !in->find_links) {
         add(argv, "--extra-index-url");
         add(argv, in->extra_index_url);
     }

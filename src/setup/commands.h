@@ -22,6 +22,7 @@ typedef struct dl_setup_install {
     const char *python;           /* the environment's interpreter */
     const char *index_url;        /* NULL: the installer's default */
     const char *extra_index_url;  /* NULL: none */
+    const char *find_links;       /* a wheelhouse: --no-index --find-links DIR, no index URL */
     const dl_strv *packages;      /* torch==2.9.1 torchvision==0.24.1 d2l==1.0.3 */
     const char *requirements;     /* -r FILE (restore: the lock); NULL none */
     bool require_hashes, no_deps;

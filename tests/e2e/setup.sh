@@ -175,6 +175,25 @@ expect_eq "restore: exit code" 0 "$rc"
 freeze() { "$1/bin/python" -m pip list --format freeze --exclude pip --exclude setuptools 2> /dev/null | LC_ALL=C sort; }
 expect_eq "restore: the same packages" "$(freeze "$env")" "$(freeze "$work/restored")"
 
+# 6b. --offline --wheelhouse: the same wheels from a folder, the index's address a closed
+# port (so any use of an index fails); restore from that lock the same way.
+mkdir "$work/wheelhouse"
+cp "$work/index/cpu/"*/*.whl "$work/wheelhouse/"
+# shellcheck disable=SC2086
+run setup "$work/offline" $common --index-mirror "http://127.0.0.1:$closed" --offline --wheelhouse "$work/wheelhouse" --yes
+expect_eq "wheelhouse: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -20
+grep -q "^\$ .*pip install .*--no-index --find-links $work/wheelhouse" "$work/out" || fail "wheelhouse: no --no-index --find-links install: $out"
+expect_eq "wheelhouse: its torch" "$torch+cpu" "$("$work/offline/bin/python" -c 'import torch; print(torch.__version__)')"
+grep -q "^torch==$torch+cpu" "$work/offline/dlenv.lock" || fail "wheelhouse: lock without torch"
+run restore "$work/offline/dlenv.lock" "$work/offline2" --python "$py" --tool venv --wheelhouse "$work/wheelhouse" --yes
+expect_eq "wheelhouse restore: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -20
+expect_eq "wheelhouse restore: the same packages" "$(freeze "$work/offline")" "$(freeze "$work/offline2")"
+# shellcheck disable=SC2086
+run setup "$work/offline3" $common --offline --yes
+expect_eq "--offline without --wheelhouse: exit code" 2 "$rc"
+
 # 7. --rollback: the first environment back, byte for byte.
 run setup --rollback "$env"
 expect_eq "rollback: exit code" 0 "$rc"
