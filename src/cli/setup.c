@@ -112,8 +112,41 @@ static char *target_of(const dl_cli *cli)
     return home ? dl_fmt("%s/.venvs/%s", home, cli->name) : dl_fmt(".venvs/%s", cli->name);
 }
 
+/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
+ * PATH and it knows that version: the path it answers. NULL otherwise. */
+static char *by_launcher(const char *version)
+{
+    char *py = dl_proc_find("py", dl_env_get("PATH")), *found = NULL;
+    dl_strv argv = {0};
+    dl_proc_opts o;
+    dl_proc_result r;
+    const char **v;
+    size_t i;
+    if (!py)
+        return NULL;
+    dl_setup_py_launcher_argv(py, version, &argv);
+    v = dl_xcalloc(argv.n + 1, sizeof *v);
+    for (i = 0; i < argv.n; i++)
+        v[i] = argv.v[i];
+    memset(&o, 0, sizeof o);
+    o.timeout_ms = 30000;
+    o.max_output = 1u << 16;
+    dl_proc_run(v, &o, &r);
+    if (r.started && r.exited && r.exit_code == 0 && r.out) {
+        const char *path = dl_trim(r.out);
+        if (*path && dl_path_kind(path) != DL_FS_NONE)
+            found = dl_strdup(path);
+    }
+    dl_proc_result_free(&r);
+    free(v);
+    dl_strv_free(&argv);
+    free(py);
+    return found;
+}
+
 /* The interpreter the environment is made from: --python PATH, pythonX.Y on PATH for
- * --python X.Y, else the one `python` means here. */
+ * --python X.Y (or what `py -X.Y` runs, when only the launcher is there), else the one
+ * `python` means here. */
 static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machine *m)
 {
     const dl_cli *cli = job->cli;
@@ -125,6 +158,8 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
         job->base_python = job->tool == DL_TOOL_UV ? dl_strdup(job->python_version)
                                                     : dl_proc_find(name, dl_env_get("PATH"));
         free(name);
+        if (!job->base_python && job->tool != DL_TOOL_UV)
+            job->base_python = by_launcher(job->python_version);
     } else if (main && main->path.value) {
         job->base_python = dl_strdup(main->path.value);
     }

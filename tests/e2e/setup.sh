@@ -127,42 +127,76 @@ else
     missing "every Python from 3.9 to 3.13 is in /usr/bin: no missing one to ask for"
 fi
 
+# --python X.Y with no pythonX.Y on PATH, only a `py` launcher (as python.org's Windows
+# installs leave it): the interpreter `py -X.Y` runs. A PATH holding only a fake py that
+# knows $pyver alone.
+mkdir "$work/launcher"
+printf '#!/bin/sh\n[ "$1" = "-%s" ] || exit 103\nshift\nexec %s "$@"\n' "$pyver" "$py" > "$work/launcher/py"
+chmod +x "$work/launcher/py"
+set +e
+# shellcheck disable=SC2086
+PATH="$work/launcher" "$dlenv" setup "$work/bylauncher" --python "$pyver" --cpu --tool venv --extra-index-url none $mirror --dry-run > "$work/out" 2>&1
+rc=$?
+set -e
+expect_eq "py launcher: exit code" 0 "$rc"
+grep -q "made from $py\$" "$work/out" || fail "py launcher: not made from what py -$pyver runs: $(cat "$work/out")"
+
 sed "0,/--hash=sha256:[0-9a-f]*/s//--hash=sha256:$(printf '0%.0s' $(seq 1 64))/" "$env/dlenv.lock" > "$work/edited.lock"
 run restore "$work/edited.lock" "$env" --python "$py" --tool venv --yes
 expect_eq "hash mismatch: exit code" 16 "$rc"
 unchanged "hash mismatch"
 
-# Killed (SIGKILL) while pip installs: the staging folder stays; the next setup removes it
-# and says so.
-set +e
-# shellcheck disable=SC2086
-"$dlenv" setup "$env" $common $mirror --yes > "$work/killed.out" 2>&1 &
-victim=$!
-set -e
-killed=
-for _ in $(seq 1 400); do
-    if ps -o args= --ppid "$victim" 2>/dev/null | grep -q "pip install"; then
-        kill -9 "$victim"
-        killed=yes
-        break
-    fi
-    sleep 0.05
-done
-wait "$victim" 2>/dev/null || true
-expect_eq "killed during install: it was killed there" yes "$killed"
-for _ in $(seq 1 50); do # pip dies with it (PR_SET_PDEATHSIG): gone within moments
-    ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || break
-    sleep 0.1
-done
+# Killed (SIGKILL), then interrupted (SIGINT, a Ctrl-C) while pip installs: each leaves
+# its staging folder (SIGINT: dlenv kills pip's group and ends by the signal), the
+# environment as it was; the next setup removes both and says so. dlenv starts with SIGINT
+# at its default (a background job of a script has it ignored, which dlenv keeps).
+interrupt_install() { # interrupt_install SIGNAL: sets victim
+    set +e
+    # shellcheck disable=SC2086
+    "$py" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+        "$dlenv" setup "$env" $common $mirror --yes > "$work/killed.out" 2>&1 &
+    victim=$!
+    set -e
+    killed=
+    for _ in $(seq 1 400); do
+        if ps -o args= --ppid "$victim" 2>/dev/null | grep -q "pip install"; then
+            kill "-$1" "$victim"
+            killed=yes
+            break
+        fi
+        sleep 0.05
+    done
+    set +e
+    wait "$victim" 2>/dev/null
+    status=$?
+    set -e
+    expect_eq "$1 during install: it was interrupted there" yes "$killed"
+    for _ in $(seq 1 50); do # pip dies with it (PR_SET_PDEATHSIG, or dlenv kills its group)
+        ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || break
+        sleep 0.1
+    done
+    ! ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || fail "$1 during install: pip still runs"
+    unchanged_but_staging=$(fingerprint "$env")
+    [ "$unchanged_but_staging" = "$(cat "$work/before")" ] || fail "$1 during install: the environment changed"
+}
+interrupt_install KILL
+killed_pid=$victim
 [ -d "$work/.env.dlenv-staging-$victim" ] || fail "killed during install: no staging folder left to clean"
-unchanged_but_staging=$(fingerprint "$env")
-[ "$unchanged_but_staging" = "$(cat "$work/before")" ] || fail "killed during install: the environment changed"
+interrupt_install INT
+int_pid=$victim
+int_left=no
+[ ! -d "$work/.env.dlenv-staging-$int_pid" ] || int_left=yes
+expect_eq "SIGINT during install: dlenv ends by SIGINT" 130 "$status"
+# the interrupted setup began by removing the killed one's folder
+grep -q "Removed $work/.env.dlenv-staging-$killed_pid" "$work/killed.out" || fail "after the kill: the stale folder not named: $(cat "$work/killed.out")"
 
 # 5. The next setup cleans up and replaces the environment, keeping the previous one.
 # shellcheck disable=SC2086
 run setup "$env" $common $mirror --with tinyextra==1.0 --yes
 expect_eq "after the kill: exit code" 0 "$rc"
-case "$out" in *"Removed $work/.env.dlenv-staging-$victim"*) ;; *) fail "after the kill: the stale folder not named: $out" ;; esac
+if [ "$int_left" = yes ]; then # SIGINT left its folder: this setup removed it and said so
+    case "$out" in *"Removed $work/.env.dlenv-staging-$int_pid"*) ;; *) fail "after SIGINT: the stale folder not named: $out" ;; esac
+fi
 no_staging "after the kill"
 [ -d "$work/.env.dlenv-previous" ] || fail "after the kill: the previous environment was not kept"
 "$env/bin/python" -c 'import tinyextra' || fail "after the kill: --with package missing"
