@@ -49,6 +49,9 @@ static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **
     DL_OPT_FLAG("yes", 'y', yes, "do not ask before making the environment"),               \
     DL_OPT_FLAG("dry-run", 0, dry_run, "print the plan and the commands, change nothing"),  \
     DL_OPT_LOWER("tool", "TOOL", tool, "uv or venv (default: uv when it is on PATH)"),       \
+    DL_OPT_TEXT("wheelhouse", 0, "DIR", wheelhouse,                                         \
+                "install from the wheels in DIR only (no index: pip --no-index --find-links)"), \
+    DL_OPT_FLAG("offline", 0, offline, "no index at all: needs --wheelhouse DIR"),           \
     DL_OPT_PROBE_TIMEOUT, DL_OPT_IMPORT_TIMEOUT
 
 const dl_option dl_setup_options[] = {
@@ -67,6 +70,8 @@ const dl_option dl_setup_options[] = {
                 "none: only the index)"),
     DL_OPT_FLAG("rollback", 0, rollback,
                 "put back the environment the last setup of PATH replaced"),
+    DL_OPT_FLAG("prove", 0, prove,
+                "only the proof, on the environment at PATH as it is; nothing changed"),
     SETUP_COMMON_OPTIONS,
     DL_OPT_END,
 };
@@ -107,8 +112,41 @@ static char *target_of(const dl_cli *cli)
     return home ? dl_fmt("%s/.venvs/%s", home, cli->name) : dl_fmt(".venvs/%s", cli->name);
 }
 
+/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
+ * PATH and it knows that version: the path it answers. NULL otherwise. */
+static char *by_launcher(const char *version)
+{
+    char *py = dl_proc_find("py", dl_env_get("PATH")), *found = NULL;
+    dl_strv argv = {0};
+    dl_proc_opts o;
+    dl_proc_result r;
+    const char **v;
+    size_t i;
+    if (!py)
+        return NULL;
+    dl_setup_py_launcher_argv(py, version, &argv);
+    v = dl_xcalloc(argv.n + 1, sizeof *v);
+    for (i = 0; i < argv.n; i++)
+        v[i] = argv.v[i];
+    memset(&o, 0, sizeof o);
+    o.timeout_ms = 30000;
+    o.max_output = 1u << 16;
+    dl_proc_run(v, &o, &r);
+    if (r.started && r.exited && r.exit_code == 0 && r.out) {
+        const char *path = dl_trim(r.out);
+        if (*path && dl_path_kind(path) != DL_FS_NONE)
+            found = dl_strdup(path);
+    }
+    dl_proc_result_free(&r);
+    free(v);
+    dl_strv_free(&argv);
+    free(py);
+    return found;
+}
+
 /* The interpreter the environment is made from: --python PATH, pythonX.Y on PATH for
- * --python X.Y, else the one `python` means here. */
+ * --python X.Y (or what `py -X.Y` runs, when only the launcher is there), else the one
+ * `python` means here. */
 static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machine *m)
 {
     const dl_cli *cli = job->cli;
@@ -120,6 +158,8 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
         job->base_python = job->tool == DL_TOOL_UV ? dl_strdup(job->python_version)
                                                     : dl_proc_find(name, dl_env_get("PATH"));
         free(name);
+        if (!job->base_python && job->tool != DL_TOOL_UV)
+            job->base_python = by_launcher(job->python_version);
     } else if (main && main->path.value) {
         job->base_python = dl_strdup(main->path.value);
     }
@@ -256,6 +296,13 @@ int dl_cmd_setup(const dl_cli *cli, const dl_context *ctx)
             return DL_EXIT_USAGE;
         }
         return rollback(cli->args[0]);
+    }
+    if (cli->prove) {
+        if (!cli->n_args) {
+            dl_cli_error("--prove: which environment? dlenv setup --prove PATH");
+            return DL_EXIT_USAGE;
+        }
+        return dl_setup_prove_existing(cli, ctx->know, cli->args[0]);
     }
     if (cli->cpu && cli->for_kind && strcmp(cli->for_kind, "cpu")) {
         dl_cli_error("--cpu and --for %s exclude each other", cli->for_kind);

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,18 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
         return DL_EXIT_USAGE;
     }
     job->report = dl_fmt("%s.report.json", job->layout.staging);
+    if (cli->offline && !cli->wheelhouse) {
+        dl_cli_error("--offline: from which wheels? --wheelhouse DIR (`dlenv plan --offline` "
+                     "lists the files to fetch on another machine)");
+        return DL_EXIT_USAGE;
+    }
+    if (cli->wheelhouse) {
+        if (dl_path_kind(cli->wheelhouse) != DL_FS_DIR) {
+            dl_cli_error("--wheelhouse %s: no such folder", cli->wheelhouse);
+            return DL_EXIT_USAGE;
+        }
+        job->wheelhouse = dl_path_absolute(cli->wheelhouse);
+    }
     return DL_EXIT_OK;
 }
 
@@ -63,6 +76,7 @@ void dl_setup_job_free(dl_setup_job *job)
     free(job->torch);
     free(job->variant);
     free(job->report);
+    free(job->wheelhouse);
     memset(job, 0, sizeof *job);
 }
 
@@ -113,6 +127,7 @@ static void install_argv(const dl_setup_job *job, bool dry_run, const char *pyth
     in.python = dry_run && python ? python : job->layout.staging_python;
     in.index_url = job->requirements ? NULL : job->index_url;
     in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
+    in.find_links = job->wheelhouse;
     in.requirements = dry_run ? NULL : job->requirements;
     in.require_hashes = job->require_hashes && !dry_run;
     in.no_deps = job->no_deps && !dry_run;
@@ -301,7 +316,7 @@ static int check_index(const dl_setup_job *job, const char *url)
     int rc = DL_EXIT_OK;
     char *probe;
     /* uv's --python may be a version ("3.12"), which is no program to run */
-    if (!url || dl_starts_with(url, "file:") ||
+    if (!url || job->wheelhouse || dl_starts_with(url, "file:") ||
         (job->tool == DL_TOOL_UV && !strpbrk(job->base_python, "/\\")))
         return DL_EXIT_OK;
     probe = dl_fmt("%s%storch/", url, dl_ends_with(url, "/") ? "" : "/");
@@ -474,26 +489,86 @@ static void print_evidence(const dl_finding *f)
         fprintf(stderr, "    %s: %s\n", p[i].name, p[i].value);
 }
 
-/* The new interpreter gathered as the doctor gathers (its `import torch` run for real),
- * judged by its rules; snap keeps the result for the snapshot. */
-static int prove(const dl_setup_job *job, dl_snapshot *snap)
+static bool cuda_planned(const dl_setup_job *job)
+{
+    return job->variant && !strncmp(job->variant, "cu", 2);
+}
+
+/* The product on the CPU: the probe checks one element against float64 and leaves the
+ * rate unknown, with the reason, when the product is wrong or torch could not run it. */
+static bool cpu_product_ok(const dl_torch_runtime *rt)
+{
+    if (rt->matmul_gflops.known) {
+        printf("  a %lldx%lld fp32 matrix product on the CPU is right (%.1f GFLOPS).\n",
+               rt->matmul_size.value, rt->matmul_size.value, rt->matmul_gflops.value);
+        return true;
+    }
+    dl_cli_error("verification failed at the torch_runtime layer: torch's matrix product on "
+                 "the CPU in the new environment did not give a right answer");
+    fprintf(stderr, "    pythons[0].runtime.matmul_gflops: unknown, because %s\n",
+            rt->matmul_gflops.why ? rt->matmul_gflops.why : "the probe gave no reason");
+    return false;
+}
+
+/* A CUDA plan: torch must see a GPU, and its products there must match float64. */
+static bool gpu_products_ok(const dl_torch_runtime *rt)
+{
+    const dl_torch_gpu_matmul *m = (const dl_torch_gpu_matmul *)rt->gpu_matmul.items;
+    size_t i;
+    if (!rt->cuda_available.known || !rt->cuda_available.value || rt->gpu_matmul.count == 0) {
+        dl_cli_error("verification failed at the torch_runtime layer: the plan is a CUDA build, "
+                     "and torch in the new environment %s",
+                     rt->cuda_available.known && !rt->cuda_available.value
+                         ? "sees no GPU" : "ran no matrix product on a GPU");
+        fprintf(stderr, "    pythons[0].runtime.cuda_available: %s\n",
+                rt->cuda_available.known ? (rt->cuda_available.value ? "true" : "false")
+                                         : (rt->cuda_available.why ? rt->cuda_available.why
+                                                                   : "unknown"));
+        if (rt->cuda_warning.value)
+            fprintf(stderr, "    pythons[0].runtime.cuda_warning: %s\n", rt->cuda_warning.value);
+        if (rt->gpu_matmul.why)
+            fprintf(stderr, "    pythons[0].runtime.gpu_matmul: unknown, because %s\n",
+                    rt->gpu_matmul.why);
+        return false;
+    }
+    for (i = 0; i < rt->gpu_matmul.count; i++) {
+        if (m[i].check.value && !strcmp(m[i].check.value, "passed"))
+            continue;
+        dl_cli_error("verification failed at the torch_runtime layer: torch's %s matrix "
+                     "product on GPU %lld is wrong", m[i].dtype.value ? m[i].dtype.value : "",
+                     m[i].device.value);
+        fprintf(stderr, "    pythons[0].runtime.gpu_matmul[%zu].check: %s\n", i,
+                m[i].check.value ? m[i].check.value : "unknown");
+        return false;
+    }
+    for (i = 0; i < rt->gpu_matmul.count; i++)
+        printf("  a %lldx%lld %s matrix product on GPU %lld is right (%.1f TFLOPS).\n",
+               m[i].size.value, m[i].size.value, m[i].dtype.value ? m[i].dtype.value : "",
+               m[i].device.value, m[i].tflops.value);
+    return true;
+}
+
+/* PYTHON gathered as the doctor gathers (its `import torch` run for real, with verify's
+ * quick matrix products), judged by its rules; snap keeps the result for the snapshot.
+ * An exit code, after the error naming the layer and its evidence. */
+static int prove_python(const dl_setup_job *job, const char *python, dl_snapshot *snap)
 {
     dl_cli vcli = *job->cli;
     const dl_python *py;
     const dl_finding *f;
     const char *status, *version;
+    bool cuda;
     size_t i;
-    int rc;
-    vcli.python = job->layout.staging_python;
+    vcli.python = python;
     memset(&vcli.python_version, 0, sizeof vcli.python_version);
     vcli.no_runtime = false;
     vcli.root = NULL;
     vcli.from = NULL;
-    printf("\nProving it: the doctor's probes on %s ...\n", job->layout.staging_python);
+    printf("\nProving it: the doctor's probes and verify's quick matrix product on %s ...\n",
+           python);
     fflush(stdout);
-    rc = dl_cli_take_snapshot(&vcli, job->know, snap);
-    if (rc != DL_EXIT_OK)
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+    if (dl_cli_take_snapshot_measured(&vcli, job->know, "quick", snap) != DL_EXIT_OK)
+        return DL_EXIT_VERIFY_FAILED;
     py = dl_q_main_python(&snap->facts);
     status = py ? py->runtime.status.value : NULL;
     version = py ? py->runtime.version.value : NULL;
@@ -502,26 +577,60 @@ static int prove(const dl_setup_job *job, dl_snapshot *snap)
                      "new environment: %s", status ? status : "not run");
         if (py && py->runtime.error.value)
             fprintf(stderr, "    python.runtime.error: %s\n", py->runtime.error.value);
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+        return DL_EXIT_VERIFY_FAILED;
     }
     if (job->torch && !torch_as_planned(version, job->torch, job->variant)) {
         dl_cli_error("verification failed at the torch_build layer: the new environment "
                      "imports torch %s, the plan is %s (%s)", version ? version : "(unknown)",
                      job->torch, job->variant ? job->variant : "any variant");
-        return abandon(job, DL_EXIT_VERIFY_FAILED);
+        return DL_EXIT_VERIFY_FAILED;
     }
+    /* no plan (--prove): the devices its own build is for */
+    cuda = job->variant ? cuda_planned(job)
+                        : (!job->cli->cpu && py->runtime.cuda.value &&
+                           isdigit((unsigned char)py->runtime.cuda.value[0]));
+    if (!cpu_product_ok(&py->runtime) || (cuda && !gpu_products_ok(&py->runtime)))
+        return DL_EXIT_VERIFY_FAILED;
     for (i = 0; i < snap->findings.items.count; i++) {
         f = (const dl_finding *)snap->findings.items.items + i;
         if (dl_q_failure(f) && layer_of_the_env(f->layer.value)) {
             dl_cli_error("verification failed at the %s layer: %s (%s)", f->layer.value,
                          f->title.value ? f->title.value : "", f->id.value ? f->id.value : "");
             print_evidence(f);
-            return abandon(job, DL_EXIT_VERIFY_FAILED);
+            return DL_EXIT_VERIFY_FAILED;
         }
     }
     printf("  torch %s imports in it (%s), and the doctor finds no failure in the python "
            "and torch layers.\n", version, py->runtime.file.value ? py->runtime.file.value : "");
     return DL_EXIT_OK;
+}
+
+/* The staging interpreter proven; any failure abandons the staging folder. */
+static int prove(const dl_setup_job *job, dl_snapshot *snap)
+{
+    int rc = prove_python(job, job->layout.staging_python, snap);
+    return rc == DL_EXIT_OK ? rc : abandon(job, rc);
+}
+
+int dl_setup_prove_existing(const dl_cli *cli, const dl_knowledge *know, const char *target)
+{
+    dl_setup_job job;
+    dl_snapshot snap;
+    int rc = dl_setup_job_begin(&job, cli, know, target);
+    if (rc != DL_EXIT_OK)
+        return rc;
+    if (dl_path_kind(job.layout.python) == DL_FS_NONE) {
+        dl_cli_error("--prove %s: no environment there (no %s)", target, job.layout.python);
+        dl_setup_job_free(&job);
+        return DL_EXIT_TARGET;
+    }
+    memset(&snap, 0, sizeof snap);
+    rc = prove_python(&job, job.layout.python, &snap);
+    if (rc == DL_EXIT_OK)
+        printf("The environment at %s works.\n", job.layout.target);
+    dl_snapshot_free(&snap);
+    dl_setup_job_free(&job);
+    return rc;
 }
 
 /* ---- into place ----------------------------------------------------------------------- */

@@ -28,6 +28,7 @@ typedef struct dl_setup_job {
     char *index_url, *extra_index_url;
     char *torch, *variant;     /* what the new environment's torch must be */
     char *report;              /* pip's --report file beside the staging folder */
+    char *wheelhouse;          /* --wheelhouse DIR, absolute: the only source of wheels */
 } dl_setup_job;
 
 /* Fills the layout for target (made absolute); an exit code after the one-line error. */
@@ -42,5 +43,11 @@ int dl_setup_choose_tool(dl_setup_job *job);
  * check of the target and stale staging folders, the index, the environment, the --with
  * check, the install, the proof, the swap, the lock. --dry-run stops after printing. */
 int dl_setup_run(dl_setup_job *job);
+
+/* The proof alone (--prove), on the environment at target as it is, nothing changed: its
+ * interpreter's runtime probe with the quick matrix products, and the doctor's rules. The
+ * devices expected are those of its torch's build (a CUDA build must see a GPU) unless
+ * --cpu. DL_EXIT_OK or DL_EXIT_VERIFY_FAILED (or a usage/target error). */
+int dl_setup_prove_existing(const dl_cli *cli, const dl_knowledge *know, const char *target);
 
 #endif

@@ -79,10 +79,16 @@ void dl_cli_snapshot_judge(dl_snapshot *s, const dl_knowledge *know)
 
 int dl_cli_take_snapshot(const dl_cli *cli, const dl_knowledge *know, dl_snapshot *out)
 {
+    return dl_cli_take_snapshot_measured(cli, know, NULL, out);
+}
+
+int dl_cli_take_snapshot_measured(const dl_cli *cli, const dl_knowledge *know,
+                                  const char *measure, dl_snapshot *out)
+{
     char when[32];
     int rc;
     memset(out, 0, sizeof *out);
-    rc = dl_cli_gather(cli, &out->facts);
+    rc = dl_cli_gather_measured(cli, measure, &out->facts);
     if (rc != DL_EXIT_OK)
         return rc;
     utc_now(when, sizeof when, false);

@@ -10,6 +10,10 @@
 /* Fills out (needs dl_snapshot_free either way); returns an exit code after printing the
  * one-line error (an unusable --python). */
 int dl_cli_take_snapshot(const dl_cli *cli, const dl_knowledge *know, dl_snapshot *out);
+/* The same with torch's matrix products timed and checked in the runtime probe at verify's
+ * level MEASURE ("quick", "default", "full"; NULL: none). */
+int dl_cli_take_snapshot_measured(const dl_cli *cli, const dl_knowledge *know,
+                                  const char *measure, dl_snapshot *out);
 
 /* Runs the rules on s's facts when s has no findings (a plain report, an older snapshot). */
 void dl_cli_snapshot_judge(dl_snapshot *s, const dl_knowledge *know);

@@ -29,6 +29,14 @@ void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, co
     add(argv, dir);
 }
 
+void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *argv)
+{
+    add(argv, py);
+    dl_strv_add(argv, dl_fmt("-%s", version));
+    add(argv, "-c");
+    add(argv, "import sys; print(sys.executable)");
+}
+
 void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
 {
     size_t i;
@@ -61,11 +69,16 @@ void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
         add(argv, "--no-deps");
     if (in->require_hashes)
         add(argv, "--require-hashes");
-    if (in->index_url) {
+    if (in->find_links) {
+        add(argv, "--no-index");
+        add(argv, "--find-links");
+        add(argv, in->find_links);
+    }
+    if (in->index_url && !in->find_links) {
         add(argv, "--index-url");
         add(argv, in->index_url);
     }
-    if (in->extra_index_url) {
+    if (in->extra_index_url && !in->find_links) {
         add(argv, "--extra-index-url");
         add(argv, in->extra_index_url);
     }

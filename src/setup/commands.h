@@ -16,12 +16,18 @@ typedef enum dl_setup_tool { DL_TOOL_VENV, DL_TOOL_UV } dl_setup_tool;
 void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, const char *dir,
                         dl_strv *argv);
 
+/* The Python launcher (`py`, Windows' python.org installs put only it on PATH) asked for
+ * the interpreter of a version: py -X.Y -c <print sys.executable>. Asked when pythonX.Y is
+ * not on PATH; its answer is then the interpreter the environment is made from. */
+void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *argv);
+
 typedef struct dl_setup_install {
     dl_setup_tool tool;
     const char *uv;               /* uv's path (tool uv) */
     const char *python;           /* the environment's interpreter */
     const char *index_url;        /* NULL: the installer's default */
     const char *extra_index_url;  /* NULL: none */
+    const char *find_links;       /* a wheelhouse: --no-index --find-links DIR, no index URL */
     const dl_strv *packages;      /* torch==2.9.1 torchvision==0.24.1 d2l==1.0.3 */
     const char *requirements;     /* -r FILE (restore: the lock); NULL none */
     bool require_hashes, no_deps;

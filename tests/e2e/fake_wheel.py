@@ -17,6 +17,10 @@ BEHAVIOUR (for torch; other packages are plain):
 EXTRA (any package; the extension-package tests):
   requires=REQ     a Requires-Dist: REQ line in METADATA
   file=PATH:TEXT   one more file in the wheel (a library name, a version file)
+  mm=right|wrong   (torch) randn and mm enough for the runtime probe's CPU matrix product
+                   (`dlenv verify`, setup's proof): right, or off by 1000 in every element.
+                   Lazy: an element is computed when read, so a 4096x4096 product is instant.
+                   The GPU products (torch.cuda events, device tensors) need real torch.
 """
 import base64
 import hashlib
@@ -88,6 +92,57 @@ backends.cudnn.version = lambda: 90100
 '''
 
 
+MATMUL = r'''
+class _Vector(list):
+    def double(self):
+        return self
+
+    def __mul__(self, other):
+        return _Vector(x * y for x, y in zip(self, other))
+
+    def sum(self):
+        return float(sum(self))
+
+
+class _Matrix(object):
+    # element (i, j) of a seeded matrix, made when read
+    def __init__(self, n, seed):
+        self.n, self.seed = n, seed
+
+    def at(self, i, j):
+        return ((i * 7919 + j * 104729 + self.seed * 31) % 2003) / 1001.5 - 1.0
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            i, j = key
+            if isinstance(i, slice):
+                return _Vector(self.at(k, j) for k in range(self.n))
+            return self.at(i, j)
+        return _Vector(self.at(key, k) for k in range(self.n))
+
+
+class _Product(_Matrix):
+    def __init__(self, a, b):
+        _Matrix.__init__(self, a.n, 0)
+        self.a, self.b = a, b
+
+    def at(self, i, j):
+        return sum(self.a.at(i, k) * self.b.at(k, j) for k in range(self.n)) + {offset}
+
+
+_seeds = [0]
+
+
+def randn(n, m, **kw):
+    _seeds[0] += 1
+    return _Matrix(n, _seeds[0])
+
+
+def mm(a, b):
+    return _Product(a, b)
+'''
+
+
 def torch_init(behaviour, version):
     kind, _, arg = behaviour.partition(":")
     if kind == "healthy":
@@ -135,13 +190,15 @@ def main():
         key, _, value = extra.partition("=")
         if key == "requires":
             requires.append("Requires-Dist: %s\n" % value)
+        elif key == "mm":
+            files["mm"] = MATMUL.format(offset="1000.0" if value == "wrong" else "0.0")
         elif key == "file":
             path, _, text = value.partition(":")
             files[path] = text
         else:
             raise SystemExit("fake_wheel.py: unknown extra %r" % extra)
     if name == "torch":
-        files["torch/__init__.py"] = torch_init(behaviour, version)
+        files["torch/__init__.py"] = torch_init(behaviour, version) + files.pop("mm", "")
         if behaviour != "not_pytorch":
             files["torch/version.py"] = VERSION_PY.format(version=version, cuda=cuda_of(version))
     else:

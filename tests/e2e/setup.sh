@@ -65,6 +65,7 @@ expect_eq "setup: snapshot schema" dlenv.snapshot/1 "$("$match" --get "$env/dlen
 expect_eq "setup: snapshot's interpreter" "$env/bin/python" "$("$match" --get "$env/dlenv-snapshot.json" facts.pythons.0.path)"
 ! grep -q dlenv-staging "$env/dlenv-snapshot.json" || fail "setup: the snapshot names the staging folder"
 case "$out" in *". $env/bin/activate"*) ;; *) fail "setup: no activation line: $out" ;; esac
+case "$out" in *"matrix product on the CPU is right"*) ;; *) fail "setup: no matrix product in the proof: $out" ;; esac
 no_staging "setup"
 fingerprint "$env" > "$work/before"
 cp "$work/before" "$work/first"
@@ -74,6 +75,13 @@ cp "$work/before" "$work/first"
 run setup "$env" $common --index-mirror "http://127.0.0.1:$closed" --yes
 expect_eq "index unreachable: exit code" 14 "$rc"
 unchanged "index unreachable"
+
+# A torch that imports but multiplies wrong: the proof's matrix product catches it.
+# shellcheck disable=SC2086
+run setup "$env" $common $wrong_mirror --yes
+expect_eq "wrong product: exit code" 18 "$rc"
+case "$err" in *torch_runtime*"product is wrong"*) ;; *) fail "wrong product: layer or evidence not named: $err" ;; esac
+unchanged "wrong product"
 
 # shellcheck disable=SC2086
 run setup "$env" $common $mirror --with nosuchpackage==1.0 --yes
@@ -119,42 +127,76 @@ else
     missing "every Python from 3.9 to 3.13 is in /usr/bin: no missing one to ask for"
 fi
 
+# --python X.Y with no pythonX.Y on PATH, only a `py` launcher (as python.org's Windows
+# installs leave it): the interpreter `py -X.Y` runs. A PATH holding only a fake py that
+# knows $pyver alone.
+mkdir "$work/launcher"
+printf '#!/bin/sh\n[ "$1" = "-%s" ] || exit 103\nshift\nexec %s "$@"\n' "$pyver" "$py" > "$work/launcher/py"
+chmod +x "$work/launcher/py"
+set +e
+# shellcheck disable=SC2086
+PATH="$work/launcher" "$dlenv" setup "$work/bylauncher" --python "$pyver" --cpu --tool venv --extra-index-url none $mirror --dry-run > "$work/out" 2>&1
+rc=$?
+set -e
+expect_eq "py launcher: exit code" 0 "$rc"
+grep -q "made from $py\$" "$work/out" || fail "py launcher: not made from what py -$pyver runs: $(cat "$work/out")"
+
 sed "0,/--hash=sha256:[0-9a-f]*/s//--hash=sha256:$(printf '0%.0s' $(seq 1 64))/" "$env/dlenv.lock" > "$work/edited.lock"
 run restore "$work/edited.lock" "$env" --python "$py" --tool venv --yes
 expect_eq "hash mismatch: exit code" 16 "$rc"
 unchanged "hash mismatch"
 
-# Killed (SIGKILL) while pip installs: the staging folder stays; the next setup removes it
-# and says so.
-set +e
-# shellcheck disable=SC2086
-"$dlenv" setup "$env" $common $mirror --yes > "$work/killed.out" 2>&1 &
-victim=$!
-set -e
-killed=
-for _ in $(seq 1 400); do
-    if ps -o args= --ppid "$victim" 2>/dev/null | grep -q "pip install"; then
-        kill -9 "$victim"
-        killed=yes
-        break
-    fi
-    sleep 0.05
-done
-wait "$victim" 2>/dev/null || true
-expect_eq "killed during install: it was killed there" yes "$killed"
-for _ in $(seq 1 50); do # pip dies with it (PR_SET_PDEATHSIG): gone within moments
-    ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || break
-    sleep 0.1
-done
+# Killed (SIGKILL), then interrupted (SIGINT, a Ctrl-C) while pip installs: each leaves
+# its staging folder (SIGINT: dlenv kills pip's group and ends by the signal), the
+# environment as it was; the next setup removes both and says so. dlenv starts with SIGINT
+# at its default (a background job of a script has it ignored, which dlenv keeps).
+interrupt_install() { # interrupt_install SIGNAL: sets victim
+    set +e
+    # shellcheck disable=SC2086
+    "$py" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+        "$dlenv" setup "$env" $common $mirror --yes > "$work/killed.out" 2>&1 &
+    victim=$!
+    set -e
+    killed=
+    for _ in $(seq 1 400); do
+        if ps -o args= --ppid "$victim" 2>/dev/null | grep -q "pip install"; then
+            kill "-$1" "$victim"
+            killed=yes
+            break
+        fi
+        sleep 0.05
+    done
+    set +e
+    wait "$victim" 2>/dev/null
+    status=$?
+    set -e
+    expect_eq "$1 during install: it was interrupted there" yes "$killed"
+    for _ in $(seq 1 50); do # pip dies with it (PR_SET_PDEATHSIG, or dlenv kills its group)
+        ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || break
+        sleep 0.1
+    done
+    ! ps -eo args= | grep -q "[.]env.dlenv-staging-$victim/bin/python -m pip" || fail "$1 during install: pip still runs"
+    unchanged_but_staging=$(fingerprint "$env")
+    [ "$unchanged_but_staging" = "$(cat "$work/before")" ] || fail "$1 during install: the environment changed"
+}
+interrupt_install KILL
+killed_pid=$victim
 [ -d "$work/.env.dlenv-staging-$victim" ] || fail "killed during install: no staging folder left to clean"
-unchanged_but_staging=$(fingerprint "$env")
-[ "$unchanged_but_staging" = "$(cat "$work/before")" ] || fail "killed during install: the environment changed"
+interrupt_install INT
+int_pid=$victim
+int_left=no
+[ ! -d "$work/.env.dlenv-staging-$int_pid" ] || int_left=yes
+expect_eq "SIGINT during install: dlenv ends by SIGINT" 130 "$status"
+# the interrupted setup began by removing the killed one's folder
+grep -q "Removed $work/.env.dlenv-staging-$killed_pid" "$work/killed.out" || fail "after the kill: the stale folder not named: $(cat "$work/killed.out")"
 
 # 5. The next setup cleans up and replaces the environment, keeping the previous one.
 # shellcheck disable=SC2086
 run setup "$env" $common $mirror --with tinyextra==1.0 --yes
 expect_eq "after the kill: exit code" 0 "$rc"
-case "$out" in *"Removed $work/.env.dlenv-staging-$victim"*) ;; *) fail "after the kill: the stale folder not named: $out" ;; esac
+if [ "$int_left" = yes ]; then # SIGINT left its folder: this setup removed it and said so
+    case "$out" in *"Removed $work/.env.dlenv-staging-$int_pid"*) ;; *) fail "after SIGINT: the stale folder not named: $out" ;; esac
+fi
 no_staging "after the kill"
 [ -d "$work/.env.dlenv-previous" ] || fail "after the kill: the previous environment was not kept"
 "$env/bin/python" -c 'import tinyextra' || fail "after the kill: --with package missing"
@@ -166,6 +208,25 @@ expect_eq "restore: exit code" 0 "$rc"
 [ "$rc" = 0 ] || echo "$out$err" | tail -20
 freeze() { "$1/bin/python" -m pip list --format freeze --exclude pip --exclude setuptools 2> /dev/null | LC_ALL=C sort; }
 expect_eq "restore: the same packages" "$(freeze "$env")" "$(freeze "$work/restored")"
+
+# 6b. --offline --wheelhouse: the same wheels from a folder, the index's address a closed
+# port (so any use of an index fails); restore from that lock the same way.
+mkdir "$work/wheelhouse"
+cp "$work/index/cpu/"*/*.whl "$work/wheelhouse/"
+# shellcheck disable=SC2086
+run setup "$work/offline" $common --index-mirror "http://127.0.0.1:$closed" --offline --wheelhouse "$work/wheelhouse" --yes
+expect_eq "wheelhouse: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -20
+grep -q "^\$ .*pip install .*--no-index --find-links $work/wheelhouse" "$work/out" || fail "wheelhouse: no --no-index --find-links install: $out"
+expect_eq "wheelhouse: its torch" "$torch+cpu" "$("$work/offline/bin/python" -c 'import torch; print(torch.__version__)')"
+grep -q "^torch==$torch+cpu" "$work/offline/dlenv.lock" || fail "wheelhouse: lock without torch"
+run restore "$work/offline/dlenv.lock" "$work/offline2" --python "$py" --tool venv --wheelhouse "$work/wheelhouse" --yes
+expect_eq "wheelhouse restore: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -20
+expect_eq "wheelhouse restore: the same packages" "$(freeze "$work/offline")" "$(freeze "$work/offline2")"
+# shellcheck disable=SC2086
+run setup "$work/offline3" $common --offline --yes
+expect_eq "--offline without --wheelhouse: exit code" 2 "$rc"
 
 # 7. --rollback: the first environment back, byte for byte.
 run setup --rollback "$env"

@@ -115,6 +115,11 @@ static void commands(void **state)
     assert_string_equal(s, "/bin/uv|venv|--relocatable|--seed|--python|3.12|/w/s");
     free(s);
     dl_strv_free(&argv);
+    dl_setup_py_launcher_argv("C:\\Windows\\py.exe", "3.12", &argv);
+    s = joined(&argv);
+    assert_string_equal(s, "C:\\Windows\\py.exe|-3.12|-c|import sys; print(sys.executable)");
+    free(s);
+    dl_strv_free(&argv);
 
     dl_strv_split(&packages, "torch==2.9.1 torchvision==0.24.1", ' ');
     memset(&in, 0, sizeof in);

@@ -1,0 +1,34 @@
+# setup's proof with Debian's real torch (python3-torch, a CPU build) as its subject: a venv
+# made with --system-site-packages, nothing installed in it, proven by `dlenv setup --prove`
+# (the proof alone: the runtime probe with verify's quick matrix product, run for real, and
+# the doctor's rules). The planner targets download.pytorch.org's wheels, never Debian's
+# build (1.13.0a0), so the whole transaction cannot take Debian's torch as its plan; this
+# proves the proof step itself against real torch. Nothing in the venv changes.
+set -eu
+. "$(dirname "$0")/lib.inc"
+py=/usr/bin/python3
+"$py" -c 'import torch' > /dev/null 2>&1 || skip_or_fail "Debian's torch (python3-torch) is not installed"
+"$py" -m venv --system-site-packages --without-pip "$work/deb" > /dev/null 2>&1 ||
+    skip_or_fail "python3 -m venv cannot make a venv (python3-venv)"
+trap 'rm -rf "$work"' EXIT INT TERM
+
+listing() { (cd "$1" && find . | LC_ALL=C sort); }
+before=$(listing "$work/deb")
+
+run setup --prove "$work/deb"
+expect_eq "prove Debian's torch: exit code" 0 "$rc"
+[ "$rc" = 0 ] || echo "$out$err" | tail -10
+case "$out" in *"fp32 matrix product on the CPU is right"*) ;; *) fail "prove: no matrix product: $out" ;; esac
+case "$out" in *"/usr/lib/python3/dist-packages/torch/"*) ;; *) fail "prove: not Debian's torch: $out" ;; esac
+expect_eq "prove: the venv unchanged" "$before" "$(listing "$work/deb")"
+
+# --cpu: the CPU product alone, whatever the build (a CPU build passes the same way).
+run setup --prove "$work/deb" --cpu
+expect_eq "prove --cpu: exit code" 0 "$rc"
+
+run setup --prove "$work/nothing"
+expect_eq "prove, no environment: exit code" 12 "$rc"
+run setup --prove
+expect_eq "prove, no PATH: exit code" 2 "$rc"
+
+finish
