@@ -57,27 +57,27 @@ static char *gpus_text(const dl_facts *f)
     return b.len ? dl_buf_take(&b) : NULL;
 }
 
-static void judge(fold_ctx *c, const char *host, const dl_facts *f)
+/* Fills x (all but its host) from a node's facts. */
+static void judge(const dl_context *ctx, const dl_facts *f, dl_fleet_node *x)
 {
     dl_findings fs;
     dl_doctor_view view;
     dl_rule_input rin;
     dl_fleet_info info;
-    dl_fleet_node *x;
-    dl_node_state state = DL_NODE_OK;
     const char *fp[DL_FP_COUNT];
     char *gpus = gpus_text(f), *why = NULL;
     memset(&fs, 0, sizeof fs);
     rin.facts = f;
-    rin.know = c->ctx->know;
+    rin.know = ctx->know;
     dl_rules_run(&rin, NULL, &fs);
     dl_doctor_view_build(&view, f, &fs, NULL);
     dl_fleet_info_build(f, &info);
+    x->state = DL_NODE_OK;
     if (view.judged.verdict == DL_VERDICT_FAILURE)
-        state = DL_NODE_FAILING;
+        x->state = DL_NODE_FAILING;
     else if (view.judged.verdict == DL_VERDICT_CANNOT_JUDGE) {
         dl_strv unknown = {0};
-        state = DL_NODE_CANNOT_JUDGE;
+        x->state = DL_NODE_CANNOT_JUDGE;
         dl_doctor_view_unknown(&view, &unknown);
         why = unknown.n ? dl_strdup(unknown.v[0]) : NULL;
         dl_strv_free(&unknown);
@@ -86,9 +86,9 @@ static void judge(fold_ctx *c, const char *host, const dl_facts *f)
     fp[DL_FP_MAX_CUDA] = info.max_cuda;
     fp[DL_FP_GPUS] = gpus;
     fp[DL_FP_TORCH] = info.torch;
-    x = dl_fleet_add(&c->fleet, host, state);
-    dl_fleet_node_set(x, fp, view.root && state == DL_NODE_FAILING ? view.root->id.value : NULL,
-                      view.root && state == DL_NODE_FAILING ? view.root->title.value : NULL, why);
+    dl_fleet_node_set(x, fp, view.root && x->state == DL_NODE_FAILING ? view.root->id.value : NULL,
+                      view.root && x->state == DL_NODE_FAILING ? view.root->title.value : NULL,
+                      why);
     free(why);
     free(gpus);
     dl_fleet_info_free(&info);
@@ -96,7 +96,6 @@ static void judge(fold_ctx *c, const char *host, const dl_facts *f)
     dl_findings_free(&fs);
 }
 
-/* One node's text: a report is judged; anything else is named for what it is. */
 /* What a node printed instead of a report, for the listing: its first line, cut short. */
 static char *not_a_report(const char *text, size_t len)
 {
@@ -111,14 +110,15 @@ static char *not_a_report(const char *text, size_t len)
                   i + n < len && text[i + n] != '\n' && text[i + n] != '\r' ? "..." : "");
 }
 
-static void add_text(fold_ctx *c, const char *host, const char *text, size_t len)
+/* One node's text: a report is judged; anything else is named for what it is. */
+static void assess(const fold_ctx *c, const char *text, size_t len, dl_fleet_node *x)
 {
     dl_facts f;
     char *why = NULL;
     size_t start = len, obj = 0;
     bool found = dl_fleet_find_object(text, len, &start, &obj), begun = start < len;
     if (found && dl_cli_facts_from_text(text + start, obj, &f, &why)) {
-        judge(c, host, &f);
+        judge(c->ctx, &f, x);
         dl_facts_free(&f);
         return;
     }
@@ -130,24 +130,117 @@ static void add_text(fold_ctx *c, const char *host, const char *text, size_t len
     if (c->timed_out && begun) {
         char *m = dl_fmt("answered only in part before the launcher was killed at "
                          "--timeout %g s (%s)", c->timeout_s, why);
-        dl_fleet_node_set(dl_fleet_add(&c->fleet, host, DL_NODE_SILENT), NULL, NULL, NULL, m);
+        x->state = DL_NODE_SILENT;
+        dl_fleet_node_set(x, NULL, NULL, NULL, m);
         free(m);
-    } else
-        dl_fleet_node_set(dl_fleet_add(&c->fleet, host, DL_NODE_GARBAGE), NULL, NULL, NULL,
-                          why);
+    } else {
+        x->state = DL_NODE_GARBAGE;
+        dl_fleet_node_set(x, NULL, NULL, NULL, why);
+    }
     free(why);
+}
+
+/* ---- judging many nodes at once ------------------------------------------------------------
+ * Each node is judged alone (its facts tree lives only while its rules run), so the nodes
+ * are shared out among threads; results land in their own slot and are added in order. */
+
+typedef struct job {
+    char *host;
+    char *path;            /* a saved report to read; NULL: text */
+    const char *text;
+    size_t len;
+    bool unreadable;       /* path could not be read (said on stderr) */
+    dl_fleet_node result;
+} job;
+
+typedef struct job_list {
+    job *v;
+    size_t n;
+    const fold_ctx *c;
+    unsigned threads;
+} job_list;
+
+static void job_add(job_list *jobs, const char *host, const char *path, const char *text,
+                    size_t len)
+{
+    job *j;
+    jobs->v = dl_xrealloc(jobs->v, (jobs->n + 1) * sizeof *jobs->v);
+    j = &jobs->v[jobs->n++];
+    memset(j, 0, sizeof *j);
+    j->host = dl_strdup(host);
+    j->path = path ? dl_strdup(path) : NULL;
+    j->text = text;
+    j->len = len;
+}
+
+static void run_job(const fold_ctx *c, job *j)
+{
+    if (j->path) {
+        size_t len = 0;
+        char *text = dl_cli_read_input(j->path, MAX_REPORT_BYTES, &len);
+        if (!text) {
+            j->unreadable = true;
+            return;
+        }
+        assess(c, text, len, &j->result);
+        free(text);
+    } else
+        assess(c, j->text, j->len, &j->result);
+}
+
+static void job_thread(void *arg, unsigned index)
+{
+    job_list *jobs = arg;
+    size_t i;
+    for (i = index; i < jobs->n; i += jobs->threads)
+        run_job(jobs->c, &jobs->v[i]);
+}
+
+/* Fewer nodes than this are judged on this thread: starting threads costs more. */
+#define MIN_NODES_PER_THREAD 32
+#define MAX_THREADS 16
+
+static int run_jobs(fold_ctx *c, job_list *jobs)
+{
+    unsigned cpus = dl_cpu_count_online();
+    size_t i;
+    int rc = DL_EXIT_OK;
+    char *error = NULL;
+    jobs->c = c;
+    jobs->threads = cpus < MAX_THREADS ? cpus : MAX_THREADS;
+    if (jobs->n / MIN_NODES_PER_THREAD < jobs->threads)
+        jobs->threads = (unsigned)(jobs->n / MIN_NODES_PER_THREAD);
+    if (jobs->threads < 2 || !dl_threads_run(jobs->threads, job_thread, jobs, &error)) {
+        free(error); /* no threads: the same work here, one node after another */
+        jobs->threads = 1;
+        job_thread(jobs, 0);
+    }
+    for (i = 0; i < jobs->n; i++) {
+        job *j = &jobs->v[i];
+        if (j->unreadable)
+            rc = DL_EXIT_BAD_INPUT;
+        else
+            dl_fleet_take(&c->fleet, j->host, &j->result);
+        free(j->host);
+        free(j->path);
+    }
+    free(jobs->v);
+    memset(jobs, 0, sizeof *jobs);
+    return rc;
 }
 
 static void add_output(fold_ctx *c, const char *out, size_t len)
 {
     dl_fleet_part *parts;
+    job_list jobs = {0};
     size_t n, i, plain = 0;
     dl_fleet_split(out, len, &parts, &n);
     for (i = 0; i < n; i++) {
         char *name = parts[i].host ? NULL : dl_fmt("#%zu", ++plain);
-        add_text(c, parts[i].host ? parts[i].host : name, parts[i].text, parts[i].len);
+        job_add(&jobs, parts[i].host ? parts[i].host : name, NULL, parts[i].text, parts[i].len);
         free(name);
     }
+    run_jobs(c, &jobs);
     dl_fleet_parts_free(parts, n);
 }
 
@@ -165,38 +258,51 @@ static char *host_of_path(const char *path)
     return dl_strndup(base, len);
 }
 
-static int add_file(fold_ctx *c, const char *path)
+static void add_file(job_list *jobs, const char *path)
 {
-    size_t len = 0;
-    char *text = dl_cli_read_input(path, MAX_REPORT_BYTES, &len), *host;
-    if (!text)
-        return DL_EXIT_BAD_INPUT;
-    host = host_of_path(path);
-    add_text(c, host, text, len);
+    char *host = host_of_path(path);
+    job_add(jobs, host, path, NULL, 0);
     free(host);
-    free(text);
-    return DL_EXIT_OK;
 }
 
-static int add_path(fold_ctx *c, const char *path)
+/* A folder: every *.json in it, in name order. */
+static int add_path(job_list *jobs, const char *path)
 {
     char **names, *error = NULL;
     size_t n, i;
-    int rc = DL_EXIT_OK;
-    if (dl_path_kind(path) != DL_FS_DIR)
-        return add_file(c, path);
+    if (dl_path_kind(path) != DL_FS_DIR) {
+        add_file(jobs, path);
+        return DL_EXIT_OK;
+    }
     if (!dl_dir_list(path, &names, &n, &error)) {
         dl_cli_error("%s", error);
         free(error);
         return DL_EXIT_BAD_INPUT;
     }
-    for (i = 0; i < n && rc == DL_EXIT_OK; i++)
+    for (i = 0; i < n; i++)
         if (dl_ends_with(names[i], ".json")) {
             char *file = dl_path_join(path, names[i]);
-            rc = add_file(c, file);
+            add_file(jobs, file);
             free(file);
         }
     dl_fs_list_free(names, n);
+    return DL_EXIT_OK;
+}
+
+static int add_saved(fold_ctx *c, const dl_cli *cli)
+{
+    job_list jobs = {0};
+    size_t i;
+    int rc = add_path(&jobs, cli->from);
+    for (i = 0; i < cli->command_argc && rc == DL_EXIT_OK; i++)
+        rc = add_path(&jobs, cli->command_argv[i]);
+    if (rc == DL_EXIT_OK)
+        return run_jobs(c, &jobs);
+    for (i = 0; i < jobs.n; i++) {
+        free(jobs.v[i].host);
+        free(jobs.v[i].path);
+    }
+    free(jobs.v);
     return rc;
 }
 
@@ -275,7 +381,6 @@ int dl_fleet_report(const dl_cli *cli, const dl_context *ctx)
     fold_ctx c;
     char *text;
     int rc = DL_EXIT_OK;
-    size_t i;
     if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "markdown"))
         return usage("fleet report: --format takes text, json or markdown");
     if (!cli->from && !cli->command_argc)
@@ -288,9 +393,7 @@ int dl_fleet_report(const dl_cli *cli, const dl_context *ctx)
     if (cli->from) {
         if (cli->timeout_s > 0)
             return usage("--timeout goes with a launcher, not --from");
-        rc = add_path(&c, cli->from);
-        for (i = 0; i < cli->command_argc && rc == DL_EXIT_OK; i++)
-            rc = add_path(&c, cli->command_argv[i]);
+        rc = add_saved(&c, cli);
     } else
         rc = run_launcher(&c, cli);
     if (rc == DL_EXIT_OK) {

@@ -204,6 +204,16 @@ dl_fleet_node *dl_fleet_add(dl_fleet *fl, const char *host, dl_node_state state)
     return x;
 }
 
+void dl_fleet_take(dl_fleet *fl, const char *host, dl_fleet_node *x)
+{
+    dl_fleet_node *slot = dl_fleet_add(fl, host, x->state);
+    char *name = slot->host;
+    *slot = *x;
+    slot->host = name;
+    free(x->host);
+    memset(x, 0, sizeof *x);
+}
+
 static char *copy_or_null(const char *s)
 {
     return s ? dl_strdup(s) : NULL;

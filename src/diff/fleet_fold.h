@@ -66,6 +66,8 @@ void dl_fleet_parts_free(dl_fleet_part *parts, size_t n);
 dl_fleet_node *dl_fleet_add(dl_fleet *fl, const char *host, dl_node_state state);
 void dl_fleet_node_set(dl_fleet_node *x, const char *const *fp, const char *root_id,
                        const char *root_title, const char *why);
+/* Adds x (filled outside the fleet, host unset) under host; x is left empty. */
+void dl_fleet_take(dl_fleet *fl, const char *host, dl_fleet_node *x);
 bool dl_fleet_has(const dl_fleet *fl, const char *host);
 /* Groups the reports by fingerprint and counts the states. */
 void dl_fleet_fold(dl_fleet *fl);
