@@ -4,6 +4,7 @@
 #include "cli/input.h"
 #include "cli/output.h"
 #include "base/str.h"
+#include "os/os.h"
 #include "facts/facts_json.h"
 
 #include <cjson/cJSON.h>
@@ -23,9 +24,12 @@ static const char *const core_sections[] = {"os",  "cpu",         "memory",    "
 /* The first core section text (a checked report) lacks, or NULL. */
 static const char *missing_section(const char *text, size_t len)
 {
-    cJSON *doc = cJSON_ParseWithLength(text, len);
+    cJSON *doc;
     const char *missing = NULL;
     size_t i;
+    dl_library_lock(); /* cJSON's parse writes a global (os.h) */
+    doc = cJSON_ParseWithLength(text, len);
+    dl_library_unlock();
     for (i = 0; doc && !missing && i < sizeof core_sections / sizeof core_sections[0]; i++)
         if (!cJSON_GetObjectItemCaseSensitive(doc, core_sections[i]))
             missing = core_sections[i];
