@@ -84,7 +84,7 @@ const dl_command dl_commands[] = {
      "--cuda. `# noqa: ID` on a line silences ID there.\n"
      "Exit 0 nothing at or above --fail-on, 1 something, 2 usage, 6 lint is not built\n"
      "into this binary.\n"},
-    {"fleet", "health checks for a cluster, and many nodes' reports folded into one",
+    {"fleet", "cluster health checks; many nodes' reports folded into one",
      dl_cmd_fleet, dl_fleet_options, KNOW | DL_CMD_OWN_EXIT_CODES,
      {" check|report [--format F] [options] [-- LAUNCHER...]", 1, true},
      "\nfleet check runs the doctor's checks without `import torch` and without measuring,\n"
@@ -100,8 +100,8 @@ const dl_command dl_commands[] = {
      "with its difference, its root cause, its garbage output, or that it did not answer.\n"
      "--format text, json or markdown. Exit 0 all healthy, 1 a node fails, 7 a node did\n"
      "not answer (or not with a report), 5 a node cannot be judged. See docs/fleet.md.\n"
-     "\nExample: dlenv fleet report --timeout 60 --hosts 'gpu[01-04]' -- pdsh -w 'gpu[01-04]' "
-     "dlenv report --json\n"},
+     "\nExample: dlenv fleet report --timeout 60 --hosts 'gpu[1-4]' --\n"
+     "           pdsh -w 'gpu[1-4]' dlenv report --json\n"},
     {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
      {" [COMMAND]", 1, false}, NULL},
     {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},
