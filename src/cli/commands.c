@@ -84,15 +84,24 @@ const dl_command dl_commands[] = {
      "--cuda. `# noqa: ID` on a line silences ID there.\n"
      "Exit 0 nothing at or above --fail-on, 1 something, 2 usage, 6 lint is not built\n"
      "into this binary.\n"},
-    {"fleet", "health checks for a cluster: Prometheus, NFD, NHC or JSON",
+    {"fleet", "cluster health checks; many nodes' reports folded into one",
      dl_cmd_fleet, dl_fleet_options, KNOW | DL_CMD_OWN_EXIT_CODES,
-     {" check [--format F] [options]", 1, false},
+     {" check|report [--format F] [options] [-- LAUNCHER...]", 1, true},
      "\nfleet check runs the doctor's checks without `import torch` and without measuring,\n"
      "for health checkers: --format json, prom (a node_exporter textfile), nfd (a\n"
      "node-feature-discovery feature file) or nhc (one line: `dlenv: <root cause>`).\n"
      "--textfile DIR writes DIR/dlenv.prom (prom) or DIR/dlenv (nfd) whole, by rename.\n"
      "Exit 0 healthy (warnings allowed), 1 a failure, 5 a layer cannot be judged, 2 usage,\n"
-     "3 the file cannot be written. See docs/fleet.md.\n"},
+     "3 the file cannot be written.\n"
+     "\nfleet report runs a launcher under --timeout (srun -N 4 --label, pdsh, clush, an ssh\n"
+     "loop: each node runs `dlenv report --json`) or reads saved reports (--from DIR or\n"
+     "files), judges each as `doctor --from` does and folds them: the largest group of\n"
+     "equal nodes (driver, CUDA, GPUs, torch) is the reference, every other node is named\n"
+     "with its difference, its root cause, its garbage output, or that it did not answer.\n"
+     "--format text, json or markdown. Exit 0 all healthy, 1 a node fails, 7 a node did\n"
+     "not answer (or not with a report), 5 a node cannot be judged. See docs/fleet.md.\n"
+     "\nExample: dlenv fleet report --timeout 60 --hosts 'gpu[1-4]' --\n"
+     "           pdsh -w 'gpu[1-4]' dlenv report --json\n"},
     {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
      {" [COMMAND]", 1, false}, NULL},
     {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},

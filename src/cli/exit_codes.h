@@ -13,6 +13,8 @@ enum {
                                 judged (its facts are unknown), so "works" cannot be said */
     DL_EXIT_NOT_BUILT = 6,   /* the command is not built into this binary (lint without its
                                 parser: a cross build, or no network at build time) */
+    DL_EXIT_NO_ANSWER = 7,   /* fleet report: no node fails, but some did not answer in time
+                                or answered with something that is not a report */
     /* setup, restore: each way the transaction stops (docs/setup.md); in every one the
        staging folder is gone and the previous environment is as it was */
     DL_EXIT_DECLINED = 10,          /* not confirmed at the prompt (or no terminal to ask) */

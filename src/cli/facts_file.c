@@ -3,6 +3,8 @@
 #include "cli/exit_codes.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "base/str.h"
+#include "os/os.h"
 #include "facts/facts_json.h"
 
 #include <cjson/cJSON.h>
@@ -22,9 +24,12 @@ static const char *const core_sections[] = {"os",  "cpu",         "memory",    "
 /* The first core section text (a checked report) lacks, or NULL. */
 static const char *missing_section(const char *text, size_t len)
 {
-    cJSON *doc = cJSON_ParseWithLength(text, len);
+    cJSON *doc;
     const char *missing = NULL;
     size_t i;
+    dl_library_lock(); /* cJSON's parse writes a global (os.h) */
+    doc = cJSON_ParseWithLength(text, len);
+    dl_library_unlock();
     for (i = 0; doc && !missing && i < sizeof core_sections / sizeof core_sections[0]; i++)
         if (!cJSON_GetObjectItemCaseSensitive(doc, core_sections[i]))
             missing = core_sections[i];
@@ -32,31 +37,40 @@ static const char *missing_section(const char *text, size_t len)
     return missing;
 }
 
+bool dl_cli_facts_from_text(const char *text, size_t len, dl_facts *f, char **why)
+{
+    const char *missing;
+    *why = NULL;
+    if (!dl_facts_from_json_text(text, len, f, why)) {
+        dl_facts_init(f);
+        return false;
+    }
+    missing = missing_section(text, len);
+    if (missing) {
+        *why = dl_fmt("$.%s: missing: not a whole `dlenv report --json` (it has os, cpu, "
+                      "memory, gpus, nvidia_kernel, nvml, cuda_driver, libraries and pythons)",
+                      missing);
+        dl_facts_free(f);
+        dl_facts_init(f);
+        return false;
+    }
+    return true;
+}
+
 int dl_cli_read_facts(const char *path, dl_facts *f)
 {
     size_t len = 0;
     char *text = dl_cli_read_input(path, MAX_REPORT_BYTES, &len), *error = NULL;
-    const char *missing;
     dl_facts_init(f);
     if (!text)
         return DL_EXIT_BAD_INPUT;
     dl_facts_free(f);
-    if (!dl_facts_from_json_text(text, len, f, &error)) {
+    if (!dl_cli_facts_from_text(text, len, f, &error)) {
         dl_cli_error("%s: %s", path, error);
         free(error);
         free(text);
-        dl_facts_init(f);
         return DL_EXIT_BAD_INPUT;
     }
-    missing = missing_section(text, len);
     free(text);
-    if (missing) {
-        dl_cli_error("%s: $.%s: missing: not a whole `dlenv report --json` (it has "
-                        "os, cpu, memory, gpus, nvidia_kernel, nvml, cuda_driver, libraries "
-                        "and pythons)", path, missing);
-        dl_facts_free(f);
-        dl_facts_init(f);
-        return DL_EXIT_BAD_INPUT;
-    }
     return DL_EXIT_OK;
 }

@@ -1,7 +1,9 @@
 /* dlenv fleet check: the doctor's checks without `import torch` and without measuring,
- * in the forms cluster health checkers read (render/fleet_*.c). The rest of issue 23
- * (fleet report, gres-conf, Slurm drain) is not built yet: docs/fleet.md. */
+ * in the forms cluster health checkers read (render/fleet_*.c). `fleet report` (many
+ * nodes folded into one picture) is fleet_report.c. gres-conf and Slurm drain are not
+ * built yet: docs/fleet.md. */
 #include "cli/exit_codes.h"
+#include "cli/fleet_report.h"
 #include "cli/gather.h"
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -24,9 +26,17 @@ const dl_option dl_fleet_options[] = {
     DL_OPT_FROM,
     DL_OPT_PROBE_TIMEOUT,
     DL_OPT_PYTHON,
-    DL_OPT_LOWER("format", "FORMAT", format, "json (default), prom, nfd or nhc"),
+    DL_OPT_LOWER("format", "FORMAT", format,
+                 "check: json (default), prom, nfd or nhc; report: text (default), json or "
+                 "markdown"),
     DL_OPT_TEXT("textfile", 0, "DIR", textfile,
                 "prom, nfd: write DIR/dlenv.prom or DIR/dlenv (temporary file, then rename)"),
+    DL_OPT_ROW("timeout", 0, "SECONDS", DL_OPTK_SECONDS, timeout_s,
+               "report: kill the launcher after this long (default 600); hosts that had "
+               "not answered are listed"),
+    DL_OPT_TEXT("hosts", 0, "LIST", hosts,
+                "report: the hosts expected to answer (gpu[01-32],login1); those that gave "
+                "nothing are listed"),
     DL_OPT_END,
 };
 
@@ -56,7 +66,12 @@ static int check_options(const dl_cli *cli, const fleet_format **out)
     size_t i;
     const char *name = cli->format ? cli->format : "json";
     if (!cli->n_args || strcmp(cli->args[0], "check"))
-        return usage("fleet takes one action, check: dlenv fleet check --format prom");
+        return usage("fleet takes an action, check or report: dlenv fleet check --format "
+                     "prom");
+    if (cli->command_argc)
+        return usage("fleet check takes no command");
+    if (cli->timeout_s > 0 || cli->hosts)
+        return usage("--timeout and --hosts go with fleet report");
     *out = NULL;
     for (i = 0; i < sizeof formats / sizeof formats[0]; i++)
         if (!strcmp(formats[i].name, name))
@@ -113,7 +128,10 @@ int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
     dl_doctor_view view;
     dl_fleet_input in;
     dl_rule_input rin;
-    int rc = check_options(cli, &format);
+    int rc;
+    if (cli->n_args && !strcmp(cli->args[0], "report"))
+        return dl_fleet_report(cli, ctx);
+    rc = check_options(cli, &format);
     if (rc != DL_EXIT_OK)
         return rc;
     /* A health check must be quick and must not hang on a broken CUDA: no import. */

@@ -64,6 +64,9 @@ typedef struct dl_cli {
     const char *format, *output, *name;
     /* fleet check: the folder a textfile collector reads (node_exporter, NFD) */
     const char *textfile;
+    /* fleet report: the launcher's time limit, the hosts expected to answer */
+    double timeout_s;
+    const char *hosts;
     /* lint: its paths (any number), what fails, what to fix */
     const char **paths;
     size_t n_paths;

@@ -1,5 +1,7 @@
 #include "facts/facts_json.h"
 
+#include "os/os.h"
+
 #include "base/str.h"
 #include "facts/json_check.h"
 
@@ -260,7 +262,9 @@ bool dl_facts_from_json_text(const char *text, size_t len, dl_facts *f, char **e
     *error = NULL;
     if (!dl_json_check(text, len, error))
         return false;
+    dl_library_lock(); /* cJSON's parse writes a global (os.h) */
     j = cJSON_ParseWithLength(text, len);
+    dl_library_unlock();
     if (!j) {
         *error = dl_strdup("not valid JSON");
         return false;

@@ -249,5 +249,10 @@ bool dl_threads_run(unsigned n, dl_thread_fn fn, void *arg, char **error);
  * affinity mask, else GetActiveProcessorCount), >= 1. A container's CPU quota (cgroup
  * cpu.max) is not an affinity and is not counted. */
 unsigned dl_cpu_count_online(void);
+/* One lock for the whole process, around calls into a library that keeps global state:
+ * cJSON's parse writes its last-error position to a global (fleet report parses on
+ * several threads). Not recursive. */
+void dl_library_lock(void);
+void dl_library_unlock(void);
 
 #endif

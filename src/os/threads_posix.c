@@ -123,3 +123,15 @@ unsigned dl_cpu_count_online(void)
 #endif
     return online >= 1 ? (unsigned)online : 1u;
 }
+
+static pthread_mutex_t library_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void dl_library_lock(void)
+{
+    pthread_mutex_lock(&library_lock);
+}
+
+void dl_library_unlock(void)
+{
+    pthread_mutex_unlock(&library_lock);
+}

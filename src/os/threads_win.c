@@ -104,3 +104,15 @@ unsigned dl_cpu_count_online(void)
         count = (unsigned)GetActiveProcessorCount(ALL_PROCESSOR_GROUPS);
     return count >= 1 ? count : 1u;
 }
+
+static SRWLOCK library_lock = SRWLOCK_INIT;
+
+void dl_library_lock(void)
+{
+    AcquireSRWLockExclusive(&library_lock);
+}
+
+void dl_library_unlock(void)
+{
+    ReleaseSRWLockExclusive(&library_lock);
+}

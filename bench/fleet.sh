@@ -1,0 +1,54 @@
+#!/bin/sh
+# bench/fleet.sh [BUILD_DIR] [NODES]: `dlenv fleet report --from DIR` over NODES (default
+# 10000) saved reports, against issue 23's targets: under 2 s and under 200 MB. Run by
+# hand (timings on shared machines are not tests). The reports are tests/doctor/base.json
+# varied as a real fleet varies: most nodes equal, 2% on an older driver (outliers), 0.5%
+# on a driver too old for their torch (failing), 0.3% garbage, 0.2% from a "newer dlenv"
+# with keys this one does not know. CPU seconds (user + sys) and the peak resident size
+# are what count (getrusage of the child), so other load on the machine counts less.
+set -eu
+build=${1:-build}
+nodes=${2:-10000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+dlenv="$(cd "$build" && pwd)/dlenv"
+[ -x "$dlenv" ] || { echo "bench: build first (./dev.sh build)"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-fleet-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+mkdir "$work/reports"
+
+python3 - "$here/tests/doctor/base.json" "$work/reports" "$nodes" <<'PY'
+import copy, json, os, sys
+base = json.load(open(sys.argv[1]))
+out, n = sys.argv[2], int(sys.argv[3])
+
+def driver(doc, version, cuda):
+    doc["nvml"]["driver_version"] = version
+    doc["nvidia_kernel"]["driver_version"] = version
+    doc["nvml"]["cuda_driver_version"] = cuda
+    doc["cuda_driver"]["driver_version"] = cuda
+
+older = copy.deepcopy(base); driver(older, "535.104.05", 12020)
+too_old = copy.deepcopy(base); driver(too_old, "470.82.01", 11040)
+newer = copy.deepcopy(base); newer["os"]["from_a_newer_dlenv"] = {"x": [1, 2, 3]}
+texts = {k: json.dumps(v, indent=1) for k, v in
+         (("base", base), ("older", older), ("too_old", too_old), ("newer", newer))}
+for i in range(n):
+    r = i % 1000
+    kind = ("older" if r < 20 else "too_old" if r < 25 else "garbage" if r < 28 else
+            "newer" if r < 30 else "base")
+    text = "bash: dlenv: command not found\n" if kind == "garbage" else texts[kind]
+    with open(os.path.join(out, "gpu%05d.json" % i), "w") as fh:
+        fh.write(text)
+PY
+
+python3 - "$dlenv" "$work/reports" <<'PY'
+import resource, subprocess, sys, time
+t = time.time()
+p = subprocess.run([sys.argv[1], "fleet", "report", "--from", sys.argv[2]],
+                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+wall = time.time() - t
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(p.stdout.decode().splitlines()[0])
+print("exit %d; wall %.2f s, cpu %.2f s, peak RSS %.1f MB" %
+      (p.returncode, wall, r.ru_utime + r.ru_stime, r.ru_maxrss / 1024.0))
+PY
