@@ -1,4 +1,5 @@
 #include "probe/python/ext_runtime.h"
+#include "probe/python/runtime.h"
 
 #include "base/str.h"
 #include "facts/facts_json.h"
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MARKER "@@DLENV@@"
 
 extern const char dl_ext_probe_py[];
 
@@ -52,17 +52,11 @@ static dl_ext_import *add_record(dl_python *py, const char *package, const char 
 
 bool dl_python_ext_parse(const char *output, dl_python *py, char **why)
 {
-    const char *at = NULL, *p = output;
-    cJSON *j;
+    cJSON *j = dl_python_answer_json(output, why);
     bool ok;
-    while (p && (p = strstr(p, MARKER)) != NULL)
-        at = p++;
-    if (!at) {
-        *why = dl_strdup("the interpreter printed no answer");
+    if (!j)
         return false;
-    }
-    j = cJSON_Parse(at + strlen(MARKER));
-    if (!j || !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "extensions"))) {
+    if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(j, "extensions"))) {
         cJSON_Delete(j);
         *why = dl_strdup("the interpreter's answer is not the expected JSON");
         return false;

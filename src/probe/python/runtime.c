@@ -26,23 +26,29 @@ static void take_identity(cJSON *j, dl_python *py)
     cJSON_DeleteItemFromObjectCaseSensitive(j, "python_bits");
 }
 
-bool dl_python_runtime_parse(const char *output, dl_python *py, char **why)
+cJSON *dl_python_answer_json(const char *output, char **why)
 {
     const char *at = NULL, *p = output;
     cJSON *j;
-    const cJSON *status, *error;
-    bool ok;
     while (p && (p = strstr(p, MARKER)) != NULL)
         at = p++;
     if (!at) {
         *why = dl_strdup("the interpreter printed no answer");
-        return false;
+        return NULL;
     }
     j = cJSON_Parse(at + strlen(MARKER));
-    if (!j) {
+    if (!j)
         *why = dl_strdup("the interpreter's answer is not valid JSON");
+    return j;
+}
+
+bool dl_python_runtime_parse(const char *output, dl_python *py, char **why)
+{
+    cJSON *j = dl_python_answer_json(output, why);
+    const cJSON *status, *error;
+    bool ok;
+    if (!j)
         return false;
-    }
     take_identity(j, py);
     ok = dl_schema_from_json(&dl_torch_runtime_schema, j, &py->runtime, "$.runtime", why);
     status = cJSON_GetObjectItemCaseSensitive(j, "status");

@@ -14,6 +14,10 @@ void dl_python_runtime(dl_python *python, int timeout_ms, const char *measure_le
 
 /* Reads the probe's output (anything, then "@@DLENV@@" + JSON) into py. False with *why
  * when no answer is in it. Exposed for tests. */
+/* The JSON a probe script printed after its last "@@DLENV@@" marker (anything the
+ * interpreter printed before it is noise), or NULL with *why set. The caller frees it with
+ * cJSON_Delete. */
+struct cJSON *dl_python_answer_json(const char *output, char **why);
 bool dl_python_runtime_parse(const char *output, dl_python *py, char **why);
 
 #endif
