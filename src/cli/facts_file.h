@@ -12,7 +12,7 @@
  * line naming the file and what is wrong with it. f needs dl_facts_free either way. */
 int dl_cli_read_facts(const char *path, dl_facts *f);
 /* The same from text already read: false with *why (caller frees) when it is not a whole
- * report; f is then empty (dl_facts_free is harmless). */
+ * report; f is then empty but initialised: it needs dl_facts_free either way. */
 bool dl_cli_facts_from_text(const char *text, size_t len, dl_facts *f, char **why);
 
 #endif

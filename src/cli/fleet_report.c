@@ -117,10 +117,13 @@ static void assess(const fold_ctx *c, const char *text, size_t len, dl_fleet_nod
     char *why = NULL;
     size_t start = len, obj = 0;
     bool found = dl_fleet_find_object(text, len, &start, &obj), begun = start < len;
-    if (found && dl_cli_facts_from_text(text + start, obj, &f, &why)) {
-        judge(c->ctx, &f, x);
-        dl_facts_free(&f);
-        return;
+    if (found) {
+        bool ok = dl_cli_facts_from_text(text + start, obj, &f, &why);
+        if (ok)
+            judge(c->ctx, &f, x);
+        dl_facts_free(&f); /* initialised either way (cli/facts_file.h) */
+        if (ok)
+            return;
     }
     if (!found) {
         free(why);

@@ -67,8 +67,10 @@ static void torch_of(const dl_facts *f, dl_lint_target *t)
 static bool saved_target(const char *path, dl_lint_target *t)
 {
     dl_facts f;
-    if (dl_cli_read_facts(path, &f) != DL_EXIT_OK)
+    if (dl_cli_read_facts(path, &f) != DL_EXIT_OK) {
+        dl_facts_free(&f); /* it is initialised either way (cli/facts_file.h) */
         return false;
+    }
     t->os = dl_q_is_windows(&f) ? DL_LINT_OS_WINDOWS
             : dl_q_text_is(&f.os.family, "linux") ? DL_LINT_OS_LINUX
             : dl_q_text_is(&f.os.family, "macos") ? DL_LINT_OS_MACOS : DL_LINT_OS_UNKNOWN;
