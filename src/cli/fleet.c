@@ -3,6 +3,7 @@
  * nodes folded into one picture) is fleet_report.c. gres-conf and Slurm drain are not
  * built yet: docs/fleet.md. */
 #include "cli/exit_codes.h"
+#include "cli/fleet_measured.h"
 #include "cli/fleet_report.h"
 #include "cli/gather.h"
 #include "cli/commands.h"
@@ -31,6 +32,9 @@ const dl_option dl_fleet_options[] = {
                  "markdown"),
     DL_OPT_TEXT("textfile", 0, "DIR", textfile,
                 "prom, nfd: write DIR/dlenv.prom or DIR/dlenv (temporary file, then rename)"),
+    DL_OPT_TEXT("snapshot", 0, "FILE", snapshot,
+                "prom: add verify's figures as shares of their limits from a saved `dlenv "
+                "verify --json` (or snapshot) FILE"),
     DL_OPT_ROW("timeout", 0, "SECONDS", DL_OPTK_SECONDS, timeout_s,
                "report: kill the launcher after this long (default 600); hosts that had "
                "not answered are listed"),
@@ -46,13 +50,15 @@ typedef struct fleet_format {
     const char *name;
     render_fn render;
     const char *file;      /* the name in --textfile DIR; NULL: stdout only */
+    const char *staging;   /* written whole under this name first, then renamed to file:
+                              nfd-worker reads every file but dot files, temporary ones too */
 } fleet_format;
 
 static const fleet_format formats[] = {
-    {"json", dl_render_fleet_json, NULL},
-    {"prom", dl_render_fleet_prom, "dlenv.prom"},
-    {"nfd", dl_render_fleet_nfd, "dlenv"},
-    {"nhc", dl_render_fleet_nhc, NULL},
+    {"json", dl_render_fleet_json, NULL, NULL},
+    {"prom", dl_render_fleet_prom, "dlenv.prom", NULL}, /* node_exporter reads only *.prom */
+    {"nfd", dl_render_fleet_nfd, "dlenv", ".dlenv"},
+    {"nhc", dl_render_fleet_nhc, NULL, NULL},
 };
 
 static int usage(const char *message)
@@ -84,6 +90,8 @@ static int check_options(const dl_cli *cli, const fleet_format **out)
     }
     if (cli->textfile && !(*out)->file)
         return usage("--textfile goes with --format prom or nfd");
+    if (cli->snapshot && (*out)->render != dl_render_fleet_prom)
+        return usage("--snapshot goes with --format prom");
     return DL_EXIT_OK;
 }
 
@@ -96,15 +104,18 @@ static int verdict_code(dl_verdict verdict)
     return DL_EXIT_OK;
 }
 
-static int write_textfile(const char *dir, const char *name, const char *text)
+static int write_textfile(const char *dir, const fleet_format *format, const char *text)
 {
-    char *path = dl_path_join(dir, name), *error = NULL;
+    char *path = dl_path_join(dir, format->file), *error = NULL;
+    char *staged = format->staging ? dl_path_join(dir, format->staging) : NULL;
     int rc = DL_EXIT_OK;
-    if (!dl_file_write_atomic(path, text, strlen(text), &error)) {
+    if (!dl_file_write_atomic(staged ? staged : path, text, strlen(text), &error) ||
+        (staged && !dl_path_rename(staged, path, &error))) {
         dl_cli_error("%s", error);
         free(error);
         rc = DL_EXIT_TOOL;
     }
+    free(staged);
     free(path);
     return rc;
 }
@@ -112,7 +123,7 @@ static int write_textfile(const char *dir, const char *name, const char *text)
 static int emit(const dl_cli *cli, const fleet_format *format, const dl_fleet_input *in)
 {
     char *text = format->render(in);
-    int rc = cli->textfile ? write_textfile(cli->textfile, format->file, text)
+    int rc = cli->textfile ? write_textfile(cli->textfile, format, text)
                            : dl_cli_write(text, format->render != dl_render_fleet_prom &&
                                                     format->render != dl_render_fleet_nfd);
     free(text);
@@ -128,18 +139,28 @@ int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
     dl_doctor_view view;
     dl_fleet_input in;
     dl_rule_input rin;
+    dl_fleet_measured measured;
     int rc;
     if (cli->n_args && !strcmp(cli->args[0], "report"))
         return dl_fleet_report(cli, ctx);
     rc = check_options(cli, &format);
     if (rc != DL_EXIT_OK)
         return rc;
+    memset(&measured, 0, sizeof measured);
+    if (cli->snapshot) {
+        rc = dl_fleet_measured_read(cli->snapshot, ctx->know, &measured);
+        if (rc != DL_EXIT_OK) {
+            dl_fleet_measured_free(&measured);
+            return rc;
+        }
+    }
     /* A health check must be quick and must not hang on a broken CUDA: no import. */
     fast = *cli;
     fast.no_runtime = true;
     rc = dl_cli_gather(&fast, &f);
     if (rc != DL_EXIT_OK) {
         dl_facts_free(&f);
+        dl_fleet_measured_free(&measured);
         return rc;
     }
     memset(&fs, 0, sizeof fs);
@@ -152,11 +173,14 @@ int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
     in.view = &view;
     in.now = (long long)time(NULL);
     in.expiry_s = NFD_EXPIRY_S;
+    in.measured = cli->snapshot ? &measured.view : NULL;
+    in.measured_at = cli->snapshot ? measured.taken_at : -1;
     rc = emit(cli, format, &in);
     if (rc == DL_EXIT_OK)
         rc = verdict_code(view.judged.verdict);
     dl_doctor_view_free(&view);
     dl_findings_free(&fs);
     dl_facts_free(&f);
+    dl_fleet_measured_free(&measured);
     return rc;
 }

@@ -62,8 +62,9 @@ typedef struct dl_cli {
     bool cpu;
     const char *env_name;    /* --env NAME: a conda env or venv by name or folder */
     const char *format, *output, *name;
-    /* fleet check: the folder a textfile collector reads (node_exporter, NFD) */
-    const char *textfile;
+    /* fleet check: the folder a textfile collector reads (node_exporter, NFD); a saved
+       verify or snapshot whose measured figures go into the Prometheus textfile */
+    const char *textfile, *snapshot;
     /* fleet report: the launcher's time limit, the hosts expected to answer */
     double timeout_s;
     const char *hosts;

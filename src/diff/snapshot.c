@@ -66,6 +66,7 @@ static const doc_form forms[] = {
     {"dlenv.snapshot/", DOC_SNAPSHOT, 1},
     {"dlenv.report/", DOC_REPORT, 1},
     {"dlenv.doctor/", DOC_DOCTOR, 1},
+    {"dlenv.verify/", DOC_DOCTOR, 1}, /* a doctor document with its measurements */
 };
 
 static bool fail(char **error, char *message)
@@ -97,8 +98,8 @@ static bool identify(const cJSON *doc, const char *path, const doc_form **form, 
         *form = &forms[i];
         return true;
     }
-    return fail(error, dl_fmt("%s.schema: \"%s\" is not a dlenv snapshot, report or "
-                              "doctor document", path, s));
+    return fail(error, dl_fmt("%s.schema: \"%s\" is not a dlenv snapshot, report, "
+                              "doctor or verify document", path, s));
 }
 
 static bool read_string(const cJSON *doc, const char *key, char **out, char **error)

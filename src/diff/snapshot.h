@@ -5,7 +5,8 @@
  *
  * "facts" is exactly a `dlenv report --json` document (with its own "schema":
  * "dlenv.report/1"), "findings" and "root_cause" exactly those of `dlenv doctor --json`.
- * Reading also takes a plain report (facts, no findings) or a doctor document, and any
+ * Reading also takes a plain report (facts, no findings), a doctor document or a verify
+ * one (read as a doctor document: its "measurements" are in its facts too), and any
  * snapshot of an older major version (0); keys it does not know are skipped, keys an
  * older writer lacked stay absent. A newer major version is an error: its meaning may
  * have changed. Pure: no I/O. */
@@ -33,7 +34,7 @@ typedef struct dl_snapshot {
  * from the findings). */
 char *dl_snapshot_to_json_text(const dl_snapshot *s);
 
-/* Reads a snapshot, report or doctor document. False with *error (one line, with the JSON
+/* Reads a snapshot, report, doctor or verify document. False with *error (one line, with the JSON
  * path where there is one: "$.facts.gpus[0].vendor_id: expected ...") otherwise; out is
  * then empty. out needs dl_snapshot_free after success. */
 bool dl_snapshot_from_json_text(const char *text, size_t len, dl_snapshot *out, char **error);

@@ -1,10 +1,14 @@
 /* fleet check as a node_exporter textfile (the Prometheus text exposition format 0.0.4):
  * one dlenv_check_status series per check (0 ok, 1 warning, 2 failure), dlenv_status for
  * the node, dlenv_info with the driver, the newest CUDA it runs, torch and the compute
- * capability, and the time of the run. Nothing DCGM's exporter already exports. */
+ * capability, and the time of the run; with --snapshot, each rate verify measured as a
+ * share of its peak and when it was measured. Nothing DCGM's exporter already exports
+ * (clocks, temperatures, utilisation: what the GPU does now, not what it can do). */
 #include "render/fleet_view.h"
 
 #include "base/str.h"
+
+#include <string.h>
 
 /* A label value as the text format wants it: backslash, double quote and line feed
  * escaped. Facts hold no other control characters. */
@@ -77,6 +81,43 @@ static void info_lines(dl_buf *b, const dl_facts *f)
     dl_fleet_info_free(&info);
 }
 
+/* A rate next to the hardware's peak (FLOPS, bandwidth). verify's clock under load and its
+ * largest allocation stay out: DCGM's exporter already exports clocks and memory use. */
+static bool peak_rate(const dl_verify_line *l)
+{
+    return l->known && l->has_limit && !l->text && l->limit > 0 &&
+           (!strcmp(l->unit, "GFLOPS") || !strcmp(l->unit, "TFLOPS") ||
+            !strcmp(l->unit, "GB/s"));
+}
+
+/* Each rate verify measured as a share of its peak: 0.93 is 93 % of what the hardware can
+ * do. A figure not measured, or one without a known peak, gives no series (not a zero). */
+static void measured_lines(dl_buf *b, const dl_verify_view *v, long long at)
+{
+    size_t i;
+    bool any = false;
+    for (i = 0; i < v->count; i++) {
+        const dl_verify_line *l = &v->lines[i];
+        if (!peak_rate(l))
+            continue;
+        if (!any)
+            header(b, "dlenv_verify_peak_ratio",
+                   "dlenv verify's rate (FLOPS, bandwidth) as a share of the hardware's "
+                   "peak (1 = the peak), from the file given to --snapshot.");
+        any = true;
+        dl_buf_puts(b, "dlenv_verify_peak_ratio{");
+        put_label(b, "group", l->group);
+        dl_buf_puts(b, ",");
+        put_label(b, "figure", l->key);
+        dl_buf_printf(b, "} %.4f\n", l->value / l->limit);
+    }
+    if (any && at >= 0) {
+        header(b, "dlenv_verify_timestamp_seconds",
+               "When the figures of dlenv_verify_peak_ratio were measured.");
+        dl_buf_printf(b, "dlenv_verify_timestamp_seconds %lld\n", at);
+    }
+}
+
 char *dl_render_fleet_prom(const dl_fleet_input *in)
 {
     dl_buf b = {0};
@@ -85,5 +126,7 @@ char *dl_render_fleet_prom(const dl_fleet_input *in)
     info_lines(&b, in->facts);
     header(&b, "dlenv_last_run_timestamp_seconds", "When dlenv fleet check last ran.");
     dl_buf_printf(&b, "dlenv_last_run_timestamp_seconds %lld\n", in->now);
+    if (in->measured)
+        measured_lines(&b, in->measured, in->measured_at);
     return dl_buf_take(&b);
 }

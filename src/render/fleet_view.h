@@ -5,6 +5,7 @@
 #define DLENV_RENDER_FLEET_VIEW_H
 
 #include "render/doctor_view.h"
+#include "render/verify_view.h"
 #include "rules/rules.h"
 
 typedef struct dl_fleet_input {
@@ -13,6 +14,8 @@ typedef struct dl_fleet_input {
     const dl_doctor_view *view;
     long long now;             /* seconds since 1970, when the check ran */
     long long expiry_s;        /* nfd: how long the labels hold after now */
+    const dl_verify_view *measured; /* prom: verify's figures from --snapshot; NULL: none */
+    long long measured_at;     /* when they were measured (seconds since 1970); -1 unknown */
 } dl_fleet_input;
 
 /* The node's state in health-checker words: ok (no failure; warnings and information

@@ -406,7 +406,8 @@ static void snapshot_errors(void **state)
     expect_error("{\"name\": \"left-pad\"}",
                  "not a dlenv snapshot (no \"schema\": \"dlenv.snapshot/N\")");
     expect_error("{\"schema\": \"dlenv.plan/1\"}",
-                 "$.schema: \"dlenv.plan/1\" is not a dlenv snapshot, report or doctor document");
+                 "$.schema: \"dlenv.plan/1\" is not a dlenv snapshot, report, doctor or "
+                 "verify document");
     expect_error("{\"schema\": \"dlenv.snapshot/2\", \"facts\": {}}",
                  "$.schema: \"dlenv.snapshot/2\" is newer than this dlenv reads "
                  "(dlenv.snapshot/1): update dlenv");
