@@ -34,6 +34,17 @@ static void header(dl_buf *b, const char *name, const char *help)
     dl_buf_printf(b, "# HELP %s %s\n# TYPE %s gauge\n", name, help, name);
 }
 
+/* Whether a rule before rules[i] has its id: one check can be two rules (Windows' and
+ * Linux's power_plan_saving), and a series twice in one file is an error to Prometheus. */
+static bool id_seen(const dl_rule *rules, size_t i)
+{
+    size_t j;
+    for (j = 0; j < i; j++)
+        if (!strcmp(rules[j].id, rules[i].id))
+            return true;
+    return false;
+}
+
 static void check_lines(dl_buf *b, const dl_findings *fs)
 {
     size_t i, n;
@@ -41,6 +52,8 @@ static void check_lines(dl_buf *b, const dl_findings *fs)
     header(b, "dlenv_check_status",
            "Each dlenv doctor check on this node: 0 ok, 1 warning, 2 failure.");
     for (i = 0; i < n; i++) {
+        if (id_seen(rules, i))
+            continue;
         dl_buf_puts(b, "dlenv_check_status{");
         put_label(b, "check", rules[i].id);
         dl_buf_puts(b, ",");
