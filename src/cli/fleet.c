@@ -110,7 +110,7 @@ static int write_textfile(const char *dir, const fleet_format *format, const cha
     char *staged = format->staging ? dl_path_join(dir, format->staging) : NULL;
     int rc = DL_EXIT_OK;
     if (!dl_file_write_atomic(staged ? staged : path, text, strlen(text), &error) ||
-        (staged && !dl_path_rename(staged, path, &error))) {
+        (staged && !dl_file_move_over(staged, path, &error))) {
         dl_cli_error("%s", error);
         free(error);
         rc = DL_EXIT_TOOL;

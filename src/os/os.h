@@ -193,6 +193,10 @@ bool dl_dir_make(const char *dir, char **error);
 dl_fs_kind dl_path_kind(const char *path);
 /* Renames from to to, in one step, refusing when to exists. */
 bool dl_path_rename(const char *from, const char *to, char **error);
+/* Renames the file from to to in one step, replacing the file to when there is one (a
+ * reader sees the old file or the new, never none): for a file written whole under a name
+ * its reader skips, then moved in. */
+bool dl_file_move_over(const char *from, const char *to, char **error);
 /* Removes path and everything under it; links are removed, never followed. True when
  * nothing is left (also when there was nothing). */
 bool dl_tree_remove(const char *path, char **error);

@@ -1,6 +1,6 @@
-/* Whole folders (POSIX): what a path is, renaming one in a step, removing one with all it
- * holds, and whether a process runs: what `dlenv setup` needs to stage an environment
- * beside its target and swap it into place. */
+/* Whole folders (POSIX): what a path is, renaming one in a step (or a file over another),
+ * removing one with all it holds, and whether a process runs: what `dlenv setup` needs to
+ * stage an environment beside its target and swap it into place. */
 #include "os/os.h"
 
 #include "base/str.h"
@@ -33,6 +33,15 @@ bool dl_path_rename(const char *from, const char *to, char **error)
         *error = dl_fmt("cannot rename %s to %s: %s exists", from, to, to);
         return false;
     }
+    if (rename(from, to) != 0) {
+        *error = dl_fmt("cannot rename %s to %s: %s", from, to, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+bool dl_file_move_over(const char *from, const char *to, char **error)
+{
     if (rename(from, to) != 0) {
         *error = dl_fmt("cannot rename %s to %s: %s", from, to, strerror(errno));
         return false;

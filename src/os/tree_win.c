@@ -1,6 +1,6 @@
 /* Whole folders (Windows): what a path is, renaming one in a step (MoveFileExW without
- * REPLACE_EXISTING), removing one with all it holds (a junction or symbolic link is
- * removed, never followed), and whether a process runs. */
+ * REPLACE_EXISTING; a file over another: with it), removing one with all it holds (a
+ * junction or symbolic link is removed, never followed), and whether a process runs. */
 #include "os/os.h"
 
 #include "base/str.h"
@@ -29,6 +29,18 @@ bool dl_path_rename(const char *from, const char *to, char **error)
 {
     wchar_t *wf = dl_wide(from), *wt = dl_wide(to);
     bool ok = MoveFileExW(wf, wt, 0) != 0;
+    if (!ok)
+        *error = dl_fmt("cannot rename %s to %s: Windows error %lu", from, to,
+                        (unsigned long)GetLastError());
+    free(wf);
+    free(wt);
+    return ok;
+}
+
+bool dl_file_move_over(const char *from, const char *to, char **error)
+{
+    wchar_t *wf = dl_wide(from), *wt = dl_wide(to);
+    bool ok = MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) != 0;
     if (!ok)
         *error = dl_fmt("cannot rename %s to %s: Windows error %lu", from, to,
                         (unsigned long)GetLastError());
