@@ -116,6 +116,7 @@ has_series "healthy" 'dlenv_status{layer="",root_cause="",status="ok"} 1'
 has_series "healthy" 'dlenv_info{capability="8.9",driver="550.54.14",max_cuda="12.4",torch="2.5.1+cu124"} 1'
 has_series "healthy: fp32 70 of 82.575 TFLOPS" 'dlenv_verify_peak_ratio{figure="fp32_tflops",group="gpu0"} 0.8477'
 has_series "healthy: copy 900 of 1008.096 GB/s" 'dlenv_verify_peak_ratio{figure="copy_kernel_gbps",group="gpu0"} 0.8928'
+cp "$work/textfile/dlenv.prom" "$work/healthy.prom"
 # What DCGM's exporter has stays out: the clock under load, the memory in use.
 case "$scraped" in *sm_clock*|*max_alloc*) fail "healthy: a clock or memory series: $scraped" ;; esac
 # A verify document has no time of its own: no timestamp series rather than a made-up one.
@@ -142,6 +143,7 @@ scrape failing "$work/textfile/dlenv.prom"
 has_series "failing" 'dlenv_check_status{check="driver_too_old",layer="driver"} 2'
 has_series "failing" 'dlenv_status{layer="driver",root_cause="driver_too_old",status="failure"} 1'
 case "$scraped" in *dlenv_verify_*) fail "failing: verify series without --snapshot" ;; esac
+cp "$work/textfile/dlenv.prom" "$work/failing.prom"
 
 # 4. Label values with a double quote and a backslash (a saved report's driver 550"q\b):
 #    escaped, node_exporter reads the file and serves the same value.
@@ -161,4 +163,53 @@ series "$url" node_textfile_scrape_error | grep -qx 'node_textfile_scrape_error{
 rm "$work/textfile/broken.prom"
 
 stop_exporter
+
+# 6. packaging/prometheus/dlenv-rules.yml: promtool checks it, then its unit tests with the
+#    series dlenv wrote above (an instance label added, as Prometheus adds it): the failing
+#    node alerts after 10 minutes, a timestamp 15 minutes old alerts, the GPU at 85 % of
+#    its peak does not, one at 50 % does.
+rules="$here/../packaging/prometheus/dlenv-rules.yml"
+promtool check rules "$rules" > "$work/promtool" 2>&1 || fail "promtool check rules: $(cat "$work/promtool")"
+on() { # on INSTANCE: the series (no value) of stdin with instance="INSTANCE"
+    sed 's/ [^ ]*$//' | sed -e "s/{}/{instance=\"$1\"}/;t" -e "s/{/{instance=\"$1\",/"
+}
+status=$(series "$work/failing.prom" dlenv_status | on gpu07)
+ran=$(series "$work/failing.prom" dlenv_last_run_timestamp_seconds | on gpu07)
+fp32=$(series "$work/healthy.prom" dlenv_verify_peak_ratio | grep 'figure="fp32_tflops"')
+cat > "$work/rules-test.yml" <<YML
+rule_files: ["$rules"]
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+      - {series: '$status', values: '1x30'}
+      - {series: '$ran', values: '0x30'}
+      - {series: '$(printf '%s\n' "$fp32" | on gpu07)', values: '${fp32##* }x30'}
+      - {series: '$(printf '%s\n' "$fp32" | on gpu08)', values: '0.5x30'}
+    alert_rule_test:
+      - {eval_time: 5m, alertname: DlenvNodeFailing, exp_alerts: []}
+      - eval_time: 15m
+        alertname: DlenvNodeFailing
+        exp_alerts:
+          - exp_labels: {severity: critical, instance: gpu07, status: failure,
+                         root_cause: driver_too_old, layer: driver}
+            exp_annotations:
+              summary: "gpu07 cannot run PyTorch: driver_too_old (driver layer)"
+              description: "dlenv doctor on the node explains it and gives the fix."
+      - {eval_time: 10m, alertname: DlenvCheckStale, exp_alerts: []}
+      - eval_time: 20m
+        alertname: DlenvCheckStale
+        exp_alerts:
+          - exp_labels: {severity: warning, instance: gpu07}
+            exp_annotations:
+              summary: "dlenv fleet check has not run on gpu07 for 15 minutes"
+      - eval_time: 1m
+        alertname: DlenvGpuBelowPeak
+        exp_alerts:
+          - exp_labels: {severity: warning, instance: gpu08, group: gpu0, figure: fp32_tflops}
+            exp_annotations:
+              summary: "gpu08 gpu0: fp32 at 50% of peak"
+YML
+promtool test rules "$work/rules-test.yml" > "$work/promtool" 2>&1 ||
+    fail "promtool test rules: $(head -n 30 "$work/promtool")"
 finish
