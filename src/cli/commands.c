@@ -91,6 +91,8 @@ const dl_command dl_commands[] = {
      "for health checkers: --format json, prom (a node_exporter textfile), nfd (a\n"
      "node-feature-discovery feature file) or nhc (one line: `dlenv: <root cause>`).\n"
      "--textfile DIR writes DIR/dlenv.prom (prom) or DIR/dlenv (nfd) whole, by rename.\n"
+     "--snapshot FILE (prom) adds the rates of a saved `dlenv verify --json` as shares of\n"
+     "their peaks.\n"
      "Exit 0 healthy (warnings allowed), 1 a failure, 5 a layer cannot be judged, 2 usage,\n"
      "3 the file cannot be written.\n"
      "\nfleet report runs a launcher under --timeout (srun -N 4 --label, pdsh, clush, an ssh\n"

@@ -33,7 +33,7 @@ const dl_option dl_fleet_options[] = {
     DL_OPT_TEXT("textfile", 0, "DIR", textfile,
                 "prom, nfd: write DIR/dlenv.prom or DIR/dlenv (temporary file, then rename)"),
     DL_OPT_TEXT("snapshot", 0, "FILE", snapshot,
-                "prom: add verify's figures as shares of their limits from a saved `dlenv "
+                "prom: add verify's rates as shares of their peaks, from a saved `dlenv "
                 "verify --json` (or snapshot) FILE"),
     DL_OPT_ROW("timeout", 0, "SECONDS", DL_OPTK_SECONDS, timeout_s,
                "report: kill the launcher after this long (default 600); hosts that had "
