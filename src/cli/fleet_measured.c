@@ -81,7 +81,7 @@ long long dl_fleet_utc_seconds(const char *iso)
     if (!digits(iso, 4, &y) || !digits(iso + 5, 2, &mo) || !digits(iso + 8, 2, &d) ||
         !digits(iso + 11, 2, &h) || !digits(iso + 14, 2, &mi) || !digits(iso + 17, 2, &s))
         return -1;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60)
         return -1;
     return days_from_civil(y, mo, d) * 86400 + h * 3600LL + mi * 60LL + s;
 }

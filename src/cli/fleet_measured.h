@@ -21,7 +21,8 @@ typedef struct dl_fleet_measured {
 int dl_fleet_measured_read(const char *path, const dl_knowledge *know, dl_fleet_measured *out);
 void dl_fleet_measured_free(dl_fleet_measured *m);
 
-/* "2025-03-01T09:30:00Z" as seconds since 1970; -1 when it is not that form. */
+/* "2025-03-01T09:30:00Z" as seconds since 1970; -1 when it is not that form or before
+ * 1970 (no dlenv wrote it). */
 long long dl_fleet_utc_seconds(const char *iso);
 
 #endif
