@@ -49,6 +49,7 @@ if check manifests "$work/bad" "$version" > /dev/null 2>&1; then
 fi
 
 # --- the DaemonSet's command on a node ----------------------------------------------------
+# shellcheck disable=SC2046 # one argument a line, none with a space
 set -- $(cat "$work/args")
 [ "$#" -gt 0 ] || fail "no dlenv arguments from the DaemonSet"
 # The same arguments, --textfile pointed at a folder here

@@ -38,7 +38,6 @@ node() {
         "$dlenv" "$@" --python "$work/venv/bin/python" > "$work/out" 2> "$work/err"
     rc=$?
     set -e
-    out=$(cat "$work/out")
 }
 
 # --- usage ----------------------------------------------------------------------------
@@ -72,7 +71,7 @@ stop_exporter() {
 trap 'stop_exporter; rm -rf "$work"' EXIT INT TERM
 # A free loopback port (the kernel's pick), then node_exporter with the textfile collector
 # alone; tried three times in case another process takes the port in between.
-for attempt in 1 2 3; do
+for _ in 1 2 3; do
     port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
     "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
         --collector.textfile --collector.textfile.directory="$work/textfile" \
@@ -82,7 +81,7 @@ for attempt in 1 2 3; do
     tries=0
     until series "$url" node_textfile > /dev/null 2>&1; do
         tries=$((tries + 1))
-        kill -0 "$exporter_pid" 2>/dev/null && [ "$tries" -lt 50 ] || break
+        if ! kill -0 "$exporter_pid" 2>/dev/null || [ "$tries" -ge 50 ]; then break; fi
         sleep 0.1
     done
     series "$url" node_textfile > /dev/null 2>&1 && break
