@@ -98,9 +98,25 @@ int dl_setup_choose_tool(dl_setup_job *job)
 
 /* ---- printing ------------------------------------------------------------------------- */
 
+/* The shell the commands are printed for: sh; on Windows the one dlenv was typed in
+ * (*known false when that cannot be told: then PowerShell, Windows' default terminal). */
+static dl_shell shell_known(bool *known)
+{
+    dl_shell sh = DL_SHELL_POWERSHELL;
+    char *parent;
+    *known = true;
+    if (!THIS_WINDOWS)
+        return DL_SHELL_POSIX;
+    parent = dl_parent_process_name();
+    *known = dl_setup_windows_shell(parent, &sh);
+    free(parent);
+    return sh;
+}
+
 static dl_shell shell(void)
 {
-    return THIS_WINDOWS ? DL_SHELL_POWERSHELL : DL_SHELL_POSIX;
+    bool known;
+    return shell_known(&known);
 }
 
 static void print_argv(const char *prefix, const dl_strv *argv)
@@ -141,7 +157,9 @@ static void print_steps(const dl_setup_job *job)
 {
     dl_strv argv = {0};
     const dl_setup_layout *l = &job->layout;
-    printf("\nSteps (nothing changes at %s until the last one):\n", l->target);
+    printf("\nSteps (nothing changes at %s until the last one)%s:\n", l->target,
+           !THIS_WINDOWS ? "" : shell() == DL_SHELL_CMD ? ", as cmd commands"
+                                                          : ", as PowerShell commands");
     venv_argv(job, &argv);
     print_argv("  1. make the environment in a staging folder:\n       ", &argv);
     dl_strv_free(&argv);
@@ -767,17 +785,25 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
     return rc;
 }
 
-static void print_activation(const dl_setup_job *job)
+/* How to start the environment, in the shell dlenv was typed in (both of Windows' when
+ * that cannot be told); heading: "Done. Activate it" or the dry run's. */
+static void print_activation(const dl_setup_job *job, const char *heading)
 {
     dl_setup_activation a;
+    bool known;
+    dl_shell sh = shell_known(&known);
+    char *python = dl_shell_quote(sh, job->layout.python);
     dl_setup_activation_make(job->shown, job->layout.windows, &a);
-    printf("\nDone. Activate it:\n");
+    printf("\n%s:\n", heading);
     if (a.sh)
         printf("  %s\n", a.sh);
-    if (a.powershell)
+    else if (known)
+        printf("  %s\n", sh == DL_SHELL_CMD ? a.cmd : a.powershell);
+    else
         printf("  PowerShell: %s\n  cmd:        %s\n", a.powershell, a.cmd);
     printf("or run in it without activating: dlenv run --python %s -- python train.py\n",
-           job->layout.python);
+           python);
+    free(python);
     dl_setup_activation_free(&a);
 }
 
@@ -826,6 +852,7 @@ int dl_setup_run(dl_setup_job *job)
         return rc;
     print_steps(job);
     if (job->cli->dry_run) {
+        print_activation(job, "Once it is made, activate it");
         printf("\n--dry-run: nothing was done.\n");
         return DL_EXIT_OK;
     }
@@ -836,7 +863,7 @@ int dl_setup_run(dl_setup_job *job)
         goto done;
     rc = swap_into_place(job, &snap);
     if (rc == DL_EXIT_OK)
-        print_activation(job);
+        print_activation(job, "Done. Activate it");
 done:
     dl_snapshot_free(&snap);
     return rc;
