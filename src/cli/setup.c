@@ -29,6 +29,13 @@
 #define THIS_WINDOWS false
 #endif
 #define PYPI_SIMPLE "https://pypi.org/simple"
+#if defined(_WIN32)
+#define THIS_OS "windows"
+#elif defined(__APPLE__)
+#define THIS_OS "macos"
+#else
+#define THIS_OS "linux"
+#endif
 
 static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **error)
 {
@@ -60,6 +67,8 @@ const dl_option dl_setup_options[] = {
                  "only this kind of build: cpu, cuda, rocm, xpu, mps (as `dlenv plan --for`)"),
     DL_OPT_CALL("python", "PATH|X.Y", dl_opt_set_python_or_version,
                 "make it from this interpreter, or from Python X.Y found on PATH"),
+    DL_OPT_FLAG("allow-python-download", 0, allow_python_download,
+                "no Python X.Y here: let uv fetch it (uv python install X.Y)"),
     DL_OPT_TEXT("torch", 0, "VERSION", torch, "only this torch: 2.3, 2.3.1 or >=2.1,<2.4"),
     DL_OPT_CALL("with", "PKG==V", set_with,
                 "also install this package, repeatable; refused if it needs another torch"),
@@ -112,22 +121,17 @@ static char *target_of(const dl_cli *cli)
     return home ? dl_fmt("%s/.venvs/%s", home, cli->name) : dl_fmt(".venvs/%s", cli->name);
 }
 
-/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
- * PATH and it knows that version: the path it answers. NULL otherwise. */
-static char *by_launcher(const char *version)
+/* The interpreter path a command prints (`py -3.12 -c ...`, `uv python find 3.12`), when
+ * it ends well and that path exists; NULL otherwise. */
+static char *path_answered(const dl_strv *argv)
 {
-    char *py = dl_proc_find("py", dl_env_get("PATH")), *found = NULL;
-    dl_strv argv = {0};
+    char *found = NULL;
     dl_proc_opts o;
     dl_proc_result r;
-    const char **v;
+    const char **v = dl_xcalloc(argv->n + 1, sizeof *v);
     size_t i;
-    if (!py)
-        return NULL;
-    dl_setup_py_launcher_argv(py, version, &argv);
-    v = dl_xcalloc(argv.n + 1, sizeof *v);
-    for (i = 0; i < argv.n; i++)
-        v[i] = argv.v[i];
+    for (i = 0; i < argv->n; i++)
+        v[i] = argv->v[i];
     memset(&o, 0, sizeof o);
     o.timeout_ms = 30000;
     o.max_output = 1u << 16;
@@ -139,26 +143,72 @@ static char *by_launcher(const char *version)
     }
     dl_proc_result_free(&r);
     free(v);
+    return found;
+}
+
+/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
+ * PATH and it knows that version: the path it answers. NULL otherwise. */
+static char *by_launcher(const char *version)
+{
+    char *py = dl_proc_find("py", dl_env_get("PATH")), *found;
+    dl_strv argv = {0};
+    if (!py)
+        return NULL;
+    dl_setup_py_launcher_argv(py, version, &argv);
+    found = path_answered(&argv);
     dl_strv_free(&argv);
     free(py);
     return found;
 }
 
-/* The interpreter the environment is made from: --python PATH, pythonX.Y on PATH for
- * --python X.Y (or what `py -X.Y` runs, when only the launcher is there), else the one
- * `python` means here. */
+/* The Python X.Y uv would make the environment from (a system one or one uv installed
+ * earlier; never a download): `uv python find --system X.Y`. NULL when it has none. */
+static char *by_uv(const char *uv, const char *version)
+{
+    dl_strv argv = {0};
+    char *found;
+    dl_setup_uv_find_python_argv(uv, version, &argv);
+    found = path_answered(&argv);
+    dl_strv_free(&argv);
+    return found;
+}
+
+/* No Python X.Y: which to install, for this system, and how uv could fetch it. */
+static int no_python(const dl_setup_job *job)
+{
+    const char *v = job->python_version;
+    const char *uv_options = !job->uv ? NULL
+                             : job->tool == DL_TOOL_UV ? "--allow-python-download"
+                                                       : "--tool uv --allow-python-download";
+    char *hint = dl_setup_python_install_hint(THIS_OS, v, uv_options);
+    dl_cli_error("no Python %s to make the environment from%s: %s", v,
+                 job->cli->allow_python_download && !job->uv
+                     ? " (--allow-python-download: uv is not on PATH to fetch it)"
+                     : "", hint);
+    free(hint);
+    return DL_EXIT_NO_PYTHON;
+}
+
+/* The interpreter the environment is made from: --python PATH; for --python X.Y the one uv
+ * finds (tool uv: fetched first when --allow-python-download lets it), else pythonX.Y on
+ * PATH (or what `py -X.Y` runs, when only the launcher is there); else the one `python`
+ * means here. */
 static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machine *m)
 {
     const dl_cli *cli = job->cli;
     const dl_python *main = dl_q_main_python(f);
     job->python_version = dl_fmt("%u.%u%s", m->py_major, m->py_minor,
                                  m->py_free_threaded ? "t" : "");
-    if (cli->python_version.major) {
+    if (cli->python_version.major && job->tool == DL_TOOL_UV) {
+        job->base_python = by_uv(job->uv, job->python_version);
+        job->fetch_python = !job->base_python && cli->allow_python_download;
+        if (job->fetch_python)
+            job->base_python = dl_strdup(job->python_version);
+    } else if (cli->python_version.major) {
         char *name = dl_fmt("python%s", job->python_version);
-        job->base_python = job->tool == DL_TOOL_UV ? dl_strdup(job->python_version)
-                                                    : dl_proc_find(name, dl_env_get("PATH"));
+        job->base_python = dl_proc_find(name, dl_env_get("PATH"));
         free(name);
-        if (!job->base_python && job->tool != DL_TOOL_UV)
+        if (!job->base_python)
             job->base_python = by_launcher(job->python_version);
     } else if (main && main->path.value) {
         job->base_python = dl_strdup(main->path.value);
@@ -169,15 +219,7 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
                      "package), or give one with --python PATH");
         return DL_EXIT_NO_PYTHON;
     }
-    if (!job->base_python) {
-        dl_cli_error("no Python %s to make the environment from: install it (python.org, "
-                     "`uv python install %s`, `pyenv install %s`, or your distribution's "
-                     "python%s package), or give one with --python PATH",
-                     job->python_version, job->python_version, job->python_version,
-                     job->python_version);
-        return DL_EXIT_NO_PYTHON;
-    }
-    return DL_EXIT_OK;
+    return job->base_python ? DL_EXIT_OK : no_python(job);
 }
 
 static void print_plan(const dl_setup_job *job, const dl_plan_candidate *c)
@@ -192,8 +234,12 @@ static void print_plan(const dl_setup_job *job, const dl_plan_candidate *c)
             printf(" %s", job->with.v[i]);
         printf("\n");
     }
-    printf("  environment: %s (%s), made from %s\n", job->layout.target,
-           job->tool == DL_TOOL_UV ? "uv venv" : "python -m venv", job->base_python);
+    printf("  environment: %s (%s), made from %s%s\n", job->layout.target,
+           job->tool == DL_TOOL_UV ? "uv venv" : "python -m venv",
+           job->fetch_python ? "Python " : "", job->base_python);
+    if (job->fetch_python)
+        printf("  Python %s is not here: uv fetches it first (--allow-python-download)\n",
+               job->python_version);
 }
 
 /* --cpu, or --for KIND (checked in dl_cmd_setup) */

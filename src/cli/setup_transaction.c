@@ -160,6 +160,12 @@ static void print_steps(const dl_setup_job *job)
     printf("\nSteps (nothing changes at %s until the last one)%s:\n", l->target,
            !THIS_WINDOWS ? "" : shell() == DL_SHELL_CMD ? ", as cmd commands"
                                                           : ", as PowerShell commands");
+    if (job->fetch_python) {
+        dl_setup_uv_install_python_argv(job->uv, job->python_version, &argv);
+        print_argv("  0. fetch Python (uv keeps it in its own folder, for later setups too):\n"
+                   "       ", &argv);
+        dl_strv_free(&argv);
+    }
     venv_argv(job, &argv);
     print_argv("  1. make the environment in a staging folder:\n       ", &argv);
     dl_strv_free(&argv);
@@ -349,6 +355,31 @@ static int check_index(const dl_setup_job *job, const char *url)
         fprintf(stderr, "Nothing was changed. Check the address (--index-mirror), the network "
                         "or the proxy (HTTPS_PROXY).\n");
         rc = DL_EXIT_INDEX_UNREACHABLE;
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return rc;
+}
+
+/* --allow-python-download: uv fetches the planned Python before anything is made. */
+static int fetch_python(const dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    int rc = DL_EXIT_OK;
+    if (!job->fetch_python)
+        return DL_EXIT_OK;
+    dl_setup_uv_install_python_argv(job->uv, job->python_version, &argv);
+    print_argv("\n$ ", &argv);
+    fflush(stdout);
+    run(&argv, VENV_TIMEOUT_MS, true, &r);
+    if (!succeeded(&r)) {
+        char *how = how_it_ended(&r);
+        dl_cli_error("uv could not fetch Python %s: %s (it downloads from GitHub's "
+                     "python-build-standalone releases, or UV_PYTHON_INSTALL_MIRROR); "
+                     "nothing was made", job->python_version, how);
+        free(how);
+        rc = DL_EXIT_NO_PYTHON;
     }
     dl_proc_result_free(&r);
     dl_strv_free(&argv);
@@ -857,6 +888,7 @@ int dl_setup_run(dl_setup_job *job)
         return DL_EXIT_OK;
     }
     if ((rc = confirm(job->cli)) != DL_EXIT_OK || (rc = clean_stale(job)) != DL_EXIT_OK ||
+        (rc = fetch_python(job)) != DL_EXIT_OK ||
         (rc = check_index(job, job->index_url)) != DL_EXIT_OK ||
         (rc = make_env_checked(job)) != DL_EXIT_OK ||
         (rc = install(job)) != DL_EXIT_OK || (rc = prove(job, &snap)) != DL_EXIT_OK)

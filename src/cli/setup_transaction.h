@@ -21,6 +21,7 @@ typedef struct dl_setup_job {
     char *uv;                  /* uv's path, tool uv */
     char *base_python;         /* the interpreter the venv is made from (uv: its --python) */
     char *python_version;      /* "3.11" */
+    bool fetch_python;         /* uv python install python_version first */
     dl_strv packages;          /* torch==2.9.1 torchvision==0.24.1, then the --with ones */
     dl_strv with;              /* the --with packages alone */
     char *requirements;        /* restore: the lock, installed with -r */
@@ -40,7 +41,8 @@ void dl_setup_job_free(dl_setup_job *job);
 int dl_setup_choose_tool(dl_setup_job *job);
 
 /* Prints the steps as the exact commands, asks once (unless --yes), then runs them: a
- * check of the target and stale staging folders, the index, the environment, the --with
+ * check of the target and stale staging folders, the Python uv fetches (fetch_python), the
+ * index, the environment, the --with
  * check, the install, the proof, the swap, the lock. --dry-run stops after printing. */
 int dl_setup_run(dl_setup_job *job);
 

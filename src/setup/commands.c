@@ -37,6 +37,46 @@ void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *arg
     add(argv, "import sys; print(sys.executable)");
 }
 
+void dl_setup_uv_find_python_argv(const char *uv, const char *version, dl_strv *argv)
+{
+    add(argv, uv);
+    add(argv, "python");
+    add(argv, "find");
+    add(argv, "--system");
+    add(argv, version);
+}
+
+void dl_setup_uv_install_python_argv(const char *uv, const char *version, dl_strv *argv)
+{
+    add(argv, uv);
+    add(argv, "python");
+    add(argv, "install");
+    add(argv, version);
+}
+
+char *dl_setup_python_install_hint(const char *os, const char *version, const char *uv_options)
+{
+    char *system, *uv, *hint;
+    if (!strcmp(os, "windows"))
+        system = dl_fmt("`winget install --exact --id Python.Python.%s` (python.org's "
+                        "installer; `py -%s` finds it then)", version, version);
+    else if (!strcmp(os, "macos"))
+        system = dl_fmt("`brew install python@%s`", version);
+    else
+        system = dl_fmt("`sudo apt install python%s python%s-venv` (Ubuntu releases without "
+                        "it: from the deadsnakes PPA, `sudo add-apt-repository "
+                        "ppa:deadsnakes/ppa`), or your distribution's python%s package",
+                        version, version, version);
+    uv = uv_options ? dl_fmt("let uv fetch it: add %s (`uv python install %s`, then `uv venv`)",
+                             uv_options, version)
+                    : dl_fmt("with uv (https://docs.astral.sh/uv/): `uv python install %s`",
+                             version);
+    hint = dl_fmt("install it: %s; or %s; or give one with --python PATH", system, uv);
+    free(system);
+    free(uv);
+    return hint;
+}
+
 void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
 {
     size_t i;

@@ -21,6 +21,17 @@ void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, co
  * not on PATH; its answer is then the interpreter the environment is made from. */
 void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *argv);
 
+/* uv's Pythons: `uv python find --system X.Y` (the interpreter it would use, never a
+ * virtual environment's, never downloading) and `uv python install X.Y` (fetched from
+ * python-build-standalone's releases, or UV_PYTHON_INSTALL_MIRROR). */
+void dl_setup_uv_find_python_argv(const char *uv, const char *version, dl_strv *argv);
+void dl_setup_uv_install_python_argv(const char *uv, const char *version, dl_strv *argv);
+
+/* What to run to get Python X.Y on os ("windows", "macos", else Linux): one sentence with
+ * the commands, and uv's way: uv_options lets the uv here fetch it ("--allow-python-download"),
+ * NULL when there is no uv. */
+char *dl_setup_python_install_hint(const char *os, const char *version, const char *uv_options);
+
 typedef struct dl_setup_install {
     dl_setup_tool tool;
     const char *uv;               /* uv's path (tool uv) */

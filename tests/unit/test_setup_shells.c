@@ -116,6 +116,41 @@ static void command_lines(void **state)
     dl_strv_free(&argv);
 }
 
+/* uv fetching the planned Python, and what to install when it may not. */
+static void uv_python(void **state)
+{
+    dl_strv argv = {0};
+    char *s;
+    (void)state;
+    dl_setup_uv_find_python_argv("C:\\Tools\\uv.exe", "3.12", &argv);
+    s = line_of(DL_SHELL_CMD, &argv);
+    assert_string_equal(s, "C:\\Tools\\uv.exe python find --system 3.12");
+    free(s);
+    dl_strv_free(&argv);
+    dl_setup_uv_install_python_argv("C:\\My Tools\\uv.exe", "3.12", &argv);
+    s = line_of(DL_SHELL_POWERSHELL, &argv);
+    assert_string_equal(s, "& 'C:\\My Tools\\uv.exe' python install 3.12");
+    free(s);
+    s = line_of(DL_SHELL_CMD, &argv);
+    assert_string_equal(s, "\"C:\\My Tools\\uv.exe\" python install 3.12");
+    free(s);
+    dl_strv_free(&argv);
+    s = dl_setup_python_install_hint("windows", "3.12", "--allow-python-download");
+    assert_non_null(strstr(s, "winget install --exact --id Python.Python.3.12"));
+    assert_non_null(strstr(s, "`py -3.12`"));
+    assert_non_null(strstr(s, "add --allow-python-download (`uv python install 3.12`"));
+    free(s);
+    s = dl_setup_python_install_hint("macos", "3.13", NULL);
+    assert_non_null(strstr(s, "brew install python@3.13"));
+    assert_non_null(strstr(s, "with uv (https://docs.astral.sh/uv/): `uv python install 3.13`"));
+    free(s);
+    s = dl_setup_python_install_hint("linux", "3.12", "--tool uv --allow-python-download");
+    assert_non_null(strstr(s, "sudo apt install python3.12 python3.12-venv"));
+    assert_non_null(strstr(s, "ppa:deadsnakes/ppa"));
+    assert_non_null(strstr(s, "add --tool uv --allow-python-download"));
+    free(s);
+}
+
 static void expect_activation(const char *shown, const char *powershell, const char *cmd)
 {
     dl_setup_activation a;
@@ -169,7 +204,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(cmd_quoting),    cmocka_unit_test(programs),
         cmocka_unit_test(command_lines),  cmocka_unit_test(activation_lines),
-        cmocka_unit_test(which_shell),
+        cmocka_unit_test(which_shell),    cmocka_unit_test(uv_python),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
