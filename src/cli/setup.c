@@ -55,7 +55,8 @@ static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **
 #define SETUP_COMMON_OPTIONS                                                                \
     DL_OPT_FLAG("yes", 'y', yes, "do not ask before making the environment"),               \
     DL_OPT_FLAG("dry-run", 0, dry_run, "print the plan and the commands, change nothing"),  \
-    DL_OPT_LOWER("tool", "TOOL", tool, "uv or venv (default: uv when it is on PATH)"),       \
+    DL_OPT_LOWER("tool", "TOOL", tool,                                                     \
+                 "uv, venv or conda (default: uv when it is on PATH, else venv)"),       \
     DL_OPT_TEXT("wheelhouse", 0, "DIR", wheelhouse,                                         \
                 "install from the wheels in DIR only (no index: pip --no-index --find-links)"), \
     DL_OPT_FLAG("offline", 0, offline, "no index at all: needs --wheelhouse DIR"),           \
@@ -199,7 +200,9 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
     const dl_python *main = dl_q_main_python(f);
     job->python_version = dl_fmt("%u.%u%s", m->py_major, m->py_minor,
                                  m->py_free_threaded ? "t" : "");
-    if (cli->python_version.major && job->tool == DL_TOOL_UV) {
+    if (job->tool == DL_TOOL_CONDA) {
+        job->base_python = dl_strdup(job->python_version); /* conda brings it: python=X.Y */
+    } else if (cli->python_version.major && job->tool == DL_TOOL_UV) {
         job->base_python = by_uv(job->uv, job->python_version);
         job->fetch_python = !job->base_python && cli->allow_python_download;
         if (job->fetch_python)
@@ -235,8 +238,9 @@ static void print_plan(const dl_setup_job *job, const dl_plan_candidate *c)
         printf("\n");
     }
     printf("  environment: %s (%s), made from %s%s\n", job->layout.target,
-           job->tool == DL_TOOL_UV ? "uv venv" : "python -m venv",
-           job->fetch_python ? "Python " : "", job->base_python);
+           job->tool == DL_TOOL_UV ? "uv venv" : job->tool == DL_TOOL_CONDA ? "conda create"
+                                                                              : "python -m venv",
+           job->fetch_python || job->tool == DL_TOOL_CONDA ? "Python " : "", job->base_python);
     if (job->fetch_python)
         printf("  Python %s is not here: uv fetches it first (--allow-python-download)\n",
                job->python_version);

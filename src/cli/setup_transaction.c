@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/output.h"
+#include "cli/setup_conda.h"
 #include "cli/snapshot.h"
 
 #include "base/str.h"
@@ -66,6 +67,7 @@ void dl_setup_job_free(dl_setup_job *job)
 {
     dl_setup_layout_free(&job->layout);
     free(job->uv);
+    free(job->conda);
     free(job->base_python);
     free(job->python_version);
     dl_strv_free(&job->packages);
@@ -84,9 +86,18 @@ int dl_setup_choose_tool(dl_setup_job *job)
 {
     const char *tool = job->cli->tool;
     job->uv = dl_proc_find("uv", dl_env_get("PATH"));
-    if (tool && strcmp(tool, "uv") && strcmp(tool, "venv")) {
-        dl_cli_error("--tool '%s': expected uv or venv (conda environments: not yet)", tool);
+    if (tool && strcmp(tool, "uv") && strcmp(tool, "venv") && strcmp(tool, "conda")) {
+        dl_cli_error("--tool '%s': expected uv, venv or conda", tool);
         return DL_EXIT_USAGE;
+    }
+    if (tool && !strcmp(tool, "conda")) {
+        if (!(job->conda = dl_setup_find_conda())) {
+            dl_cli_error("--tool conda: conda is not on PATH (nor CONDA_EXE set)");
+            return DL_EXIT_USAGE;
+        }
+        job->tool = DL_TOOL_CONDA;
+        dl_setup_layout_for_conda(&job->layout);
+        return DL_EXIT_OK;
     }
     if (tool && !strcmp(tool, "uv") && !job->uv) {
         dl_cli_error("--tool uv: uv is not on PATH (https://docs.astral.sh/uv/)");
@@ -128,7 +139,8 @@ static void print_argv(const char *prefix, const dl_strv *argv)
 
 static void venv_argv(const dl_setup_job *job, dl_strv *argv)
 {
-    dl_setup_venv_argv(job->tool, job->uv, job->base_python, job->layout.staging, argv);
+    dl_setup_venv_argv(job->tool, job->tool == DL_TOOL_CONDA ? job->conda : job->uv,
+                       job->base_python, job->layout.staging, argv);
 }
 
 /* dry_run: the --with check, with pip's report, run by python (the base interpreter's pip
@@ -783,7 +795,9 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
         lock.python = dl_strdup(job->python_version);
         lock.torch = dl_strdup(dl_lock_version_of(&lock, "torch"));
         lock.variant = dl_strdup(job->variant);
-        lock.tool = dl_strdup(job->tool == DL_TOOL_UV ? "uv" : "venv");
+        lock.tool = dl_strdup(job->tool == DL_TOOL_UV      ? "uv"
+                              : job->tool == DL_TOOL_CONDA ? "conda"
+                                                           : "venv");
         lock.index_url = dl_strdup(job->index_url);
         lock.extra_index_url = dl_strdup(job->extra_index_url);
         text = dl_lock_write(&lock, when, snap->host);
@@ -847,7 +861,8 @@ static int swap_into_place(const dl_setup_job *job, dl_snapshot *snap)
         free(error);
         return abandon(job, DL_EXIT_SWAP_FAILED);
     }
-    if (!dl_setup_swap(&job->layout, &kept, &error)) {
+    if (job->tool == DL_TOOL_CONDA ? !dl_setup_conda_swap(job->conda, &job->layout, &kept, &error)
+                                   : !dl_setup_swap(&job->layout, &kept, &error)) {
         dl_cli_error("%s", error);
         free(error);
         return abandon(job, DL_EXIT_SWAP_FAILED);

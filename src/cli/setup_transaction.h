@@ -19,6 +19,7 @@ typedef struct dl_setup_job {
     dl_setup_layout layout;
     dl_setup_tool tool;
     char *uv;                  /* uv's path, tool uv */
+    char *conda;               /* conda's path, tool conda */
     char *base_python;         /* the interpreter the venv is made from (uv: its --python) */
     char *python_version;      /* "3.11" */
     bool fetch_python;         /* uv python install python_version first */
@@ -37,7 +38,8 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
                        const char *target);
 void dl_setup_job_free(dl_setup_job *job);
 
-/* uv when --tool uv or (no --tool) when it is on PATH; else venv. An exit code. */
+/* uv when --tool uv or (no --tool) when it is on PATH; conda only when asked (--tool
+ * conda: the layout's interpreters then a conda prefix's); else venv. An exit code. */
 int dl_setup_choose_tool(dl_setup_job *job);
 
 /* Prints the steps as the exact commands, asks once (unless --yes), then runs them: a

@@ -8,13 +8,24 @@ static void add(dl_strv *argv, const char *s)
     dl_strv_add(argv, dl_strdup(s));
 }
 
-void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, const char *dir,
-                        dl_strv *argv)
+void dl_setup_venv_argv(dl_setup_tool tool, const char *program, const char *base,
+                        const char *dir, dl_strv *argv)
 {
+    if (tool == DL_TOOL_CONDA) {
+        add(argv, program);
+        add(argv, "create");
+        add(argv, "--yes");
+        add(argv, "--quiet");
+        add(argv, "--prefix");
+        add(argv, dir);
+        dl_strv_add(argv, dl_fmt("python=%s", base));
+        add(argv, "pip");
+        return;
+    }
     if (tool == DL_TOOL_UV) {
         /* relocatable: the scripts find their interpreter relative to themselves, so the
          * staged folder works once renamed */
-        add(argv, uv);
+        add(argv, program);
         add(argv, "venv");
         add(argv, "--relocatable");
         add(argv, "--seed"); /* pip inside too: restore and the person's own installs */
@@ -27,6 +38,27 @@ void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, co
     add(argv, "-m");
     add(argv, "venv");
     add(argv, dir);
+}
+
+void dl_setup_conda_rename_argv(const char *conda, const char *from, const char *to,
+                                dl_strv *argv)
+{
+    add(argv, conda);
+    add(argv, "rename");
+    add(argv, "--yes");
+    add(argv, "--prefix");
+    add(argv, from);
+    add(argv, to);
+}
+
+void dl_setup_conda_remove_argv(const char *conda, const char *prefix, dl_strv *argv)
+{
+    add(argv, conda);
+    add(argv, "env");
+    add(argv, "remove");
+    add(argv, "--yes");
+    add(argv, "--prefix");
+    add(argv, prefix);
 }
 
 void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *argv)

@@ -9,12 +9,21 @@
 #include "base/shell.h"
 #include "base/str.h"
 
-typedef enum dl_setup_tool { DL_TOOL_VENV, DL_TOOL_UV } dl_setup_tool;
+typedef enum dl_setup_tool { DL_TOOL_VENV, DL_TOOL_UV, DL_TOOL_CONDA } dl_setup_tool;
 
 /* The environment at dir made from the base interpreter (venv) or for a Python version
- * (uv: base is "3.12" or a path). */
-void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, const char *dir,
-                        dl_strv *argv);
+ * (uv: base is "3.12" or a path; conda: "3.12", `conda create --prefix DIR python=3.12 pip`,
+ * pip being the installer used in it, as PyTorch publishes no conda packages any more).
+ * program: uv's or conda's path. */
+void dl_setup_venv_argv(dl_setup_tool tool, const char *program, const char *base,
+                        const char *dir, dl_strv *argv);
+
+/* conda's swap: a prefix renamed with `conda rename` (which rewrites the paths conda wrote
+ * into it; a plain folder rename would leave them pointing at the old place), and an old
+ * one removed with `conda env remove`. */
+void dl_setup_conda_rename_argv(const char *conda, const char *from, const char *to,
+                                dl_strv *argv);
+void dl_setup_conda_remove_argv(const char *conda, const char *prefix, dl_strv *argv);
 
 /* The Python launcher (`py`, Windows' python.org installs put only it on PATH) asked for
  * the interpreter of a version: py -X.Y -c <print sys.executable>. Asked when pythonX.Y is

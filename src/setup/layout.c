@@ -16,6 +16,19 @@ char *dl_setup_env_python(const char *dir, bool windows)
     return windows ? dl_fmt("%s\\Scripts\\python.exe", dir) : dl_fmt("%s/bin/python", dir);
 }
 
+char *dl_setup_conda_python(const char *dir, bool windows)
+{
+    return windows ? dl_fmt("%s\\python.exe", dir) : dl_fmt("%s/bin/python", dir);
+}
+
+void dl_setup_layout_for_conda(dl_setup_layout *l)
+{
+    free(l->python);
+    free(l->staging_python);
+    l->python = dl_setup_conda_python(l->target, l->windows);
+    l->staging_python = dl_setup_conda_python(l->staging, l->windows);
+}
+
 bool dl_setup_layout_make(const char *target, bool windows, long pid, dl_setup_layout *out,
                           char **error)
 {

@@ -37,6 +37,10 @@ void dl_setup_layout_free(dl_setup_layout *l);
 
 /* The interpreter of the environment at dir. */
 char *dl_setup_env_python(const char *dir, bool windows);
+/* A conda prefix's: dir/bin/python, on Windows dir\python.exe (no Scripts\). The layout's
+ * python and staging_python made so. */
+char *dl_setup_conda_python(const char *dir, bool windows);
+void dl_setup_layout_for_conda(dl_setup_layout *l);
 
 /* The pid of a staging folder's name for the environment called name
  * (".env.dlenv-staging-4242" -> 4242); 0 when entry is not one. */

@@ -1,0 +1,98 @@
+#include "cli/setup_conda.h"
+
+#include "base/shell.h"
+#include "base/str.h"
+#include "os/os.h"
+#include "setup/commands.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CONDA_TIMEOUT_MS (10 * 60 * 1000)
+
+#ifdef _WIN32
+#define THIS_SHELL DL_SHELL_POWERSHELL
+#else
+#define THIS_SHELL DL_SHELL_POSIX
+#endif
+
+char *dl_setup_find_conda(void)
+{
+    const char *exe = dl_env_get("CONDA_EXE");
+    if (exe && *exe && dl_path_kind(exe) == DL_FS_FILE)
+        return dl_strdup(exe);
+    return dl_proc_find("conda", dl_env_get("PATH"));
+}
+
+/* Runs argv (freed here), its output shown; NULL when it ended well, else how it ended. */
+static char *run_shown(dl_strv *argv)
+{
+    dl_proc_opts o;
+    dl_proc_result r;
+    const char **v = dl_xcalloc(argv->n + 1, sizeof *v);
+    char *line = dl_setup_argv_line(THIS_SHELL, argv), *how = NULL;
+    size_t i;
+    for (i = 0; i < argv->n; i++)
+        v[i] = argv->v[i];
+    printf("\n$ %s\n", line);
+    fflush(stdout);
+    memset(&o, 0, sizeof o);
+    o.timeout_ms = CONDA_TIMEOUT_MS;
+    o.echo = true;
+    o.max_output = 1u << 20;
+    dl_proc_run(v, &o, &r);
+    if (!r.started)
+        how = dl_fmt("`%s` could not start: %s", line, r.error ? r.error : "unknown");
+    else if (!r.exited || r.exit_code != 0 || r.timed_out)
+        how = dl_fmt("`%s` failed (exit %d%s)", line, r.exit_code,
+                     r.timed_out ? ", timed out" : "");
+    dl_proc_result_free(&r);
+    free(v);
+    free(line);
+    dl_strv_free(argv);
+    return how;
+}
+
+bool dl_setup_conda_swap(const char *conda, const dl_setup_layout *l, bool *kept,
+                         char **error)
+{
+    dl_strv argv = {0};
+    char *how;
+    *kept = false;
+    if (dl_path_kind(l->previous) != DL_FS_NONE) {
+        dl_setup_conda_remove_argv(conda, l->previous, &argv);
+        if ((how = run_shown(&argv)) != NULL) {
+            *error = dl_fmt("the older previous environment %s could not be removed: %s",
+                            l->previous, how);
+            free(how);
+            return false;
+        }
+    }
+    if (dl_path_kind(l->target) != DL_FS_NONE) {
+        dl_setup_conda_rename_argv(conda, l->target, l->previous, &argv);
+        if ((how = run_shown(&argv)) != NULL) {
+            *error = dl_fmt("%s could not be moved aside (it is as it was): %s", l->target, how);
+            free(how);
+            return false;
+        }
+        *kept = true;
+    }
+    dl_setup_conda_rename_argv(conda, l->staging, l->target, &argv);
+    if ((how = run_shown(&argv)) == NULL)
+        return true;
+    *error = dl_fmt("the new environment could not be moved into place: %s", how);
+    free(how);
+    if (*kept) {
+        dl_setup_conda_rename_argv(conda, l->previous, l->target, &argv);
+        if ((how = run_shown(&argv)) != NULL) {
+            char *more = dl_fmt("%s; and putting the previous one back failed too: %s (it is "
+                                "at %s)", *error, how, l->previous);
+            free(*error);
+            free(how);
+            *error = more;
+        }
+        *kept = false;
+    }
+    return false;
+}
