@@ -838,7 +838,10 @@ static void print_activation(const dl_setup_job *job, const char *heading)
     bool known;
     dl_shell sh = shell_known(&known);
     char *python = dl_shell_quote(sh, job->layout.python);
-    dl_setup_activation_make(job->shown, job->layout.windows, &a);
+    if (job->tool == DL_TOOL_CONDA)
+        dl_setup_conda_activation_make(job->shown, job->layout.windows, &a);
+    else
+        dl_setup_activation_make(job->shown, job->layout.windows, &a);
     printf("\n%s:\n", heading);
     if (a.sh)
         printf("  %s\n", a.sh);

@@ -130,6 +130,24 @@ void dl_setup_activation_make(const char *shown, bool windows, dl_setup_activati
     }
 }
 
+static char *conda_line(dl_shell sh, const char *shown)
+{
+    char *q = dl_shell_quote(sh, shown), *line = dl_fmt("conda activate %s", q);
+    free(q);
+    return line;
+}
+
+void dl_setup_conda_activation_make(const char *shown, bool windows, dl_setup_activation *out)
+{
+    memset(out, 0, sizeof *out);
+    if (windows) {
+        out->powershell = conda_line(DL_SHELL_POWERSHELL, shown);
+        out->cmd = conda_line(DL_SHELL_CMD, shown);
+    } else {
+        out->sh = conda_line(DL_SHELL_POSIX, shown);
+    }
+}
+
 void dl_setup_activation_free(dl_setup_activation *a)
 {
     free(a->sh);

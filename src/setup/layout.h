@@ -55,6 +55,8 @@ typedef struct dl_setup_activation {
 } dl_setup_activation;
 void dl_setup_activation_make(const char *shown, bool windows, dl_setup_activation *out);
 void dl_setup_activation_free(dl_setup_activation *a);
+/* A conda prefix's, the same for each shell but for quoting: conda activate PATH. */
+void dl_setup_conda_activation_make(const char *shown, bool windows, dl_setup_activation *out);
 
 /* The Windows shell dlenv was typed in, by the program that started it (parent: its file
  * name, any case, with or without a folder): powershell.exe and pwsh.exe are PowerShell,

@@ -151,6 +151,49 @@ static void uv_python(void **state)
     free(s);
 }
 
+/* conda on Windows: the prefix's interpreter is PREFIX\\python.exe, and the swap's renames. */
+static void conda_commands(void **state)
+{
+    dl_setup_layout l;
+    dl_strv argv = {0};
+    char *error = NULL, *s;
+    (void)state;
+    assert_true(dl_setup_layout_make("C:\\envs\\torch env", true, 9, &l, &error));
+    dl_setup_layout_for_conda(&l);
+    assert_string_equal(l.python, "C:\\envs\\torch env\\python.exe");
+    assert_string_equal(l.staging_python, "C:\\envs\\.torch env.dlenv-staging-9\\python.exe");
+    dl_setup_venv_argv(DL_TOOL_CONDA, "C:\\Miniforge3\\Scripts\\conda.exe", "3.12", l.staging,
+                       &argv);
+    s = line_of(DL_SHELL_CMD, &argv);
+    assert_string_equal(s, "C:\\Miniforge3\\Scripts\\conda.exe create --yes --quiet --prefix "
+                           "\"C:\\envs\\.torch env.dlenv-staging-9\" python=3.12 pip");
+    free(s);
+    dl_strv_free(&argv);
+    dl_setup_conda_rename_argv("conda", l.staging, l.target, &argv);
+    s = line_of(DL_SHELL_POWERSHELL, &argv);
+    assert_string_equal(s, "conda rename --yes --prefix 'C:\\envs\\.torch env.dlenv-staging-9' "
+                           "'C:\\envs\\torch env'");
+    free(s);
+    dl_strv_free(&argv);
+    dl_setup_conda_remove_argv("conda", l.previous, &argv);
+    s = line_of(DL_SHELL_CMD, &argv);
+    assert_string_equal(s, "conda env remove --yes --prefix \"C:\\envs\\.torch env.dlenv-previous\"");
+    free(s);
+    dl_strv_free(&argv);
+    dl_setup_layout_free(&l);
+    {
+        dl_setup_activation a;
+        dl_setup_conda_activation_make("C:\\envs\\R&D 100%", true, &a);
+        assert_string_equal(a.powershell, "conda activate 'C:\\envs\\R&D 100%'");
+        assert_string_equal(a.cmd, "conda activate \"C:\\envs\\R&D 100\"^%\"\"");
+        dl_setup_activation_free(&a);
+    }
+    assert_true(dl_setup_layout_make("/opt/envs/t", false, 9, &l, &error));
+    dl_setup_layout_for_conda(&l);
+    assert_string_equal(l.python, "/opt/envs/t/bin/python");
+    dl_setup_layout_free(&l);
+}
+
 static void expect_activation(const char *shown, const char *powershell, const char *cmd)
 {
     dl_setup_activation a;
@@ -205,6 +248,7 @@ int main(void)
         cmocka_unit_test(cmd_quoting),    cmocka_unit_test(programs),
         cmocka_unit_test(command_lines),  cmocka_unit_test(activation_lines),
         cmocka_unit_test(which_shell),    cmocka_unit_test(uv_python),
+        cmocka_unit_test(conda_commands),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
