@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
 #include "cli/output.h"
+#include "cli/setup_conda.h"
 #include "cli/setup_transaction.h"
 
 #include "base/str.h"
@@ -73,7 +74,8 @@ const dl_option dl_setup_options[] = {
     DL_OPT_TEXT("torch", 0, "VERSION", torch, "only this torch: 2.3, 2.3.1 or >=2.1,<2.4"),
     DL_OPT_CALL("with", "PKG==V", set_with,
                 "also install this package, repeatable; refused if it needs another torch"),
-    DL_OPT_TEXT("name", 0, "NAME", name, "the environment ~/.venvs/NAME instead of PATH"),
+    DL_OPT_TEXT("name", 0, "NAME", name,
+                "the environment ~/.venvs/NAME instead of PATH (--tool conda: conda's NAME)"),
     DL_OPT_INDEX_MIRROR,
     DL_OPT_TEXT("extra-index-url", 0, "URL", extra_index_url,
                 "where torch's dependencies come from (default https://pypi.org/simple; "
@@ -109,6 +111,25 @@ static int rollback(const char *target)
     return DL_EXIT_OK;
 }
 
+/* --tool conda --name NAME: conda's own named environment. NULL after the error. */
+static char *conda_named(const char *name)
+{
+    char *conda = dl_setup_find_conda(), *prefix, *error = NULL;
+    if (!conda) {
+        dl_cli_error("--tool conda: conda is not on PATH (nor CONDA_EXE set)");
+        return NULL;
+    }
+    prefix = dl_setup_conda_named_prefix(conda, name, &error);
+    if (!prefix) {
+        dl_cli_error("%s", error);
+        free(error);
+    }
+    free(conda);
+    return prefix;
+}
+
+/* PATH, --name NAME (~/.venvs/NAME; conda's environment NAME with --tool conda), or .venv.
+ * NULL after an error. */
 static char *target_of(const dl_cli *cli)
 {
     const char *home;
@@ -116,6 +137,8 @@ static char *target_of(const dl_cli *cli)
         return dl_strdup(cli->args[0]);
     if (!cli->name)
         return dl_strdup(DEFAULT_TARGET);
+    if (cli->tool && !strcmp(cli->tool, "conda"))
+        return conda_named(cli->name);
     home = dl_env_get("HOME");
     if (!home)
         home = dl_env_get("USERPROFILE");
@@ -366,7 +389,8 @@ int dl_cmd_setup(const dl_cli *cli, const dl_context *ctx)
         dl_cli_error("PATH and --name exclude each other");
         return DL_EXIT_USAGE;
     }
-    target = target_of(cli);
+    if (!(target = target_of(cli)))
+        return DL_EXIT_USAGE;
     rc = dl_setup_job_begin(&job, cli, ctx->know, target);
     if (rc == DL_EXIT_OK && cli->name && !cli->dry_run) {
         char *error = NULL; /* ~/.venvs, the first time */

@@ -5,6 +5,8 @@
 #include "os/os.h"
 #include "setup/commands.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,30 @@ char *dl_setup_find_conda(void)
     if (exe && *exe && dl_path_kind(exe) == DL_FS_FILE)
         return dl_strdup(exe);
     return dl_proc_find("conda", dl_env_get("PATH"));
+}
+
+char *dl_setup_conda_named_prefix(const char *conda, const char *name, char **error)
+{
+    const char *argv[] = {conda, "info", "--json", NULL};
+    dl_proc_opts o;
+    dl_proc_result r;
+    cJSON *doc = NULL, *dirs;
+    char *prefix = NULL;
+    memset(&o, 0, sizeof o);
+    o.timeout_ms = 120000;
+    o.max_output = 4u << 20;
+    dl_proc_run(argv, &o, &r);
+    if (r.started && r.exited && r.exit_code == 0 && r.out)
+        doc = cJSON_Parse(r.out);
+    dirs = cJSON_GetObjectItemCaseSensitive(doc, "envs_dirs");
+    if (cJSON_IsArray(dirs) && cJSON_IsString(cJSON_GetArrayItem(dirs, 0)))
+        prefix = dl_path_join(cJSON_GetArrayItem(dirs, 0)->valuestring, name);
+    else
+        *error = dl_fmt("--name %s: `%s info --json` did not say where conda keeps its "
+                        "environments (envs_dirs); give the prefix as PATH instead", name, conda);
+    cJSON_Delete(doc);
+    dl_proc_result_free(&r);
+    return prefix;
 }
 
 /* Runs argv (freed here), its output shown; NULL when it ended well, else how it ended. */

@@ -13,6 +13,11 @@
  * when there is none. Caller frees. */
 char *dl_setup_find_conda(void);
 
+/* The prefix of conda's environment called name (--name NAME): NAME in the first of
+ * conda's envs_dirs (`conda info --json`), where `conda create --name` would put it. NULL
+ * with *error when conda cannot say. */
+char *dl_setup_conda_named_prefix(const char *conda, const char *name, char **error);
+
 /* The older previous removed, target -> previous (when there), staging -> target; the
  * previous put back when the last step fails. *kept: a previous environment was kept. */
 bool dl_setup_conda_swap(const char *conda, const dl_setup_layout *l, bool *kept,

@@ -838,8 +838,10 @@ static void print_activation(const dl_setup_job *job, const char *heading)
     bool known;
     dl_shell sh = shell_known(&known);
     char *python = dl_shell_quote(sh, job->layout.python);
-    if (job->tool == DL_TOOL_CONDA)
-        dl_setup_conda_activation_make(job->shown, job->layout.windows, &a);
+    if (job->tool == DL_TOOL_CONDA) /* a named one by its name */
+        dl_setup_conda_activation_make(job->cli->name && !job->cli->n_args ? job->cli->name
+                                                                          : job->shown,
+                                       job->layout.windows, &a);
     else
         dl_setup_activation_make(job->shown, job->layout.windows, &a);
     printf("\n%s:\n", heading);

@@ -26,6 +26,7 @@ rename) case "\$4" in *.dlenv-staging-*)
         [ ! -e "\$5" ] || { echo "conda: \$5 exists" >&2; exit 1; }
         mv "\$4" "\$5" ;;
 env)    rm -rf "\$5" ;;
+info)   echo '{"envs_dirs": ["$work/envs", "/elsewhere"], "conda_version": "25.1.1"}' ;;
 *)      echo "fake conda: \$*?" >&2; exit 2 ;;
 esac
 FAKE
@@ -78,6 +79,17 @@ expect_eq "rename fails: commands" "env remove --yes --prefix $work/.cenv.dlenv-
 expect_eq "rename fails: the environment as it was" "$before" "$(cat "$env/dlenv.lock")"
 left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
 expect_eq "rename fails: staging folders left" "" "$left"
+
+# --name NAME: conda's environment NAME, in the first of its envs_dirs.
+mkdir "$work/envs"
+: > "$work/conda.log"
+# shellcheck disable=SC2086
+run setup --name tname --python "$py" --cpu --tool conda --extra-index-url none $mirror --dry-run
+expect_eq "conda --name: exit code" 0 "$rc"
+expect_eq "conda --name: asked conda" "info --json" "$(cat "$work/conda.log")"
+printf '%s\n' "$out" | grep -qx "       $work/bin/conda create --yes --quiet --prefix $work/envs/\.tname\.dlenv-staging-[0-9]* python=$pyver pip" ||
+    fail "conda --name: not made in conda's envs folder: $out"
+printf '%s\n' "$out" | grep -qx "  conda activate tname" || fail "conda --name: no activation by name: $out"
 
 # No conda: a usage error.
 PATH=/usr/bin:/bin run setup "$work/other" --tool conda --cpu --dry-run
