@@ -88,6 +88,29 @@ const dl_option dl_setup_options[] = {
     DL_OPT_END,
 };
 
+/* A conda environment (conda-meta/) is moved with conda, never as a bare folder. */
+static bool conda_prefix(const char *dir)
+{
+    char *meta = dl_path_join(dir, "conda-meta");
+    bool yes = dl_path_kind(meta) == DL_FS_DIR;
+    free(meta);
+    return yes;
+}
+
+static bool conda_rollback(const dl_setup_layout *l, char **error)
+{
+    char *conda = dl_setup_find_conda();
+    bool ok;
+    if (!conda) {
+        *error = dl_fmt("%s is a conda environment, and conda is not on PATH (nor CONDA_EXE "
+                        "set) to move it", l->target);
+        return false;
+    }
+    ok = dl_setup_conda_rollback(conda, l, error);
+    free(conda);
+    return ok;
+}
+
 static int rollback(const char *target)
 {
     dl_setup_layout l;
@@ -99,7 +122,7 @@ static int rollback(const char *target)
         free(error);
         return DL_EXIT_USAGE;
     }
-    if (!dl_setup_rollback(&l, &error)) {
+    if (!(conda_prefix(l.target) ? conda_rollback(&l, &error) : dl_setup_rollback(&l, &error))) {
         dl_cli_error("%s", error);
         free(error);
         dl_setup_layout_free(&l);

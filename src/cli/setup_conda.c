@@ -122,3 +122,42 @@ bool dl_setup_conda_swap(const char *conda, const dl_setup_layout *l, bool *kept
     }
     return false;
 }
+
+bool dl_setup_conda_rollback(const char *conda, const dl_setup_layout *l, char **error)
+{
+    dl_strv argv = {0};
+    char *how;
+    if (dl_path_kind(l->previous) == DL_FS_NONE) {
+        *error = dl_fmt("no previous environment of %s to roll back to (%s)", l->target,
+                        l->previous);
+        return false;
+    }
+    dl_setup_conda_rename_argv(conda, l->target, l->staging, &argv);
+    if ((how = run_shown(&argv)) != NULL) {
+        *error = dl_fmt("%s could not be moved aside (nothing changed): %s", l->target, how);
+        free(how);
+        return false;
+    }
+    dl_setup_conda_rename_argv(conda, l->previous, l->target, &argv);
+    if ((how = run_shown(&argv)) != NULL) {
+        *error = dl_fmt("the previous environment could not be moved into place: %s", how);
+        free(how);
+        dl_setup_conda_rename_argv(conda, l->staging, l->target, &argv);
+        if ((how = run_shown(&argv)) != NULL) {
+            char *more = dl_fmt("%s; and putting %s back failed too: %s (it is at %s)", *error,
+                                l->target, how, l->staging);
+            free(*error);
+            free(how);
+            *error = more;
+        }
+        return false;
+    }
+    dl_setup_conda_rename_argv(conda, l->staging, l->previous, &argv);
+    if ((how = run_shown(&argv)) != NULL) {
+        *error = dl_fmt("rolled back, but the replaced environment stays at %s: %s", l->staging,
+                        how);
+        free(how);
+        return false;
+    }
+    return true;
+}

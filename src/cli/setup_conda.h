@@ -23,4 +23,9 @@ char *dl_setup_conda_named_prefix(const char *conda, const char *name, char **er
 bool dl_setup_conda_swap(const char *conda, const dl_setup_layout *l, bool *kept,
                          char **error);
 
+/* --rollback of a conda prefix: target -> staging (a free name), previous -> target,
+ * staging -> previous, each with `conda rename` (a folder rename would leave each prefix
+ * naming the other's place); the first step undone when the second fails. */
+bool dl_setup_conda_rollback(const char *conda, const dl_setup_layout *l, char **error);
+
 #endif

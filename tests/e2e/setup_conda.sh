@@ -66,6 +66,16 @@ sed -n 3p "$work/conda.log" | grep -qx "rename --yes --prefix $staging $env" ||
     fail "conda again: the new one not renamed into place: $(cat "$work/conda.log")"
 [ -d "$work/.cenv.dlenv-previous/conda-meta" ] || fail "conda again: no previous kept"
 
+# --rollback: the three renames with conda, the first environment back in place.
+: > "$work/conda.log"
+second=$(cat "$env/dlenv.lock")
+run setup --rollback "$env"
+expect_eq "conda rollback: exit code" 0 "$rc"
+expect_eq "conda rollback: commands" "rename --yes --prefix $env $work/.cenv.dlenv-staging-N|rename --yes --prefix $work/.cenv.dlenv-previous $env|rename --yes --prefix $work/.cenv.dlenv-staging-N $work/.cenv.dlenv-previous" \
+    "$(sed 's/dlenv-staging-[0-9]*/dlenv-staging-N/g' "$work/conda.log" | paste -sd '|')"
+expect_eq "conda rollback: the replaced one kept" "$second" "$(cat "$work/.cenv.dlenv-previous/dlenv.lock")"
+[ "$(cat "$env/dlenv.lock")" != "$second" ] || fail "conda rollback: the same environment in place"
+
 # The last rename fails: the previous one is renamed back, the older previous was removed.
 : > "$work/conda.log"
 : > "$work/rename-fails"
