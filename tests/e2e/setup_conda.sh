@@ -66,6 +66,12 @@ sed -n 3p "$work/conda.log" | grep -qx "rename --yes --prefix $staging $env" ||
     fail "conda again: the new one not renamed into place: $(cat "$work/conda.log")"
 [ -d "$work/.cenv.dlenv-previous/conda-meta" ] || fail "conda again: no previous kept"
 
+# restore with conda: the lock's Python, from conda.
+run restore "$env/dlenv.lock" "$work/crestored" --tool conda --dry-run
+expect_eq "conda restore: exit code" 0 "$rc"
+printf '%s\n' "$out" | grep -qx "       $work/bin/conda create --yes --quiet --prefix $work/\.crestored\.dlenv-staging-[0-9]* python=$pyver pip" ||
+    fail "conda restore: not made by conda with Python $pyver: $out"
+
 # --rollback: the three renames with conda, the first environment back in place.
 : > "$work/conda.log"
 second=$(cat "$env/dlenv.lock")
