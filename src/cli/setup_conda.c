@@ -4,6 +4,7 @@
 #include "base/str.h"
 #include "os/os.h"
 #include "setup/commands.h"
+#include "setup/user_shell.h"
 
 #include <cjson/cJSON.h>
 
@@ -14,9 +15,9 @@
 #define CONDA_TIMEOUT_MS (10 * 60 * 1000)
 
 #ifdef _WIN32
-#define THIS_SHELL DL_SHELL_POWERSHELL
+#define THIS_WINDOWS true
 #else
-#define THIS_SHELL DL_SHELL_POSIX
+#define THIS_WINDOWS false
 #endif
 
 char *dl_setup_find_conda(void)
@@ -57,7 +58,9 @@ static char *run_shown(dl_strv *argv)
     dl_proc_opts o;
     dl_proc_result r;
     const char **v = dl_xcalloc(argv->n + 1, sizeof *v);
-    char *line = dl_setup_argv_line(THIS_SHELL, argv), *how = NULL;
+    bool known;
+    char *line = dl_setup_argv_line(dl_setup_user_shell(THIS_WINDOWS, &known), argv);
+    char *how = NULL;
     size_t i;
     for (i = 0; i < argv->n; i++)
         v[i] = argv->v[i];

@@ -11,6 +11,7 @@
 #include "rules/finding.h"
 #include "setup/lockfile.h"
 #include "setup/stage.h"
+#include "setup/user_shell.h"
 
 #include <cjson/cJSON.h>
 
@@ -109,25 +110,10 @@ int dl_setup_choose_tool(dl_setup_job *job)
 
 /* ---- printing ------------------------------------------------------------------------- */
 
-/* The shell the commands are printed for: sh; on Windows the one dlenv was typed in
- * (*known false when that cannot be told: then PowerShell, Windows' default terminal). */
-static dl_shell shell_known(bool *known)
-{
-    dl_shell sh = DL_SHELL_POWERSHELL;
-    char *parent;
-    *known = true;
-    if (!THIS_WINDOWS)
-        return DL_SHELL_POSIX;
-    parent = dl_parent_process_name();
-    *known = dl_setup_windows_shell(parent, &sh);
-    free(parent);
-    return sh;
-}
-
 static dl_shell shell(void)
 {
     bool known;
-    return shell_known(&known);
+    return dl_setup_user_shell(THIS_WINDOWS, &known);
 }
 
 static void print_argv(const char *prefix, const dl_strv *argv)
@@ -836,7 +822,7 @@ static void print_activation(const dl_setup_job *job, const char *heading)
 {
     dl_setup_activation a;
     bool known;
-    dl_shell sh = shell_known(&known);
+    dl_shell sh = dl_setup_user_shell(THIS_WINDOWS, &known);
     char *python = dl_shell_quote(sh, job->layout.python);
     if (job->tool == DL_TOOL_CONDA) /* a named one by its name */
         dl_setup_conda_activation_make(job->cli->name && !job->cli->n_args ? job->cli->name
