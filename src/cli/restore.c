@@ -20,7 +20,7 @@
 const dl_option dl_restore_options[] = {
     DL_OPT_FLAG("yes", 'y', yes, "do not ask before making the environment"),
     DL_OPT_FLAG("dry-run", 0, dry_run, "print the commands, change nothing"),
-    DL_OPT_LOWER("tool", "TOOL", tool, "uv or venv (default: as the lock says)"),
+    DL_OPT_LOWER("tool", "TOOL", tool, "uv, venv or conda (default: uv when it is on PATH)"),
     DL_OPT_CALL("python", "PATH", dl_opt_set_python_path,
                 "make it from this interpreter (default: pythonX.Y of the lock on PATH)"),
     DL_OPT_TEXT("wheelhouse", 0, "DIR", wheelhouse,
@@ -45,6 +45,10 @@ static char *folder_of(const char *lock)
 static int python_for(dl_setup_job *job, const dl_lock *lock)
 {
     char *name;
+    if (job->tool == DL_TOOL_CONDA) { /* conda brings the lock's Python: python=X.Y */
+        job->base_python = dl_strdup(lock->python);
+        return DL_EXIT_OK;
+    }
     if (job->cli->python) {
         job->base_python = dl_strdup(job->cli->python);
         return DL_EXIT_OK;

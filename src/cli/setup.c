@@ -8,6 +8,7 @@
 #include "cli/exit_codes.h"
 #include "cli/gather.h"
 #include "cli/output.h"
+#include "cli/setup_conda.h"
 #include "cli/setup_transaction.h"
 
 #include "base/str.h"
@@ -29,6 +30,13 @@
 #define THIS_WINDOWS false
 #endif
 #define PYPI_SIMPLE "https://pypi.org/simple"
+#if defined(_WIN32)
+#define THIS_OS "windows"
+#elif defined(__APPLE__)
+#define THIS_OS "macos"
+#else
+#define THIS_OS "linux"
+#endif
 
 static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **error)
 {
@@ -48,7 +56,8 @@ static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **
 #define SETUP_COMMON_OPTIONS                                                                \
     DL_OPT_FLAG("yes", 'y', yes, "do not ask before making the environment"),               \
     DL_OPT_FLAG("dry-run", 0, dry_run, "print the plan and the commands, change nothing"),  \
-    DL_OPT_LOWER("tool", "TOOL", tool, "uv or venv (default: uv when it is on PATH)"),       \
+    DL_OPT_LOWER("tool", "TOOL", tool,                                                     \
+                 "uv, venv or conda (default: uv when it is on PATH, else venv)"),       \
     DL_OPT_TEXT("wheelhouse", 0, "DIR", wheelhouse,                                         \
                 "install from the wheels in DIR only (no index: pip --no-index --find-links)"), \
     DL_OPT_FLAG("offline", 0, offline, "no index at all: needs --wheelhouse DIR"),           \
@@ -60,10 +69,13 @@ const dl_option dl_setup_options[] = {
                  "only this kind of build: cpu, cuda, rocm, xpu, mps (as `dlenv plan --for`)"),
     DL_OPT_CALL("python", "PATH|X.Y", dl_opt_set_python_or_version,
                 "make it from this interpreter, or from Python X.Y found on PATH"),
+    DL_OPT_FLAG("allow-python-download", 0, allow_python_download,
+                "no Python X.Y here: let uv fetch it (uv python install X.Y)"),
     DL_OPT_TEXT("torch", 0, "VERSION", torch, "only this torch: 2.3, 2.3.1 or >=2.1,<2.4"),
     DL_OPT_CALL("with", "PKG==V", set_with,
                 "also install this package, repeatable; refused if it needs another torch"),
-    DL_OPT_TEXT("name", 0, "NAME", name, "the environment ~/.venvs/NAME instead of PATH"),
+    DL_OPT_TEXT("name", 0, "NAME", name,
+                "the environment ~/.venvs/NAME instead of PATH (--tool conda: conda's NAME)"),
     DL_OPT_INDEX_MIRROR,
     DL_OPT_TEXT("extra-index-url", 0, "URL", extra_index_url,
                 "where torch's dependencies come from (default https://pypi.org/simple; "
@@ -76,6 +88,29 @@ const dl_option dl_setup_options[] = {
     DL_OPT_END,
 };
 
+/* A conda environment (conda-meta/) is moved with conda, never as a bare folder. */
+static bool conda_prefix(const char *dir)
+{
+    char *meta = dl_path_join(dir, "conda-meta");
+    bool yes = dl_path_kind(meta) == DL_FS_DIR;
+    free(meta);
+    return yes;
+}
+
+static bool conda_rollback(const dl_setup_layout *l, char **error)
+{
+    char *conda = dl_setup_find_conda();
+    bool ok;
+    if (!conda) {
+        *error = dl_fmt("%s is a conda environment, and conda is not on PATH (nor CONDA_EXE "
+                        "set) to move it", l->target);
+        return false;
+    }
+    ok = dl_setup_conda_rollback(conda, l, error);
+    free(conda);
+    return ok;
+}
+
 static int rollback(const char *target)
 {
     dl_setup_layout l;
@@ -87,7 +122,7 @@ static int rollback(const char *target)
         free(error);
         return DL_EXIT_USAGE;
     }
-    if (!dl_setup_rollback(&l, &error)) {
+    if (!(conda_prefix(l.target) ? conda_rollback(&l, &error) : dl_setup_rollback(&l, &error))) {
         dl_cli_error("%s", error);
         free(error);
         dl_setup_layout_free(&l);
@@ -99,6 +134,25 @@ static int rollback(const char *target)
     return DL_EXIT_OK;
 }
 
+/* --tool conda --name NAME: conda's own named environment. NULL after the error. */
+static char *conda_named(const char *name)
+{
+    char *conda = dl_setup_find_conda(), *prefix, *error = NULL;
+    if (!conda) {
+        dl_cli_error("--tool conda: conda is not on PATH (nor CONDA_EXE set)");
+        return NULL;
+    }
+    prefix = dl_setup_conda_named_prefix(conda, name, &error);
+    if (!prefix) {
+        dl_cli_error("%s", error);
+        free(error);
+    }
+    free(conda);
+    return prefix;
+}
+
+/* PATH, --name NAME (~/.venvs/NAME; conda's environment NAME with --tool conda), or .venv.
+ * NULL after an error. */
 static char *target_of(const dl_cli *cli)
 {
     const char *home;
@@ -106,28 +160,25 @@ static char *target_of(const dl_cli *cli)
         return dl_strdup(cli->args[0]);
     if (!cli->name)
         return dl_strdup(DEFAULT_TARGET);
+    if (cli->tool && !strcmp(cli->tool, "conda"))
+        return conda_named(cli->name);
     home = dl_env_get("HOME");
     if (!home)
         home = dl_env_get("USERPROFILE");
     return home ? dl_fmt("%s/.venvs/%s", home, cli->name) : dl_fmt(".venvs/%s", cli->name);
 }
 
-/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
- * PATH and it knows that version: the path it answers. NULL otherwise. */
-static char *by_launcher(const char *version)
+/* The interpreter path a command prints (`py -3.12 -c ...`, `uv python find 3.12`), when
+ * it ends well and that path exists; NULL otherwise. */
+static char *path_answered(const dl_strv *argv)
 {
-    char *py = dl_proc_find("py", dl_env_get("PATH")), *found = NULL;
-    dl_strv argv = {0};
+    char *found = NULL;
     dl_proc_opts o;
     dl_proc_result r;
-    const char **v;
+    const char **v = dl_xcalloc(argv->n + 1, sizeof *v);
     size_t i;
-    if (!py)
-        return NULL;
-    dl_setup_py_launcher_argv(py, version, &argv);
-    v = dl_xcalloc(argv.n + 1, sizeof *v);
-    for (i = 0; i < argv.n; i++)
-        v[i] = argv.v[i];
+    for (i = 0; i < argv->n; i++)
+        v[i] = argv->v[i];
     memset(&o, 0, sizeof o);
     o.timeout_ms = 30000;
     o.max_output = 1u << 16;
@@ -139,26 +190,74 @@ static char *by_launcher(const char *version)
     }
     dl_proc_result_free(&r);
     free(v);
+    return found;
+}
+
+/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
+ * PATH and it knows that version: the path it answers. NULL otherwise. */
+static char *by_launcher(const char *version)
+{
+    char *py = dl_proc_find("py", dl_env_get("PATH")), *found;
+    dl_strv argv = {0};
+    if (!py)
+        return NULL;
+    dl_setup_py_launcher_argv(py, version, &argv);
+    found = path_answered(&argv);
     dl_strv_free(&argv);
     free(py);
     return found;
 }
 
-/* The interpreter the environment is made from: --python PATH, pythonX.Y on PATH for
- * --python X.Y (or what `py -X.Y` runs, when only the launcher is there), else the one
- * `python` means here. */
+/* The Python X.Y uv would make the environment from (a system one or one uv installed
+ * earlier; never a download): `uv python find --system X.Y`. NULL when it has none. */
+static char *by_uv(const char *uv, const char *version)
+{
+    dl_strv argv = {0};
+    char *found;
+    dl_setup_uv_find_python_argv(uv, version, &argv);
+    found = path_answered(&argv);
+    dl_strv_free(&argv);
+    return found;
+}
+
+/* No Python X.Y: which to install, for this system, and how uv could fetch it. */
+static int no_python(const dl_setup_job *job)
+{
+    const char *v = job->python_version;
+    const char *uv_options = !job->uv ? NULL
+                             : job->tool == DL_TOOL_UV ? "--allow-python-download"
+                                                       : "--tool uv --allow-python-download";
+    char *hint = dl_setup_python_install_hint(THIS_OS, v, uv_options);
+    dl_cli_error("no Python %s to make the environment from%s: %s", v,
+                 job->cli->allow_python_download && !job->uv
+                     ? " (--allow-python-download: uv is not on PATH to fetch it)"
+                     : "", hint);
+    free(hint);
+    return DL_EXIT_NO_PYTHON;
+}
+
+/* The interpreter the environment is made from: --python PATH; for --python X.Y the one uv
+ * finds (tool uv: fetched first when --allow-python-download lets it), else pythonX.Y on
+ * PATH (or what `py -X.Y` runs, when only the launcher is there); else the one `python`
+ * means here. */
 static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machine *m)
 {
     const dl_cli *cli = job->cli;
     const dl_python *main = dl_q_main_python(f);
     job->python_version = dl_fmt("%u.%u%s", m->py_major, m->py_minor,
                                  m->py_free_threaded ? "t" : "");
-    if (cli->python_version.major) {
+    if (job->tool == DL_TOOL_CONDA) {
+        job->base_python = dl_strdup(job->python_version); /* conda brings it: python=X.Y */
+    } else if (cli->python_version.major && job->tool == DL_TOOL_UV) {
+        job->base_python = by_uv(job->uv, job->python_version);
+        job->fetch_python = !job->base_python && cli->allow_python_download;
+        if (job->fetch_python)
+            job->base_python = dl_strdup(job->python_version);
+    } else if (cli->python_version.major) {
         char *name = dl_fmt("python%s", job->python_version);
-        job->base_python = job->tool == DL_TOOL_UV ? dl_strdup(job->python_version)
-                                                    : dl_proc_find(name, dl_env_get("PATH"));
+        job->base_python = dl_proc_find(name, dl_env_get("PATH"));
         free(name);
-        if (!job->base_python && job->tool != DL_TOOL_UV)
+        if (!job->base_python)
             job->base_python = by_launcher(job->python_version);
     } else if (main && main->path.value) {
         job->base_python = dl_strdup(main->path.value);
@@ -169,15 +268,7 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
                      "package), or give one with --python PATH");
         return DL_EXIT_NO_PYTHON;
     }
-    if (!job->base_python) {
-        dl_cli_error("no Python %s to make the environment from: install it (python.org, "
-                     "`uv python install %s`, `pyenv install %s`, or your distribution's "
-                     "python%s package), or give one with --python PATH",
-                     job->python_version, job->python_version, job->python_version,
-                     job->python_version);
-        return DL_EXIT_NO_PYTHON;
-    }
-    return DL_EXIT_OK;
+    return job->base_python ? DL_EXIT_OK : no_python(job);
 }
 
 static void print_plan(const dl_setup_job *job, const dl_plan_candidate *c)
@@ -192,8 +283,13 @@ static void print_plan(const dl_setup_job *job, const dl_plan_candidate *c)
             printf(" %s", job->with.v[i]);
         printf("\n");
     }
-    printf("  environment: %s (%s), made from %s\n", job->layout.target,
-           job->tool == DL_TOOL_UV ? "uv venv" : "python -m venv", job->base_python);
+    printf("  environment: %s (%s), made from %s%s\n", job->layout.target,
+           job->tool == DL_TOOL_UV ? "uv venv" : job->tool == DL_TOOL_CONDA ? "conda create"
+                                                                              : "python -m venv",
+           job->fetch_python || job->tool == DL_TOOL_CONDA ? "Python " : "", job->base_python);
+    if (job->fetch_python)
+        printf("  Python %s is not here: uv fetches it first (--allow-python-download)\n",
+               job->python_version);
 }
 
 /* --cpu, or --for KIND (checked in dl_cmd_setup) */
@@ -316,7 +412,8 @@ int dl_cmd_setup(const dl_cli *cli, const dl_context *ctx)
         dl_cli_error("PATH and --name exclude each other");
         return DL_EXIT_USAGE;
     }
-    target = target_of(cli);
+    if (!(target = target_of(cli)))
+        return DL_EXIT_USAGE;
     rc = dl_setup_job_begin(&job, cli, ctx->know, target);
     if (rc == DL_EXIT_OK && cli->name && !cli->dry_run) {
         char *error = NULL; /* ~/.venvs, the first time */

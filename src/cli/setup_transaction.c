@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/output.h"
+#include "cli/setup_conda.h"
 #include "cli/snapshot.h"
 
 #include "base/str.h"
@@ -10,6 +11,7 @@
 #include "rules/finding.h"
 #include "setup/lockfile.h"
 #include "setup/stage.h"
+#include "setup/user_shell.h"
 
 #include <cjson/cJSON.h>
 
@@ -66,6 +68,7 @@ void dl_setup_job_free(dl_setup_job *job)
 {
     dl_setup_layout_free(&job->layout);
     free(job->uv);
+    free(job->conda);
     free(job->base_python);
     free(job->python_version);
     dl_strv_free(&job->packages);
@@ -84,9 +87,18 @@ int dl_setup_choose_tool(dl_setup_job *job)
 {
     const char *tool = job->cli->tool;
     job->uv = dl_proc_find("uv", dl_env_get("PATH"));
-    if (tool && strcmp(tool, "uv") && strcmp(tool, "venv")) {
-        dl_cli_error("--tool '%s': expected uv or venv (conda environments: not yet)", tool);
+    if (tool && strcmp(tool, "uv") && strcmp(tool, "venv") && strcmp(tool, "conda")) {
+        dl_cli_error("--tool '%s': expected uv, venv or conda", tool);
         return DL_EXIT_USAGE;
+    }
+    if (tool && !strcmp(tool, "conda")) {
+        if (!(job->conda = dl_setup_find_conda())) {
+            dl_cli_error("--tool conda: conda is not on PATH (nor CONDA_EXE set)");
+            return DL_EXIT_USAGE;
+        }
+        job->tool = DL_TOOL_CONDA;
+        dl_setup_layout_for_conda(&job->layout);
+        return DL_EXIT_OK;
     }
     if (tool && !strcmp(tool, "uv") && !job->uv) {
         dl_cli_error("--tool uv: uv is not on PATH (https://docs.astral.sh/uv/)");
@@ -100,7 +112,8 @@ int dl_setup_choose_tool(dl_setup_job *job)
 
 static dl_shell shell(void)
 {
-    return THIS_WINDOWS ? DL_SHELL_POWERSHELL : DL_SHELL_POSIX;
+    bool known;
+    return dl_setup_user_shell(THIS_WINDOWS, &known);
 }
 
 static void print_argv(const char *prefix, const dl_strv *argv)
@@ -112,7 +125,8 @@ static void print_argv(const char *prefix, const dl_strv *argv)
 
 static void venv_argv(const dl_setup_job *job, dl_strv *argv)
 {
-    dl_setup_venv_argv(job->tool, job->uv, job->base_python, job->layout.staging, argv);
+    dl_setup_venv_argv(job->tool, job->tool == DL_TOOL_CONDA ? job->conda : job->uv,
+                       job->base_python, job->layout.staging, argv);
 }
 
 /* dry_run: the --with check, with pip's report, run by python (the base interpreter's pip
@@ -141,7 +155,15 @@ static void print_steps(const dl_setup_job *job)
 {
     dl_strv argv = {0};
     const dl_setup_layout *l = &job->layout;
-    printf("\nSteps (nothing changes at %s until the last one):\n", l->target);
+    printf("\nSteps (nothing changes at %s until the last one)%s:\n", l->target,
+           !THIS_WINDOWS ? "" : shell() == DL_SHELL_CMD ? ", as cmd commands"
+                                                          : ", as PowerShell commands");
+    if (job->fetch_python) {
+        dl_setup_uv_install_python_argv(job->uv, job->python_version, &argv);
+        print_argv("  0. fetch Python (uv keeps it in its own folder, for later setups too):\n"
+                   "       ", &argv);
+        dl_strv_free(&argv);
+    }
     venv_argv(job, &argv);
     print_argv("  1. make the environment in a staging folder:\n       ", &argv);
     dl_strv_free(&argv);
@@ -331,6 +353,31 @@ static int check_index(const dl_setup_job *job, const char *url)
         fprintf(stderr, "Nothing was changed. Check the address (--index-mirror), the network "
                         "or the proxy (HTTPS_PROXY).\n");
         rc = DL_EXIT_INDEX_UNREACHABLE;
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return rc;
+}
+
+/* --allow-python-download: uv fetches the planned Python before anything is made. */
+static int fetch_python(const dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    int rc = DL_EXIT_OK;
+    if (!job->fetch_python)
+        return DL_EXIT_OK;
+    dl_setup_uv_install_python_argv(job->uv, job->python_version, &argv);
+    print_argv("\n$ ", &argv);
+    fflush(stdout);
+    run(&argv, VENV_TIMEOUT_MS, true, &r);
+    if (!succeeded(&r)) {
+        char *how = how_it_ended(&r);
+        dl_cli_error("uv could not fetch Python %s: %s (it downloads from GitHub's "
+                     "python-build-standalone releases, or UV_PYTHON_INSTALL_MIRROR); "
+                     "nothing was made", job->python_version, how);
+        free(how);
+        rc = DL_EXIT_NO_PYTHON;
     }
     dl_proc_result_free(&r);
     dl_strv_free(&argv);
@@ -734,7 +781,9 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
         lock.python = dl_strdup(job->python_version);
         lock.torch = dl_strdup(dl_lock_version_of(&lock, "torch"));
         lock.variant = dl_strdup(job->variant);
-        lock.tool = dl_strdup(job->tool == DL_TOOL_UV ? "uv" : "venv");
+        lock.tool = dl_strdup(job->tool == DL_TOOL_UV      ? "uv"
+                              : job->tool == DL_TOOL_CONDA ? "conda"
+                                                           : "venv");
         lock.index_url = dl_strdup(job->index_url);
         lock.extra_index_url = dl_strdup(job->extra_index_url);
         text = dl_lock_write(&lock, when, snap->host);
@@ -767,17 +816,30 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
     return rc;
 }
 
-static void print_activation(const dl_setup_job *job)
+/* How to start the environment, in the shell dlenv was typed in (both of Windows' when
+ * that cannot be told); heading: "Done. Activate it" or the dry run's. */
+static void print_activation(const dl_setup_job *job, const char *heading)
 {
     dl_setup_activation a;
-    dl_setup_activation_make(job->shown, job->layout.windows, &a);
-    printf("\nDone. Activate it:\n");
+    bool known;
+    dl_shell sh = dl_setup_user_shell(THIS_WINDOWS, &known);
+    char *python = dl_shell_quote(sh, job->layout.python);
+    if (job->tool == DL_TOOL_CONDA) /* a named one by its name */
+        dl_setup_conda_activation_make(job->cli->name && !job->cli->n_args ? job->cli->name
+                                                                          : job->shown,
+                                       job->layout.windows, &a);
+    else
+        dl_setup_activation_make(job->shown, job->layout.windows, &a);
+    printf("\n%s:\n", heading);
     if (a.sh)
         printf("  %s\n", a.sh);
-    if (a.powershell)
+    else if (known)
+        printf("  %s\n", sh == DL_SHELL_CMD ? a.cmd : a.powershell);
+    else
         printf("  PowerShell: %s\n  cmd:        %s\n", a.powershell, a.cmd);
     printf("or run in it without activating: dlenv run --python %s -- python train.py\n",
-           job->layout.python);
+           python);
+    free(python);
     dl_setup_activation_free(&a);
 }
 
@@ -790,7 +852,8 @@ static int swap_into_place(const dl_setup_job *job, dl_snapshot *snap)
         free(error);
         return abandon(job, DL_EXIT_SWAP_FAILED);
     }
-    if (!dl_setup_swap(&job->layout, &kept, &error)) {
+    if (job->tool == DL_TOOL_CONDA ? !dl_setup_conda_swap(job->conda, &job->layout, &kept, &error)
+                                   : !dl_setup_swap(&job->layout, &kept, &error)) {
         dl_cli_error("%s", error);
         free(error);
         return abandon(job, DL_EXIT_SWAP_FAILED);
@@ -826,17 +889,19 @@ int dl_setup_run(dl_setup_job *job)
         return rc;
     print_steps(job);
     if (job->cli->dry_run) {
+        print_activation(job, "Once it is made, activate it");
         printf("\n--dry-run: nothing was done.\n");
         return DL_EXIT_OK;
     }
     if ((rc = confirm(job->cli)) != DL_EXIT_OK || (rc = clean_stale(job)) != DL_EXIT_OK ||
+        (rc = fetch_python(job)) != DL_EXIT_OK ||
         (rc = check_index(job, job->index_url)) != DL_EXIT_OK ||
         (rc = make_env_checked(job)) != DL_EXIT_OK ||
         (rc = install(job)) != DL_EXIT_OK || (rc = prove(job, &snap)) != DL_EXIT_OK)
         goto done;
     rc = swap_into_place(job, &snap);
     if (rc == DL_EXIT_OK)
-        print_activation(job);
+        print_activation(job, "Done. Activate it");
 done:
     dl_snapshot_free(&snap);
     return rc;

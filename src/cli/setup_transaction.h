@@ -19,8 +19,10 @@ typedef struct dl_setup_job {
     dl_setup_layout layout;
     dl_setup_tool tool;
     char *uv;                  /* uv's path, tool uv */
+    char *conda;               /* conda's path, tool conda */
     char *base_python;         /* the interpreter the venv is made from (uv: its --python) */
     char *python_version;      /* "3.11" */
+    bool fetch_python;         /* uv python install python_version first */
     dl_strv packages;          /* torch==2.9.1 torchvision==0.24.1, then the --with ones */
     dl_strv with;              /* the --with packages alone */
     char *requirements;        /* restore: the lock, installed with -r */
@@ -36,11 +38,13 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
                        const char *target);
 void dl_setup_job_free(dl_setup_job *job);
 
-/* uv when --tool uv or (no --tool) when it is on PATH; else venv. An exit code. */
+/* uv when --tool uv or (no --tool) when it is on PATH; conda only when asked (--tool
+ * conda: the layout's interpreters then a conda prefix's); else venv. An exit code. */
 int dl_setup_choose_tool(dl_setup_job *job);
 
 /* Prints the steps as the exact commands, asks once (unless --yes), then runs them: a
- * check of the target and stale staging folders, the index, the environment, the --with
+ * check of the target and stale staging folders, the Python uv fetches (fetch_python), the
+ * index, the environment, the --with
  * check, the install, the proof, the swap, the lock. --dry-run stops after printing. */
 int dl_setup_run(dl_setup_job *job);
 

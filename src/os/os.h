@@ -205,6 +205,10 @@ bool dl_dir_list(const char *dir, char ***names, size_t *count, char **error);
 /* This process's id, and whether a process with this id runs now. */
 long dl_process_id(void);
 bool dl_process_alive(long pid);
+/* The file name of the program that started this process ("cmd.exe", "pwsh.exe"): on
+ * Windows, from the process list; NULL when it is gone or cannot be told, and elsewhere
+ * (where the shell is told by $SHELL, not asked for). Caller frees. */
+char *dl_parent_process_name(void);
 
 /* ---- display adapters (dxgi_win.c; none elsewhere) ------------------------------------------ */
 

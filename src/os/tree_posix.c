@@ -96,6 +96,11 @@ long dl_process_id(void)
     return (long)getpid();
 }
 
+char *dl_parent_process_name(void)
+{
+    return NULL;
+}
+
 bool dl_process_alive(long pid)
 {
     /* EPERM: it exists, owned by someone else */

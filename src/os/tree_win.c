@@ -9,6 +9,7 @@
 
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
+#include <tlhelp32.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -104,6 +105,33 @@ bool dl_tree_remove(const char *path, char **error)
 long dl_process_id(void)
 {
     return (long)GetCurrentProcessId();
+}
+
+/* One pass over the process list: this process's entry names its parent's id, the
+ * parent's entry its file name (the id may have been reused if the parent ended: then the
+ * name is another program's, which at worst picks the other shell's spelling). */
+char *dl_parent_process_name(void)
+{
+    HANDLE snap = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    PROCESSENTRY32W e;
+    DWORD self = GetCurrentProcessId(), parent = 0;
+    char *name = NULL;
+    int pass;
+    if (snap == INVALID_HANDLE_VALUE)
+        return NULL;
+    for (pass = 0; pass < 2 && !name; pass++) {
+        e.dwSize = sizeof e;
+        if (!Process32FirstW(snap, &e))
+            break;
+        do {
+            if (pass == 0 && e.th32ProcessID == self)
+                parent = e.th32ParentProcessID;
+            else if (pass == 1 && parent && e.th32ProcessID == parent)
+                name = dl_narrow(e.szExeFile);
+        } while (!name && Process32NextW(snap, &e));
+    }
+    CloseHandle(snap);
+    return name;
 }
 
 bool dl_process_alive(long pid)

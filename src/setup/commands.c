@@ -8,13 +8,24 @@ static void add(dl_strv *argv, const char *s)
     dl_strv_add(argv, dl_strdup(s));
 }
 
-void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, const char *dir,
-                        dl_strv *argv)
+void dl_setup_venv_argv(dl_setup_tool tool, const char *program, const char *base,
+                        const char *dir, dl_strv *argv)
 {
+    if (tool == DL_TOOL_CONDA) {
+        add(argv, program);
+        add(argv, "create");
+        add(argv, "--yes");
+        add(argv, "--quiet");
+        add(argv, "--prefix");
+        add(argv, dir);
+        dl_strv_add(argv, dl_fmt("python=%s", base));
+        add(argv, "pip");
+        return;
+    }
     if (tool == DL_TOOL_UV) {
         /* relocatable: the scripts find their interpreter relative to themselves, so the
          * staged folder works once renamed */
-        add(argv, uv);
+        add(argv, program);
         add(argv, "venv");
         add(argv, "--relocatable");
         add(argv, "--seed"); /* pip inside too: restore and the person's own installs */
@@ -29,12 +40,73 @@ void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, co
     add(argv, dir);
 }
 
+void dl_setup_conda_rename_argv(const char *conda, const char *from, const char *to,
+                                dl_strv *argv)
+{
+    add(argv, conda);
+    add(argv, "rename");
+    add(argv, "--yes");
+    add(argv, "--prefix");
+    add(argv, from);
+    add(argv, to);
+}
+
+void dl_setup_conda_remove_argv(const char *conda, const char *prefix, dl_strv *argv)
+{
+    add(argv, conda);
+    add(argv, "env");
+    add(argv, "remove");
+    add(argv, "--yes");
+    add(argv, "--prefix");
+    add(argv, prefix);
+}
+
 void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *argv)
 {
     add(argv, py);
     dl_strv_add(argv, dl_fmt("-%s", version));
     add(argv, "-c");
     add(argv, "import sys; print(sys.executable)");
+}
+
+void dl_setup_uv_find_python_argv(const char *uv, const char *version, dl_strv *argv)
+{
+    add(argv, uv);
+    add(argv, "python");
+    add(argv, "find");
+    add(argv, "--system");
+    add(argv, version);
+}
+
+void dl_setup_uv_install_python_argv(const char *uv, const char *version, dl_strv *argv)
+{
+    add(argv, uv);
+    add(argv, "python");
+    add(argv, "install");
+    add(argv, version);
+}
+
+char *dl_setup_python_install_hint(const char *os, const char *version, const char *uv_options)
+{
+    char *system, *uv, *hint;
+    if (!strcmp(os, "windows"))
+        system = dl_fmt("`winget install --exact --id Python.Python.%s` (python.org's "
+                        "installer; `py -%s` finds it then)", version, version);
+    else if (!strcmp(os, "macos"))
+        system = dl_fmt("`brew install python@%s`", version);
+    else
+        system = dl_fmt("`sudo apt install python%s python%s-venv` (Ubuntu releases without "
+                        "it: from the deadsnakes PPA, `sudo add-apt-repository "
+                        "ppa:deadsnakes/ppa`), or your distribution's python%s package",
+                        version, version, version);
+    uv = uv_options ? dl_fmt("let uv fetch it: add %s (`uv python install %s`, then `uv venv`)",
+                             uv_options, version)
+                    : dl_fmt("with uv (https://docs.astral.sh/uv/): `uv python install %s`",
+                             version);
+    hint = dl_fmt("install it: %s; or %s; or give one with --python PATH", system, uv);
+    free(system);
+    free(uv);
+    return hint;
 }
 
 void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)

@@ -9,17 +9,37 @@
 #include "base/shell.h"
 #include "base/str.h"
 
-typedef enum dl_setup_tool { DL_TOOL_VENV, DL_TOOL_UV } dl_setup_tool;
+typedef enum dl_setup_tool { DL_TOOL_VENV, DL_TOOL_UV, DL_TOOL_CONDA } dl_setup_tool;
 
 /* The environment at dir made from the base interpreter (venv) or for a Python version
- * (uv: base is "3.12" or a path). */
-void dl_setup_venv_argv(dl_setup_tool tool, const char *uv, const char *base, const char *dir,
-                        dl_strv *argv);
+ * (uv: base is "3.12" or a path; conda: "3.12", `conda create --prefix DIR python=3.12 pip`,
+ * pip being the installer used in it, as PyTorch publishes no conda packages any more).
+ * program: uv's or conda's path. */
+void dl_setup_venv_argv(dl_setup_tool tool, const char *program, const char *base,
+                        const char *dir, dl_strv *argv);
+
+/* conda's swap: a prefix renamed with `conda rename` (which rewrites the paths conda wrote
+ * into it; a plain folder rename would leave them pointing at the old place), and an old
+ * one removed with `conda env remove`. */
+void dl_setup_conda_rename_argv(const char *conda, const char *from, const char *to,
+                                dl_strv *argv);
+void dl_setup_conda_remove_argv(const char *conda, const char *prefix, dl_strv *argv);
 
 /* The Python launcher (`py`, Windows' python.org installs put only it on PATH) asked for
  * the interpreter of a version: py -X.Y -c <print sys.executable>. Asked when pythonX.Y is
  * not on PATH; its answer is then the interpreter the environment is made from. */
 void dl_setup_py_launcher_argv(const char *py, const char *version, dl_strv *argv);
+
+/* uv's Pythons: `uv python find --system X.Y` (the interpreter it would use, never a
+ * virtual environment's, never downloading) and `uv python install X.Y` (fetched from
+ * python-build-standalone's releases, or UV_PYTHON_INSTALL_MIRROR). */
+void dl_setup_uv_find_python_argv(const char *uv, const char *version, dl_strv *argv);
+void dl_setup_uv_install_python_argv(const char *uv, const char *version, dl_strv *argv);
+
+/* What to run to get Python X.Y on os ("windows", "macos", else Linux): one sentence with
+ * the commands, and uv's way: uv_options lets the uv here fetch it ("--allow-python-download"),
+ * NULL when there is no uv. */
+char *dl_setup_python_install_hint(const char *os, const char *version, const char *uv_options);
 
 typedef struct dl_setup_install {
     dl_setup_tool tool;

@@ -16,6 +16,19 @@ char *dl_setup_env_python(const char *dir, bool windows)
     return windows ? dl_fmt("%s\\Scripts\\python.exe", dir) : dl_fmt("%s/bin/python", dir);
 }
 
+char *dl_setup_conda_python(const char *dir, bool windows)
+{
+    return windows ? dl_fmt("%s\\python.exe", dir) : dl_fmt("%s/bin/python", dir);
+}
+
+void dl_setup_layout_for_conda(dl_setup_layout *l)
+{
+    free(l->python);
+    free(l->staging_python);
+    l->python = dl_setup_conda_python(l->target, l->windows);
+    l->staging_python = dl_setup_conda_python(l->staging, l->windows);
+}
+
 bool dl_setup_layout_make(const char *target, bool windows, long pid, dl_setup_layout *out,
                           char **error)
 {
@@ -74,35 +87,30 @@ long dl_setup_staging_pid(const char *entry, const char *name)
     return (long)pid;
 }
 
-/* PowerShell runs a script by a path only when it has a folder part: .\env\... */
-static char *powershell_line(const char *shown)
+static bool absolute_or_dotted(const char *p)
 {
-    bool relative = !(shown[0] == '\\' || shown[0] == '/' || (shown[0] && shown[1] == ':')) &&
-                    shown[0] != '.';
-    char *path = dl_fmt("%s%s\\Scripts\\Activate.ps1", relative ? ".\\" : "", shown);
-    char *line;
+    return p[0] == '\\' || p[0] == '/' || (p[0] && p[1] == ':') ||
+           (p[0] == '.' && (p[1] == '\\' || p[1] == '/')) ||
+           (p[0] == '.' && p[1] == '.' && (p[2] == '\\' || p[2] == '/'));
+}
+
+/* shown\Scripts\FILE with Windows' separators; PowerShell runs a script by a path only when
+ * it has a folder part, so a relative one (.venv, env) is given .\ first. */
+static char *windows_script(const char *shown, const char *file, bool dotted)
+{
+    char *path = dl_fmt("%s%s\\Scripts\\%s", dotted && !absolute_or_dotted(shown) ? ".\\" : "",
+                        shown, file);
     char *c;
     for (c = path; *c; c++)
         if (*c == '/')
             *c = '\\';
-    if (strpbrk(path, " '$`&;(){}@#")) {
-        char *q = dl_shell_quote(DL_SHELL_POWERSHELL, path);
-        line = dl_fmt("& %s", q);
-        free(q);
-    } else {
-        line = dl_strdup(path);
-    }
-    free(path);
-    return line;
+    return path;
 }
 
-static char *cmd_line(const char *shown)
+static char *script_line(dl_shell sh, const char *shown, const char *file)
 {
-    char *path = dl_fmt("%s\\Scripts\\activate.bat", shown), *line, *c;
-    for (c = path; *c; c++)
-        if (*c == '/')
-            *c = '\\';
-    line = strpbrk(path, " &()^%!,;=") ? dl_fmt("\"%s\"", path) : dl_strdup(path);
+    char *path = windows_script(shown, file, sh == DL_SHELL_POWERSHELL);
+    char *line = dl_shell_program(sh, path);
     free(path);
     return line;
 }
@@ -111,8 +119,8 @@ void dl_setup_activation_make(const char *shown, bool windows, dl_setup_activati
 {
     memset(out, 0, sizeof *out);
     if (windows) {
-        out->powershell = powershell_line(shown);
-        out->cmd = cmd_line(shown);
+        out->powershell = script_line(DL_SHELL_POWERSHELL, shown, "Activate.ps1");
+        out->cmd = script_line(DL_SHELL_CMD, shown, "activate.bat");
     } else {
         char *path = dl_fmt("%s/bin/activate", shown);
         char *q = dl_shell_quote(DL_SHELL_POSIX, path);
@@ -122,10 +130,52 @@ void dl_setup_activation_make(const char *shown, bool windows, dl_setup_activati
     }
 }
 
+static char *conda_line(dl_shell sh, const char *shown)
+{
+    char *q = dl_shell_quote(sh, shown), *line = dl_fmt("conda activate %s", q);
+    free(q);
+    return line;
+}
+
+void dl_setup_conda_activation_make(const char *shown, bool windows, dl_setup_activation *out)
+{
+    memset(out, 0, sizeof *out);
+    if (windows) {
+        out->powershell = conda_line(DL_SHELL_POWERSHELL, shown);
+        out->cmd = conda_line(DL_SHELL_CMD, shown);
+    } else {
+        out->sh = conda_line(DL_SHELL_POSIX, shown);
+    }
+}
+
 void dl_setup_activation_free(dl_setup_activation *a)
 {
     free(a->sh);
     free(a->powershell);
     free(a->cmd);
     memset(a, 0, sizeof *a);
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    return strlen(a) == strlen(b) && dl_contains_ci(a, b);
+}
+
+bool dl_setup_windows_shell(const char *parent, dl_shell *out)
+{
+    const char *name = parent, *p;
+    if (!parent)
+        return false;
+    for (p = parent; *p; p++)
+        if (*p == '\\' || *p == '/')
+            name = p + 1;
+    if (same_name(name, "powershell.exe") || same_name(name, "pwsh.exe")) {
+        *out = DL_SHELL_POWERSHELL;
+        return true;
+    }
+    if (same_name(name, "cmd.exe")) {
+        *out = DL_SHELL_CMD;
+        return true;
+    }
+    return false;
 }

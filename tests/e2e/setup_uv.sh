@@ -1,6 +1,9 @@
 # dlenv setup and restore with uv (installed pinned from PyPI into this test's own venv):
 # `uv venv --relocatable --seed`, `uv pip install --python`, against the local index of
-# local_index.inc; the lock from `pip inspect`, without hashes, and said so.
+# local_index.inc; the lock from `pip inspect`, without hashes, and said so. Then a planned
+# Python that is not here: refused with what to install, unless --allow-python-download
+# lets uv fetch it (`uv python install X.Y`, which cannot download here: its mirror is a
+# closed port, so the refusal after the attempt is what runs for real).
 set -eu
 . "$(dirname "$0")/lib.inc"
 py=/usr/bin/python3
@@ -35,5 +38,32 @@ expect_eq "uv restore: exit code" 0 "$rc"
 [ "$rc" = 0 ] || echo "$out$err" | tail -20
 freeze() { "$1/bin/python" -m pip list --format freeze --exclude pip --exclude setuptools --exclude wheel 2> /dev/null | LC_ALL=C sort; }
 expect_eq "uv restore: the same packages" "$(freeze "$env")" "$(freeze "$work/restored")"
+
+# A Python that is not here (none on PATH, none uv installed): which to install, exit 11.
+missing=3.12
+[ "$pyver" != 3.12 ] || missing=3.10
+export UV_PYTHON_INSTALL_DIR="$work/uv-pythons" UV_PYTHON_INSTALL_MIRROR="http://127.0.0.1:$closed"
+# shellcheck disable=SC2086
+PATH="$work/tools/bin:/usr/bin:/bin" run setup "$work/fetched" --python "$missing" --cpu --tool uv $mirror --dry-run
+expect_eq "no Python $missing: exit code" 11 "$rc"
+case "$err" in *"no Python $missing"*"sudo apt install python$missing python$missing-venv"*"add --allow-python-download"*) ;;
+    *) fail "no Python $missing: no hint: $err" ;; esac
+# Allowed: the dry run shows uv fetching it, and the environment made for that version.
+# shellcheck disable=SC2086
+PATH="$work/tools/bin:/usr/bin:/bin" run setup "$work/fetched" --python "$missing" --cpu --tool uv $mirror --dry-run --allow-python-download
+expect_eq "fetch, dry run: exit code" 0 "$rc"
+printf '%s\n' "$out" | grep -qxF "       $work/tools/bin/uv python install $missing" ||
+    fail "fetch, dry run: no uv python install line: $out"
+printf '%s\n' "$out" | grep -q "^       $work/tools/bin/uv venv --relocatable --seed --python $missing $work/\.fetched\.dlenv-staging-[0-9]*\$" ||
+    fail "fetch, dry run: no uv venv for $missing: $out"
+# For real: uv cannot fetch it (its mirror does not answer): exit 11, nothing made.
+# shellcheck disable=SC2086
+PATH="$work/tools/bin:/usr/bin:/bin" run setup "$work/fetched" --python "$missing" --cpu --tool uv $mirror --yes --allow-python-download
+expect_eq "fetch fails: exit code" 11 "$rc"
+case "$out" in *"$ $work/tools/bin/uv python install $missing"*) ;; *) fail "fetch fails: not run: $out" ;; esac
+case "$err" in *"uv could not fetch Python $missing: it exited with"*) ;; *) fail "fetch fails: $err" ;; esac
+[ ! -e "$work/fetched" ] || fail "fetch fails: an environment was made"
+left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
+expect_eq "fetch fails: staging folders left" "" "$left"
 
 finish

@@ -16,6 +16,10 @@ against a scenario's expectations, one per line:
     probe NAME STATUS           the probe named NAME ended with STATUS
     lacks TEXT...               the output has TEXT nowhere, in any case, plain or as JSON
                                 writes it
+    line TEXT                   a line of standard output is TEXT, but for leading spaces
+                                (TEXT is the rest of the expectation, spaces as they are)
+    linere REGEX                a line of standard output, leading spaces dropped, matches
+                                REGEX whole
 Prints every failed line and exits 1 when any failed."""
 import json
 import re
@@ -43,9 +47,19 @@ def text_of(value):
     return json.dumps(value, ensure_ascii=False)
 
 
+def output_lines(out):
+    return [l.lstrip(" ").rstrip("\r") for l in out.split("\n")]
+
+
 def check(out, err, code, line):
     words = line.split()
     kind, args = words[0], words[1:]
+    if kind in ("line", "linere"):
+        want = line[len(kind) + 1:]
+        lines = output_lines(out)
+        if kind == "line":
+            return want in lines, f"no such line in: {out[:1500]}"
+        return any(re.fullmatch(want, l) for l in lines), f"no line matches in: {out[:1500]}"
     if kind == "exit":
         return code == int(args[0]), f"exit code {code}"
     if kind == "stderr":

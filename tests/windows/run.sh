@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/windows/run.sh BUILD_DIR: the Windows suite, under Wine, against BUILD_DIR/dlenv.exe
+# tests/windows/run.sh BUILD_DIR [ONLY]: the Windows suite, under Wine, against BUILD_DIR/dlenv.exe
 # (a MinGW build: scripts/build-windows.sh). One Wine prefix per run; in it:
 #   1. the portable unit tests (BUILD_DIR/tests/test_*.exe);
 #   2. each scenarios/NAME/: the prefix is reset, NAME/setup (sh, sourced, with the helpers
@@ -18,7 +18,8 @@
 set -eu
 build=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-only=${2:-}
+only=${2:-} # a name or a shell pattern: imports, test_setup_shells, 'setup-*'
+chosen() { [ -z "$only" ] || case $1 in $only) true ;; *) false ;; esac; }
 command -v wine >/dev/null 2>&1 || { echo "wine is not installed: skipped"; exit 77; }
 [ -f "$build/dlenv.exe" ] || { echo "no $build/dlenv.exe (scripts/build-windows.sh)" >&2; exit 1; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/dlenv-wine.XXXXXX")
@@ -106,7 +107,7 @@ echo "windows: import table"
 objdump=$(command -v x86_64-w64-mingw32-objdump || true)
 if [ -z "$objdump" ]; then
     echo "skipped import table: no x86_64-w64-mingw32-objdump"
-elif [ -z "$only" ] || [ "$only" = imports ]; then
+elif chosen imports; then
     imports=$("$objdump" -p "$build/dlenv.exe" | sed -n 's/^[[:space:]]*DLL Name: //p')
     bad=
     for dll in $imports; do
@@ -128,7 +129,7 @@ fi
 echo "windows: unit tests"
 for t in "$build"/tests/test_*.exe; do
     name=$(basename "$t" .exe)
-    [ -n "$only" ] && [ "$only" != "$name" ] && continue
+    chosen "$name" || continue
     if wine_run "$t" > "$work/unit.log" 2>&1; then
         passed=$((passed + 1))
     else
@@ -150,7 +151,7 @@ reset_prefix() {
 
 for dir in "$here"/scenarios/*/; do
     name=$(basename "$dir")
-    [ -n "$only" ] && [ "$only" != "$name" ] && continue
+    chosen "$name" || continue
     reset_prefix
     # shellcheck disable=SC1090,SC1091
     . "$dir/setup"
