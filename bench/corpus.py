@@ -4,7 +4,8 @@ cause on real users' reports (tests/cases/real: one file per report, index.tsv w
 cause the thread settled). Prints the share for the whole corpus and for its held-out
 fifth (the `fold` column: cases nobody looks at while tuning the rules), per platform, and
 every tune-fold miss with what dlenv said instead. Held-out misses are only counted unless
---show-heldout is given (look at them only after the last fix). Exit 0: the figures are
+--show-heldout is given (look at them only after the last fix). --since rNNN.txt restricts
+everything to the reports from that one on (a newly imported batch). Exit 0: the figures are
 information, not a test.
 
 A case counts as named when the root cause is one of its accepted ids; a case whose thread
@@ -19,7 +20,13 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 show_heldout = "--show-heldout" in sys.argv[1:]
-positional = [a for a in sys.argv[1:] if a != "--show-heldout"]
+args = [a for a in sys.argv[1:] if a != "--show-heldout"]
+since = None
+if "--since" in args:
+    at = args.index("--since")
+    since = args[at + 1] if at + 1 < len(args) else None
+    del args[at:at + 2]
+positional = args
 dlenv = positional[0] if len(positional) > 0 else os.path.join(here, "..", "build", "dlenv")
 corpus = positional[1] if len(positional) > 1 else os.path.join(here, "..", "tests", "cases", "real")
 
@@ -41,6 +48,8 @@ def explain(path):
 def main():
     with open(os.path.join(corpus, "index.tsv"), encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
+    if since:
+        rows = [r for r in rows if r["file"] >= since]
     totals = collections.Counter()
     named = collections.Counter()
     misses = []

@@ -524,6 +524,67 @@ static void add_silent_unavailable(dl_explanation *e)
                                    "built with)"));
 }
 
+/* The text asks why torch does not use the GPU, in words ("how do I run it on my GPU",
+ * "can't run on cuda", "does not recognize my gpu"); -1 when it does not. */
+static long gpu_unused_line(const dl_paste *p)
+{
+    static const char *const words[] = {"run it on my gpu", "run it on the gpu", "run on my gpu",
+                                        "run on the gpu", "runs on the gpu", "run on gpu",
+                                        "run on cuda", "use my gpu", "use the gpu",
+                                        "using my gpu", "using the gpu", "recognize my gpu",
+                                        "recognise my gpu", "detect my gpu", "only uses the cpu",
+                                        "only uses cpu", "runs on the cpu", "running on cpu",
+                                        "running on the cpu"};
+    size_t k;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+        long i = dl_paste_find(p, 0, words[k]);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
+}
+
+/* The text shows a CUDA build was asked for: its index, a +cuXYZ tag, conda's CUDA
+ * packages. Then the CPU build is not the likely reading. */
+static bool cuda_build_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"download.pytorch.org/whl/cu", "+cu", "cudatoolkit",
+                                        "pytorch-cuda"};
+    size_t k;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        if (dl_paste_find(p, 0, marks[k]) >= 0)
+            return true;
+    return false;
+}
+
+/* On Windows, torch that does not use the GPU and shows no error (is_available() False, or
+ * the question in words) is most often PyPI's default wheel, a CPU build: the Linux
+ * reading (add_silent_unavailable, an old driver) does not hold where pip's torch has no
+ * CUDA at all. Not where the text shows a CUDA build asked for. The driver stays a
+ * candidate and collect_env decides. */
+static void add_gpu_unused_on_windows(dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || cuda_build_named(&e->paste) ||
+        ((line = unavailable_line(&e->paste)) < 0 && (line = gpu_unused_line(&e->paste)) < 0))
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "torch does not use the GPU and gives no error: on Windows, PyPI's torch "
+                       "is a CPU-only build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (a +cpu torch or "
+                                   "\"CUDA used to build PyTorch: None\")"));
+}
+
 /* A signature's question already asks for that command. */
 static bool asked(const dl_explanation *e, const char *command)
 {
@@ -581,6 +642,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_gpu_newer_than_most_wheels(k, out);
     add_plain_pip_on_windows(out);
     add_silent_unavailable(out);
+    add_gpu_unused_on_windows(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -340,6 +340,32 @@ static size_t interpreters_listed(const dl_paste *p)
     return n;
 }
 
+/* Windows' `py` launcher runs the newest Python it knows, while a bare `pip` is whichever
+ * comes first on PATH: torch installed by `pip install` and code run by `py main.py` often
+ * meet two interpreters. A command starts the line or follows a prompt, a quote or a
+ * backtick ("`py main.py`", "> py -3 app.py"). */
+static bool py_launcher_after_bare_pip(const dl_paste *p)
+{
+    size_t i;
+    if (dl_paste_find(p, 0, "pip install") < 0 && dl_paste_find(p, 0, "pip3 install") < 0)
+        return false;
+    if (dl_paste_find(p, 0, "-m pip") >= 0)
+        return false;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "py "); at; at = strstr(at + 1, "py ")) {
+            const char *b = at;
+            while (b > low && b[-1] == ' ')
+                b--;
+            /* the command's start: the line's, or right after a prompt, quote or backtick */
+            if ((b == low || strchr("`>\"$", b[-1])) &&
+                (at[3] == '-' || isalpha((unsigned char)at[3])))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* "No module named 'torch'" from a 32-bit Python is that Python (no torch wheel is 32-bit).
  * Where the text shows torch installed (a pip list row, pip's "Successfully installed
  * torch-...") or two interpreters: torch is in the other one. So
@@ -357,7 +383,8 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
     if (py && py->bits.known && py->bits.value == 32)
         return "python_32bit";
     if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2 ||
-        dl_paste_find(p, 0, "sudo python") >= 0 || dl_paste_find(p, 0, "sudo pip") >= 0)
+        dl_paste_find(p, 0, "sudo python") >= 0 || dl_paste_find(p, 0, "sudo pip") >= 0 ||
+        py_launcher_after_bare_pip(p))
         return "pip_python_mismatch";
     return id;
 }

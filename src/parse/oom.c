@@ -43,6 +43,17 @@ static double first_of(const char *low, const char *a, const char *b)
     return v >= 0 ? v : size_before(low, b);
 }
 
+/* torch before 1.4: "(GPU 0; 3.95 GiB total capacity; 1.62 GiB already allocated; 23.00 MiB
+ * free; 9.10 MiB cached)": what PyTorch holds is what it allocated plus what its caching
+ * allocator keeps unallocated; -1 without both numbers. */
+static double cached_by_torch(const char *low)
+{
+    double allocated = size_before(low, " already allocated"), cached = size_before(low, " cached)");
+    if (cached < 0)
+        cached = size_before(low, " cached;");
+    return allocated >= 0 && cached >= 0 ? allocated + cached : -1;
+}
+
 bool dl_oom_read(const dl_paste *p, dl_oom *out)
 {
     long i = dl_paste_find(p, 0, "cuda out of memory");
@@ -58,6 +69,8 @@ bool dl_oom_read(const dl_paste *p, dl_oom *out)
     out->total_bytes = first_of(low, " of which", " total capacity");
     out->free_bytes = first_of(low, " is free", " free;");
     out->torch_bytes = first_of(low, " reserved in total by pytorch", " is allocated by pytorch");
+    if (out->torch_bytes < 0)
+        out->torch_bytes = cached_by_torch(low);
     if (out->total_bytes <= 0 || out->free_bytes < 0 || out->torch_bytes < 0)
         return false;
     if (strstr(low, "reserved by pytorch but unallocated")) {

@@ -316,6 +316,26 @@ static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, si
     }
 }
 
+/* A capability in words: "GM630m => cuda capability 2.1", "(compute capability 6.1)": the
+ * "D.D" right after "cuda capability " or "compute capability ", one digit each side (no
+ * GPU has two), followed by neither a digit nor a dot ("capability 3.7.0" is no such
+ * value). NULL when there is none. */
+static const char *prose_capability(const char *low)
+{
+    static const char *const keys[] = {"cuda capability ", "compute capability "};
+    size_t k;
+    for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *at = strstr(low, keys[k]);
+        if (at) {
+            at += strlen(keys[k]);
+            if (isdigit((unsigned char)at[0]) && at[1] == '.' && isdigit((unsigned char)at[2]) &&
+                !isdigit((unsigned char)at[3]) && !(at[3] == '.' && isdigit((unsigned char)at[4])))
+                return at;
+        }
+    }
+    return NULL;
+}
+
 /* torch's warnings: "NAME with CUDA capability sm_86 is not compatible ...", "The current
  * PyTorch install supports CUDA capabilities sm_37 sm_50 ...", "Found GPU0 NAME which is
  * of cuda capability 5.0." */
@@ -348,6 +368,12 @@ static void capability(const char *l, const char *low, dl_facts *f, dl_text_fact
             dl_text_set(&g->compute_capability, v);
             note(w, "nvml.gpus[0].compute_capability", i);
         }
+    }
+    if ((at = prose_capability(low)) != NULL && !gpu(f)->compute_capability.value) {
+        char v[8];
+        snprintf(v, sizeof v, "%c.%c", at[0], at[2]);
+        dl_text_set(&gpu(f)->compute_capability, v);
+        note(w, "nvml.gpus[0].compute_capability", i);
     }
     if ((at = strstr(low, "supports cuda capabilities")) != NULL) {
         dl_python *py = python(f);
