@@ -2,6 +2,7 @@
 
 #include "cli/exit_codes.h"
 #include "cli/output.h"
+#include "cli/setup_proof.h"
 #include "cli/snapshot.h"
 
 #include "base/str.h"
@@ -369,18 +370,6 @@ static int failure_code(dl_install_failure f)
     return DL_EXIT_INSTALL_FAILED;
 }
 
-/* torch's version as planned: 2.9.1 with the variant's tag (2.9.1+cpu); the macOS wheels
- * and PyPI's own have none. */
-static bool torch_as_planned(const char *version, const char *torch, const char *variant)
-{
-    size_t n = strlen(torch);
-    const char *tag;
-    if (!version || strncmp(version, torch, n) || (version[n] && version[n] != '+'))
-        return false;
-    tag = version[n] == '+' ? version + n + 1 : "";
-    return !variant || !strcmp(tag, variant) || (!*tag && !strcmp(variant, "macos"));
-}
-
 /* pip could not do the dry run at all: none in that interpreter, one older than 23, or
  * one that refuses an externally managed Python even for a dry run. */
 static bool pip_cannot(const dl_proc_result *r)
@@ -431,7 +420,7 @@ static int check_with(const dl_setup_job *job, const char *python)
         dl_cli_error("pip's dry run gave no report (pip 23 or newer is needed): %s", error);
         free(error);
         rc = DL_EXIT_INSTALL_FAILED;
-    } else if (!torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch, job->variant)) {
+    } else if (!dl_setup_torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch, job->variant)) {
         dl_cli_error("refused: with the --with packages pip would install torch %s, not the "
                      "planned %s (%s); nothing was installed",
                      dl_lock_version_of(&resolved, "torch") ? dl_lock_version_of(&resolved, "torch")
@@ -473,142 +462,12 @@ static int install(const dl_setup_job *job)
     return rc;
 }
 
-/* ---- the proof ------------------------------------------------------------------------ */
-
-static bool layer_of_the_env(const char *layer)
-{
-    return layer && (!strcmp(layer, "python") || !strcmp(layer, "torch_build") ||
-                     !strcmp(layer, "torch_runtime"));
-}
-
-static void print_evidence(const dl_finding *f)
-{
-    size_t i;
-    const dl_pair *p = f->evidence.items;
-    for (i = 0; i < f->evidence.count && i < 6; i++)
-        fprintf(stderr, "    %s: %s\n", p[i].name, p[i].value);
-}
-
-static bool cuda_planned(const dl_setup_job *job)
-{
-    return job->variant && !strncmp(job->variant, "cu", 2);
-}
-
-/* The product on the CPU: the probe checks one element against float64 and leaves the
- * rate unknown, with the reason, when the product is wrong or torch could not run it. */
-static bool cpu_product_ok(const dl_torch_runtime *rt)
-{
-    if (rt->matmul_gflops.known) {
-        printf("  a %lldx%lld fp32 matrix product on the CPU is right (%.1f GFLOPS).\n",
-               rt->matmul_size.value, rt->matmul_size.value, rt->matmul_gflops.value);
-        return true;
-    }
-    dl_cli_error("verification failed at the torch_runtime layer: torch's matrix product on "
-                 "the CPU in the new environment did not give a right answer");
-    fprintf(stderr, "    pythons[0].runtime.matmul_gflops: unknown, because %s\n",
-            rt->matmul_gflops.why ? rt->matmul_gflops.why : "the probe gave no reason");
-    return false;
-}
-
-/* A CUDA plan: torch must see a GPU, and its products there must match float64. */
-static bool gpu_products_ok(const dl_torch_runtime *rt)
-{
-    const dl_torch_gpu_matmul *m = (const dl_torch_gpu_matmul *)rt->gpu_matmul.items;
-    size_t i;
-    if (!rt->cuda_available.known || !rt->cuda_available.value || rt->gpu_matmul.count == 0) {
-        dl_cli_error("verification failed at the torch_runtime layer: the plan is a CUDA build, "
-                     "and torch in the new environment %s",
-                     rt->cuda_available.known && !rt->cuda_available.value
-                         ? "sees no GPU" : "ran no matrix product on a GPU");
-        fprintf(stderr, "    pythons[0].runtime.cuda_available: %s\n",
-                rt->cuda_available.known ? (rt->cuda_available.value ? "true" : "false")
-                                         : (rt->cuda_available.why ? rt->cuda_available.why
-                                                                   : "unknown"));
-        if (rt->cuda_warning.value)
-            fprintf(stderr, "    pythons[0].runtime.cuda_warning: %s\n", rt->cuda_warning.value);
-        if (rt->gpu_matmul.why)
-            fprintf(stderr, "    pythons[0].runtime.gpu_matmul: unknown, because %s\n",
-                    rt->gpu_matmul.why);
-        return false;
-    }
-    for (i = 0; i < rt->gpu_matmul.count; i++) {
-        if (m[i].check.value && !strcmp(m[i].check.value, "passed"))
-            continue;
-        dl_cli_error("verification failed at the torch_runtime layer: torch's %s matrix "
-                     "product on GPU %lld is wrong", m[i].dtype.value ? m[i].dtype.value : "",
-                     m[i].device.value);
-        fprintf(stderr, "    pythons[0].runtime.gpu_matmul[%zu].check: %s\n", i,
-                m[i].check.value ? m[i].check.value : "unknown");
-        return false;
-    }
-    for (i = 0; i < rt->gpu_matmul.count; i++)
-        printf("  a %lldx%lld %s matrix product on GPU %lld is right (%.1f TFLOPS).\n",
-               m[i].size.value, m[i].size.value, m[i].dtype.value ? m[i].dtype.value : "",
-               m[i].device.value, m[i].tflops.value);
-    return true;
-}
-
-/* PYTHON gathered as the doctor gathers (its `import torch` run for real, with verify's
- * quick matrix products), judged by its rules; snap keeps the result for the snapshot.
- * An exit code, after the error naming the layer and its evidence. */
-static int prove_python(const dl_setup_job *job, const char *python, dl_snapshot *snap)
-{
-    dl_cli vcli = *job->cli;
-    const dl_python *py;
-    const dl_finding *f;
-    const char *status, *version;
-    bool cuda;
-    size_t i;
-    vcli.python = python;
-    memset(&vcli.python_version, 0, sizeof vcli.python_version);
-    vcli.no_runtime = false;
-    vcli.root = NULL;
-    vcli.from = NULL;
-    printf("\nProving it: the doctor's probes and verify's quick matrix product on %s ...\n",
-           python);
-    fflush(stdout);
-    if (dl_cli_take_snapshot_measured(&vcli, job->know, "quick", snap) != DL_EXIT_OK)
-        return DL_EXIT_VERIFY_FAILED;
-    py = dl_q_main_python(&snap->facts);
-    status = py ? py->runtime.status.value : NULL;
-    version = py ? py->runtime.version.value : NULL;
-    if (!status || strcmp(status, "imported")) {
-        dl_cli_error("verification failed at the torch_runtime layer: `import torch` in the "
-                     "new environment: %s", status ? status : "not run");
-        if (py && py->runtime.error.value)
-            fprintf(stderr, "    python.runtime.error: %s\n", py->runtime.error.value);
-        return DL_EXIT_VERIFY_FAILED;
-    }
-    if (job->torch && !torch_as_planned(version, job->torch, job->variant)) {
-        dl_cli_error("verification failed at the torch_build layer: the new environment "
-                     "imports torch %s, the plan is %s (%s)", version ? version : "(unknown)",
-                     job->torch, job->variant ? job->variant : "any variant");
-        return DL_EXIT_VERIFY_FAILED;
-    }
-    /* no plan (--prove): the devices its own build is for */
-    cuda = job->variant ? cuda_planned(job)
-                        : (!job->cli->cpu && py->runtime.cuda.value &&
-                           isdigit((unsigned char)py->runtime.cuda.value[0]));
-    if (!cpu_product_ok(&py->runtime) || (cuda && !gpu_products_ok(&py->runtime)))
-        return DL_EXIT_VERIFY_FAILED;
-    for (i = 0; i < snap->findings.items.count; i++) {
-        f = (const dl_finding *)snap->findings.items.items + i;
-        if (dl_q_failure(f) && layer_of_the_env(f->layer.value)) {
-            dl_cli_error("verification failed at the %s layer: %s (%s)", f->layer.value,
-                         f->title.value ? f->title.value : "", f->id.value ? f->id.value : "");
-            print_evidence(f);
-            return DL_EXIT_VERIFY_FAILED;
-        }
-    }
-    printf("  torch %s imports in it (%s), and the doctor finds no failure in the python "
-           "and torch layers.\n", version, py->runtime.file.value ? py->runtime.file.value : "");
-    return DL_EXIT_OK;
-}
+/* ---- the proof (cli/setup_proof.c) ---------------------------------------------------- */
 
 /* The staging interpreter proven; any failure abandons the staging folder. */
 static int prove(const dl_setup_job *job, dl_snapshot *snap)
 {
-    int rc = prove_python(job, job->layout.staging_python, snap);
+    int rc = dl_setup_prove_python(job, job->layout.staging_python, snap);
     return rc == DL_EXIT_OK ? rc : abandon(job, rc);
 }
 
@@ -625,7 +484,7 @@ int dl_setup_prove_existing(const dl_cli *cli, const dl_knowledge *know, const c
         return DL_EXIT_TARGET;
     }
     memset(&snap, 0, sizeof snap);
-    rc = prove_python(&job, job.layout.python, &snap);
+    rc = dl_setup_prove_python(&job, job.layout.python, &snap);
     if (rc == DL_EXIT_OK)
         printf("The environment at %s works.\n", job.layout.target);
     dl_snapshot_free(&snap);
