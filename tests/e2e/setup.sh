@@ -66,6 +66,7 @@ expect_eq "setup: snapshot's interpreter" "$env/bin/python" "$("$match" --get "$
 ! grep -q dlenv-staging "$env/dlenv-snapshot.json" || fail "setup: the snapshot names the staging folder"
 case "$out" in *". $env/bin/activate"*) ;; *) fail "setup: no activation line: $out" ;; esac
 case "$out" in *"matrix product on the CPU is right"*) ;; *) fail "setup: no matrix product in the proof: $out" ;; esac
+case "$out" in *"torch fp32 matmul on the CPU: "*"(this CPU's fp32 peak)"*) ;; *) fail "setup: the product's rate not against this CPU's peak: $out" ;; esac
 no_staging "setup"
 fingerprint "$env" > "$work/before"
 cp "$work/before" "$work/first"
