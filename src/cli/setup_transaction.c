@@ -48,6 +48,7 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
         return DL_EXIT_USAGE;
     }
     job->report = dl_fmt("%s.report.json", job->layout.staging);
+    job->wheels = dl_fmt("%s%cdlenv-wheels", job->layout.staging, job->layout.windows ? '\\' : '/');
     if (cli->offline && !cli->wheelhouse) {
         dl_cli_error("--offline: from which wheels? --wheelhouse DIR (`dlenv plan --offline` "
                      "lists the files to fetch on another machine)");
@@ -78,6 +79,8 @@ void dl_setup_job_free(dl_setup_job *job)
     free(job->variant);
     free(job->report);
     free(job->wheelhouse);
+    free(job->wheels);
+    free(job->file_hashes);
     memset(job, 0, sizeof *job);
 }
 
@@ -116,6 +119,29 @@ static void venv_argv(const dl_setup_job *job, dl_strv *argv)
     dl_setup_venv_argv(job->tool, job->uv, job->base_python, job->layout.staging, argv);
 }
 
+/* uv writes no report of what it installed, so no hashes: the environment's pip downloads
+ * the files first (one download, uv installs from them offline) and they are hashed. A
+ * wheelhouse is hashed where it is. */
+static bool downloads_first(const dl_setup_job *job)
+{
+    return job->tool == DL_TOOL_UV && !job->wheelhouse;
+}
+
+static void download_argv(const dl_setup_job *job, dl_strv *argv)
+{
+    dl_setup_install in;
+    memset(&in, 0, sizeof in);
+    in.tool = job->tool;
+    in.python = job->layout.staging_python;
+    in.index_url = job->requirements ? NULL : job->index_url;
+    in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
+    in.requirements = job->requirements;
+    in.require_hashes = job->require_hashes;
+    in.no_deps = job->no_deps;
+    in.packages = job->requirements ? NULL : &job->packages;
+    dl_setup_download_argv(&in, job->wheels, argv);
+}
+
 /* dry_run: the --with check, with pip's report, run by python (the base interpreter's pip
  * or the staging one's); else the install into the staging folder. */
 static void install_argv(const dl_setup_job *job, bool dry_run, const char *python,
@@ -128,7 +154,8 @@ static void install_argv(const dl_setup_job *job, bool dry_run, const char *pyth
     in.python = dry_run && python ? python : job->layout.staging_python;
     in.index_url = job->requirements ? NULL : job->index_url;
     in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
-    in.find_links = job->wheelhouse;
+    in.find_links = job->wheelhouse ? job->wheelhouse
+                    : !dry_run && downloads_first(job) ? job->wheels : NULL;
     in.requirements = dry_run ? NULL : job->requirements;
     in.require_hashes = job->require_hashes && !dry_run;
     in.no_deps = job->no_deps && !dry_run;
@@ -142,30 +169,37 @@ static void print_steps(const dl_setup_job *job)
 {
     dl_strv argv = {0};
     const dl_setup_layout *l = &job->layout;
+    bool exists = dl_path_kind(l->target) != DL_FS_NONE;
+    int step = 1;
     printf("\nSteps (nothing changes at %s until the last one):\n", l->target);
     venv_argv(job, &argv);
     print_argv("  1. make the environment in a staging folder:\n       ", &argv);
     dl_strv_free(&argv);
     if (job->with.n) {
         install_argv(job, true, job->base_python, &argv);
-        print_argv("  2. check that the --with packages keep the planned torch (nothing is "
+        printf("  %d. ", ++step);
+        print_argv("check that the --with packages keep the planned torch (nothing is "
                    "installed; with the new environment's pip when this one has none):\n"
                    "       ", &argv);
         dl_strv_free(&argv);
     }
+    if (downloads_first(job)) {
+        download_argv(job, &argv);
+        printf("  %d. ", ++step);
+        print_argv("download the files (their sha256 go into the lock):\n       ", &argv);
+        dl_strv_free(&argv);
+    }
     install_argv(job, false, NULL, &argv);
-    print_argv(job->with.n ? "  3. install, pinned:\n       " : "  2. install, pinned:\n       ",
-               &argv);
+    printf("  %d. ", ++step);
+    print_argv("install, pinned:\n       ", &argv);
     dl_strv_free(&argv);
-    printf("  %s. prove it: `import torch` in it, torch %s (%s), and the doctor's checks\n",
-           job->with.n ? "4" : "3", job->torch ? job->torch : "as locked",
-           job->variant ? job->variant : "as locked");
-    printf("  %s. move it into place: %s%s -> %s, then write %s and %s\n",
-           job->with.n ? "5" : "4",
-           dl_path_kind(l->target) != DL_FS_NONE ? "the current one to " : "",
-           dl_path_kind(l->target) != DL_FS_NONE ? l->previous : l->staging, l->target,
+    printf("  %d. prove it: `import torch` in it, torch %s (%s), its devices, its matrix "
+           "products against this machine's peak, and the doctor's checks\n", ++step,
+           job->torch ? job->torch : "as locked", job->variant ? job->variant : "as locked");
+    printf("  %d. move it into place: %s%s -> %s, then write %s and %s\n", ++step,
+           exists ? "the current one to " : "", exists ? l->previous : l->staging, l->target,
            DL_SETUP_LOCK_NAME, DL_SETUP_SNAPSHOT_NAME);
-    if (dl_path_kind(l->target) != DL_FS_NONE)
+    if (exists)
         printf("     (the current one stays at %s: `dlenv setup --rollback %s` puts it back)\n",
                l->previous, job->shown);
     fflush(stdout);
@@ -365,6 +399,7 @@ static int failure_code(dl_install_failure f)
     case DL_INSTALL_NOT_FOUND: return DL_EXIT_NOT_FOUND;
     case DL_INSTALL_HASH_MISMATCH: return DL_EXIT_HASH_MISMATCH;
     case DL_INSTALL_CONFLICT: return DL_EXIT_INSTALL_FAILED;
+    case DL_INSTALL_DISK_FULL: return DL_EXIT_DISK_FULL;
     case DL_INSTALL_FAILED: break;
     }
     return DL_EXIT_INSTALL_FAILED;
@@ -441,25 +476,90 @@ static int check_with(const dl_setup_job *job, const char *python)
     return rc;
 }
 
-static int install(const dl_setup_job *job)
+/* An installer step (pip download, pip/uv install) run with its output shown; its failure
+ * said as what it means, the staging folder abandoned. */
+static int installer_step(const dl_setup_job *job, const dl_strv *argv, const char *what)
 {
-    dl_strv argv = {0};
     dl_proc_result r;
     int rc = DL_EXIT_OK;
-    install_argv(job, false, NULL, &argv);
-    print_argv("\n$ ", &argv);
+    print_argv("\n$ ", argv);
     fflush(stdout);
-    run(&argv, INSTALL_TIMEOUT_MS, true, &r);
+    run(argv, INSTALL_TIMEOUT_MS, true, &r);
     if (!succeeded(&r)) {
         dl_install_failure f = dl_setup_install_failure(r.err);
         char *how = how_it_ended(&r);
-        dl_cli_error("the install failed: %s (%s)", dl_install_failure_text(f), how);
+        dl_cli_error("the %s failed: %s (%s)", what, dl_install_failure_text(f), how);
         free(how);
         rc = abandon(job, failure_code(f));
     }
     dl_proc_result_free(&r);
-    dl_strv_free(&argv);
     return rc;
+}
+
+static const char *HASH_FILES =
+    "import hashlib, os, sys\n"
+    "for f in sorted(os.listdir(sys.argv[1])):\n"
+    "    if f.endswith('.whl'):\n"
+    "        name, version = f.split('-')[:2]\n"
+    "    elif f.endswith('.tar.gz') or f.endswith('.zip'):\n"
+    "        name, _, version = f[:-7 if f.endswith('.tar.gz') else -4].rpartition('-')\n"
+    "    else:\n"
+    "        continue\n"
+    "    h = hashlib.sha256()\n"
+    "    with open(os.path.join(sys.argv[1], f), 'rb') as fh:\n"
+    "        for chunk in iter(lambda: fh.read(1 << 20), b''):\n"
+    "            h.update(chunk)\n"
+    "    print('%s\\t%s\\t%s' % (name, version, h.hexdigest()))\n";
+
+/* The sha256 of the files uv installed from (the download or the wheelhouse), by the new
+ * environment's interpreter; the download is then removed (it must not move into place). */
+static int hash_files(dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    char *error = NULL;
+    int rc = DL_EXIT_OK;
+    if (job->tool != DL_TOOL_UV)
+        return DL_EXIT_OK; /* pip's report has each file's sha256 */
+    dl_strv_add(&argv, dl_strdup(job->layout.staging_python));
+    dl_strv_add(&argv, dl_strdup("-c"));
+    dl_strv_add(&argv, dl_strdup(HASH_FILES));
+    dl_strv_add(&argv, dl_strdup(job->wheelhouse ? job->wheelhouse : job->wheels));
+    run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
+    if (succeeded(&r)) {
+        job->file_hashes = dl_strdup(r.out ? r.out : "");
+    } else {
+        char *how = how_it_ended(&r);
+        dl_cli_error("the downloaded files could not be hashed for the lock: %s: %s", how,
+                     r.err ? dl_trim(r.err) : "");
+        free(how);
+        rc = abandon(job, DL_EXIT_TOOL);
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    if (rc == DL_EXIT_OK && downloads_first(job) && !dl_tree_remove(job->wheels, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        rc = abandon(job, DL_EXIT_TOOL);
+    }
+    return rc;
+}
+
+static int install(dl_setup_job *job)
+{
+    dl_strv argv = {0};
+    int rc = DL_EXIT_OK;
+    if (downloads_first(job)) {
+        download_argv(job, &argv);
+        rc = installer_step(job, &argv, "download");
+        dl_strv_free(&argv);
+    }
+    if (rc == DL_EXIT_OK) {
+        install_argv(job, false, NULL, &argv);
+        rc = installer_step(job, &argv, "install");
+        dl_strv_free(&argv);
+    }
+    return rc == DL_EXIT_OK ? hash_files(job) : rc;
 }
 
 /* ---- the proof (cli/setup_proof.c) ---------------------------------------------------- */
@@ -503,7 +603,7 @@ static void utc_now(char *out, size_t n)
 }
 
 /* uv writes no report: the versions from `pip inspect` in the environment (uv venv --seed
- * put pip there), no hashes. */
+ * put pip there), the hashes from the files it installed from (hash_files). */
 static bool inspected_packages(const dl_setup_job *job, dl_lock *lock, char **error)
 {
     dl_strv argv = {0};
@@ -516,6 +616,10 @@ static bool inspected_packages(const dl_setup_job *job, dl_lock *lock, char **er
     dl_strv_add(&argv, dl_strdup("--local"));
     run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
     ok = succeeded(&r) && dl_lock_from_pip_report(r.out, r.out_len, lock, error);
+    if (ok && job->file_hashes) {
+        (void)dl_lock_fill_hashes(lock, job->file_hashes);
+        dl_lock_keep_hashed(lock); /* the rest came with the environment, not from uv */
+    }
     if (!succeeded(&r))
         *error = dl_fmt("`pip inspect` in %s failed (pip 22.2 or newer is needed)",
                         job->layout.target);
@@ -547,6 +651,8 @@ static bool lock_packages(const dl_setup_job *job, dl_lock *lock, char **error)
     }
     ok = dl_lock_from_pip_report(data, len, lock, error);
     free(data);
+    if (ok && job->file_hashes)
+        (void)dl_lock_fill_hashes(lock, job->file_hashes);
     return ok;
 }
 
@@ -603,9 +709,9 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
             rc = DL_EXIT_TOOL;
         } else {
             printf("Lock: %s (%lu packages, %s)\n", job->layout.lock, (unsigned long)lock.n,
-                   lock.all_hashed ? "every wheel's sha256"
-                   : job->tool == DL_TOOL_UV ? "no hashes: uv reports none"
-                                             : "no hashes: the index gave none");
+                   lock.all_hashed ? "every file's sha256"
+                                   : "no hashes: some file's sha256 is unknown (its header "
+                                     "says which)");
         }
         free(text);
     }
