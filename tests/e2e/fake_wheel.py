@@ -18,6 +18,7 @@ BEHAVIOUR (for torch; other packages are plain):
 EXTRA (any package; the extension-package tests):
   requires=REQ     a Requires-Dist: REQ line in METADATA
   file=PATH:TEXT   one more file in the wheel (a library name, a version file)
+  pad=BYTES        one more file of BYTES random (incompressible) bytes: a wheel that large
   mm=right|wrong|slow  (torch) randn and mm enough for the runtime probe's CPU matrix
                    product (`dlenv verify`, setup's proof): right, off by 1000 in every
                    element, or right but 50 ms a product (under 1 GFLOPS: far below any CPU).
@@ -202,6 +203,8 @@ def main():
         elif key == "mm":
             files["mm"] = MATMUL.format(offset="1000.0" if value == "wrong" else "0.0",
                                         delay="0.05" if value == "slow" else "0")
+        elif key == "pad":
+            files["%s/pad.bin" % name] = os.urandom(int(value))
         elif key == "file":
             path, _, text = value.partition(":")
             files[path] = text
@@ -219,7 +222,8 @@ def main():
                                  + "".join(requires))
     files[dist + "/WHEEL"] = ("Wheel-Version: 1.0\nGenerator: dlenv-tests\nRoot-Is-Purelib: true\n"
                               "Tag: py3-none-any\n")
-    records = [record_line(p, d.encode()) for p, d in sorted(files.items())]
+    records = [record_line(p, d if isinstance(d, bytes) else d.encode())
+               for p, d in sorted(files.items())]
     records.append(dist + "/RECORD,,")
     files[dist + "/RECORD"] = "\n".join(records) + "\n"
     path = os.path.join(out, "%s-%s-py3-none-any.whl" % (name, version))
