@@ -73,7 +73,7 @@ typedef struct dl_cli {
     const char *fail_on, *select, *ignore, *cuda;
     bool fix, diff, sarif, unsafe_fixes;
     /* setup, restore */
-    bool yes, dry_run, rollback, prove;
+    bool yes, dry_run, rollback, prove, force;
     const char *tool, *extra_index_url;
     const char *wheelhouse;  /* setup/restore --wheelhouse DIR: install from these wheels only */
     const char *with[DL_CLI_MAX_WITH]; /* --with PKG==V */

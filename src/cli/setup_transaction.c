@@ -782,13 +782,104 @@ static int make_env_checked(const dl_setup_job *job)
     return checked == DEFERRED ? check_with(job, NULL) : DL_EXIT_OK;
 }
 
+static const char *INSTALLED_VERSIONS =
+    "import sys\n"
+    "try:\n"
+    "    from importlib import metadata\n"
+    "except ImportError:\n"
+    "    sys.exit(3)\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        version = metadata.version(name)\n"
+    "    except Exception:\n"
+    "        version = ''\n"
+    "    print('%s\\t%s' % (name, version))\n";
+
+/* One planned NAME==V against the line the environment answered for it (NAME<TAB>VERSION):
+ * that version, or the torch family's with the variant's tag (2.9.1+cpu). */
+static bool has_planned(const dl_setup_job *job, const char *pin, const char *line)
+{
+    const char *eq = strstr(pin, "=="), *tab = strchr(line, '\t');
+    if (!eq || !tab || !tab[1])
+        return false;
+    return !strcmp(tab + 1, eq + 2) || dl_setup_torch_as_planned(tab + 1, eq + 2, job->variant);
+}
+
+/* The target already is an environment with every planned package at its planned version
+ * (its metadata asked, nothing imported): *have says what it has. Not for restore (the
+ * lock is the whole set) nor under --force. */
+static bool already_as_planned(const dl_setup_job *job, char **have)
+{
+    dl_strv argv = {0}, lines = {0};
+    dl_proc_result r;
+    dl_buf b = {0};
+    size_t i;
+    bool all;
+    if (job->requirements || job->cli->force || !job->packages.n ||
+        dl_path_kind(job->layout.python) == DL_FS_NONE)
+        return false;
+    dl_strv_add(&argv, dl_strdup(job->layout.python));
+    dl_strv_add(&argv, dl_strdup("-c"));
+    dl_strv_add(&argv, dl_strdup(INSTALLED_VERSIONS));
+    for (i = 0; i < job->packages.n; i++)
+        dl_strv_add(&argv, dl_strndup(job->packages.v[i], strcspn(job->packages.v[i], "=")));
+    run(&argv, 60000, false, &r);
+    if (succeeded(&r) && r.out)
+        dl_strv_split(&lines, r.out, '\n');
+    all = lines.n >= job->packages.n;
+    for (i = 0; all && i < job->packages.n; i++) {
+        char *line = dl_trim(lines.v[i]);
+        all = has_planned(job, job->packages.v[i], line);
+        dl_buf_printf(&b, "%s%s", i ? ", " : "", line);
+    }
+    for (i = 0; i < b.len; i++)
+        if (b.data[i] == '\t')
+            b.data[i] = ' ';
+    *have = dl_buf_take(&b);
+    dl_strv_free(&lines);
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    if (!all) {
+        free(*have);
+        *have = NULL;
+    }
+    return all;
+}
+
+/* What is there is what the plan would make: proven as it is, nothing installed. */
+static int adopt(const dl_setup_job *job, char *have)
+{
+    dl_snapshot snap;
+    int rc;
+    printf("\n%s already is an environment with %s, as planned: setup only proves it, "
+           "nothing is installed (--force makes it anew).\n", job->layout.target, have);
+    free(have);
+    if (job->cli->dry_run) {
+        printf("\n--dry-run: nothing was done.\n");
+        return DL_EXIT_OK;
+    }
+    memset(&snap, 0, sizeof snap);
+    rc = dl_setup_prove_python(job, job->layout.python, &snap);
+    if (rc == DL_EXIT_OK)
+        printf("The environment at %s works as planned; nothing was changed.\n",
+               job->layout.target);
+    else
+        fprintf(stderr, "Nothing was changed at %s (`dlenv setup --force` makes it anew).\n",
+                job->layout.target);
+    dl_snapshot_free(&snap);
+    return rc;
+}
+
 int dl_setup_run(dl_setup_job *job)
 {
+    char *have = NULL;
     dl_snapshot snap;
     int rc;
     memset(&snap, 0, sizeof snap);
     if ((rc = check_target(job)) != DL_EXIT_OK)
         return rc;
+    if (already_as_planned(job, &have))
+        return adopt(job, have);
     print_steps(job);
     if (job->cli->dry_run) {
         printf("\n--dry-run: nothing was done.\n");
