@@ -48,7 +48,8 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
         return DL_EXIT_USAGE;
     }
     job->report = dl_fmt("%s.report.json", job->layout.staging);
-    job->wheels = dl_fmt("%s%cdlenv-wheels", job->layout.staging, job->layout.windows ? '\\' : '/');
+    job->wheels = dl_fmt("%s%cdlenv-wheels", job->layout.staging,
+                         job->layout.windows ? '\\' : '/');
     if (cli->offline && !cli->wheelhouse) {
         dl_cli_error("--offline: from which wheels? --wheelhouse DIR (`dlenv plan --offline` "
                      "lists the files to fetch on another machine)");
@@ -455,7 +456,8 @@ static int check_with(const dl_setup_job *job, const char *python)
         dl_cli_error("pip's dry run gave no report (pip 23 or newer is needed): %s", error);
         free(error);
         rc = DL_EXIT_INSTALL_FAILED;
-    } else if (!dl_setup_torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch, job->variant)) {
+    } else if (!dl_setup_torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch,
+                                          job->variant)) {
         dl_cli_error("refused: with the --with packages pip would install torch %s, not the "
                      "planned %s (%s); nothing was installed",
                      dl_lock_version_of(&resolved, "torch") ? dl_lock_version_of(&resolved, "torch")

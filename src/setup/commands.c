@@ -172,7 +172,7 @@ const char *dl_install_failure_text(dl_install_failure f)
     case DL_INSTALL_NOT_FOUND: return "a package or version is not on the index";
     case DL_INSTALL_HASH_MISMATCH: return "a downloaded file's sha256 is not the one the lock holds";
     case DL_INSTALL_CONFLICT: return "the packages cannot be installed together";
-    case DL_INSTALL_DISK_FULL: return "the disk is full (no space left on the device)";
+    case DL_INSTALL_DISK_FULL: return "the disk is full (no space left on a device)";
     case DL_INSTALL_FAILED: break;
     }
     return "the installer failed";

@@ -1,10 +1,11 @@
 /* dlenv.lock: what `dlenv setup` installed, exactly, as a pip requirements file that
  * `dlenv restore` (or plain `pip install -r`) installs again: the index lines, then one
  * name==version per package with the sha256 of the file installed (pip checks hashes all
- * or none: a lock lacking one has none, and says which). A header of # lines says what it was made for (Python,
- * torch, variant, tool) and, plainly, which hashes it lacks and why. The packages come
- * from pip's installation report (`pip install --report`), which names every file it
- * installed, its version and the hash the index published. Pure: no I/O. */
+ * or none: a lock lacking one has none, and says which). A header of # lines says what it
+ * was made for (Python, torch, variant, tool). The packages come from pip's installation
+ * report (`pip install --report`), which names every file it installed, its version and
+ * its sha256 (the index's, or pip's own of the file); with uv, from `pip inspect` and the
+ * sha256 of the files downloaded first. Pure: no I/O. */
 #ifndef DLENV_SETUP_LOCKFILE_H
 #define DLENV_SETUP_LOCKFILE_H
 
