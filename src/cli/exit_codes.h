@@ -27,7 +27,8 @@ enum {
     DL_EXIT_INSTALL_FAILED = 17,    /* the installer failed otherwise (exit code, timeout) */
     DL_EXIT_VERIFY_FAILED = 18,     /* the new environment does not work as planned */
     DL_EXIT_SWAP_FAILED = 19,       /* it could not be moved into place (previous put back) */
-    DL_EXIT_BUSY = 20               /* another setup of this target is running */
+    DL_EXIT_BUSY = 20,              /* another setup of this target is running */
+    DL_EXIT_DISK_FULL = 21          /* the disk filled while the environment was made */
 };
 
 #endif

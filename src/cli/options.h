@@ -74,7 +74,7 @@ typedef struct dl_cli {
     const char *fail_on, *select, *ignore, *cuda;
     bool fix, diff, sarif, unsafe_fixes;
     /* setup, restore */
-    bool yes, dry_run, rollback, prove;
+    bool yes, dry_run, rollback, prove, force;
     bool allow_python_download; /* setup: uv may fetch the planned Python */
     const char *tool, *extra_index_url;
     const char *wheelhouse;  /* setup/restore --wheelhouse DIR: install from these wheels only */

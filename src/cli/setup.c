@@ -84,6 +84,8 @@ const dl_option dl_setup_options[] = {
                 "put back the environment the last setup of PATH replaced"),
     DL_OPT_FLAG("prove", 0, prove,
                 "only the proof, on the environment at PATH as it is; nothing changed"),
+    DL_OPT_FLAG("force", 0, force,
+                "make it anew even when PATH already has the planned torch (else only proven)"),
     SETUP_COMMON_OPTIONS,
     DL_OPT_END,
 };

@@ -3,6 +3,7 @@
 #include "cli/exit_codes.h"
 #include "cli/output.h"
 #include "cli/setup_conda.h"
+#include "cli/setup_proof.h"
 #include "cli/snapshot.h"
 
 #include "base/str.h"
@@ -49,6 +50,8 @@ int dl_setup_job_begin(dl_setup_job *job, const dl_cli *cli, const dl_knowledge 
         return DL_EXIT_USAGE;
     }
     job->report = dl_fmt("%s.report.json", job->layout.staging);
+    job->wheels = dl_fmt("%s%cdlenv-wheels", job->layout.staging,
+                         job->layout.windows ? '\\' : '/');
     if (cli->offline && !cli->wheelhouse) {
         dl_cli_error("--offline: from which wheels? --wheelhouse DIR (`dlenv plan --offline` "
                      "lists the files to fetch on another machine)");
@@ -80,6 +83,8 @@ void dl_setup_job_free(dl_setup_job *job)
     free(job->variant);
     free(job->report);
     free(job->wheelhouse);
+    free(job->wheels);
+    free(job->file_hashes);
     memset(job, 0, sizeof *job);
 }
 
@@ -129,6 +134,29 @@ static void venv_argv(const dl_setup_job *job, dl_strv *argv)
                        job->base_python, job->layout.staging, argv);
 }
 
+/* uv writes no report of what it installed, so no hashes: the environment's pip downloads
+ * the files first (one download, uv installs from them offline) and they are hashed. A
+ * wheelhouse is hashed where it is. */
+static bool downloads_first(const dl_setup_job *job)
+{
+    return job->tool == DL_TOOL_UV && !job->wheelhouse;
+}
+
+static void download_argv(const dl_setup_job *job, dl_strv *argv)
+{
+    dl_setup_install in;
+    memset(&in, 0, sizeof in);
+    in.tool = job->tool;
+    in.python = job->layout.staging_python;
+    in.index_url = job->requirements ? NULL : job->index_url;
+    in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
+    in.requirements = job->requirements;
+    in.require_hashes = job->require_hashes;
+    in.no_deps = job->no_deps;
+    in.packages = job->requirements ? NULL : &job->packages;
+    dl_setup_download_argv(&in, job->wheels, argv);
+}
+
 /* dry_run: the --with check, with pip's report, run by python (the base interpreter's pip
  * or the staging one's); else the install into the staging folder. */
 static void install_argv(const dl_setup_job *job, bool dry_run, const char *python,
@@ -141,7 +169,8 @@ static void install_argv(const dl_setup_job *job, bool dry_run, const char *pyth
     in.python = dry_run && python ? python : job->layout.staging_python;
     in.index_url = job->requirements ? NULL : job->index_url;
     in.extra_index_url = job->requirements ? NULL : job->extra_index_url;
-    in.find_links = job->wheelhouse;
+    in.find_links = job->wheelhouse ? job->wheelhouse
+                    : !dry_run && downloads_first(job) ? job->wheels : NULL;
     in.requirements = dry_run ? NULL : job->requirements;
     in.require_hashes = job->require_hashes && !dry_run;
     in.no_deps = job->no_deps && !dry_run;
@@ -164,29 +193,36 @@ static void print_steps(const dl_setup_job *job)
                    "       ", &argv);
         dl_strv_free(&argv);
     }
+    bool exists = dl_path_kind(l->target) != DL_FS_NONE;
+    int step = 1;
     venv_argv(job, &argv);
     print_argv("  1. make the environment in a staging folder:\n       ", &argv);
     dl_strv_free(&argv);
     if (job->with.n) {
         install_argv(job, true, job->base_python, &argv);
-        print_argv("  2. check that the --with packages keep the planned torch (nothing is "
+        printf("  %d. ", ++step);
+        print_argv("check that the --with packages keep the planned torch (nothing is "
                    "installed; with the new environment's pip when this one has none):\n"
                    "       ", &argv);
         dl_strv_free(&argv);
     }
+    if (downloads_first(job)) {
+        download_argv(job, &argv);
+        printf("  %d. ", ++step);
+        print_argv("download the files (their sha256 go into the lock):\n       ", &argv);
+        dl_strv_free(&argv);
+    }
     install_argv(job, false, NULL, &argv);
-    print_argv(job->with.n ? "  3. install, pinned:\n       " : "  2. install, pinned:\n       ",
-               &argv);
+    printf("  %d. ", ++step);
+    print_argv("install, pinned:\n       ", &argv);
     dl_strv_free(&argv);
-    printf("  %s. prove it: `import torch` in it, torch %s (%s), and the doctor's checks\n",
-           job->with.n ? "4" : "3", job->torch ? job->torch : "as locked",
-           job->variant ? job->variant : "as locked");
-    printf("  %s. move it into place: %s%s -> %s, then write %s and %s\n",
-           job->with.n ? "5" : "4",
-           dl_path_kind(l->target) != DL_FS_NONE ? "the current one to " : "",
-           dl_path_kind(l->target) != DL_FS_NONE ? l->previous : l->staging, l->target,
+    printf("  %d. prove it: `import torch` in it, torch %s (%s), its devices, its matrix "
+           "products against this machine's peak, and the doctor's checks\n", ++step,
+           job->torch ? job->torch : "as locked", job->variant ? job->variant : "as locked");
+    printf("  %d. move it into place: %s%s -> %s, then write %s and %s\n", ++step,
+           exists ? "the current one to " : "", exists ? l->previous : l->staging, l->target,
            DL_SETUP_LOCK_NAME, DL_SETUP_SNAPSHOT_NAME);
-    if (dl_path_kind(l->target) != DL_FS_NONE)
+    if (exists)
         printf("     (the current one stays at %s: `dlenv setup --rollback %s` puts it back)\n",
                l->previous, job->shown);
     fflush(stdout);
@@ -411,21 +447,10 @@ static int failure_code(dl_install_failure f)
     case DL_INSTALL_NOT_FOUND: return DL_EXIT_NOT_FOUND;
     case DL_INSTALL_HASH_MISMATCH: return DL_EXIT_HASH_MISMATCH;
     case DL_INSTALL_CONFLICT: return DL_EXIT_INSTALL_FAILED;
+    case DL_INSTALL_DISK_FULL: return DL_EXIT_DISK_FULL;
     case DL_INSTALL_FAILED: break;
     }
     return DL_EXIT_INSTALL_FAILED;
-}
-
-/* torch's version as planned: 2.9.1 with the variant's tag (2.9.1+cpu); the macOS wheels
- * and PyPI's own have none. */
-static bool torch_as_planned(const char *version, const char *torch, const char *variant)
-{
-    size_t n = strlen(torch);
-    const char *tag;
-    if (!version || strncmp(version, torch, n) || (version[n] && version[n] != '+'))
-        return false;
-    tag = version[n] == '+' ? version + n + 1 : "";
-    return !variant || !strcmp(tag, variant) || (!*tag && !strcmp(variant, "macos"));
 }
 
 /* pip could not do the dry run at all: none in that interpreter, one older than 23, or
@@ -478,7 +503,8 @@ static int check_with(const dl_setup_job *job, const char *python)
         dl_cli_error("pip's dry run gave no report (pip 23 or newer is needed): %s", error);
         free(error);
         rc = DL_EXIT_INSTALL_FAILED;
-    } else if (!torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch, job->variant)) {
+    } else if (!dl_setup_torch_as_planned(dl_lock_version_of(&resolved, "torch"), job->torch,
+                                          job->variant)) {
         dl_cli_error("refused: with the --with packages pip would install torch %s, not the "
                      "planned %s (%s); nothing was installed",
                      dl_lock_version_of(&resolved, "torch") ? dl_lock_version_of(&resolved, "torch")
@@ -499,163 +525,98 @@ static int check_with(const dl_setup_job *job, const char *python)
     return rc;
 }
 
-static int install(const dl_setup_job *job)
+/* An installer step (pip download, pip/uv install) run with its output shown; its failure
+ * said as what it means, the staging folder abandoned. */
+static int installer_step(const dl_setup_job *job, const dl_strv *argv, const char *what)
 {
-    dl_strv argv = {0};
     dl_proc_result r;
     int rc = DL_EXIT_OK;
-    install_argv(job, false, NULL, &argv);
-    print_argv("\n$ ", &argv);
+    print_argv("\n$ ", argv);
     fflush(stdout);
-    run(&argv, INSTALL_TIMEOUT_MS, true, &r);
+    run(argv, INSTALL_TIMEOUT_MS, true, &r);
     if (!succeeded(&r)) {
         dl_install_failure f = dl_setup_install_failure(r.err);
         char *how = how_it_ended(&r);
-        dl_cli_error("the install failed: %s (%s)", dl_install_failure_text(f), how);
+        dl_cli_error("the %s failed: %s (%s)", what, dl_install_failure_text(f), how);
         free(how);
         rc = abandon(job, failure_code(f));
     }
     dl_proc_result_free(&r);
-    dl_strv_free(&argv);
     return rc;
 }
 
-/* ---- the proof ------------------------------------------------------------------------ */
+static const char *HASH_FILES =
+    "import hashlib, os, sys\n"
+    "for f in sorted(os.listdir(sys.argv[1])):\n"
+    "    if f.endswith('.whl'):\n"
+    "        name, version = f.split('-')[:2]\n"
+    "    elif f.endswith('.tar.gz') or f.endswith('.zip'):\n"
+    "        name, _, version = f[:-7 if f.endswith('.tar.gz') else -4].rpartition('-')\n"
+    "    else:\n"
+    "        continue\n"
+    "    h = hashlib.sha256()\n"
+    "    with open(os.path.join(sys.argv[1], f), 'rb') as fh:\n"
+    "        for chunk in iter(lambda: fh.read(1 << 20), b''):\n"
+    "            h.update(chunk)\n"
+    "    print('%s\\t%s\\t%s' % (name, version, h.hexdigest()))\n";
 
-static bool layer_of_the_env(const char *layer)
+/* The sha256 of the files uv installed from (the download or the wheelhouse), by the new
+ * environment's interpreter; the download is then removed (it must not move into place). */
+static int hash_files(dl_setup_job *job)
 {
-    return layer && (!strcmp(layer, "python") || !strcmp(layer, "torch_build") ||
-                     !strcmp(layer, "torch_runtime"));
+    dl_strv argv = {0};
+    dl_proc_result r;
+    char *error = NULL;
+    int rc = DL_EXIT_OK;
+    if (job->tool != DL_TOOL_UV)
+        return DL_EXIT_OK; /* pip's report has each file's sha256 */
+    dl_strv_add(&argv, dl_strdup(job->layout.staging_python));
+    dl_strv_add(&argv, dl_strdup("-c"));
+    dl_strv_add(&argv, dl_strdup(HASH_FILES));
+    dl_strv_add(&argv, dl_strdup(job->wheelhouse ? job->wheelhouse : job->wheels));
+    run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
+    if (succeeded(&r)) {
+        job->file_hashes = dl_strdup(r.out ? r.out : "");
+    } else {
+        char *how = how_it_ended(&r);
+        dl_cli_error("the downloaded files could not be hashed for the lock: %s: %s", how,
+                     r.err ? dl_trim(r.err) : "");
+        free(how);
+        rc = abandon(job, DL_EXIT_TOOL);
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    if (rc == DL_EXIT_OK && downloads_first(job) && !dl_tree_remove(job->wheels, &error)) {
+        dl_cli_error("%s", error);
+        free(error);
+        rc = abandon(job, DL_EXIT_TOOL);
+    }
+    return rc;
 }
 
-static void print_evidence(const dl_finding *f)
+static int install(dl_setup_job *job)
 {
-    size_t i;
-    const dl_pair *p = f->evidence.items;
-    for (i = 0; i < f->evidence.count && i < 6; i++)
-        fprintf(stderr, "    %s: %s\n", p[i].name, p[i].value);
+    dl_strv argv = {0};
+    int rc = DL_EXIT_OK;
+    if (downloads_first(job)) {
+        download_argv(job, &argv);
+        rc = installer_step(job, &argv, "download");
+        dl_strv_free(&argv);
+    }
+    if (rc == DL_EXIT_OK) {
+        install_argv(job, false, NULL, &argv);
+        rc = installer_step(job, &argv, "install");
+        dl_strv_free(&argv);
+    }
+    return rc == DL_EXIT_OK ? hash_files(job) : rc;
 }
 
-static bool cuda_planned(const dl_setup_job *job)
-{
-    return job->variant && !strncmp(job->variant, "cu", 2);
-}
-
-/* The product on the CPU: the probe checks one element against float64 and leaves the
- * rate unknown, with the reason, when the product is wrong or torch could not run it. */
-static bool cpu_product_ok(const dl_torch_runtime *rt)
-{
-    if (rt->matmul_gflops.known) {
-        printf("  a %lldx%lld fp32 matrix product on the CPU is right (%.1f GFLOPS).\n",
-               rt->matmul_size.value, rt->matmul_size.value, rt->matmul_gflops.value);
-        return true;
-    }
-    dl_cli_error("verification failed at the torch_runtime layer: torch's matrix product on "
-                 "the CPU in the new environment did not give a right answer");
-    fprintf(stderr, "    pythons[0].runtime.matmul_gflops: unknown, because %s\n",
-            rt->matmul_gflops.why ? rt->matmul_gflops.why : "the probe gave no reason");
-    return false;
-}
-
-/* A CUDA plan: torch must see a GPU, and its products there must match float64. */
-static bool gpu_products_ok(const dl_torch_runtime *rt)
-{
-    const dl_torch_gpu_matmul *m = (const dl_torch_gpu_matmul *)rt->gpu_matmul.items;
-    size_t i;
-    if (!rt->cuda_available.known || !rt->cuda_available.value || rt->gpu_matmul.count == 0) {
-        dl_cli_error("verification failed at the torch_runtime layer: the plan is a CUDA build, "
-                     "and torch in the new environment %s",
-                     rt->cuda_available.known && !rt->cuda_available.value
-                         ? "sees no GPU" : "ran no matrix product on a GPU");
-        fprintf(stderr, "    pythons[0].runtime.cuda_available: %s\n",
-                rt->cuda_available.known ? (rt->cuda_available.value ? "true" : "false")
-                                         : (rt->cuda_available.why ? rt->cuda_available.why
-                                                                   : "unknown"));
-        if (rt->cuda_warning.value)
-            fprintf(stderr, "    pythons[0].runtime.cuda_warning: %s\n", rt->cuda_warning.value);
-        if (rt->gpu_matmul.why)
-            fprintf(stderr, "    pythons[0].runtime.gpu_matmul: unknown, because %s\n",
-                    rt->gpu_matmul.why);
-        return false;
-    }
-    for (i = 0; i < rt->gpu_matmul.count; i++) {
-        if (m[i].check.value && !strcmp(m[i].check.value, "passed"))
-            continue;
-        dl_cli_error("verification failed at the torch_runtime layer: torch's %s matrix "
-                     "product on GPU %lld is wrong", m[i].dtype.value ? m[i].dtype.value : "",
-                     m[i].device.value);
-        fprintf(stderr, "    pythons[0].runtime.gpu_matmul[%zu].check: %s\n", i,
-                m[i].check.value ? m[i].check.value : "unknown");
-        return false;
-    }
-    for (i = 0; i < rt->gpu_matmul.count; i++)
-        printf("  a %lldx%lld %s matrix product on GPU %lld is right (%.1f TFLOPS).\n",
-               m[i].size.value, m[i].size.value, m[i].dtype.value ? m[i].dtype.value : "",
-               m[i].device.value, m[i].tflops.value);
-    return true;
-}
-
-/* PYTHON gathered as the doctor gathers (its `import torch` run for real, with verify's
- * quick matrix products), judged by its rules; snap keeps the result for the snapshot.
- * An exit code, after the error naming the layer and its evidence. */
-static int prove_python(const dl_setup_job *job, const char *python, dl_snapshot *snap)
-{
-    dl_cli vcli = *job->cli;
-    const dl_python *py;
-    const dl_finding *f;
-    const char *status, *version;
-    bool cuda;
-    size_t i;
-    vcli.python = python;
-    memset(&vcli.python_version, 0, sizeof vcli.python_version);
-    vcli.no_runtime = false;
-    vcli.root = NULL;
-    vcli.from = NULL;
-    printf("\nProving it: the doctor's probes and verify's quick matrix product on %s ...\n",
-           python);
-    fflush(stdout);
-    if (dl_cli_take_snapshot_measured(&vcli, job->know, "quick", snap) != DL_EXIT_OK)
-        return DL_EXIT_VERIFY_FAILED;
-    py = dl_q_main_python(&snap->facts);
-    status = py ? py->runtime.status.value : NULL;
-    version = py ? py->runtime.version.value : NULL;
-    if (!status || strcmp(status, "imported")) {
-        dl_cli_error("verification failed at the torch_runtime layer: `import torch` in the "
-                     "new environment: %s", status ? status : "not run");
-        if (py && py->runtime.error.value)
-            fprintf(stderr, "    python.runtime.error: %s\n", py->runtime.error.value);
-        return DL_EXIT_VERIFY_FAILED;
-    }
-    if (job->torch && !torch_as_planned(version, job->torch, job->variant)) {
-        dl_cli_error("verification failed at the torch_build layer: the new environment "
-                     "imports torch %s, the plan is %s (%s)", version ? version : "(unknown)",
-                     job->torch, job->variant ? job->variant : "any variant");
-        return DL_EXIT_VERIFY_FAILED;
-    }
-    /* no plan (--prove): the devices its own build is for */
-    cuda = job->variant ? cuda_planned(job)
-                        : (!job->cli->cpu && py->runtime.cuda.value &&
-                           isdigit((unsigned char)py->runtime.cuda.value[0]));
-    if (!cpu_product_ok(&py->runtime) || (cuda && !gpu_products_ok(&py->runtime)))
-        return DL_EXIT_VERIFY_FAILED;
-    for (i = 0; i < snap->findings.items.count; i++) {
-        f = (const dl_finding *)snap->findings.items.items + i;
-        if (dl_q_failure(f) && layer_of_the_env(f->layer.value)) {
-            dl_cli_error("verification failed at the %s layer: %s (%s)", f->layer.value,
-                         f->title.value ? f->title.value : "", f->id.value ? f->id.value : "");
-            print_evidence(f);
-            return DL_EXIT_VERIFY_FAILED;
-        }
-    }
-    printf("  torch %s imports in it (%s), and the doctor finds no failure in the python "
-           "and torch layers.\n", version, py->runtime.file.value ? py->runtime.file.value : "");
-    return DL_EXIT_OK;
-}
+/* ---- the proof (cli/setup_proof.c) ---------------------------------------------------- */
 
 /* The staging interpreter proven; any failure abandons the staging folder. */
 static int prove(const dl_setup_job *job, dl_snapshot *snap)
 {
-    int rc = prove_python(job, job->layout.staging_python, snap);
+    int rc = dl_setup_prove_python(job, job->layout.staging_python, snap);
     return rc == DL_EXIT_OK ? rc : abandon(job, rc);
 }
 
@@ -672,7 +633,7 @@ int dl_setup_prove_existing(const dl_cli *cli, const dl_knowledge *know, const c
         return DL_EXIT_TARGET;
     }
     memset(&snap, 0, sizeof snap);
-    rc = prove_python(&job, job.layout.python, &snap);
+    rc = dl_setup_prove_python(&job, job.layout.python, &snap);
     if (rc == DL_EXIT_OK)
         printf("The environment at %s works.\n", job.layout.target);
     dl_snapshot_free(&snap);
@@ -691,7 +652,7 @@ static void utc_now(char *out, size_t n)
 }
 
 /* uv writes no report: the versions from `pip inspect` in the environment (uv venv --seed
- * put pip there), no hashes. */
+ * put pip there), the hashes from the files it installed from (hash_files). */
 static bool inspected_packages(const dl_setup_job *job, dl_lock *lock, char **error)
 {
     dl_strv argv = {0};
@@ -704,6 +665,10 @@ static bool inspected_packages(const dl_setup_job *job, dl_lock *lock, char **er
     dl_strv_add(&argv, dl_strdup("--local"));
     run(&argv, RESOLVE_TIMEOUT_MS, false, &r);
     ok = succeeded(&r) && dl_lock_from_pip_report(r.out, r.out_len, lock, error);
+    if (ok && job->file_hashes) {
+        (void)dl_lock_fill_hashes(lock, job->file_hashes);
+        dl_lock_keep_hashed(lock); /* the rest came with the environment, not from uv */
+    }
     if (!succeeded(&r))
         *error = dl_fmt("`pip inspect` in %s failed (pip 22.2 or newer is needed)",
                         job->layout.target);
@@ -735,6 +700,8 @@ static bool lock_packages(const dl_setup_job *job, dl_lock *lock, char **error)
     }
     ok = dl_lock_from_pip_report(data, len, lock, error);
     free(data);
+    if (ok && job->file_hashes)
+        (void)dl_lock_fill_hashes(lock, job->file_hashes);
     return ok;
 }
 
@@ -793,9 +760,9 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
             rc = DL_EXIT_TOOL;
         } else {
             printf("Lock: %s (%lu packages, %s)\n", job->layout.lock, (unsigned long)lock.n,
-                   lock.all_hashed ? "every wheel's sha256"
-                   : job->tool == DL_TOOL_UV ? "no hashes: uv reports none"
-                                             : "no hashes: the index gave none");
+                   lock.all_hashed ? "every file's sha256"
+                                   : "no hashes: some file's sha256 is unknown (its header "
+                                     "says which)");
         }
         free(text);
     }
@@ -880,13 +847,104 @@ static int make_env_checked(const dl_setup_job *job)
     return checked == DEFERRED ? check_with(job, NULL) : DL_EXIT_OK;
 }
 
+static const char *INSTALLED_VERSIONS =
+    "import sys\n"
+    "try:\n"
+    "    from importlib import metadata\n"
+    "except ImportError:\n"
+    "    sys.exit(3)\n"
+    "for name in sys.argv[1:]:\n"
+    "    try:\n"
+    "        version = metadata.version(name)\n"
+    "    except Exception:\n"
+    "        version = ''\n"
+    "    print('%s\\t%s' % (name, version))\n";
+
+/* One planned NAME==V against the line the environment answered for it (NAME<TAB>VERSION):
+ * that version, or the torch family's with the variant's tag (2.9.1+cpu). */
+static bool has_planned(const dl_setup_job *job, const char *pin, const char *line)
+{
+    const char *eq = strstr(pin, "=="), *tab = strchr(line, '\t');
+    if (!eq || !tab || !tab[1])
+        return false;
+    return !strcmp(tab + 1, eq + 2) || dl_setup_torch_as_planned(tab + 1, eq + 2, job->variant);
+}
+
+/* The target already is an environment with every planned package at its planned version
+ * (its metadata asked, nothing imported): *have says what it has. Not for restore (the
+ * lock is the whole set) nor under --force. */
+static bool already_as_planned(const dl_setup_job *job, char **have)
+{
+    dl_strv argv = {0}, lines = {0};
+    dl_proc_result r;
+    dl_buf b = {0};
+    size_t i;
+    bool all;
+    if (job->requirements || job->cli->force || !job->packages.n ||
+        dl_path_kind(job->layout.python) == DL_FS_NONE)
+        return false;
+    dl_strv_add(&argv, dl_strdup(job->layout.python));
+    dl_strv_add(&argv, dl_strdup("-c"));
+    dl_strv_add(&argv, dl_strdup(INSTALLED_VERSIONS));
+    for (i = 0; i < job->packages.n; i++)
+        dl_strv_add(&argv, dl_strndup(job->packages.v[i], strcspn(job->packages.v[i], "=")));
+    run(&argv, 60000, false, &r);
+    if (succeeded(&r) && r.out)
+        dl_strv_split(&lines, r.out, '\n');
+    all = lines.n >= job->packages.n;
+    for (i = 0; all && i < job->packages.n; i++) {
+        char *line = dl_trim(lines.v[i]);
+        all = has_planned(job, job->packages.v[i], line);
+        dl_buf_printf(&b, "%s%s", i ? ", " : "", line);
+    }
+    for (i = 0; i < b.len; i++)
+        if (b.data[i] == '\t')
+            b.data[i] = ' ';
+    *have = dl_buf_take(&b);
+    dl_strv_free(&lines);
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    if (!all) {
+        free(*have);
+        *have = NULL;
+    }
+    return all;
+}
+
+/* What is there is what the plan would make: proven as it is, nothing installed. */
+static int adopt(const dl_setup_job *job, char *have)
+{
+    dl_snapshot snap;
+    int rc;
+    printf("\n%s already is an environment with %s, as planned: setup only proves it, "
+           "nothing is installed (--force makes it anew).\n", job->layout.target, have);
+    free(have);
+    if (job->cli->dry_run) {
+        printf("\n--dry-run: nothing was done.\n");
+        return DL_EXIT_OK;
+    }
+    memset(&snap, 0, sizeof snap);
+    rc = dl_setup_prove_python(job, job->layout.python, &snap);
+    if (rc == DL_EXIT_OK)
+        printf("The environment at %s works as planned; nothing was changed.\n",
+               job->layout.target);
+    else
+        fprintf(stderr, "Nothing was changed at %s (`dlenv setup --force` makes it anew).\n",
+                job->layout.target);
+    dl_snapshot_free(&snap);
+    return rc;
+}
+
 int dl_setup_run(dl_setup_job *job)
 {
+    char *have = NULL;
     dl_snapshot snap;
     int rc;
     memset(&snap, 0, sizeof snap);
     if ((rc = check_target(job)) != DL_EXIT_OK)
         return rc;
+    if (already_as_planned(job, &have))
+        return adopt(job, have);
     print_steps(job);
     if (job->cli->dry_run) {
         print_activation(job, "Once it is made, activate it");

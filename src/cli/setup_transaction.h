@@ -31,6 +31,10 @@ typedef struct dl_setup_job {
     char *torch, *variant;     /* what the new environment's torch must be */
     char *report;              /* pip's --report file beside the staging folder */
     char *wheelhouse;          /* --wheelhouse DIR, absolute: the only source of wheels */
+    char *wheels;              /* tool uv: the staging folder's dlenv-wheels, where the
+                                  environment's pip downloads what uv then installs from
+                                  (uv reports no hashes: the lock's are those files') */
+    char *file_hashes;         /* "NAME\tVERSION\tSHA256" lines of those files */
 } dl_setup_job;
 
 /* Fills the layout for target (made absolute); an exit code after the one-line error. */

@@ -49,17 +49,13 @@ static bool kernel_too_narrow(const dl_facts *f, const dl_torch_runtime *r)
     return kernel != DL_X86_UNKNOWN && cpu != DL_X86_UNKNOWN && kernel < cpu;
 }
 
-/* Measured by dlenv verify: torch's product below this share of the CPU's own measured
- * fp32 peak is a reference BLAS, a generic kernel or a single thread (optimised BLAS
- * with the right kernel reach 50-90%; the reference BLAS 1-3%). */
-#define MATMUL_SLOW_PCT 10.0
 
 static dl_finding *measured_slow(const dl_facts *f, const dl_torch_runtime *r, dl_findings *out)
 {
     const dl_cpu_measure *c = &f->cpu_measure;
     double pct = r->matmul_gflops.value / c->fp32_gflops_all.value * 100.0;
     dl_finding *x;
-    if (pct >= MATMUL_SLOW_PCT)
+    if (pct >= DL_VERIFY_CPU_MATMUL_MIN_PCT)
         return NULL;
     x = dl_finding_add(out, "cpu_matmul_slow", DL_SEV_WARNING,
                        "torch's fp32 matrix product runs at %.1f GFLOPS, %.1f%% of the "

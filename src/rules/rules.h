@@ -7,6 +7,12 @@
 
 struct dl_knowledge;
 
+/* Measured by dlenv verify: torch's CPU product below this share of the CPU's own measured
+ * fp32 peak is a reference BLAS, a generic kernel or a single thread (optimised BLAS with
+ * the right kernel reach 50-90%; the reference BLAS 1-3%). cpu_matmul_slow warns there;
+ * setup's proof fails there. */
+#define DL_VERIFY_CPU_MATMUL_MIN_PCT 10.0
+
 typedef struct dl_rule_input {
     const dl_facts *facts;
     const struct dl_knowledge *know;   /* may be NULL: rules that need it then stay quiet */

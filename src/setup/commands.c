@@ -162,6 +162,37 @@ void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
         add(argv, in->packages->v[i]);
 }
 
+void dl_setup_download_argv(const dl_setup_install *in, const char *dest, dl_strv *argv)
+{
+    size_t i;
+    add(argv, in->python);
+    add(argv, "-m");
+    add(argv, "pip");
+    add(argv, "download");
+    add(argv, "--no-input");
+    add(argv, "--disable-pip-version-check");
+    add(argv, "--dest");
+    add(argv, dest);
+    if (in->no_deps)
+        add(argv, "--no-deps");
+    if (in->require_hashes)
+        add(argv, "--require-hashes");
+    if (in->index_url) {
+        add(argv, "--index-url");
+        add(argv, in->index_url);
+    }
+    if (in->extra_index_url) {
+        add(argv, "--extra-index-url");
+        add(argv, in->extra_index_url);
+    }
+    if (in->requirements) {
+        add(argv, "-r");
+        add(argv, in->requirements);
+    }
+    for (i = 0; in->packages && i < in->packages->n; i++)
+        add(argv, in->packages->v[i]);
+}
+
 char *dl_setup_argv_line(dl_shell sh, const dl_strv *argv)
 {
     dl_buf b = {0};
@@ -184,6 +215,9 @@ dl_install_failure dl_setup_install_failure(const char *err)
 {
     if (!err)
         return DL_INSTALL_FAILED;
+    /* first: a full disk breaks whatever pip was doing, and it says so last */
+    if (dl_contains_ci(err, "No space left on device") || dl_contains_ci(err, "[Errno 28]"))
+        return DL_INSTALL_DISK_FULL;
     if (dl_contains_ci(err, "do not match the hashes") ||
         dl_contains_ci(err, "hash mismatch"))
         return DL_INSTALL_HASH_MISMATCH;
@@ -210,6 +244,7 @@ const char *dl_install_failure_text(dl_install_failure f)
     case DL_INSTALL_NOT_FOUND: return "a package or version is not on the index";
     case DL_INSTALL_HASH_MISMATCH: return "a downloaded file's sha256 is not the one the lock holds";
     case DL_INSTALL_CONFLICT: return "the packages cannot be installed together";
+    case DL_INSTALL_DISK_FULL: return "the disk is full (no space left on a device)";
     case DL_INSTALL_FAILED: break;
     }
     return "the installer failed";

@@ -57,6 +57,12 @@ typedef struct dl_setup_install {
 
 void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv);
 
+/* The same packages (or -r requirements) fetched, not installed, into dest by the
+ * environment's pip (`pip download`, whatever in->tool): the files are then hashed for the
+ * lock and installed from dest alone. Only in->python, the index, requirements,
+ * require_hashes and no_deps are read. */
+void dl_setup_download_argv(const dl_setup_install *in, const char *dest, dl_strv *argv);
+
 /* The vector as one line for the shell (each argument quoted when it needs it). */
 char *dl_setup_argv_line(dl_shell sh, const dl_strv *argv);
 
@@ -66,7 +72,8 @@ typedef enum dl_install_failure {
     DL_INSTALL_UNREACHABLE,   /* the index did not answer */
     DL_INSTALL_NOT_FOUND,     /* no such package or version on the index */
     DL_INSTALL_HASH_MISMATCH, /* a downloaded file's sha256 is not the lock's */
-    DL_INSTALL_CONFLICT       /* the requirements cannot be satisfied together */
+    DL_INSTALL_CONFLICT,      /* the requirements cannot be satisfied together */
+    DL_INSTALL_DISK_FULL      /* no space left on the device it wrote to */
 } dl_install_failure;
 
 dl_install_failure dl_setup_install_failure(const char *err);

@@ -89,6 +89,50 @@ const char *dl_lock_version_of(const dl_lock *lock, const char *name)
     return NULL;
 }
 
+size_t dl_lock_fill_hashes(dl_lock *lock, const char *lines)
+{
+    dl_strv v = {0};
+    size_t i, j, filled = 0;
+    dl_strv_split(&v, lines, '\n');
+    for (i = 0; i < lock->n; i++) {
+        dl_locked_package *p = &lock->packages[i];
+        for (j = 0; !p->sha256 && j < v.n; j++) {
+            char *name = v.v[j], *version = strchr(name, '\t'), *sha;
+            if (!version || !(sha = strchr(version + 1, '\t')))
+                continue;
+            *version = '\0';
+            *sha = '\0';
+            if (dl_package_name_equal(name, p->name) && !strcmp(version + 1, p->version) &&
+                strcspn(sha + 1, "\r") == 64) {
+                p->sha256 = dl_strndup(sha + 1, 64);
+                filled++;
+            }
+            *version = '\t';
+            *sha = '\t';
+        }
+    }
+    dl_strv_free(&v);
+    count_hashes(lock);
+    return filled;
+}
+
+void dl_lock_keep_hashed(dl_lock *lock)
+{
+    size_t i, kept = 0;
+    for (i = 0; i < lock->n; i++) {
+        dl_locked_package *p = &lock->packages[i];
+        if (p->sha256) {
+            lock->packages[kept++] = *p;
+            continue;
+        }
+        free(p->name);
+        free(p->version);
+        free(p->url);
+    }
+    lock->n = kept;
+    count_hashes(lock);
+}
+
 static void header(dl_buf *b, const char *key, const char *value)
 {
     if (value)
@@ -110,10 +154,10 @@ char *dl_lock_write(const dl_lock *lock, const char *made_at, const char *host)
     for (i = 0; i < lock->n; i++)
         missing += lock->packages[i].sha256 == NULL;
     if (lock->all_hashed) {
-        dl_buf_puts(&b, "# hashes: the sha256 of every wheel, as the index published it "
-                        "(pip checks them: --require-hashes)\n");
+        dl_buf_puts(&b, "# hashes: the sha256 of every file installed (pip checks them: "
+                        "--require-hashes)\n");
     } else {
-        dl_buf_printf(&b, "# hashes: none written: the index published no sha256 for");
+        dl_buf_printf(&b, "# hashes: none written: no sha256 is known for");
         for (i = 0; i < lock->n; i++)
             if (!lock->packages[i].sha256)
                 dl_buf_printf(&b, " %s", lock->packages[i].name);

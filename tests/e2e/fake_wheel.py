@@ -6,7 +6,8 @@ venvs: each fails `import torch` in one real way.
 
 BEHAVIOUR (for torch; other packages are plain):
   healthy          answers everything dlenv's runtime probe asks, like a CPU build
-  healthy_cuda:NAME:CC  the same for a CUDA build (the version's +cuXYZ) seeing one GPU
+  healthy_cuda:NAME:CC[;NAME:CC...]  the same for a CUDA build (the version's +cuXYZ)
+                   seeing these GPUs (one per NAME:CC)
   cdll:LIB         loads LIB with ctypes at import (the loader's own error when it is missing)
   raise:TYPE:MSG   raises TYPE(MSG) at import (OSError, ImportError, ...)
   segv             reads address 0 in native code at import (SIGSEGV)
@@ -17,8 +18,10 @@ BEHAVIOUR (for torch; other packages are plain):
 EXTRA (any package; the extension-package tests):
   requires=REQ     a Requires-Dist: REQ line in METADATA
   file=PATH:TEXT   one more file in the wheel (a library name, a version file)
-  mm=right|wrong   (torch) randn and mm enough for the runtime probe's CPU matrix product
-                   (`dlenv verify`, setup's proof): right, or off by 1000 in every element.
+  pad=BYTES        one more file of BYTES random (incompressible) bytes: a wheel that large
+  mm=right|wrong|slow  (torch) randn and mm enough for the runtime probe's CPU matrix
+                   product (`dlenv verify`, setup's proof): right, off by 1000 in every
+                   element, or right but 50 ms a product (under 1 GFLOPS: far below any CPU).
                    Lazy: an element is computed when read, so a 4096x4096 product is instant.
                    The GPU products (torch.cuda events, device tensors) need real torch.
 """
@@ -78,15 +81,16 @@ VERSION_PY = '__version__ = "{version}"\ncuda = {cuda}\nhip = None\ngit_version 
 CUDA = r'''
 version.cuda = {cuda}
 cuda.is_available = lambda: True
-cuda.device_count = lambda: 1
+_devices = {devices!r}
+cuda.device_count = lambda: len(_devices)
 cuda.get_arch_list = lambda: ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
 
 class _Props(object):
-    name = {name!r}
-    major, minor = {major}, {minor}
-    total_memory = 25757220864
+    def __init__(self, i):
+        self.name, (self.major, self.minor) = _devices[i][0], _devices[i][1]
+        self.total_memory = 25757220864
 
-cuda.get_device_properties = lambda i: _Props()
+cuda.get_device_properties = lambda i: _Props(i)
 backends.cudnn.is_available = lambda: True
 backends.cudnn.version = lambda: 90100
 '''
@@ -139,6 +143,9 @@ def randn(n, m, **kw):
 
 
 def mm(a, b):
+    if {delay}:
+        import time
+        time.sleep({delay})
     return _Product(a, b)
 '''
 
@@ -148,10 +155,13 @@ def torch_init(behaviour, version):
     if kind == "healthy":
         return HEALTHY.format(version=version)
     if kind == "healthy_cuda":
-        name, _, cc = arg.rpartition(":")
-        major, _, minor = cc.partition(".")
-        return HEALTHY.format(version=version) + CUDA.format(
-            cuda=cuda_of(version), name=name, major=int(major), minor=int(minor))
+        devices = []
+        for device in arg.split(";"):
+            name, _, cc = device.rpartition(":")
+            major, _, minor = cc.partition(".")
+            devices.append((name, (int(major), int(minor))))
+        return HEALTHY.format(version=version) + CUDA.format(cuda=cuda_of(version),
+                                                             devices=devices)
     if kind == "cdll":
         return "import ctypes\nctypes.CDLL(%r)\n" % arg + HEALTHY.format(version=version)
     if kind == "raise":
@@ -191,7 +201,10 @@ def main():
         if key == "requires":
             requires.append("Requires-Dist: %s\n" % value)
         elif key == "mm":
-            files["mm"] = MATMUL.format(offset="1000.0" if value == "wrong" else "0.0")
+            files["mm"] = MATMUL.format(offset="1000.0" if value == "wrong" else "0.0",
+                                        delay="0.05" if value == "slow" else "0")
+        elif key == "pad":
+            files["%s/pad.bin" % name] = os.urandom(int(value))
         elif key == "file":
             path, _, text = value.partition(":")
             files[path] = text
@@ -209,7 +222,8 @@ def main():
                                  + "".join(requires))
     files[dist + "/WHEEL"] = ("Wheel-Version: 1.0\nGenerator: dlenv-tests\nRoot-Is-Purelib: true\n"
                               "Tag: py3-none-any\n")
-    records = [record_line(p, d.encode()) for p, d in sorted(files.items())]
+    records = [record_line(p, d if isinstance(d, bytes) else d.encode())
+               for p, d in sorted(files.items())]
     records.append(dist + "/RECORD,,")
     files[dist + "/RECORD"] = "\n".join(records) + "\n"
     path = os.path.join(out, "%s-%s-py3-none-any.whl" % (name, version))

@@ -66,19 +66,33 @@ expect_eq "setup: snapshot's interpreter" "$env/bin/python" "$("$match" --get "$
 ! grep -q dlenv-staging "$env/dlenv-snapshot.json" || fail "setup: the snapshot names the staging folder"
 case "$out" in *". $env/bin/activate"*) ;; *) fail "setup: no activation line: $out" ;; esac
 case "$out" in *"matrix product on the CPU is right"*) ;; *) fail "setup: no matrix product in the proof: $out" ;; esac
+case "$out" in *"torch fp32 matmul on the CPU: "*"(this CPU's fp32 peak)"*) ;; *) fail "setup: the product's rate not against this CPU's peak: $out" ;; esac
 no_staging "setup"
 fingerprint "$env" > "$work/before"
 cp "$work/before" "$work/first"
 
+# 3b. The same plan again: what is there already is it, so it is adopted: proven, nothing
+# installed, nothing changed.
+# shellcheck disable=SC2086
+run setup "$env" $common $mirror --yes
+expect_eq "adopt: exit code" 0 "$rc"
+case "$out" in *"already is an environment with torch $torch+cpu, torchvision $vision+cpu, as planned"*) ;;
+    *) fail "adopt: not said: $out$err" ;; esac
+case "$out" in *"matrix product on the CPU is right"*"works as planned; nothing was changed"*) ;;
+    *) fail "adopt: not proven: $out$err" ;; esac
+! grep -q '^\$ ' "$work/out" || fail "adopt: a command ran: $(grep '^\$ ' "$work/out")"
+unchanged "adopt"
+
 # 4. Faults. Each: its own exit code, the environment as it was, no staging folder.
 # shellcheck disable=SC2086
-run setup "$env" $common --index-mirror "http://127.0.0.1:$closed" --yes
+run setup "$env" $common --index-mirror "http://127.0.0.1:$closed" --force --yes
 expect_eq "index unreachable: exit code" 14 "$rc"
 unchanged "index unreachable"
 
-# A torch that imports but multiplies wrong: the proof's matrix product catches it.
+# A torch that imports but multiplies wrong: the proof's matrix product catches it
+# (--force: the versions are those already there).
 # shellcheck disable=SC2086
-run setup "$env" $common $wrong_mirror --yes
+run setup "$env" $common $wrong_mirror --force --yes
 expect_eq "wrong product: exit code" 18 "$rc"
 case "$err" in *torch_runtime*"product is wrong"*) ;; *) fail "wrong product: layer or evidence not named: $err" ;; esac
 unchanged "wrong product"
@@ -154,7 +168,7 @@ interrupt_install() { # interrupt_install SIGNAL: sets victim
     set +e
     # shellcheck disable=SC2086
     "$py" -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
-        "$dlenv" setup "$env" $common $mirror --yes > "$work/killed.out" 2>&1 &
+        "$dlenv" setup "$env" $common $mirror --force --yes > "$work/killed.out" 2>&1 &
     victim=$!
     set -e
     killed=

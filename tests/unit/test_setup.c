@@ -183,7 +183,9 @@ static void failures(void **state)
                          "nosuch==1.0 (from versions: none)\nERROR: No matching distribution "
                          "found for nosuch==1.0"),
                      DL_INSTALL_NOT_FOUND);
-    assert_int_equal(dl_setup_install_failure("ERROR: No space left on device"), DL_INSTALL_FAILED);
+    assert_int_equal(dl_setup_install_failure("ERROR: Could not install packages due to an "
+                                              "OSError: [Errno 28] No space left on device"),
+                     DL_INSTALL_DISK_FULL);
     assert_int_equal(dl_setup_install_failure(NULL), DL_INSTALL_FAILED);
 }
 
@@ -233,12 +235,57 @@ static void lock_both_ways(void **state)
     lock.all_hashed = false;
     text = dl_lock_write(&lock, NULL, NULL);
     assert_null(strstr(text, "--hash="));
-    assert_non_null(strstr(text, "no sha256 for Typing_Extensions"));
+    assert_non_null(strstr(text, "no sha256 is known for Typing_Extensions"));
     assert_true(dl_lock_read(text, strlen(text), &back, &error));
     assert_false(back.all_hashed);
     dl_lock_free(&back);
     free(text);
     dl_lock_free(&lock);
+}
+
+/* uv's lock: pip inspect's versions, the downloaded files' sha256, the venv's seed left out */
+static void lock_from_files(void **state)
+{
+    static const char INSPECT[] =
+        "{\"version\": \"1\", \"installed\": ["
+        "{\"metadata\": {\"name\": \"torch\", \"version\": \"2.9.1+cpu\"}},"
+        "{\"metadata\": {\"name\": \"typing-extensions\", \"version\": \"4.0\"}},"
+        "{\"metadata\": {\"name\": \"packaging\", \"version\": \"26.4\"}},"
+        "{\"metadata\": {\"name\": \"pip\", \"version\": \"26.3\"}}]}";
+    const char *a = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    char *files = dl_fmt("torch\t2.9.1+cpu\t%s\r\ntyping_extensions\t4.0\t%s\n"
+                         "torch\t2.0.0\t%s\nbroken line\n", a, a, a);
+    dl_lock lock;
+    char *error = NULL;
+    dl_strv argv = {0};
+    dl_setup_install in;
+    char *s;
+    (void)state;
+    memset(&lock, 0, sizeof lock);
+    assert_true(dl_lock_from_pip_report(INSPECT, strlen(INSPECT), &lock, &error));
+    assert_int_equal(lock.n, 3);
+    assert_int_equal(dl_lock_fill_hashes(&lock, files), 2);
+    assert_false(lock.all_hashed);
+    dl_lock_keep_hashed(&lock);
+    assert_int_equal(lock.n, 2);
+    assert_true(lock.all_hashed);
+    assert_string_equal(lock.packages[0].sha256, a);
+    assert_null(dl_lock_version_of(&lock, "packaging"));
+    dl_lock_free(&lock);
+    free(files);
+
+    memset(&in, 0, sizeof in);
+    in.tool = DL_TOOL_UV;
+    in.python = "/w/s/bin/python";
+    in.requirements = "/w/env/dlenv.lock";
+    in.require_hashes = in.no_deps = true;
+    dl_setup_download_argv(&in, "/w/s/dlenv-wheels", &argv);
+    s = joined(&argv);
+    assert_string_equal(s, "/w/s/bin/python|-m|pip|download|--no-input|"
+                           "--disable-pip-version-check|--dest|/w/s/dlenv-wheels|--no-deps|"
+                           "--require-hashes|-r|/w/env/dlenv.lock");
+    free(s);
+    dl_strv_free(&argv);
 }
 
 static void lock_refused(void **state)
@@ -270,6 +317,7 @@ int main(void)
         cmocka_unit_test(staging_names),  cmocka_unit_test(activation),
         cmocka_unit_test(commands),       cmocka_unit_test(failures),
         cmocka_unit_test(lock_both_ways), cmocka_unit_test(lock_refused),
+        cmocka_unit_test(lock_from_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
