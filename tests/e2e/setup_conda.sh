@@ -58,7 +58,7 @@ grep -q "^torch==$torch+cpu" "$env/dlenv.lock" || fail "conda: lock without torc
 # Over it: the old one renamed aside only after the new one is proven.
 : > "$work/conda.log"
 # shellcheck disable=SC2086
-run setup "$env" $common
+run setup "$env" $common --force  # the same plan again: --force, else it is adopted
 expect_eq "conda again: exit code" 0 "$rc"
 sed -n 2p "$work/conda.log" | grep -qx "rename --yes --prefix $env $work/.cenv.dlenv-previous" ||
     fail "conda again: the old one not kept aside: $(cat "$work/conda.log")"
@@ -87,7 +87,7 @@ expect_eq "conda rollback: the replaced one kept" "$second" "$(cat "$work/.cenv.
 : > "$work/rename-fails"
 before=$(cat "$env/dlenv.lock")
 # shellcheck disable=SC2086
-run setup "$env" $common
+run setup "$env" $common --force
 rm "$work/rename-fails"
 expect_eq "rename fails: exit code" 19 "$rc"
 expect_eq "rename fails: commands" "env remove --yes --prefix $work/.cenv.dlenv-previous|rename --yes --prefix $env $work/.cenv.dlenv-previous|rename --yes --prefix $work/.cenv.dlenv-previous $env" \
