@@ -10,17 +10,21 @@
 # With REFERENCE (another dlenv binary, e.g. one built from an older commit) the JSON of
 # both folds must be the same byte for byte: a change for speed changes no answer.
 #
-# Issue 23 item 3, measured on the 2-core machine shared with other sessions (load 6-8),
-# RelWithDebInfo, 10,000 nodes; instructions by callgrind over the first 1,000 nodes:
-#   before (9d49bf4)  wall 12.6 s  cpu 6.0-6.6 s  RSS 11-14 MB  7.47 G instructions / 1,000
-#     71% python_unsupported (a whole plan, every CUDA variant checked, per node), 25%
-#     reading (each report parsed twice; a formatted path string per value read)
-#   after             wall 1.0-1.9 s  cpu 0.9-1.0 s  RSS 11-14 MB  1.10 G instructions / 1,000
-#     (the wheels planned without GPUs and driver, kept per OS/arch/Python in a memo per
-#     thread; one parse; paths made only for errors; UTF-8 cleaned a run at a time)
-#   cJSON's parse stays under dl_library_lock: cJSON 1.7.15 writes its global error
-#   position on every parse (a data race without the lock); the parse is a third of a
-#   node's work now, and a lock-free build was no faster here (the waits cost no CPU).
+# Issue 23 item 3, measured on the 2-core machine shared with seven other sessions
+# (load 7-15: idle it never was), RelWithDebInfo, 10,000 nodes, /usr/bin/time -v;
+# instructions by callgrind (before: over the first 1,000 nodes, times ten):
+#   before (9d49bf4)  cpu 6.0-7.0 s  wall 12.6 s (load 7), 19-20 s (load 14)  RSS 11-14 MB
+#                     ~75 G instructions: 71% python_unsupported (a whole plan, every
+#                     CUDA variant checked, per node), 25% reading (each report parsed
+#                     twice, a path string formatted per value read)
+#   after             cpu 0.9-1.0 s  wall 0.9-1.9 s (load 7), 2.4-3.5 s (load 14)
+#                     RSS 10-14 MB  10.7 G instructions: the wheels planned without the
+#                     GPUs and driver and kept per OS/arch/Python in a memo per thread;
+#                     one parse; paths made only for errors; UTF-8 copied a run at a time
+#   What is left: cJSON's parse and free ~40%, reading the facts ~20%, dl_json_check 11%,
+#   the rules 8%. The parse stays under dl_library_lock: cJSON 1.7.15 writes its global
+#   error position on every parse (a data race without the lock); a build without the
+#   lock was no faster here (few waits: 335 futex calls in 10,000 parses).
 set -eu
 build=${1:-build}
 nodes=${2:-10000}
