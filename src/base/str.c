@@ -198,6 +198,13 @@ bool dl_utf8_valid(const char *s, size_t len)
     return true;
 }
 
+/* The length of the character at p when it is kept as it is; 0 when it is escaped. */
+static size_t kept_len(const unsigned char *p, size_t avail)
+{
+    size_t n = utf8_seq_len(p, avail);
+    return n == 1 && (p[0] < 0x20 || p[0] == 0x7F) && p[0] != '\t' ? 0 : n;
+}
+
 char *dl_utf8_clean(const char *s, size_t len)
 {
     dl_buf b = {0};
@@ -205,15 +212,14 @@ char *dl_utf8_clean(const char *s, size_t len)
     if (!s)
         return NULL;
     while (i < len) {
-        const unsigned char *p = (const unsigned char *)s + i;
-        size_t n = utf8_seq_len(p, len - i);
-        if (n == 1 && (p[0] < 0x20 || p[0] == 0x7F) && p[0] != '\t')
-            n = 0;
-        if (n) {
-            dl_buf_add(&b, (const char *)p, n);
+        /* the kept characters are copied a run at a time: every fact read goes through */
+        size_t start = i, n;
+        while (i < len && (n = kept_len((const unsigned char *)s + i, len - i)) > 0)
             i += n;
-        } else {
-            dl_buf_printf(&b, "\\x%02X", p[0]);
+        if (i > start)
+            dl_buf_add(&b, s + start, i - start);
+        if (i < len) {
+            dl_buf_printf(&b, "\\x%02X", (unsigned char)s[i]);
             i++;
         }
     }

@@ -4,7 +4,6 @@
 #include "cli/input.h"
 #include "cli/output.h"
 #include "base/str.h"
-#include "os/os.h"
 #include "facts/facts_json.h"
 
 #include <cjson/cJSON.h>
@@ -21,31 +20,27 @@ static const char *const core_sections[] = {"os",  "cpu",         "memory",    "
                                             "nvidia_kernel", "nvml", "cuda_driver",
                                             "libraries", "pythons"};
 
-/* The first core section text (a checked report) lacks, or NULL. */
-static const char *missing_section(const char *text, size_t len)
+/* The first core section the document lacks, or NULL. */
+static const char *missing_section(const cJSON *doc)
 {
-    cJSON *doc;
-    const char *missing = NULL;
     size_t i;
-    dl_library_lock(); /* cJSON's parse writes a global (os.h) */
-    doc = cJSON_ParseWithLength(text, len);
-    dl_library_unlock();
-    for (i = 0; doc && !missing && i < sizeof core_sections / sizeof core_sections[0]; i++)
+    for (i = 0; i < sizeof core_sections / sizeof core_sections[0]; i++)
         if (!cJSON_GetObjectItemCaseSensitive(doc, core_sections[i]))
-            missing = core_sections[i];
-    cJSON_Delete(doc);
-    return missing;
+            return core_sections[i];
+    return NULL;
 }
 
 bool dl_cli_facts_from_text(const char *text, size_t len, dl_facts *f, char **why)
 {
     const char *missing;
-    *why = NULL;
-    if (!dl_facts_from_json_text(text, len, f, why)) {
+    cJSON *doc = dl_report_json_parse(text, len, why);
+    if (!doc || !dl_facts_from_json(doc, f, why)) {
+        cJSON_Delete(doc);
         dl_facts_init(f);
         return false;
     }
-    missing = missing_section(text, len);
+    missing = missing_section(doc);
+    cJSON_Delete(doc);
     if (missing) {
         *why = dl_fmt("$.%s: missing: not a whole `dlenv report --json` (it has os, cpu, "
                       "memory, gpus, nvidia_kernel, nvml, cuda_driver, libraries and pythons)",

@@ -15,6 +15,7 @@
 #include "render/doctor_view.h"
 #include "render/fleet_report_view.h"
 #include "render/fleet_view.h"
+#include "rules/rule_memo.h"
 #include "rules/rules.h"
 
 #include <stdlib.h>
@@ -57,8 +58,9 @@ static char *gpus_text(const dl_facts *f)
     return b.len ? dl_buf_take(&b) : NULL;
 }
 
-/* Fills x (all but its host) from a node's facts. */
-static void judge(const dl_context *ctx, const dl_facts *f, dl_fleet_node *x)
+/* Fills x (all but its host) from a node's facts. memo: this thread's (rules/rule_memo.h). */
+static void judge(const dl_context *ctx, dl_rule_memo *memo, const dl_facts *f,
+                  dl_fleet_node *x)
 {
     dl_findings fs;
     dl_doctor_view view;
@@ -67,9 +69,10 @@ static void judge(const dl_context *ctx, const dl_facts *f, dl_fleet_node *x)
     const char *fp[DL_FP_COUNT];
     char *gpus = gpus_text(f), *why = NULL;
     memset(&fs, 0, sizeof fs);
+    memset(&rin, 0, sizeof rin);
     rin.facts = f;
     rin.know = ctx->know;
-    dl_rules_run(&rin, NULL, &fs);
+    dl_rules_run_memo(&rin, NULL, memo, &fs);
     dl_doctor_view_build(&view, f, &fs, NULL);
     dl_fleet_info_build(f, &info);
     x->state = DL_NODE_OK;
@@ -111,7 +114,8 @@ static char *not_a_report(const char *text, size_t len)
 }
 
 /* One node's text: a report is judged; anything else is named for what it is. */
-static void assess(const fold_ctx *c, const char *text, size_t len, dl_fleet_node *x)
+static void assess(const fold_ctx *c, dl_rule_memo *memo, const char *text, size_t len,
+                   dl_fleet_node *x)
 {
     dl_facts f;
     char *why = NULL;
@@ -120,7 +124,7 @@ static void assess(const fold_ctx *c, const char *text, size_t len, dl_fleet_nod
     if (found) {
         bool ok = dl_cli_facts_from_text(text + start, obj, &f, &why);
         if (ok)
-            judge(c->ctx, &f, x);
+            judge(c->ctx, memo, &f, x);
         dl_facts_free(&f); /* initialised either way (cli/facts_file.h) */
         if (ok)
             return;
@@ -156,11 +160,16 @@ typedef struct job {
     dl_fleet_node result;
 } job;
 
+/* Fewer nodes than this are judged on this thread: starting threads costs more. */
+#define MIN_NODES_PER_THREAD 32
+#define MAX_THREADS 16
+
 typedef struct job_list {
     job *v;
     size_t n;
     const fold_ctx *c;
     unsigned threads;
+    dl_rule_memo *memo[MAX_THREADS]; /* one per thread: a memo is not shared */
 } job_list;
 
 static void job_add(job_list *jobs, const char *host, const char *path, const char *text,
@@ -176,7 +185,7 @@ static void job_add(job_list *jobs, const char *host, const char *path, const ch
     j->len = len;
 }
 
-static void run_job(const fold_ctx *c, job *j)
+static void run_job(const fold_ctx *c, dl_rule_memo *memo, job *j)
 {
     if (j->path) {
         size_t len = 0;
@@ -185,10 +194,10 @@ static void run_job(const fold_ctx *c, job *j)
             j->unreadable = true;
             return;
         }
-        assess(c, text, len, &j->result);
+        assess(c, memo, text, len, &j->result);
         free(text);
     } else
-        assess(c, j->text, j->len, &j->result);
+        assess(c, memo, j->text, j->len, &j->result);
 }
 
 static void job_thread(void *arg, unsigned index)
@@ -196,12 +205,8 @@ static void job_thread(void *arg, unsigned index)
     job_list *jobs = arg;
     size_t i;
     for (i = index; i < jobs->n; i += jobs->threads)
-        run_job(jobs->c, &jobs->v[i]);
+        run_job(jobs->c, jobs->memo[index], &jobs->v[i]);
 }
-
-/* Fewer nodes than this are judged on this thread: starting threads costs more. */
-#define MIN_NODES_PER_THREAD 32
-#define MAX_THREADS 16
 
 static int run_jobs(fold_ctx *c, job_list *jobs)
 {
@@ -213,11 +218,15 @@ static int run_jobs(fold_ctx *c, job_list *jobs)
     jobs->threads = cpus < MAX_THREADS ? cpus : MAX_THREADS;
     if (jobs->n / MIN_NODES_PER_THREAD < jobs->threads)
         jobs->threads = (unsigned)(jobs->n / MIN_NODES_PER_THREAD);
+    for (i = 0; i < MAX_THREADS; i++)
+        jobs->memo[i] = dl_rule_memo_new();
     if (jobs->threads < 2 || !dl_threads_run(jobs->threads, job_thread, jobs, &error)) {
         free(error); /* no threads: the same work here, one node after another */
         jobs->threads = 1;
         job_thread(jobs, 0);
     }
+    for (i = 0; i < MAX_THREADS; i++)
+        dl_rule_memo_free(jobs->memo[i]);
     for (i = 0; i < jobs->n; i++) {
         job *j = &jobs->v[i];
         if (j->unreadable)

@@ -48,25 +48,37 @@ static size_t prefix_len(const char *line, size_t len, size_t *name_len)
     return line[i + 1] == ' ' ? i + 2 : 0;
 }
 
+/* What object_len stops at: bit 1 outside a string, bit 2 inside one; it skips the rest
+ * in tight loops (a fleet report scans every node's whole report). */
+static const unsigned char stops[256] = {['"'] = 3, ['{'] = 1, ['['] = 1, ['}'] = 1,
+                                         [']'] = 1, ['\\'] = 2};
+
 /* From s[0] == '{': the length of the object, brace to matching brace (strings and their
  * escapes skipped), or 0 when it does not close. */
 static size_t object_len(const char *s, size_t len)
 {
-    size_t i, depth = 0;
-    bool in_string = false;
-    for (i = 0; i < len; i++) {
-        char c = s[i];
-        if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_string = false;
-        } else if (c == '"')
-            in_string = true;
-        else if (c == '{' || c == '[')
+    const unsigned char *u = (const unsigned char *)s;
+    size_t i = 0, depth = 0;
+    while (i < len) {
+        unsigned char c;
+        while (i < len && !(stops[u[i]] & 1))
+            i++;
+        if (i == len)
+            break;
+        c = u[i++];
+        if (c == '"') {
+            for (;;) {
+                while (i < len && !(stops[u[i]] & 2))
+                    i++;
+                if (i >= len || u[i] == '"')
+                    break;
+                i += 2; /* an escape: the backslash and what it escapes */
+            }
+            i++;
+        } else if (c == '{' || c == '[')
             depth++;
-        else if ((c == '}' || c == ']') && depth > 0 && --depth == 0)
-            return i + 1;
+        else if (depth > 0 && --depth == 0)
+            return i;
     }
     return 0;
 }

@@ -109,14 +109,42 @@ char *dl_facts_to_json_text(const dl_facts *f, bool pretty)
 
 /* ---- reading ---------------------------------------------------------------------------- */
 
+/* Where a value is, for error messages: a chain of steps from the caller's path, made
+ * into text only when a read fails (a report has thousands of values, and formatting
+ * each one's path was a quarter of reading it). */
+typedef struct at {
+    const struct at *up;
+    const char *root;   /* the first step: the caller's path ("$") */
+    const char *key;    /* ".key"; with neither root nor key: "[index]" */
+    size_t index;
+} at;
+
 typedef struct reader {
     char **error;
 } reader;
 
-static bool fail(reader *r, const char *path, const char *what)
+static void at_text(const at *a, dl_buf *b)
 {
-    if (!*r->error)
-        *r->error = dl_fmt("%s: %s", path, what);
+    if (a->up)
+        at_text(a->up, b);
+    if (a->root)
+        dl_buf_puts(b, a->root);
+    else if (a->key)
+        dl_buf_printf(b, ".%s", a->key);
+    else
+        dl_buf_printf(b, "[%zu]", a->index);
+}
+
+static bool fail(reader *r, const at *path, const char *what)
+{
+    if (!*r->error) {
+        dl_buf b = {0};
+        char *text;
+        at_text(path, &b);
+        text = dl_buf_take(&b);
+        *r->error = dl_fmt("%s: %s", text, what);
+        free(text);
+    }
     return false;
 }
 
@@ -130,7 +158,10 @@ static const char *unknown_reason(const cJSON *j)
     return cJSON_IsString(u) && cJSON_GetArraySize(j) == 1 ? u->valuestring : NULL;
 }
 
-static bool read_int(reader *r, const dl_field *fd, const cJSON *j, dl_int *v, const char *path)
+static bool read_object(reader *r, const dl_schema *s, const cJSON *json, void *obj,
+                        const at *path);
+
+static bool read_int(reader *r, const dl_field *fd, const cJSON *j, dl_int *v, const at *path)
 {
     if (cJSON_IsString(j) && (fd->flags & (DL_FMT_HEX4 | DL_FMT_HEX6))) {
         unsigned long long x;
@@ -147,35 +178,36 @@ static bool read_int(reader *r, const dl_field *fd, const cJSON *j, dl_int *v, c
 }
 
 static bool read_list(reader *r, const dl_field *fd, const cJSON *j, dl_list *l,
-                      const char *path)
+                      const at *path)
 {
     const cJSON *item;
-    size_t i = 0;
+    at ipath;
     bool ok = true;
     if (fd->kind == DL_F_DICT ? !cJSON_IsObject(j) : !cJSON_IsArray(j))
         return fail(r, path, fd->kind == DL_F_DICT ? "expected an object" : "expected an array");
     dl_list_known(l);
+    memset(&ipath, 0, sizeof ipath);
+    ipath.up = path;
     cJSON_ArrayForEach(item, j)
     {
-        char *ipath = dl_fmt("%s[%zu]", path, i++);
         if (fd->kind == DL_F_LIST) {
             void *slot = dl_list_push(l, fd->sub->size);
-            ok = dl_schema_from_json(fd->sub, item, slot, ipath, r->error);
+            ok = read_object(r, fd->sub, item, slot, &ipath);
         } else if (!cJSON_IsString(item)) {
-            ok = fail(r, ipath, "expected a string");
+            ok = fail(r, &ipath, "expected a string");
         } else if (fd->kind == DL_F_TEXTLIST) {
             dl_textlist_add(l, item->valuestring);
         } else {
             dl_dict_add(l, item->string, item->valuestring);
         }
-        free(ipath);
         if (!ok)
             return false;
+        ipath.index++;
     }
     return true;
 }
 
-static bool read_field(reader *r, const dl_field *fd, const cJSON *j, void *p, const char *path)
+static bool read_field(reader *r, const dl_field *fd, const cJSON *j, void *p, const at *path)
 {
     const char *why = fd->kind == DL_F_OBJECT ? NULL : unknown_reason(j);
     if (why) {
@@ -201,33 +233,42 @@ static bool read_field(reader *r, const dl_field *fd, const cJSON *j, void *p, c
         dl_num_set(p, j->valuedouble);
         return true;
     case DL_F_OBJECT:
-        return dl_schema_from_json(fd->sub, j, p, path, r->error);
+        return read_object(r, fd->sub, j, p, path);
     default:
         return read_list(r, fd, j, p, path);
     }
 }
 
-bool dl_schema_from_json(const dl_schema *s, const cJSON *json, void *obj, const char *path,
-                         char **error)
+static bool read_object(reader *r, const dl_schema *s, const cJSON *json, void *obj,
+                        const at *path)
 {
-    reader r = {error};
+    at fpath;
     size_t i;
     if (!cJSON_IsObject(json))
-        return fail(&r, path, "expected an object");
+        return fail(r, path, "expected an object");
+    memset(&fpath, 0, sizeof fpath);
+    fpath.up = path;
     for (i = 0; i < s->count; i++) {
         const dl_field *fd = &s->fields[i];
         const cJSON *j = cJSON_GetObjectItemCaseSensitive(json, fd->key);
-        char *fpath;
-        bool ok;
         if (!j)
             continue; /* absent; newer writers may add keys older readers skip */
-        fpath = dl_fmt("%s.%s", path, fd->key);
-        ok = read_field(&r, fd, j, (char *)obj + fd->offset, fpath);
-        free(fpath);
-        if (!ok)
+        fpath.key = fd->key;
+        if (!read_field(r, fd, j, (char *)obj + fd->offset, &fpath))
             return false;
     }
     return true;
+}
+
+bool dl_schema_from_json(const dl_schema *s, const cJSON *json, void *obj, const char *path,
+                         char **error)
+{
+    reader r;
+    at root;
+    r.error = error;
+    memset(&root, 0, sizeof root);
+    root.root = path;
+    return read_object(&r, s, json, obj, &root);
 }
 
 /* "dlenv.report/1": the name, then a major version this dlenv reads (0 and 1; a newer
@@ -254,24 +295,40 @@ static bool report_schema(const cJSON *j, char **error)
     return true;
 }
 
+struct cJSON *dl_report_json_parse(const char *text, size_t len, char **error)
+{
+    cJSON *j;
+    *error = NULL;
+    if (!dl_json_check(text, len, error))
+        return NULL;
+    dl_library_lock(); /* cJSON's parse writes a global (os.h) */
+    j = cJSON_ParseWithLength(text, len);
+    dl_library_unlock();
+    if (!j)
+        *error = dl_strdup("not valid JSON");
+    return j;
+}
+
+bool dl_facts_from_json(const struct cJSON *doc, dl_facts *f, char **error)
+{
+    bool ok;
+    memset(f, 0, sizeof *f);
+    *error = NULL;
+    ok = report_schema(doc, error) && dl_schema_from_json(&dl_facts_schema, doc, f, "$", error);
+    if (!ok)
+        dl_facts_free(f);
+    return ok;
+}
+
 bool dl_facts_from_json_text(const char *text, size_t len, dl_facts *f, char **error)
 {
     cJSON *j;
     bool ok;
     memset(f, 0, sizeof *f);
-    *error = NULL;
-    if (!dl_json_check(text, len, error))
+    j = dl_report_json_parse(text, len, error);
+    if (!j)
         return false;
-    dl_library_lock(); /* cJSON's parse writes a global (os.h) */
-    j = cJSON_ParseWithLength(text, len);
-    dl_library_unlock();
-    if (!j) {
-        *error = dl_strdup("not valid JSON");
-        return false;
-    }
-    ok = report_schema(j, error) && dl_schema_from_json(&dl_facts_schema, j, f, "$", error);
+    ok = dl_facts_from_json(j, f, error);
     cJSON_Delete(j);
-    if (!ok)
-        dl_facts_free(f);
     return ok;
 }

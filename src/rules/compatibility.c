@@ -8,6 +8,7 @@
 #include "plan/plan_checks.h"
 #include "rules/fixes.h"
 #include "rules/know_query.h"
+#include "rules/rule_memo.h"
 #include "rules/rules.h"
 
 #include <stdio.h>
@@ -188,54 +189,97 @@ static const char *newest_published(const dl_knowledge *k, const char *platform,
     return best;
 }
 
-void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
+/* The wheels for a machine's OS, architecture and Python: the planner's CPU candidates,
+ * which nothing else decides (not the GPUs, not the driver). So the machine is planned
+ * without them, which skips the CUDA checks that are most of a plan's work, and the
+ * answer is the same for every machine with the same key (rules/rule_memo.h). */
+static void wheel_answer(const dl_knowledge *k, const dl_wheel_key *key, dl_wheel_answer *a)
 {
-    const dl_python *py = dl_q_main_python(in->facts);
     dl_plan_constraints cons = {DL_WANT_ANY, NULL};
     dl_plan_machine m;
     dl_plan p;
     char *error = NULL;
-    long ok, newest;
-    const char *published;
+    memset(a, 0, sizeof *a);
+    a->ok = a->newest = -1;
+    memset(&m, 0, sizeof m);
+    m.os = key->os;
+    memcpy(m.arch, key->arch, sizeof m.arch); /* the same size */
+    m.py_major = key->py_major;
+    m.py_minor = key->py_minor;
+    m.py_free_threaded = key->py_free_threaded;
+    m.py_bits = key->py_bits;
+    if (!dl_plan_make(k, &m, &cons, &p, &error)) {
+        free(error);
+        return;
+    }
+    a->planned = true;
+    a->ok = newest_with_wheel(&p, &a->newest);
+    memcpy(a->platform, p.platform, sizeof a->platform); /* the same sizes (rule_memo.h) */
+    if (a->ok >= 0)
+        memcpy(a->ok_torch, p.c[a->ok].torch, sizeof a->ok_torch);
+    if (a->newest >= 0) {
+        memcpy(a->newest_torch, p.c[a->newest].torch, sizeof a->newest_torch);
+        memcpy(a->newest_why, p.c[a->newest].detail[DL_REJ_PYTHON], sizeof a->newest_why);
+    }
+    /* A torch that this Python runs, or has installed, proves a wheel existed for it: the
+     * tables are the ones that fall short. Without the OS the wheels cannot be told at all
+     * (every Python would look unsupported). */
+    a->published = a->ok < 0 ? newest_published(k, p.platform, m.py_major, m.py_minor) : NULL;
+    dl_plan_free(&p);
+}
+
+void dl_rule_python_unsupported(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_wheel_answer *a;
+    dl_wheel_answer fresh;
+    dl_wheel_key key;
+    dl_plan_machine m;
     dl_finding *x;
     if (!py || !in->know || !py->version.value)
         return;
     dl_plan_machine_from_facts(in->facts, py, in->know, &m);
-    if (!m.py_major || m.py_bits == 32 || m.os == DL_PLAN_OS_UNKNOWN ||
-        !dl_plan_make(in->know, &m, &cons, &p, &error)) {
-        free(error);
+    if (!m.py_major || m.py_bits == 32 || m.os == DL_PLAN_OS_UNKNOWN)
         return;
+    memset(&key, 0, sizeof key);
+    key.os = m.os;
+    memcpy(key.arch, m.arch, sizeof key.arch); /* the same size */
+    key.py_major = m.py_major;
+    key.py_minor = m.py_minor;
+    key.py_free_threaded = m.py_free_threaded;
+    key.py_bits = m.py_bits;
+    a = dl_rule_memo_wheels(in->memo, &key);
+    if (!a) {
+        wheel_answer(in->know, &key, &fresh);
+        dl_rule_memo_keep_wheels(in->memo, &key, &fresh);
+        a = &fresh;
     }
-    ok = newest_with_wheel(&p, &newest);
-    /* A torch that this Python runs, or has installed, proves a wheel existed for it: the
-     * tables are the ones that fall short. Without the OS the wheels cannot be told at all
-     * (every Python would look unsupported). */
-    published = ok < 0 ? newest_published(in->know, p.platform, m.py_major, m.py_minor) : NULL;
-    if (newest >= 0 && ok < 0 && published) {
+    if (!a->planned)
+        return;
+    if (a->newest >= 0 && a->ok < 0 && a->published) {
         /* Older releases than the planner's had wheels for it: said, not failed. */
         x = dl_finding_add(out, "python_unsupported", DL_SEV_INFO,
                            "Python %u.%u gets torch %s at most: newer releases have no wheel "
-                           "for it", m.py_major, m.py_minor, published);
-        dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
-        dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)", p.c[newest].torch);
-    } else if (newest >= 0 && ok < 0 && !py->runtime.version.value && !dl_q_static_torch(py)) {
+                           "for it", m.py_major, m.py_minor, a->published);
+        dl_finding_evidence(x, "torch_wheels.csv", "%s", a->newest_why);
+        dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)", a->newest_torch);
+    } else if (a->newest >= 0 && a->ok < 0 && !py->runtime.version.value &&
+               !dl_q_static_torch(py)) {
         x = dl_finding_add(out, "python_unsupported", DL_SEV_FAILURE,
                            "No torch release has a wheel for Python %u.%u on %s", m.py_major,
-                           m.py_minor, p.platform);
+                           m.py_minor, a->platform);
         dl_finding_evidence(x, "pythons[0].version", "%s", dl_text_or(&py->version, "?"));
-        dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
+        dl_finding_evidence(x, "torch_wheels.csv", "%s", a->newest_why);
         dl_fix_note(x, "install a Python torch has wheels for and make a venv with it "
                        "(`dlenv plan --python 3.12 --why` shows which), for example with "
                        "python3.12 -m venv ~/.venvs/torch");
-    } else if (ok > newest) {
+    } else if (a->ok > a->newest) {
         x = dl_finding_add(out, "python_unsupported", DL_SEV_INFO,
                            "Python %u.%u gets torch %s at most: newer releases have no wheel "
-                           "for it", m.py_major, m.py_minor, p.c[ok].torch);
-        dl_finding_evidence(x, "torch_wheels.csv", "%s", p.c[newest].detail[DL_REJ_PYTHON]);
-        dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)",
-                       p.c[newest].torch);
+                           "for it", m.py_major, m.py_minor, a->ok_torch);
+        dl_finding_evidence(x, "torch_wheels.csv", "%s", a->newest_why);
+        dl_fix_note(x, "a newer Python unlocks torch %s (dlenv plan --why)", a->newest_torch);
     }
-    dl_plan_free(&p);
 }
 
 /* ---- known bad releases ---- */

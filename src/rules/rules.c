@@ -121,14 +121,25 @@ const dl_rule *dl_rule_find(const char *id)
     return NULL;
 }
 
-void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out)
+void dl_rules_run_memo(const dl_rule_input *in, const char *only, struct dl_rule_memo *memo,
+                       dl_findings *out)
 {
+    dl_rule_input with;
     size_t i;
+    /* the caller's memo field is never read: callers set facts and know only */
+    with.facts = in->facts;
+    with.know = in->know;
+    with.memo = memo;
     dl_list_known(&out->items);
     for (i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (!only || strcmp(rules[i].id, only) == 0)
-            rules[i].run(in, out);
+            rules[i].run(&with, out);
     dl_findings_mark_root(out);
+}
+
+void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out)
+{
+    dl_rules_run_memo(in, only, NULL, out);
 }
 
 void dl_findings_mark_root(dl_findings *f)

@@ -6,6 +6,7 @@
 #include "rules/finding.h"
 
 struct dl_knowledge;
+struct dl_rule_memo;
 
 /* Measured by dlenv verify: torch's CPU product below this share of the CPU's own measured
  * fp32 peak is a reference BLAS, a generic kernel or a single thread (optimised BLAS with
@@ -16,6 +17,10 @@ struct dl_knowledge;
 typedef struct dl_rule_input {
     const dl_facts *facts;
     const struct dl_knowledge *know;   /* may be NULL: rules that need it then stay quiet */
+    /* Answers worked out from the tables for earlier machines (rules/rule_memo.h), or
+     * NULL. Set by dl_rules_run_memo only: dl_rules_run does not read it, so callers that
+     * fill facts and know alone stay correct. */
+    struct dl_rule_memo *memo;
 } dl_rule_input;
 
 typedef void (*dl_rule_fn)(const dl_rule_input *in, dl_findings *out);
@@ -32,6 +37,11 @@ dl_layer dl_rule_layer(const dl_rule *r);
 /* Runs every rule (or only the one named), then marks the root cause: the first failure
  * in the lowest failing layer; failures above it become consequences. */
 void dl_rules_run(const dl_rule_input *in, const char *only, dl_findings *out);
+/* The same, for a caller that judges many machines on one thread (fleet report): memo
+ * (rules/rule_memo.h; NULL: none) keeps what the tables answer from one machine to the
+ * next. The findings are those of dl_rules_run. */
+void dl_rules_run_memo(const dl_rule_input *in, const char *only, struct dl_rule_memo *memo,
+                       dl_findings *out);
 void dl_findings_mark_root(dl_findings *f);
 
 /* One function per id, one file per layer (rules/<layer>.c). */
