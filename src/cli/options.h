@@ -64,6 +64,9 @@ typedef struct dl_cli {
     const char *format, *output, *name;
     /* fleet check: the folder a textfile collector reads (node_exporter, NFD) */
     const char *textfile;
+    /* fleet check --format slurm --drain, fleet gres-conf: the node's name in Slurm */
+    bool drain;
+    const char *node;
     /* fleet report: the launcher's time limit, the hosts expected to answer */
     double timeout_s;
     const char *hosts;
