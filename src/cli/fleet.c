@@ -160,7 +160,9 @@ int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
     dl_rule_input rin;
     int rc;
     if (cli->n_args && !strcmp(cli->args[0], "report"))
-        return dl_fleet_report(cli, ctx);
+        return cli->drain || cli->node
+                   ? usage("--drain and --node go with fleet check --format slurm")
+                   : dl_fleet_report(cli, ctx);
     if (cli->n_args && !strcmp(cli->args[0], "gres-conf"))
         return dl_fleet_gres_conf(cli, ctx);
     rc = check_options(cli, &format);

@@ -133,6 +133,8 @@ run fleet check --format json --drain
 expect_eq "--drain with json: exit code" 2 "$rc"
 run fleet check --format slurm --node x
 expect_eq "--node without --drain: exit code" 2 "$rc"
+run fleet report --drain --from "$work/empty"
+expect_eq "--drain with fleet report: exit code" 2 "$rc"
 run fleet gres-conf --format json
 expect_eq "gres-conf --format: exit code" 2 "$rc"
 
