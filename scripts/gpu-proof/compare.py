@@ -160,6 +160,9 @@ def compare_nvml_gpu(c, label, g, node, after, caps, caps_why):
     c.value(label + " UUID", g.get("uuid"), smi_text(node, "uuid"), equal_text)
     c.value(label + " PCI bus id", g.get("pci_bus_id"), smi_text(node, "pci/pci_bus_id"),
             lambda o, t: bus_key(o) is not None and bus_key(o) == bus_key(t))
+    # gres.conf's File=/dev/nvidiaN (dlenv fleet gres-conf) rests on this number.
+    c.value(label + " minor number", g.get("minor_number"), smi_text(node, "minor_number"),
+            equal_number)
     c.value(label + " total memory", g.get("memory_total_bytes"),
             smi_text(node, "fb_memory_usage/total"), equal_mib, " bytes")
     uuid = g.get("uuid") if isinstance(g.get("uuid"), str) else None

@@ -84,7 +84,7 @@ for s in "find torch" nvidia-smi report doctor verify torch-reference; do
     has run1 summary.txt "PASS step $s: "
 done
 for fact in "driver version" "CUDA version (NVML)" "CUDA version (cuDriverGetVersion)" \
-            "GPU count" "gpu0 name" "gpu0 UUID" "gpu0 total memory" \
+            "GPU count" "gpu0 name" "gpu0 UUID" "gpu0 minor number" "gpu0 total memory" \
             "gpu0 compute capability" "gpu0 SM clock" "gpu0 SM clock max" "gpu0 memory clock" \
             "gpu0 memory clock max" "gpu0 power limit" "gpu0 PCIe generation" \
             "gpu0 PCIe generation max" "gpu0 PCIe width" "gpu0 PCIe width max" \

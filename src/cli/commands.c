@@ -86,15 +86,20 @@ const dl_command dl_commands[] = {
      "into this binary.\n"},
     {"fleet", "cluster health checks; many nodes' reports folded into one",
      dl_cmd_fleet, dl_fleet_options, KNOW | DL_CMD_OWN_EXIT_CODES,
-     {" check|report [--format F] [options] [-- LAUNCHER...]", 1, true},
+     {" check|report|gres-conf [--format F] [options] [-- LAUNCHER...]", 1, true},
      "\nfleet check runs the doctor's checks without `import torch` and without measuring,\n"
      "for health checkers: --format json, prom (a node_exporter textfile), nfd (a\n"
-     "node-feature-discovery feature file) or nhc (one line: `dlenv: <root cause>`).\n"
+     "node-feature-discovery feature file), nhc (one line: `dlenv: <root cause>`) or\n"
+     "slurm (one line per problem; with --drain, Slurm's HealthCheckProgram: a failing\n"
+     "node is drained with reason \"dlenv: ...\", resumed once healthy, and a reason dlenv\n"
+     "did not set is never touched).\n"
      "--textfile DIR writes DIR/dlenv.prom (prom) or DIR/dlenv (nfd) whole, by rename.\n"
      "--snapshot FILE (prom) adds the rates of a saved `dlenv verify --json` as shares of\n"
      "their peaks.\n"
      "Exit 0 healthy (warnings allowed), 1 a failure, 5 a layer cannot be judged, 2 usage,\n"
-     "3 the file cannot be written.\n"
+     "3 the file cannot be written or scontrol failed.\n"
+     "\nfleet gres-conf prints Slurm gres.conf lines for this node's GPUs as NVML sees them\n"
+     "(--node NAME, else $SLURMD_NODENAME, else the short host name).\n"
      "\nfleet report runs a launcher under --timeout (srun -N 4 --label, pdsh, clush, an ssh\n"
      "loop: each node runs `dlenv report --json`) or reads saved reports (--from DIR or\n"
      "files), judges each as `doctor --from` does and folds them: the largest group of\n"

@@ -1,10 +1,11 @@
 /* dlenv fleet check: the doctor's checks without `import torch` and without measuring,
  * in the forms cluster health checkers read (render/fleet_*.c). `fleet report` (many
- * nodes folded into one picture) is fleet_report.c. gres-conf and Slurm drain are not
- * built yet: docs/fleet.md. */
+ * nodes folded into one picture) is fleet_report.c; Slurm's --drain and gres-conf are
+ * fleet_slurm.c. */
 #include "cli/exit_codes.h"
 #include "cli/fleet_measured.h"
 #include "cli/fleet_report.h"
+#include "cli/fleet_slurm.h"
 #include "cli/gather.h"
 #include "cli/commands.h"
 #include "cli/output.h"
@@ -28,8 +29,8 @@ const dl_option dl_fleet_options[] = {
     DL_OPT_PROBE_TIMEOUT,
     DL_OPT_PYTHON,
     DL_OPT_LOWER("format", "FORMAT", format,
-                 "check: json (default), prom, nfd or nhc; report: text (default), json or "
-                 "markdown"),
+                 "check: json (default), prom, nfd, nhc or slurm; report: text (default), "
+                 "json or markdown"),
     DL_OPT_TEXT("textfile", 0, "DIR", textfile,
                 "prom, nfd: write DIR/dlenv.prom or DIR/dlenv (temporary file, then rename)"),
     DL_OPT_TEXT("snapshot", 0, "FILE", snapshot,
@@ -41,6 +42,12 @@ const dl_option dl_fleet_options[] = {
     DL_OPT_TEXT("hosts", 0, "LIST", hosts,
                 "report: the hosts expected to answer (gpu[01-32],login1); those that gave "
                 "nothing are listed"),
+    DL_OPT_FLAG("drain", 0, drain,
+                "check --format slurm: drain this node in Slurm when it fails (reason "
+                "\"dlenv: ...\"), resume it when healthy, if dlenv drained it"),
+    DL_OPT_TEXT("node", 0, "NAME", node,
+                "--drain, gres-conf: the node's Slurm name (default: $SLURMD_NODENAME, else "
+                "the short host name)"),
     DL_OPT_END,
 };
 
@@ -59,6 +66,7 @@ static const fleet_format formats[] = {
     {"prom", dl_render_fleet_prom, "dlenv.prom", NULL}, /* node_exporter reads only *.prom */
     {"nfd", dl_render_fleet_nfd, "dlenv", ".dlenv"},
     {"nhc", dl_render_fleet_nhc, NULL, NULL},
+    {"slurm", dl_render_fleet_slurm, NULL, NULL},
 };
 
 static int usage(const char *message)
@@ -72,8 +80,8 @@ static int check_options(const dl_cli *cli, const fleet_format **out)
     size_t i;
     const char *name = cli->format ? cli->format : "json";
     if (!cli->n_args || strcmp(cli->args[0], "check"))
-        return usage("fleet takes an action, check or report: dlenv fleet check --format "
-                     "prom");
+        return usage("fleet takes an action, check, report or gres-conf: dlenv fleet check "
+                     "--format prom");
     if (cli->command_argc)
         return usage("fleet check takes no command");
     if (cli->timeout_s > 0 || cli->hosts)
@@ -83,7 +91,7 @@ static int check_options(const dl_cli *cli, const fleet_format **out)
         if (!strcmp(formats[i].name, name))
             *out = &formats[i];
     if (!*out) {
-        char *m = dl_fmt("--format takes json, prom, nfd or nhc, not '%s'", name);
+        char *m = dl_fmt("--format takes json, prom, nfd, nhc or slurm, not '%s'", name);
         int code = usage(m);
         free(m);
         return code;
@@ -92,6 +100,10 @@ static int check_options(const dl_cli *cli, const fleet_format **out)
         return usage("--textfile goes with --format prom or nfd");
     if (cli->snapshot && (*out)->render != dl_render_fleet_prom)
         return usage("--snapshot goes with --format prom");
+    if (cli->drain && (*out)->render != dl_render_fleet_slurm)
+        return usage("--drain goes with --format slurm");
+    if (cli->node && !cli->drain)
+        return usage("--node goes with --drain (and fleet gres-conf)");
     return DL_EXIT_OK;
 }
 
@@ -120,12 +132,30 @@ static int write_textfile(const char *dir, const fleet_format *format, const cha
     return rc;
 }
 
+/* The node's health in Slurm's terms, and the line that becomes its drain reason. */
+static int drain(const dl_cli *cli, const dl_fleet_input *in)
+{
+    dl_slurm_health health = DL_SLURM_HEALTHY;
+    char *reason = NULL;
+    int rc;
+    if (in->view->judged.verdict == DL_VERDICT_FAILURE) {
+        health = DL_SLURM_FAILING;
+        reason = dl_render_fleet_nhc(in);
+    } else if (in->view->judged.verdict == DL_VERDICT_CANNOT_JUDGE) {
+        health = DL_SLURM_UNKNOWN;
+    }
+    rc = dl_fleet_slurm_drain(cli, health, reason);
+    free(reason);
+    return rc;
+}
+
 static int emit(const dl_cli *cli, const fleet_format *format, const dl_fleet_input *in)
 {
     char *text = format->render(in);
     int rc = cli->textfile ? write_textfile(cli->textfile, format, text)
                            : dl_cli_write(text, format->render != dl_render_fleet_prom &&
-                                                    format->render != dl_render_fleet_nfd);
+                                                    format->render != dl_render_fleet_nfd &&
+                                                    format->render != dl_render_fleet_slurm);
     free(text);
     return rc;
 }
@@ -142,7 +172,11 @@ int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
     dl_fleet_measured measured;
     int rc;
     if (cli->n_args && !strcmp(cli->args[0], "report"))
-        return dl_fleet_report(cli, ctx);
+        return cli->drain || cli->node
+                   ? usage("--drain and --node go with fleet check --format slurm")
+                   : dl_fleet_report(cli, ctx);
+    if (cli->n_args && !strcmp(cli->args[0], "gres-conf"))
+        return dl_fleet_gres_conf(cli, ctx);
     rc = check_options(cli, &format);
     if (rc != DL_EXIT_OK)
         return rc;
@@ -176,6 +210,8 @@ int dl_cmd_fleet(const dl_cli *cli, const dl_context *ctx)
     in.measured = cli->snapshot ? &measured.view : NULL;
     in.measured_at = cli->snapshot ? measured.taken_at : -1;
     rc = emit(cli, format, &in);
+    if (rc == DL_EXIT_OK && cli->drain)
+        rc = drain(cli, &in);
     if (rc == DL_EXIT_OK)
         rc = verdict_code(view.judged.verdict);
     dl_doctor_view_free(&view);

@@ -65,6 +65,9 @@ typedef struct dl_cli {
     /* fleet check: the folder a textfile collector reads (node_exporter, NFD); a saved
        verify or snapshot whose measured figures go into the Prometheus textfile */
     const char *textfile, *snapshot;
+    /* fleet check --format slurm --drain, fleet gres-conf: the node's name in Slurm */
+    bool drain;
+    const char *node;
     /* fleet report: the launcher's time limit, the hosts expected to answer */
     double timeout_s;
     const char *hosts;

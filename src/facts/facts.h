@@ -195,6 +195,7 @@ typedef struct dl_nvml_gpu {
     dl_text name;
     dl_text uuid;
     dl_text pci_bus_id;
+    dl_int minor_number;          /* N of /dev/nvidiaN (Linux); not always the index */
     dl_text compute_capability;   /* "8.9" */
     dl_int memory_total_bytes;
     dl_int memory_used_bytes;

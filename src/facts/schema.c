@@ -222,6 +222,8 @@ static const dl_field nvml_gpu_fields[] = {
     F(dl_nvml_gpu, "name", "Name", DL_F_TEXT, name, NULL, 0),
     F(dl_nvml_gpu, "uuid", "UUID", DL_F_TEXT, uuid, NULL, 0),
     F(dl_nvml_gpu, "pci_bus_id", "PCI bus id", DL_F_TEXT, pci_bus_id, NULL, 0),
+    F(dl_nvml_gpu, "minor_number", "Device file minor", DL_F_INT, minor_number, NULL,
+      DL_OPTIONAL),
     F(dl_nvml_gpu, "compute_capability", "Compute capability", DL_F_TEXT, compute_capability,
       NULL, 0),
     F(dl_nvml_gpu, "memory_total_bytes", "Memory", DL_F_INT, memory_total_bytes, NULL,

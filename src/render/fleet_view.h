@@ -38,5 +38,13 @@ char *dl_render_fleet_json(const dl_fleet_input *in);
 char *dl_render_fleet_prom(const dl_fleet_input *in);
 char *dl_render_fleet_nfd(const dl_fleet_input *in);
 char *dl_render_fleet_nhc(const dl_fleet_input *in);
+/* One line per problem (root cause first, then the other failures, the layers that cannot
+ * be judged, the warnings); empty for a healthy node (render/fleet_slurm.c). */
+char *dl_render_fleet_slurm(const dl_fleet_input *in);
+
+/* `dlenv fleet gres-conf`: gres.conf lines for node (render/fleet_gres.c), and whether
+ * every GPU got its line (NVML listed them and gave each one's minor number). */
+char *dl_render_gres_conf(const dl_facts *f, const char *node);
+bool dl_gres_conf_complete(const dl_facts *f);
 
 #endif

@@ -442,6 +442,27 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t d, nvmlMemory_t *m
 }
 FAKE_CHECK_TYPE(nvmlDeviceGetMemoryInfo, nvmlDeviceGetMemoryInfo_fn);
 
+/* Linux: gpuN.minor, else N (the usual case); Windows' NVML does not support it. */
+FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMinorNumber(nvmlDevice_t d, unsigned int *minor)
+{
+    unsigned int i;
+    nvmlReturn_t r = fake_check(d, &i);
+    if (r != NVML_SUCCESS)
+        return r;
+    if (minor == NULL)
+        return NVML_ERROR_INVALID_ARGUMENT;
+#ifdef _WIN32
+    return NVML_ERROR_NOT_SUPPORTED;
+#else
+    if (fake_scenario_getf("gpu%u.minor", i) == NULL) {
+        *minor = i;
+        return NVML_SUCCESS;
+    }
+    return fake_device_uint(d, "minor", minor);
+#endif
+}
+FAKE_CHECK_TYPE(nvmlDeviceGetMinorNumber, nvmlDeviceGetUint_fn);
+
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t d, unsigned int *v)
 {
     return fake_device_uint(d, "pcie_gen", v);

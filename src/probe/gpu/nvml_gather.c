@@ -25,6 +25,7 @@ typedef struct nvml_api {
     nvmlDeviceGetString_fn name;
     nvmlDeviceGetString_fn uuid;
     nvmlDeviceGetPciInfo_fn pci;
+    nvmlDeviceGetUint_fn minor;
     nvmlDeviceGetIntPair_fn capability;
     nvmlDeviceGetMemoryInfo_fn memory;
     nvmlDeviceGetUint_fn pcie_gen;
@@ -79,6 +80,7 @@ static void load_api(dl_lib *lib, nvml_api *a, dl_strv *lacking)
     a->name = (nvmlDeviceGetString_fn)SYM("nvmlDeviceGetName", NULL);
     a->uuid = (nvmlDeviceGetString_fn)SYM("nvmlDeviceGetUUID", NULL);
     a->pci = (nvmlDeviceGetPciInfo_fn)SYM("nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2");
+    a->minor = (nvmlDeviceGetUint_fn)QUIET("nvmlDeviceGetMinorNumber");
     a->capability = (nvmlDeviceGetIntPair_fn)SYM("nvmlDeviceGetCudaComputeCapability", NULL);
     a->memory = (nvmlDeviceGetMemoryInfo_fn)SYM("nvmlDeviceGetMemoryInfo", NULL);
     a->pcie_gen = (nvmlDeviceGetUint_fn)SYM("nvmlDeviceGetCurrPcieLinkGeneration", NULL);
@@ -231,6 +233,22 @@ static void device_pci(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
     }
 }
 
+/* Linux only: the N of /dev/nvidiaN, which gres.conf's File= names (the minor number the
+ * kernel gave the GPU, not always NVML's index). Windows answers not supported: absent. */
+static void device_minor(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
+{
+    nvmlDeviceGetUint_fn fn = n->api.minor;
+    unsigned int x = 0;
+    nvmlReturn_t rc;
+    if (!fn)
+        return;
+    rc = fn(d, &x);
+    if (rc == NVML_ERROR_NOT_SUPPORTED)
+        return;
+    if (check(n, (void *)fn, "nvmlDeviceGetMinorNumber", rc, &g->minor_number, DL_F_INT))
+        dl_int_set(&g->minor_number, (long long)x);
+}
+
 static const struct {
     unsigned long long bit;
     const char *name;
@@ -336,6 +354,7 @@ static void describe_device(nvml *n, nvmlDevice_t d, dl_nvml_gpu *g)
     device_text(n, d, a->name, "nvmlDeviceGetName", &g->name);
     device_text(n, d, a->uuid, "nvmlDeviceGetUUID", &g->uuid);
     device_pci(n, d, g);
+    device_minor(n, d, g);
     device_capability(n, d, g);
     device_memory(n, d, g);
     device_uint(n, d, a->pcie_gen, "nvmlDeviceGetCurrPcieLinkGeneration", &g->pcie_generation);
