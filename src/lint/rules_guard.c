@@ -58,13 +58,15 @@ static void guard_external(dl_lint_file *f, TSNode call)
     if (!why)
         return;
     callee = dl_lint_text(f, ts_node_child_by_field_name(call, "function", 8), &len);
+    if (len > 80)
+        len = 80; /* Trainer(a long argument list).fit */
     key = f->scope.funcs ? dl_lint_graph_reached_def(f) : NULL;
     if (key)
         dl_lint_report(f, call, "guard", guard_severity(f),
                        "%.*s() starts worker processes (%s), called in %s(), which module "
                        "code reaches with no `if __name__ == \"__main__\":` guard: with the "
-                       "spawn start method (Windows, macOS) every worker re-runs it; call "
-                       "%s() under the guard",
+                       "spawn start method (Windows, macOS) every worker re-runs it; make "
+                       "the module code's call that leads to %s() under the guard",
                        (int)len, callee, why, key, key);
     else if (!f->scope.funcs)
         dl_lint_fix_wrap_main(
@@ -89,7 +91,14 @@ void dl_lint_rule_guard(dl_lint_file *f, TSNode call, const char *q)
     }
     if (f->scope.funcs && !(key = dl_lint_graph_reached_def(f)))
         return;
-    if (key)
+    if (key && strchr(key, '.')) /* a method: the module code's call is what moves */
+        dl_lint_report(f, call, "guard", guard_severity(f),
+                       "%s, in %s(), which module code reaches with no `if __name__ == "
+                       "\"__main__\":` guard: with the spawn start method (Windows, macOS) "
+                       "every worker re-runs it; make the module code's call that leads "
+                       "here under the guard",
+                       what, key);
+    else if (key)
         dl_lint_report(f, call, "guard", guard_severity(f),
                        "%s, in %s(), which module code reaches with no `if __name__ == "
                        "\"__main__\":` guard: with the spawn start method (Windows, macOS) "
