@@ -18,11 +18,20 @@ typedef struct dl_lint_binding {
 
 /* What the walk knows about the node being visited. */
 typedef struct dl_lint_scope {
-    unsigned defs;           /* nesting of function and class definitions */
-    unsigned main_guards;    /* inside `if __name__ == "__main__":` */
-    const char *def_name;    /* the top-level function the node is in (into src), or NULL */
+    unsigned defs;           /* nesting of function, class and lambda definitions */
+    unsigned funcs;          /* of those, functions and lambdas: 0 is code that runs when
+                                the module is imported (class bodies included) */
+    unsigned main_guards;    /* inside the block `if __name__ == "__main__":` guards */
+    const char *def_name;    /* the top-level function or the method of a top-level class
+                                the node is in (into src), or NULL */
     size_t def_name_len;
+    const char *cls;         /* the top-level class the node is in (into src), or NULL */
+    size_t cls_len;
+    const void *guard_body;  /* the block the enclosing guard `if` guards (its id) */
 } dl_lint_scope;
+
+typedef struct dl_lint_modules dl_lint_modules;
+struct dl_lint_graph;
 
 /* cuda_check.c's facts of one scope (a function, a lambda, the module). */
 typedef struct dl_lint_scope_facts {
@@ -45,12 +54,13 @@ typedef struct dl_lint_file {
     bool seeds;                   /* torch.manual_seed, deterministic algorithms */
     bool sets_use_libuv;          /* "USE_LIBUV" appears in a string */
     size_t first_cuda_use;        /* byte offset of the first CUDA touch; SIZE_MAX: none */
-    dl_strv called_from_top;      /* top-level functions unguarded module code reaches:
-                                     called by name, or called by one of those (closure) */
-    dl_strv call_from, call_to;   /* edges: top-level function call_from[i] calls call_to[i] */
-    dl_strv top_defs;             /* names of top-level functions and classes */
+    struct dl_lint_graph *graph;  /* the call graph (callgraph.c) */
+    dl_lint_modules *modules;     /* the run's files, for imports between them */
     bool wrap_offered;            /* the __main__ wrap is on a finding already */
-    bool starts_workers;          /* a worker-starting call anywhere (guarded or not) */
+    bool starts_workers;          /* a worker-starting call anywhere (guarded or not), or
+                                     a call of one in another linted file that the
+                                     module code or the __main__ block reaches */
+    bool summary;                 /* collected only for its call graph (an imported file) */
     dl_lint_scope scope;          /* during the rules' walk */
     dl_lint_scope_facts scope_cache[DL_LINT_SCOPE_CACHE];
     unsigned scope_cache_next;
@@ -76,7 +86,12 @@ void dl_lint_file_free(dl_lint_file *f);
  * torch as T` is "torch.load"), written into buf; NULL when it is not a dotted name or
  * does not fit. A name no import binds stands for itself ("open", "DataLoader"). */
 const char *dl_lint_qualified(const dl_lint_file *f, TSNode expr, char *buf, size_t size);
+/* An `if` testing `__name__ == "__main__"` (any spelling: either side, parentheses, one
+ * operand of `and`; `!=`, whose else branch is the guarded one). */
 bool dl_lint_is_main_guard(const dl_lint_file *f, TSNode if_statement);
+/* The block such an `if` guards (its consequence, or its else clause for `!=`), or a
+ * null node when it is no guard. */
+TSNode dl_lint_main_guard_body(const dl_lint_file *f, TSNode if_statement);
 /* rules_guard.c: what the call starts ("a DataLoader with worker processes",
  * "multiprocessing.Pool"), or NULL when it starts no worker process. */
 const char *dl_lint_starts_workers(const dl_lint_file *f, TSNode call, const char *q);

@@ -1,6 +1,7 @@
 /* The driver: each file read, checked (UTF-8, size), parsed, its names collected, the
  * rules run in one walk, `# noqa` honoured, and the safe fixes applied or shown. A file
  * that cannot be read or parsed is a finding; the other files are still linted. */
+#include "lint/callgraph.h"
 #include "lint/engine.h"
 #include "lint/visit.h"
 #include "lint/walk.h"
@@ -201,6 +202,8 @@ typedef struct lint_state {
     const dl_lint_settings *opts;
     dl_lint_run *run;
     dl_buf diff;
+    dl_lint_modules *modules;
+    dl_strv files, problems; /* the walk's answers, in order; problems[i] NULL: a file */
 } lint_state;
 
 static void lint_text(lint_state *st, const char *path, const char *data, size_t len);
@@ -291,6 +294,7 @@ static void lint_text(lint_state *st, const char *path, const char *data, size_t
                     dl_strdup("this is not valid Python here (the rest of the file is "
                               "still checked)"));
     }
+    f.modules = st->modules;
     dl_lint_collect(&f);
     dl_lint_visit(&f, run_rules, NULL);
     /* the fixes' offsets count from the file's first byte, a byte-order mark included */
@@ -301,8 +305,49 @@ static void lint_text(lint_state *st, const char *path, const char *data, size_t
         }
     if (st->opts->fix || st->opts->diff)
         apply_fixes(st, path, data, len, first);
+    dl_lint_modules_adopt(st->modules, path, dl_lint_graph_take(&f));
     dl_lint_file_free(&f);
     ts_tree_delete(tree);
+}
+
+/* An imported file's call graph (callgraph.h), for the files that call into it: read
+ * and parsed again, no finding reported (it has its own turn). NULL when it cannot be
+ * read or is not text. */
+static struct dl_lint_graph *summarize(const char *path, void *ctx)
+{
+    lint_state *st = ctx;
+    dl_machine m = {"/", true, NULL};
+    dl_io_error err = {DL_IO_OK, NULL};
+    char *data = NULL;
+    size_t len = 0, bom;
+    bool truncated = false;
+    struct dl_lint_graph *g = NULL;
+    dl_lint_file f;
+    TSTree *tree;
+    if (!dl_fs_read(&m, path, MAX_FILE, &data, &len, &truncated, &err)) {
+        dl_io_error_clear(&err);
+        return NULL;
+    }
+    bom = len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    if (!truncated && !memchr(data, '\0', len) && dl_utf8_valid(data, len) &&
+        (tree = ts_parser_parse_string(st->parser, NULL, data + bom, (uint32_t)(len - bom)))) {
+        memset(&f, 0, sizeof f);
+        f.path = path;
+        f.src = data + bom;
+        f.len = len - bom;
+        f.opts = st->opts;
+        f.modules = st->modules;
+        f.summary = true;
+        f.root = ts_tree_root_node(tree);
+        dl_lint_collect(&f);
+        g = dl_lint_graph_take(&f);
+        dl_lint_file_free(&f);
+        ts_tree_delete(tree);
+    } else {
+        ts_parser_reset(st->parser);
+    }
+    free(data);
+    return g;
 }
 
 static void lint_file(const char *path, void *ctx)
@@ -339,10 +384,19 @@ static void lint_file(const char *path, void *ctx)
     free(data);
 }
 
+/* The walk's answers are kept first, so that an import can name any file of the run. */
+static void walk_file(const char *path, void *ctx)
+{
+    lint_state *st = ctx;
+    dl_strv_add(&st->files, dl_strdup(path));
+    dl_strv_add(&st->problems, NULL);
+}
+
 static void walk_problem(const char *path, const char *message, void *ctx)
 {
     lint_state *st = ctx;
-    add_finding(&st->run->findings, path, 0, 0, "walk", DL_LINT_WARNING, dl_strdup(message));
+    dl_strv_add(&st->files, dl_strdup(path));
+    dl_strv_add(&st->problems, dl_strdup(message));
 }
 
 void dl_lint_paths(const char *const *paths, size_t n, const dl_lint_settings *opts,
@@ -357,7 +411,25 @@ void dl_lint_paths(const char *const *paths, size_t n, const dl_lint_settings *o
     ts_parser_set_language(st.parser, tree_sitter_python());
     /* a pathological file cannot hold the run up: it is reported, the others go on */
     ts_parser_set_timeout_micros(st.parser, 30u * 1000u * 1000u);
-    dl_lint_walk(paths, n, lint_file, walk_problem, &st);
+    dl_lint_walk(paths, n, walk_file, walk_problem, &st);
+    {
+        dl_strv linted = {0};
+        size_t i;
+        for (i = 0; i < st.files.n; i++)
+            if (!st.problems.v[i])
+                dl_strv_add(&linted, dl_strdup(st.files.v[i]));
+        st.modules = dl_lint_modules_new(&linted, summarize, &st);
+        dl_strv_free(&linted);
+        for (i = 0; i < st.files.n; i++)
+            if (st.problems.v[i])
+                add_finding(&run->findings, st.files.v[i], 0, 0, "walk", DL_LINT_WARNING,
+                            dl_strdup(st.problems.v[i]));
+            else
+                lint_file(st.files.v[i], &st);
+    }
+    dl_lint_modules_free(st.modules);
+    dl_strv_free(&st.files);
+    dl_strv_free(&st.problems);
     ts_parser_delete(st.parser);
     if (opts->diff && st.diff.len)
         run->diff = dl_buf_take(&st.diff);

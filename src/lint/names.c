@@ -1,6 +1,7 @@
 /* Names: what each import binds, the qualified name an expression stands for, and the
  * facts about the whole file the rules weigh (is there a CUDA fallback, an atomic
- * replace, a seed; where CUDA is first touched; which functions module code calls). */
+ * replace, a seed; where CUDA is first touched; the call graph, callgraph.c). */
+#include "lint/callgraph.h"
 #include "lint/engine.h"
 #include "lint/visit.h"
 
@@ -145,19 +146,71 @@ const char *dl_lint_qualified(const dl_lint_file *f, TSNode expr, char *buf, siz
     return qualify(f, expr, buf, size, &at) ? buf : NULL;
 }
 
+static TSNode unparenthesized(TSNode n)
+{
+    while (dl_lint_is(n, "parenthesized_expression"))
+        n = ts_node_named_child(n, 0);
+    return n;
+}
+
+/* `__name__ == "__main__"` (either side; op "==") or `!=`: 1 and -1; 0: neither. */
+static int main_comparison(const dl_lint_file *f, TSNode cond)
+{
+    TSNode a, b, op;
+    size_t len;
+    const char *t;
+    cond = unparenthesized(cond);
+    if (!dl_lint_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2 ||
+        ts_node_child_count(cond) != 3)
+        return 0;
+    a = unparenthesized(ts_node_named_child(cond, 0));
+    b = unparenthesized(ts_node_named_child(cond, 1));
+    op = ts_node_child(cond, 1);
+    if (dl_lint_is(b, "identifier")) {
+        TSNode x = a;
+        a = b;
+        b = x;
+    }
+    if (!dl_lint_text_is(f, a, "__name__") || !dl_lint_string_is(f, b, "__main__"))
+        return 0;
+    t = dl_lint_text(f, op, &len);
+    return len == 2 && !memcmp(t, "==", 2) ? 1 : len == 2 && !memcmp(t, "!=", 2) ? -1 : 0;
+}
+
+/* `__name__ == "__main__"`, alone or as an operand of `and` (its body still runs only in
+ * the main process) */
+static bool main_condition(const dl_lint_file *f, TSNode cond)
+{
+    TSNode op;
+    size_t len;
+    const char *t;
+    cond = unparenthesized(cond);
+    if (main_comparison(f, cond) == 1)
+        return true;
+    if (!dl_lint_is(cond, "boolean_operator"))
+        return false;
+    op = ts_node_child_by_field_name(cond, "operator", 8);
+    t = ts_node_is_null(op) ? "" : dl_lint_text(f, op, &len);
+    return !strncmp(t, "and", 3) &&
+           (main_condition(f, ts_node_child_by_field_name(cond, "left", 4)) ||
+            main_condition(f, ts_node_child_by_field_name(cond, "right", 5)));
+}
+
+TSNode dl_lint_main_guard_body(const dl_lint_file *f, TSNode if_statement)
+{
+    TSNode cond = ts_node_child_by_field_name(if_statement, "condition", 9);
+    if (main_condition(f, cond))
+        return ts_node_child_by_field_name(if_statement, "consequence", 11);
+    if (main_comparison(f, cond) == -1) { /* if __name__ != "__main__": ... else: guarded */
+        TSNode alt = ts_node_child_by_field_name(if_statement, "alternative", 11);
+        return dl_lint_is(alt, "else_clause") ? alt : (TSNode){0};
+    }
+    return (TSNode){0};
+}
+
 bool dl_lint_is_main_guard(const dl_lint_file *f, TSNode if_statement)
 {
-    TSNode cond = ts_node_child_by_field_name(if_statement, "condition", 9), a, b;
-    if (!dl_lint_is(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2)
-        return false;
-    a = ts_node_named_child(cond, 0);
-    b = ts_node_named_child(cond, 1);
-    if (dl_lint_is(b, "identifier")) {
-        TSNode t = a;
-        a = b;
-        b = t;
-    }
-    return dl_lint_text_is(f, a, "__name__") && dl_lint_string_is(f, b, "__main__");
+    return !ts_node_is_null(dl_lint_main_guard_body(f, if_statement));
 }
 
 /* A call that touches CUDA (creates its context or fixes the visible devices). */
@@ -185,6 +238,7 @@ static bool touches_cuda(const dl_lint_file *f, TSNode call, const char *q)
 static void facts_call(dl_lint_file *f, TSNode call)
 {
     char buf[256];
+    const char *starts;
     TSNode fn = ts_node_child_by_field_name(call, "function", 8);
     const char *q = dl_lint_qualified(f, fn, buf, sizeof buf);
     if (q && (!strcmp(q, "os.replace") || !strcmp(q, "shutil.move")))
@@ -202,54 +256,10 @@ static void facts_call(dl_lint_file *f, TSNode call)
         f->seeds = true;
     if (f->first_cuda_use == SIZE_MAX && touches_cuda(f, call, q))
         f->first_cuda_use = ts_node_start_byte(call);
-    if (!f->starts_workers && dl_lint_starts_workers(f, call, q))
+    starts = dl_lint_starts_workers(f, call, q);
+    if (starts)
         f->starts_workers = true;
-    if (!dl_lint_is(fn, "identifier") || f->scope.main_guards)
-        return;
-    if (f->scope.defs == 0) {
-        /* module code (not in a definition, not under the guard) calling a function */
-        size_t len;
-        const char *t = dl_lint_text(f, fn, &len);
-        char *name = dl_strndup(t, len);
-        if (!dl_strv_has(&f->called_from_top, name))
-            dl_strv_add(&f->called_from_top, name);
-        else
-            free(name);
-    } else if (f->scope.def_name) {
-        size_t len;
-        const char *t = dl_lint_text(f, fn, &len);
-        dl_strv_add(&f->call_from, dl_strndup(f->scope.def_name, f->scope.def_name_len));
-        dl_strv_add(&f->call_to, dl_strndup(t, len));
-    }
-}
-
-/* called_from_top grows by the functions its functions call, until nothing is added:
- * reached through any number of calls by name. Quadratic in the edges at worst, and a
- * file has few. */
-static void close_calls(dl_lint_file *f)
-{
-    bool grew = true;
-    while (grew) {
-        size_t i;
-        grew = false;
-        for (i = 0; i < f->call_from.n; i++)
-            if (dl_strv_has(&f->called_from_top, f->call_from.v[i]) &&
-                !dl_strv_has(&f->called_from_top, f->call_to.v[i])) {
-                dl_strv_add_once(&f->called_from_top, f->call_to.v[i]);
-                grew = true;
-            }
-    }
-}
-
-static void top_def(dl_lint_file *f, TSNode n)
-{
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
-    size_t len;
-    const char *t;
-    if (ts_node_is_null(name))
-        return;
-    t = dl_lint_text(f, name, &len);
-    dl_strv_add(&f->top_defs, dl_strndup(t, len));
+    dl_lint_graph_call(f, call, starts);
 }
 
 static void facts_pass(dl_lint_file *f, TSNode n, const char *type, void *ctx)
@@ -257,17 +267,13 @@ static void facts_pass(dl_lint_file *f, TSNode n, const char *type, void *ctx)
     (void)ctx;
     if (!strcmp(type, "call")) {
         facts_call(f, n);
-    } else if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition")) {
-        TSNode up = ts_node_parent(n);
-        if (dl_lint_is(up, "decorated_definition"))
-            up = ts_node_parent(up);
-        if (dl_lint_is(up, "module"))
-            top_def(f, n);
     } else if (!strcmp(type, "string_content")) {
         size_t len, i;
         const char *t = dl_lint_text(f, n, &len);
         for (i = 0; !f->sets_use_libuv && i + 9 <= len; i++)
             f->sets_use_libuv = !memcmp(t + i, "USE_LIBUV", 9);
+    } else {
+        dl_lint_graph_node(f, n, type);
     }
 }
 
@@ -276,7 +282,7 @@ void dl_lint_collect(dl_lint_file *f)
     f->first_cuda_use = SIZE_MAX;
     dl_lint_visit(f, bindings_pass, NULL);
     dl_lint_visit(f, facts_pass, NULL);
-    close_calls(f);
+    dl_lint_graph_close(f);
 }
 
 void dl_lint_file_free(dl_lint_file *f)
@@ -289,8 +295,6 @@ void dl_lint_file_free(dl_lint_file *f)
     free(f->bindings);
     f->bindings = NULL;
     f->n_bindings = 0;
-    dl_strv_free(&f->called_from_top);
-    dl_strv_free(&f->call_from);
-    dl_strv_free(&f->call_to);
-    dl_strv_free(&f->top_defs);
+    dl_lint_graph_free(f->graph);
+    f->graph = NULL;
 }

@@ -3,10 +3,13 @@
  * with workers, mp.spawn, a Pool or a Process started by module code outside
  * `if __name__ == "__main__":` starts again in every child (RuntimeError: "An attempt
  * has been made to start a new process before the current process has finished its
- * bootstrapping phase"). Reachable means: module code itself, or a top-level function
- * that module code calls by name, directly or through other top-level functions.
+ * bootstrapping phase"). Reachable means: module code itself (class bodies and top-level
+ * if / try / for / with blocks included), or a function or method the call graph
+ * (callgraph.c) leads to from there, in this file or, through imports, in another file
+ * of the run (then reported at the call that leaves this file).
  * And in a file that starts workers at all (guarded or not), the heavy module code every
  * spawned worker runs again when it re-imports the file (guard_node below). */
+#include "lint/callgraph.h"
 #include "lint/rules.h"
 
 #include <stdlib.h>
@@ -35,43 +38,81 @@ const char *dl_lint_starts_workers(const dl_lint_file *f, TSNode call, const cha
     return NULL;
 }
 
-void dl_lint_rule_guard(dl_lint_file *f, TSNode call, const char *q)
+static dl_lint_severity guard_severity(const dl_lint_file *f)
 {
-    const char *what;
-    dl_lint_severity sev;
-    char *name = NULL;
-    if (f->scope.main_guards || !(what = dl_lint_starts_workers(f, call, q)))
-        return;
-    if (f->scope.defs) {
-        if (!f->scope.def_name)
-            return;
-        name = dl_strndup(f->scope.def_name, f->scope.def_name_len);
-        if (!dl_strv_has(&f->called_from_top, name)) {
-            free(name);
-            return;
-        }
-    }
     /* fork (Linux's default before Python 3.14) does not re-import: there it only breaks
      * once the script moves */
-    sev = f->opts->target.os == DL_LINT_OS_LINUX     ? DL_LINT_INFO
-          : f->opts->target.os == DL_LINT_OS_UNKNOWN ? DL_LINT_WARNING
-                                                     : DL_LINT_ERROR;
-    if (name)
-        dl_lint_report(f, call, "guard", sev,
+    return f->opts->target.os == DL_LINT_OS_LINUX     ? DL_LINT_INFO
+           : f->opts->target.os == DL_LINT_OS_UNKNOWN ? DL_LINT_WARNING
+                                                      : DL_LINT_ERROR;
+}
+
+/* A call of a function in another linted file that starts workers, from unguarded module
+ * code or a definition it reaches: reported here, where the guard belongs. */
+static void guard_external(dl_lint_file *f, TSNode call)
+{
+    const char *why = dl_lint_graph_external_start(f, call);
+    const char *key;
+    size_t len;
+    const char *callee;
+    if (!why)
+        return;
+    callee = dl_lint_text(f, ts_node_child_by_field_name(call, "function", 8), &len);
+    if (len > 80)
+        len = 80; /* Trainer(a long argument list).fit */
+    key = f->scope.funcs ? dl_lint_graph_reached_def(f) : NULL;
+    if (key)
+        dl_lint_report(f, call, "guard", guard_severity(f),
+                       "%.*s() starts worker processes (%s), called in %s(), which module "
+                       "code reaches with no `if __name__ == \"__main__\":` guard: with the "
+                       "spawn start method (Windows, macOS) every worker re-runs it; make "
+                       "the module code's call that leads to %s() under the guard",
+                       (int)len, callee, why, key, key);
+    else if (!f->scope.funcs)
+        dl_lint_fix_wrap_main(
+            f,
+            dl_lint_report(f, call, "guard", guard_severity(f),
+                           "%.*s() starts worker processes (%s), called by module code with "
+                           "no `if __name__ == \"__main__\":` guard: with the spawn start "
+                           "method (Windows, macOS) every worker re-runs it; call it under "
+                           "the guard",
+                           (int)len, callee, why),
+            call);
+}
+
+void dl_lint_rule_guard(dl_lint_file *f, TSNode call, const char *q)
+{
+    const char *what, *key = NULL;
+    if (f->scope.main_guards)
+        return;
+    if (!(what = dl_lint_starts_workers(f, call, q))) {
+        guard_external(f, call);
+        return;
+    }
+    if (f->scope.funcs && !(key = dl_lint_graph_reached_def(f)))
+        return;
+    if (key && strchr(key, '.')) /* a method: the module code's call is what moves */
+        dl_lint_report(f, call, "guard", guard_severity(f),
+                       "%s, in %s(), which module code reaches with no `if __name__ == "
+                       "\"__main__\":` guard: with the spawn start method (Windows, macOS) "
+                       "every worker re-runs it; make the module code's call that leads "
+                       "here under the guard",
+                       what, key);
+    else if (key)
+        dl_lint_report(f, call, "guard", guard_severity(f),
                        "%s, in %s(), which module code reaches with no `if __name__ == "
                        "\"__main__\":` guard: with the spawn start method (Windows, macOS) "
                        "every worker re-runs it; call %s() under the guard",
-                       what, name, name);
+                       what, key, key);
     else
         dl_lint_fix_wrap_main(
             f,
-            dl_lint_report(f, call, "guard", sev,
+            dl_lint_report(f, call, "guard", guard_severity(f),
                            "%s started by module code with no `if __name__ == \"__main__\":` "
                            "guard: with the spawn start method (Windows, macOS) every worker "
                            "re-runs it; move it into main() and call that under the guard",
                            what),
             call);
-    free(name);
 }
 
 /* The call a statement makes: `f(...)`, `x = f(...)`, `x: T = f(...)`; a null node if
@@ -95,7 +136,7 @@ static const char *heavy_call(const dl_lint_file *f, TSNode call)
     char buf[256];
     const char *q = dl_lint_qualified(f, fn, buf, sizeof buf), *last;
     size_t i;
-    if (dl_lint_is(fn, "identifier") && q && dl_strv_has(&f->top_defs, q))
+    if (dl_lint_graph_calls_local(f, call))
         return "a call of a function or class defined here";
     if (!q)
         return NULL;
@@ -115,6 +156,28 @@ static const char *heavy_call(const dl_lint_file *f, TSNode call)
     return NULL;
 }
 
+/* A statement of the module itself, or in a top-level if / try (their else, except and
+ * finally too), which runs on import; not one inside a loop or a `with` (those report
+ * themselves). */
+static bool runs_on_import(TSNode n)
+{
+    static const char *const through[] = {"block", "if_statement", "elif_clause",
+                                          "else_clause", "try_statement", "except_clause",
+                                          "except_group_clause", "finally_clause"};
+    TSNode p;
+    for (p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+        const char *t = ts_node_type(p);
+        size_t i;
+        if (!strcmp(t, "module"))
+            return true;
+        for (i = 0; i < sizeof through / sizeof *through && strcmp(t, through[i]); i++)
+            ;
+        if (i == sizeof through / sizeof *through)
+            return false;
+    }
+    return false;
+}
+
 /* A statement of the module (outside the guard, outside definitions) that spawned workers
  * run again: loops, `with` blocks, and heavy calls (heavy_call). */
 void dl_lint_rule_guard_node(dl_lint_file *f, TSNode n, const char *type)
@@ -122,7 +185,7 @@ void dl_lint_rule_guard_node(dl_lint_file *f, TSNode n, const char *type)
     const char *why = NULL;
     dl_lint_severity sev;
     dl_lint_finding *x;
-    if (!f->starts_workers || !dl_lint_is(ts_node_parent(n), "module"))
+    if (!f->starts_workers || f->scope.defs || f->scope.main_guards)
         return;
     if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement"))
         why = "a loop";
@@ -132,7 +195,7 @@ void dl_lint_rule_guard_node(dl_lint_file *f, TSNode n, const char *type)
         TSNode call = statement_call(n);
         why = ts_node_is_null(call) ? NULL : heavy_call(f, call);
     }
-    if (!why)
+    if (!why || !runs_on_import(n))
         return;
     /* fork (Linux) does not re-import the main module */
     sev = f->opts->target.os == DL_LINT_OS_LINUX ? DL_LINT_OFF : DL_LINT_WARNING;

@@ -143,16 +143,18 @@ void dl_lint_rule_save(dl_lint_file *f, TSNode call, const char *q)
                    "on Windows when the name exists, and remove-then-rename is not atomic)");
 }
 
+/* "cuda", "cuda:0", and f"cuda:{rank}" (a CUDA device whatever the index) */
 static bool is_cuda_string(const dl_lint_file *f, TSNode n)
 {
     dl_lint_string s;
     size_t len;
     const char *t;
-    if (!dl_lint_string_of(f, n, &s) || s.fstring)
+    if (!dl_lint_string_of(f, n, &s))
         return false;
     t = f->src + s.body_start;
     len = s.body_end - s.body_start;
-    return len >= 4 && !memcmp(t, "cuda", 4) && (len == 4 || t[4] == ':');
+    return len >= 4 && !memcmp(t, "cuda", 4) && (s.fstring ? len > 4 && t[4] == ':'
+                                                             : len == 4 || t[4] == ':');
 }
 
 static dl_lint_severity device_severity(dl_lint_file *f, TSNode at)
@@ -218,6 +220,14 @@ void dl_lint_rule_device(dl_lint_file *f, TSNode call, const char *q)
         dl_lint_report(f, a, "device", device_severity(f, a),
                        "device=\"cuda\" with no torch.cuda.is_available() check on its "
                        "path: it fails where there is no CUDA device");
+        return;
+    }
+    a = q && !strcmp(q, "torch.load") ? dl_lint_kwarg(f, call, "map_location") : (TSNode){0};
+    if (!ts_node_is_null(a) && is_cuda_string(f, a)) {
+        dl_lint_report(f, a, "device", device_severity(f, a),
+                       "torch.load(map_location=\"cuda\") with no torch.cuda.is_available() "
+                       "check on its path: loading fails where there is no CUDA device; pass "
+                       "the device chosen with a fallback (or \"cpu\")");
         return;
     }
     if (q && !strcmp(q, "torch.load") && target(f)->cuda == DL_LINT_NO &&

@@ -1,6 +1,6 @@
 /* The walk over a file's tree that both passes use: every named node once, in source
- * order, with f->scope saying where it is (inside a function or class definition, under
- * the `__main__` guard). Iterative, so a deeply nested generated file cannot exhaust the
+ * order, with f->scope saying where it is (inside a function, lambda or class definition,
+ * which one, in the block the `__main__` guard guards). Iterative, so a deeply nested generated file cannot exhaust the
  * stack. */
 #include "lint/visit.h"
 
@@ -12,25 +12,46 @@ typedef struct frame {
     dl_lint_scope saved;
 } frame;
 
+static void name_of(const dl_lint_file *f, TSNode n, const char **name, size_t *len)
+{
+    TSNode id = ts_node_child_by_field_name(n, "name", 4);
+    if (!ts_node_is_null(id))
+        *name = dl_lint_text(f, id, len);
+}
+
+/* Updates f->scope for entering n; *pushed when n opens a scope to undo on leaving. The
+ * def_name is a top-level function's, or a method's of a top-level class (the call
+ * graph's keys: "train", "Trainer.fit"); the code of a guard is its guarded block only
+ * (the else of `if __name__ == "__main__"` runs in every worker too). */
 static void enter(dl_lint_file *f, TSNode n, const char *type, frame *top, bool *pushed)
 {
-    bool def = !strcmp(type, "function_definition") || !strcmp(type, "class_definition");
-    bool guard = !def && !strcmp(type, "if_statement") && dl_lint_is_main_guard(f, n);
+    bool func = !strcmp(type, "function_definition") || !strcmp(type, "lambda");
+    bool cls = !func && !strcmp(type, "class_definition");
+    bool guard_if = !func && !cls && !strcmp(type, "if_statement");
+    bool guarded = f->scope.guard_body && n.id == f->scope.guard_body;
+    TSNode body = guard_if ? dl_lint_main_guard_body(f, n) : (TSNode){0};
     *pushed = false;
-    if (!def && !guard)
+    if (!func && !cls && ts_node_is_null(body) && !guarded)
         return;
     top->node = n;
     top->saved = f->scope;
     *pushed = true;
-    if (guard) {
+    if (guarded) {
         f->scope.main_guards++;
+        f->scope.guard_body = NULL;
         return;
     }
-    if (f->scope.defs++ == 0 && type[0] == 'f') {
-        TSNode name = ts_node_child_by_field_name(n, "name", 4);
-        if (!ts_node_is_null(name))
-            f->scope.def_name = dl_lint_text(f, name, &f->scope.def_name_len);
+    if (!ts_node_is_null(body)) {
+        f->scope.guard_body = body.id;
+        return;
     }
+    if (cls && f->scope.defs == 0)
+        name_of(f, n, &f->scope.cls, &f->scope.cls_len);
+    if (type[0] == 'f' && (f->scope.defs == 0 || (f->scope.defs == 1 && f->scope.cls &&
+                                                  f->scope.funcs == 0)))
+        name_of(f, n, &f->scope.def_name, &f->scope.def_name_len);
+    f->scope.defs++;
+    f->scope.funcs += func;
 }
 
 void dl_lint_visit(dl_lint_file *f, dl_lint_visitor visit, void *ctx)

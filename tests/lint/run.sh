@@ -45,6 +45,32 @@ for f in "$here"/near/*.py; do
     expect_eq "near/$(basename "$f")" "" "$(findings_of "$f")"
 done
 
+# a folder (a package, or a folder of scripts) linted as a whole, for what crosses files
+# (an import of a function that starts workers): its lint-args in any one file's first
+# line; each file's findings on its `# expect:` lines, none in near/'s folders
+folder_findings() {
+    args=$(for f in "$1"/*.py; do sed -n '1s/^# lint-args: //p' "$f"; done | head -n 1)
+    # shellcheck disable=SC2086
+    "$dlenv" lint --json --fail-on error $args "$1" >"$work/dir.json" 2>"$work/dir.err" || true
+    python3 - "$work/dir.json" "$1" <<'PY'
+import json, sys
+for f in json.load(open(sys.argv[1]))["findings"]:
+    print(f["file"][len(sys.argv[2]) + 1:], f["line"], f["id"], f["severity"])
+PY
+}
+for d in "$here"/fires/*/; do
+    d=${d%/}
+    want=$(for f in "$d"/*.py; do
+        expected_of "$f" | sed "s|^|$(basename "$f") |"
+    done | sort)
+    [ -n "$want" ] || fail "fires/$(basename "$d")/ has no # expect: line"
+    expect_eq "fires/$(basename "$d")/" "$want" "$(folder_findings "$d" | sort)"
+done
+for d in "$here"/near/*/; do
+    d=${d%/}
+    expect_eq "near/$(basename "$d")/" "" "$(folder_findings "$d")"
+done
+
 # every rule has a fixture that fires and a near miss
 for id in load amp guard paths encoding save device pin dist visible tqdm seed; do
     [ -f "$here/fires/$id.py" ] && [ -f "$here/near/$id.py" ] ||

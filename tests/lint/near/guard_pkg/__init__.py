@@ -1,0 +1,1 @@
+# lint-args: --os windows --torch 2.5 --cuda yes
