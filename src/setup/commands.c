@@ -109,34 +109,11 @@ char *dl_setup_python_install_hint(const char *os, const char *version, const ch
     return hint;
 }
 
-void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
+/* What pip installs or downloads, and from where: the same for both. A wheelhouse
+ * (find_links) replaces the index. */
+static void add_sources(const dl_setup_install *in, dl_strv *argv)
 {
     size_t i;
-    if (in->tool == DL_TOOL_UV) {
-        add(argv, in->uv);
-        add(argv, "pip");
-        add(argv, "install");
-        add(argv, "--python");
-        add(argv, in->python);
-    } else {
-        add(argv, in->python);
-        add(argv, "-m");
-        add(argv, "pip");
-        add(argv, "install");
-        add(argv, "--no-input");
-        add(argv, "--disable-pip-version-check");
-    }
-    if (in->dry_run) {
-        add(argv, "--dry-run");
-        if (in->tool != DL_TOOL_UV)
-            add(argv, "--ignore-installed");
-    }
-    if (in->report && in->tool != DL_TOOL_UV) {
-        add(argv, "--report");
-        add(argv, in->report);
-        if (!strcmp(in->report, "-"))
-            add(argv, "--quiet"); /* stdout holds only the report */
-    }
     if (in->no_deps)
         add(argv, "--no-deps");
     if (in->require_hashes)
@@ -162,9 +139,38 @@ void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
         add(argv, in->packages->v[i]);
 }
 
+void dl_setup_install_argv(const dl_setup_install *in, dl_strv *argv)
+{
+    if (in->tool == DL_TOOL_UV) {
+        add(argv, in->uv);
+        add(argv, "pip");
+        add(argv, "install");
+        add(argv, "--python");
+        add(argv, in->python);
+    } else {
+        add(argv, in->python);
+        add(argv, "-m");
+        add(argv, "pip");
+        add(argv, "install");
+        add(argv, "--no-input");
+        add(argv, "--disable-pip-version-check");
+    }
+    if (in->dry_run) {
+        add(argv, "--dry-run");
+        if (in->tool != DL_TOOL_UV)
+            add(argv, "--ignore-installed");
+    }
+    if (in->report && in->tool != DL_TOOL_UV) {
+        add(argv, "--report");
+        add(argv, in->report);
+        if (!strcmp(in->report, "-"))
+            add(argv, "--quiet"); /* stdout holds only the report */
+    }
+    add_sources(in, argv);
+}
+
 void dl_setup_download_argv(const dl_setup_install *in, const char *dest, dl_strv *argv)
 {
-    size_t i;
     add(argv, in->python);
     add(argv, "-m");
     add(argv, "pip");
@@ -173,24 +179,7 @@ void dl_setup_download_argv(const dl_setup_install *in, const char *dest, dl_str
     add(argv, "--disable-pip-version-check");
     add(argv, "--dest");
     add(argv, dest);
-    if (in->no_deps)
-        add(argv, "--no-deps");
-    if (in->require_hashes)
-        add(argv, "--require-hashes");
-    if (in->index_url) {
-        add(argv, "--index-url");
-        add(argv, in->index_url);
-    }
-    if (in->extra_index_url) {
-        add(argv, "--extra-index-url");
-        add(argv, in->extra_index_url);
-    }
-    if (in->requirements) {
-        add(argv, "-r");
-        add(argv, in->requirements);
-    }
-    for (i = 0; in->packages && i < in->packages->n; i++)
-        add(argv, in->packages->v[i]);
+    add_sources(in, argv);
 }
 
 char *dl_setup_argv_line(dl_shell sh, const dl_strv *argv)

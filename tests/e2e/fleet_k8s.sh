@@ -7,17 +7,13 @@
 set -eu
 . "$(dirname "$0")/lib.inc"
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-fakes=$(cd "$(dirname "$match")/fakes" && pwd)
-[ -f "$fakes/nvml/libnvidia-ml.so.1" ] || { echo "SKIP: no fake NVML in $fakes"; exit 77; }
+need_fakes
 [ -x /usr/bin/python3 ] || skip_or_fail "no /usr/bin/python3"
 /usr/bin/python3 -m venv --without-pip "$work/kv" >/dev/null 2>&1 ||
     skip_or_fail "python3 -m venv does not work here"
 # The workload image's python with its CUDA torch (the fake one), found on PATH as dlenv
 # finds /opt/conda/bin/python in the pytorch image: the DaemonSet names no --python.
-/usr/bin/python3 -m venv --without-pip "$work/image" >/dev/null 2>&1
-site=$("$work/image/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-cp -R "$here/fakes/fake_torch/torch" "$site/"
+fake_torch_venv "$work/image"
 # kubernetes-validate (it carries the API's OpenAPI schemas of each Kubernetes release) and
 # its dependencies, pinned, from PyPI into the test's venv by Debian's pip; the wheel
 # unpacked with the schemas of the releases checked only (k8s_check.py unpack).

@@ -5,14 +5,8 @@
 set -eu
 . "$(dirname "$0")/lib.inc"
 
-here=$(cd "$(dirname "$0")/.." && pwd)
-fakes=$(cd "$(dirname "$match")/fakes" && pwd)
-[ -f "$fakes/nvml/libnvidia-ml.so.1" ] || { echo "SKIP: no fake NVML in $fakes"; exit 77; }
-[ -x /usr/bin/python3 ] || skip_or_fail "no /usr/bin/python3"
-/usr/bin/python3 -m venv --without-pip "$work/venv" >/dev/null 2>&1 ||
-    skip_or_fail "python3 -m venv does not work here"
-site=$("$work/venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
-cp -R "$here/fakes/fake_torch/torch" "$site/"
+need_fakes
+fake_torch_venv "$work/venv"
 
 # The stand-in: `-o show node N` prints $work/node (or "not found"); `update` records its
 # arguments one per line (so a Reason with spaces shows as one argument) and fails when
