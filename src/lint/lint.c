@@ -308,7 +308,7 @@ static void lint_text(lint_state *st, const char *path, const char *data, size_t
 static void lint_file(const char *path, void *ctx)
 {
     lint_state *st = ctx;
-    dl_machine m = {"/", true, NULL};
+    dl_machine m = {NULL, true, NULL}; /* this machine (no root), as walk.c reads it */
     dl_io_error err = {DL_IO_OK, NULL};
     char *data = NULL;
     size_t len = 0;
