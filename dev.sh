@@ -52,10 +52,12 @@ setup() { # setup PACKAGES...
     fi
 }
 
-build() { # build DIR [cmake options...]
+# build DIR [cmake options...]: lint's two pinned sdists (cmake/lint_grammar.cmake) are
+# downloaded once into build-downloads/, which every build and the release scripts share.
+build() {
     dir=$1
     shift
-    cmake -S . -B "$dir" "$@" >/dev/null
+    cmake -S . -B "$dir" -DDLENV_LINT_DOWNLOADS="$(pwd)/build-downloads" "$@" >/dev/null
     cmake --build "$dir" -j "$(nproc 2>/dev/null || echo 2)"
 }
 
