@@ -193,7 +193,6 @@ function(dlenv_lint_setup)
   endif()
   message(STATUS "dlenv lint: tree-sitter-python ${DLENV_TSPY_VERSION} (ABI 14) with ${what}")
   set(DLENV_LINT_ENABLED ON PARENT_SCOPE)
-  set(DLENV_LINT_RUNTIME_USED "${runtime}" PARENT_SCOPE)
 endfunction()
 
 dlenv_lint_setup()
