@@ -12,7 +12,9 @@
 # distribution since CentOS 7 and cross-builds aarch64, and the binary still links glibc
 # dynamically, which dlopen of NVML and libcuda needs (a static musl binary cannot). cJSON
 # comes from Debian's source package (scripts/portable-deps.sh), built with the same zig
-# target and linked statically. Everything, zig's cache included, stays under build-dist/.
+# target and linked statically; `dlenv lint`'s parser (the tree-sitter runtime and the
+# Python grammar) from their pinned PyPI sdists, compiled in by the same zig target.
+# Everything, zig's cache included, stays under build-dist/ (the two sdists: build-downloads/).
 #
 # Targets (DLENV_DIST_TARGETS, default all but aarch64-windows): x86_64-linux,
 # aarch64-linux, aarch64-macos, x86_64-macos (zig), x86_64-windows (scripts/build-windows.sh,
@@ -90,6 +92,10 @@ TC
 }
 
 # zigbuild NAME ZIGTARGET SYSTEM CPU WHEELPLATFORM [CFLAGS]: build dlenv with zig, package it.
+# `dlenv lint` is in every release binary (DLENV_LINT=ON: a build without it fails): the
+# tree-sitter runtime and the Python grammar compiled by the same zig target from their
+# pinned sdists (cmake/lint_grammar.cmake), downloaded once into build-downloads/, which
+# scripts/build-windows.sh and build-portable.sh share.
 zigbuild() {
     toolchain "$2" "$3" "$4"
     CMAKE_TOOLCHAIN_FILE=$tc/toolchain.cmake sh scripts/portable-deps.sh "$dist/deps-$1"
@@ -99,7 +105,8 @@ zigbuild() {
     cmake -S . -B "$bdir" -DCMAKE_TOOLCHAIN_FILE="$tc/toolchain.cmake" \
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_C_FLAGS_RELEASE="-O2 -DNDEBUG" -DCMAKE_C_FLAGS="${6:-}" \
         -DCMAKE_EXE_LINKER_FLAGS="-s" -DDLENV_WERROR=ON -DDLENV_TESTS=OFF \
-        -DDLENV_CJSON_PREFIX="$dist/deps-$1" >/dev/null
+        -DDLENV_CJSON_PREFIX="$dist/deps-$1" -DDLENV_LINT=ON -DDLENV_LINT_RUNTIME=SOURCE \
+        -DDLENV_LINT_DOWNLOADS="$root/build-downloads" >/dev/null
     cmake --build "$bdir" --target dlenv -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
     case $3 in
     Linux)

@@ -11,7 +11,9 @@
 # library from Debian's source package (scripts/portable-deps.sh, kept in
 # build-portable-deps/ between runs), links dlenv against it (-DDLENV_CJSON_PREFIX) in
 # build-portable/, and checks the ELF file's needed libraries (objdump -p, else readelf
-# -d): only glibc's (libc, libm, libdl, libpthread, librt, ld-linux) may remain. The newest
+# -d): only glibc's (libc, libm, libdl, libpthread, librt, ld-linux) may remain. `dlenv
+# lint` is built in, its tree-sitter runtime compiled from the pinned sdist (not the
+# system's libtree-sitter; cmake/lint_grammar.cmake). The newest
 # glibc symbol version it uses is printed: the GPU machine's glibc must be at least that.
 #
 # OUTDIR gets dlenv, scripts/gpu-proof.sh and scripts/gpu-proof/: copy the folder to the
@@ -76,7 +78,8 @@ say "configuring build-portable/"
 # The build type the tests run (-O2): -O3 would ship code nobody tested, and GCC 12 warns
 # at -O3 where it does not at -O2 (-Wdangling-pointer in src/probe/gpu/cuda_toolkits.c).
 cmake -S . -B build-portable -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLENV_WERROR=ON -DDLENV_TESTS=OFF \
-      -DDLENV_CJSON_PREFIX="$root/build-portable-deps" >/dev/null
+      -DDLENV_CJSON_PREFIX="$root/build-portable-deps" \
+      -DDLENV_LINT=ON -DDLENV_LINT_RUNTIME=SOURCE -DDLENV_LINT_DOWNLOADS="$root/build-downloads" >/dev/null
 say "building"
 cmake --build build-portable --target dlenv -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 check build-portable/dlenv

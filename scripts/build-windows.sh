@@ -8,7 +8,10 @@
 # in build-windows-deps/ between runs), cross-builds everything with
 # cmake/mingw-w64-x86_64.cmake in build-windows/ and copies dlenv.exe to OUTDIR. The tests'
 # Windows pieces (the fake nvml.dll / nvcuda.dll, the unit tests) are built alongside in
-# build-windows/; tests/windows/run.sh runs them under Wine.
+# build-windows/; tests/windows/run.sh runs them under Wine. `dlenv lint` is built in
+# (-DDLENV_LINT=ON): the tree-sitter runtime and the Python grammar are compiled with MinGW
+# from their pinned sdists (cmake/lint_grammar.cmake), downloaded once into
+# build-downloads/ (shared with scripts/build-dist.sh and build-portable.sh).
 set -eu
 [ $# -eq 1 ] || { echo "usage: scripts/build-windows.sh OUTDIR" >&2; exit 2; }
 out=$1
@@ -34,7 +37,8 @@ fi
 sh scripts/windows-deps.sh "$root/build-windows-deps"
 echo "build-windows: configuring build-windows/"
 cmake -S . -B build-windows -DCMAKE_TOOLCHAIN_FILE="$root/cmake/mingw-w64-x86_64.cmake" \
-      -DDLENV_WIN_DEPS="$root/build-windows-deps" -DDLENV_WERROR=ON >/dev/null
+      -DDLENV_WIN_DEPS="$root/build-windows-deps" -DDLENV_WERROR=ON \
+      -DDLENV_LINT=ON -DDLENV_LINT_RUNTIME=SOURCE -DDLENV_LINT_DOWNLOADS="$root/build-downloads" >/dev/null
 echo "build-windows: building"
 cmake --build build-windows -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 mkdir -p "$out"

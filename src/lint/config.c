@@ -136,7 +136,7 @@ bool dl_lint_config_parse(dl_lint_config *c, const char *name, const char *text,
 
 bool dl_lint_config_load(dl_lint_config *c, char **error)
 {
-    dl_machine m = {"/", true, NULL};
+    dl_machine m = {NULL, true, NULL}; /* this machine (no root), as walk.c reads it */
     char *dir = dl_path_absolute(".");
     bool ok = true;
     memset(c, 0, sizeof *c);

@@ -353,7 +353,7 @@ static struct dl_lint_graph *summarize(const char *path, void *ctx)
 static void lint_file(const char *path, void *ctx)
 {
     lint_state *st = ctx;
-    dl_machine m = {"/", true, NULL};
+    dl_machine m = {NULL, true, NULL}; /* this machine (no root), as walk.c reads it */
     dl_io_error err = {DL_IO_OK, NULL};
     char *data = NULL;
     size_t len = 0;

@@ -340,7 +340,9 @@ void dl_lint_walk(const char *const *paths, size_t n, dl_lint_file_fn on_file,
     walker w;
     size_t i;
     memset(&w, 0, sizeof w);
-    w.m.root = "/";
+    /* root NULL: this machine's own paths, on every OS (on Windows a root of "/" would be
+     * a folder that every path is read under, and "C:\\x" would not be found) */
+    w.m.root = NULL;
     w.m.live = true;
     w.on_file = on_file;
     w.on_problem = on_problem;

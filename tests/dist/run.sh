@@ -61,6 +61,27 @@ check_installed() {
         fail "$2: dlenv doctor --no-runtime exited $status:"
         tail -n 20 "$scratch/doctor.txt" >&2
     fi
+    check_lint "$1" "$2"
+}
+
+# check_lint BIN HOW: `dlenv lint` is built in (the tree-sitter runtime and the grammar
+# compiled from their sdists for this target) and finds what it must in a fixture, given
+# by a relative name so that Wine reads it from its working folder too.
+mkdir -p "$scratch/lint"
+printf 'import torch\r\nstate = torch.load("m.pt")\r\nlog = open("C:\\data\\log.txt")\r\n' >"$scratch/lint/train.py"
+check_lint() {
+    status=0
+    (cd "$scratch/lint" && "$1" lint --json --os windows --torch 2.6 train.py) \
+        >"$scratch/lint.json" 2>"$scratch/lint.err" || status=$?
+    got=$(python3 -c 'import json, sys
+print(" ".join("%s:%s:%s" % (f["line"], f["column"], f["id"]) for f in json.load(open(sys.argv[1]))["findings"]))' \
+        "$scratch/lint.json" 2>/dev/null) || got="no JSON"
+    want="2:9:load 3:7:encoding 3:12:paths"
+    if [ "$status" -eq 1 ] && [ "$got" = "$want" ]; then
+        pass "$2: dlenv lint finds $want"
+    else
+        fail "$2: dlenv lint exited $status, found '$got', wants '$want': $(head -c 300 "$scratch/lint.err")"
+    fi
 }
 
 # pip, from OUTDIR only, into a fresh venv.

@@ -1,9 +1,10 @@
 """Checks a `dlenv lint --sarif` document (tests/lint/run.sh).
 
-With a schema file (argv[2], the OASIS SARIF 2.1.0 schema fetched at test time, never
-committed) and jsonschema importable, the document is validated against it. Always, the
-fields SARIF 2.1.0 requires (and GitHub code scanning reads) are checked by hand, so the
-test means something offline too. Prints one line per problem; nothing when it is valid.
+With a schema file (argv[2]: the OASIS SARIF 2.1.0 schema, which tests/lint/sarif_schema.sh
+takes from a pinned PyPI package, never committed) the document is validated against it
+with jsonschema (formats included where jsonschema can check them). Always, the fields
+SARIF 2.1.0 requires (and GitHub code scanning reads) are checked by hand, so tests/lint/
+run.sh means something offline too. Prints one line per problem; nothing when it is valid.
 """
 import json
 import sys
@@ -77,8 +78,10 @@ def by_schema(doc, schema_path):
     with open(schema_path, encoding="utf-8") as fh:
         schema = json.load(fh)
     cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    validator = cls(schema, format_checker=cls.FORMAT_CHECKER)
     return [f"schema: {e.message} at {list(e.absolute_path)}"
-            for e in cls(schema).iter_errors(doc)]
+            for e in validator.iter_errors(doc)]
 
 
 def main():

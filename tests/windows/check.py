@@ -20,6 +20,8 @@ against a scenario's expectations, one per line:
                                 (TEXT is the rest of the expectation, spaces as they are)
     linere REGEX                a line of standard output, leading spaces dropped, matches
                                 REGEX whole
+    json PATH JSON              the output's PATH (from its top: a.b[0].c) equals JSON
+    lint FILE LINE ID SEVERITY  `dlenv lint --json`: a finding ID of SEVERITY at FILE:LINE
 Prints every failed line and exits 1 when any failed."""
 import json
 import re
@@ -82,6 +84,17 @@ def check(out, err, code, line):
         doc = json.loads(out)
     except ValueError as e:
         return False, f"the output is not JSON: {e}"
+    if kind == "json":
+        try:
+            value = at(doc, args[0])
+        except (KeyError, IndexError, TypeError):
+            return False, "no such path"
+        return value == json.loads(" ".join(args[1:])), f"is {json.dumps(value)}"
+    if kind == "lint":
+        got = [(f.get("file"), f.get("line"), f.get("id"), f.get("severity"))
+               for f in doc.get("findings", [])]
+        want = (args[0], int(args[1]), args[2], args[3])
+        return want in got, f"findings: {got}"
     findings = {f["id"]: f for f in doc.get("findings", [])}
     if kind == "root":
         root = doc.get("root_cause")

@@ -8,7 +8,9 @@
 #      line, for arguments with spaces; with a NAME/console file, under a pseudo-terminal
 #      so that Wine has a console; NAME/program names another copy of dlenv.exe to run,
 #      relative to C:\dlenv-test) and check.py compares the answer with NAME/expect;
-#      each line of NAME/no_files is a file under C:\dlenv-test the run must not leave.
+#      each line of NAME/no_files is a file under C:\dlenv-test the run must not leave;
+#      each line "FILE EXPECTED" of NAME/same_files: the file under C:\dlenv-test the run
+#      leaves, byte for byte the scenario's file EXPECTED.
 # Before them: dlenv.exe's import table holds KnownDLLs only (a DLL that is not one is
 # looked for beside the program first, where a planted copy would run).
 # Files go under C:\dlenv-test, the toolkit folder and System32's nvml.dll / nvcuda.dll /
@@ -183,8 +185,15 @@ for dir in "$here"/scenarios/*/; do
         done < "$dir/no_files"
     fi
     [ -z "$left" ] || echo "left behind:$left"
+    differ=
+    if [ -f "$dir/same_files" ]; then
+        while read -r f want; do
+            cmp -s "$T/$f" "$dir/$want" || differ="$differ $f"
+        done < "$dir/same_files"
+    fi
+    [ -z "$differ" ] || echo "not as expected:$differ"
     if python3 "$here/check.py" "$work/out.json" "$code" "$dir/expect" "$work/err.log" &&
-        [ -z "$left" ]; then
+        [ -z "$left" ] && [ -z "$differ" ]; then
         passed=$((passed + 1))
     else
         echo "FAILED scenario $name (exit $code)"
