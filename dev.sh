@@ -21,8 +21,9 @@ BUILD_DEPS="gcc make cmake pkg-config libcjson-dev libcmocka-dev pci.ids util-li
 # builds the libFuzzer target; node_exporter serves fleet check's textfile and promtool
 # lints it (promtool is only in the whole prometheus package: 19 MB, 96 MB installed);
 # Slurm and munge (with iproute2's network namespaces) run a small cluster for fleet check
-# --drain (tests/e2e/fleet_slurm.sh).
-TEST_DEPS="python3 python3-torch python3-venv python3-pip python3-setuptools clang prometheus-node-exporter prometheus slurm-wlm munge iproute2"
+# --drain (tests/e2e/fleet_slurm.sh); pdsh and clustershell (clush) are fleet report's
+# launchers (tests/e2e/fleet_launchers.sh).
+TEST_DEPS="python3 python3-torch python3-venv python3-pip python3-setuptools clang prometheus-node-exporter prometheus slurm-wlm munge iproute2 pdsh clustershell"
 # The release files' tests (./dev.sh dist): the aarch64 binary runs under qemu-user with
 # Debian's aarch64 glibc; the Windows one under Wine (scripts/build-windows.sh installs it).
 DIST_DEPS="qemu-user libc6-arm64-cross file"

@@ -106,9 +106,10 @@ const dl_command dl_commands[] = {
      "equal nodes (driver, CUDA, GPUs, torch) is the reference, every other node is named\n"
      "with its difference, its root cause, its garbage output, or that it did not answer.\n"
      "--format text, json or markdown. Exit 0 all healthy, 1 a node fails, 7 a node did\n"
-     "not answer (or not with a report), 5 a node cannot be judged. See docs/fleet.md.\n"
+     "not answer (or not with a report), 5 a node cannot be judged. Give pdsh and clush\n"
+     "their own limit per node, -u, under --timeout. See docs/fleet.md.\n"
      "\nExample: dlenv fleet report --timeout 60 --hosts 'gpu[1-4]' --\n"
-     "           pdsh -w 'gpu[1-4]' dlenv report --json\n"},
+     "           pdsh -u 50 -w 'gpu[1-4]' dlenv report --json\n"},
     {"help", "show the help of dlenv, or of one command", dl_cmd_help, dl_help_options, 0,
      {" [COMMAND]", 1, false}, NULL},
     {NULL, NULL, NULL, NULL, 0, {NULL, 0, false}, NULL},

@@ -53,6 +53,11 @@ static void utc_now(char *out, size_t n, bool compact)
         snprintf(out, n, "unknown");
 }
 
+void dl_cli_utc_now(char *out, size_t n)
+{
+    utc_now(out, n, false);
+}
+
 static char *host_name(void)
 {
     dl_uname u;

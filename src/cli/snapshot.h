@@ -15,6 +15,10 @@ int dl_cli_take_snapshot(const dl_cli *cli, const dl_knowledge *know, dl_snapsho
 int dl_cli_take_snapshot_measured(const dl_cli *cli, const dl_knowledge *know,
                                   const char *measure, dl_snapshot *out);
 
+/* The time now as a snapshot's taken_at: "2025-03-01T09:30:00Z" (UTC), "unknown" when the
+ * clock cannot be read; n: 32 is enough. */
+void dl_cli_utc_now(char *out, size_t n);
+
 /* Runs the rules on s's facts when s has no findings (a plain report, an older snapshot). */
 void dl_cli_snapshot_judge(dl_snapshot *s, const dl_knowledge *know);
 

@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/output.h"
 #include "cli/redaction.h"
+#include "cli/snapshot.h"
 
 #include "base/str.h"
 #include "facts/query.h"
@@ -111,7 +112,7 @@ int dl_cmd_verify(const dl_cli *cli, const dl_context *ctx)
     dl_verify_input in;
     dl_rule_input rin;
     dl_style style;
-    char *text;
+    char when[32], *text;
     int rc;
     if (cli->quick && cli->full) {
         dl_cli_error("--quick and --full exclude each other");
@@ -134,6 +135,8 @@ int dl_cmd_verify(const dl_cli *cli, const dl_context *ctx)
     in.facts = &f;
     in.findings = &fs;
     in.view = &view;
+    dl_cli_utc_now(when, sizeof when);
+    in.taken_at = strcmp(when, "unknown") ? when : NULL; /* as of the measuring's end */
     style = dl_cli_style(cli);
     text = cli->json ? dl_render_verify_json(&in) : dl_render_verify_text(&in, &style);
     rc = dl_cli_write(text, cli->json);

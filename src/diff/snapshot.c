@@ -183,8 +183,10 @@ static bool read_document(const cJSON *doc, dl_snapshot *out, char **error)
         return false;
     schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
     out->schema = dl_strdup(schema->valuestring);
-    if (form->kind == DOC_SNAPSHOT && (!read_string(doc, "taken_at", &out->taken_at, error) ||
-                                       !read_string(doc, "host", &out->host, error)))
+    /* A snapshot has its time and host; a verify document its time (since it wrote one). */
+    if (form->kind != DOC_REPORT && !read_string(doc, "taken_at", &out->taken_at, error))
+        return false;
+    if (form->kind == DOC_SNAPSHOT && !read_string(doc, "host", &out->host, error))
         return false;
     if (!read_facts(doc, form, &out->facts, error))
         return false;

@@ -23,7 +23,8 @@
 
 typedef struct dl_snapshot {
     char *schema;        /* as the file says: dlenv.snapshot/1, dlenv.report/1, dlenv.doctor/1 */
-    char *taken_at;      /* ISO 8601 UTC; NULL when the document has none (a report) */
+    char *taken_at;      /* ISO 8601 UTC; NULL when the document has none (a report, a doctor
+                          * document, a verify one from before verify wrote its time) */
     char *host;          /* NULL when the document has none */
     dl_facts facts;
     dl_findings findings;

@@ -1,4 +1,5 @@
-/* dlenv verify as JSON: every figure under its group with the unit in its key
+/* dlenv verify as JSON: when it was measured ("taken_at", UTC, as a snapshot writes it, so
+ * `fleet check --snapshot` can say how old the rates are), every figure under its group with the unit in its key
  * ("fp32_gflops_all"), its limit ("fp32_gflops_all_limit") and the share reached; an
  * unmeasured one is {"unknown": why}. Then the findings and all the facts. */
 #include "render/text_verify.h"
@@ -55,6 +56,8 @@ char *dl_render_verify_json(const dl_verify_input *in)
     char *text, *out;
     size_t i;
     cJSON_AddStringToObject(doc, "schema", "dlenv.verify/1");
+    if (in->taken_at)
+        cJSON_AddStringToObject(doc, "taken_at", in->taken_at);
     cJSON_AddStringToObject(doc, "verdict", dl_verdict_name(in->view->verdict));
     if (in->view->root)
         cJSON_AddStringToObject(doc, "root_cause", in->view->root->id.value);

@@ -9,6 +9,7 @@ typedef struct dl_verify_input {
     const dl_facts *facts;
     const dl_findings *findings;
     const dl_verify_view *view;
+    const char *taken_at; /* when it was measured, "2025-03-01T09:30:00Z" (UTC); NULL: left out */
 } dl_verify_input;
 
 char *dl_render_verify_text(const dl_verify_input *in, const dl_style *style);

@@ -50,15 +50,24 @@ expect_eq "--snapshot of a missing file: exit code" 4 "$rc"
 node healthy nvml verify --quick --json
 cp "$work/out" "$work/verify.json"
 expect_eq "verify --json: schema" dlenv.verify/1 "$(get schema)"
+# verify writes when it measured, as a snapshot does: UTC, RFC 3339, now.
+verify_at=$(get taken_at)
+verify_secs=$(/usr/bin/python3 -c '
+import calendar, sys, time
+t = calendar.timegm(time.strptime(sys.argv[1], "%Y-%m-%dT%H:%M:%SZ"))
+print("%.10g" % t if abs(t - time.time()) < 60 else "not now")' "$verify_at" 2>/dev/null || echo "not RFC 3339")
+case "$verify_secs" in [0-9]*) ;; *) fail "verify --json: taken_at '$verify_at': $verify_secs" ;; esac
 # The same measurements as a snapshot taken at a known time (the facts and findings of
-# verify's document; a snapshot is the place that carries taken_at).
-/usr/bin/python3 - "$work/verify.json" "$work/snapshot.json" <<'PY'
+# verify's document), and as a verify document from before verify wrote its time.
+/usr/bin/python3 - "$work/verify.json" "$work/snapshot.json" "$work/verify-untimed.json" <<'PY'
 import json, sys
 v = json.load(open(sys.argv[1]))
 s = {"schema": "dlenv.snapshot/1", "taken_at": "2026-11-30T06:00:00Z", "host": "gpu07",
      "verdict": v["verdict"], "root_cause": v["root_cause"], "findings": v["findings"],
      "facts": v["facts"]}
 json.dump(s, open(sys.argv[2], "w"))
+del v["taken_at"]
+json.dump(v, open(sys.argv[3], "w"))
 PY
 
 # --- the exporter ---------------------------------------------------------------------
@@ -118,8 +127,7 @@ has_series "healthy: copy 900 of 1008.096 GB/s" 'dlenv_verify_peak_ratio{figure=
 cp "$work/textfile/dlenv.prom" "$work/healthy.prom"
 # What DCGM's exporter has stays out: the clock under load, the memory in use.
 case "$scraped" in *sm_clock*|*max_alloc*) fail "healthy: a clock or memory series: $scraped" ;; esac
-# A verify document has no time of its own: no timestamp series rather than a made-up one.
-case "$scraped" in *dlenv_verify_timestamp_seconds*) fail "healthy: a verify time from nowhere" ;; esac
+has_series "healthy: verify's own time" "dlenv_verify_timestamp_seconds{} $verify_secs"
 now=$(date +%s)
 ran=$(printf '%s\n' "$scraped" | sed -n 's/^dlenv_last_run_timestamp_seconds{} //p')
 /usr/bin/python3 -c "import sys; sys.exit(abs(float('$ran') - $now) > 60)" 2>/dev/null ||
@@ -134,6 +142,13 @@ node healthy nvml fleet check --format prom --textfile "$work/textfile" --snapsh
 scrape snapshot "$work/textfile/dlenv.prom"
 has_series "snapshot" "dlenv_verify_timestamp_seconds{} $(/usr/bin/python3 -c 'import calendar; print("%.10g" % calendar.timegm((2026, 11, 30, 6, 0, 0)))')"
 has_series "snapshot" 'dlenv_verify_peak_ratio{figure="fp32_tflops",group="gpu0"} 0.8477'
+
+# A verify document without a time (an older dlenv's): no timestamp series rather than a
+# made-up one, the rates still served.
+node healthy nvml fleet check --format prom --textfile "$work/textfile" --snapshot "$work/verify-untimed.json"
+scrape untimed "$work/textfile/dlenv.prom"
+case "$scraped" in *dlenv_verify_timestamp_seconds*) fail "untimed: a verify time from nowhere" ;; esac
+has_series "untimed" 'dlenv_verify_peak_ratio{figure="fp32_tflops",group="gpu0"} 0.8477'
 
 # 3. A failing node (the 418 driver under a torch built for CUDA 12.4), no --snapshot.
 node old-driver nvml-old fleet check --format prom --textfile "$work/textfile"
