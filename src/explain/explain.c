@@ -209,11 +209,13 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
 static void prune_alternatives(dl_explanation *e)
 {
     dl_strv kept = {0};
+    /* Conda's CPU-variant pick is a candidate only where the text shows conda at all. */
+    bool conda = dl_paste_find(&e->paste, 0, "conda") >= 0;
     size_t i;
     for (i = 0; i < e->alternatives.n; i++) {
         const char *a = e->alternatives.v[i];
         if ((e->findings.root_cause.value && !strcmp(a, e->findings.root_cause.value)) ||
-            dl_strv_has(&kept, a))
+            dl_strv_has(&kept, a) || (!conda && !strcmp(a, "conda_cpu_build_selected")))
             continue;
         dl_strv_add(&kept, dl_strdup(a));
     }
