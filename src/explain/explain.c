@@ -536,7 +536,11 @@ static long gpu_unused_line(const dl_paste *p)
                                         "using my gpu", "using the gpu", "recognize my gpu",
                                         "recognise my gpu", "detect my gpu", "only uses the cpu",
                                         "only uses cpu", "runs on the cpu", "running on cpu",
-                                        "running on the cpu"};
+                                        "running on the cpu", "not using gpu",
+                                        "not using the gpu", "not using my gpu",
+                                        "but not for gpu", "but not on gpu",
+                                        "not touching my vram", "instead of gpu",
+                                        "instead of the gpu", "instead of my gpu"};
     size_t k;
     for (k = 0; k < sizeof words / sizeof words[0]; k++) {
         long i = dl_paste_find(p, 0, words[k]);
