@@ -306,7 +306,15 @@ static bool wants_cuda(const dl_paste *p)
 {
     static const char *const labels[] = {"cuda used to build", "is cuda available",
                                          "cuda_module_loading", "cuda runtime version"};
+    /* or asks whether torch still supports the GPU, in a few languages ("unterstützt",
+     * "不支持", "не поддерживает") */
+    static const char *const support[] = {"support", "unterst\xc3\xbctz",
+                                          "\xe6\x94\xaf\xe6\x8c\x81",
+                                          "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xb4\xd0\xb5\xd1\x80\xd0\xb6"};
     size_t i, k;
+    for (k = 0; k < sizeof support / sizeof support[0]; k++)
+        if (dl_paste_find(p, 0, support[k]) >= 0)
+            return true;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
         bool label = false;
