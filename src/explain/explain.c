@@ -209,11 +209,13 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
 static void prune_alternatives(dl_explanation *e)
 {
     dl_strv kept = {0};
+    /* Conda's CPU-variant pick is a candidate only where the text shows conda at all. */
+    bool conda = dl_paste_find(&e->paste, 0, "conda") >= 0;
     size_t i;
     for (i = 0; i < e->alternatives.n; i++) {
         const char *a = e->alternatives.v[i];
         if ((e->findings.root_cause.value && !strcmp(a, e->findings.root_cause.value)) ||
-            dl_strv_has(&kept, a))
+            dl_strv_has(&kept, a) || (!conda && !strcmp(a, "conda_cpu_build_selected")))
             continue;
         dl_strv_add(&kept, dl_strdup(a));
     }
@@ -304,7 +306,15 @@ static bool wants_cuda(const dl_paste *p)
 {
     static const char *const labels[] = {"cuda used to build", "is cuda available",
                                          "cuda_module_loading", "cuda runtime version"};
+    /* or asks whether torch still supports the GPU, in a few languages ("unterstützt",
+     * "不支持", "не поддерживает") */
+    static const char *const support[] = {"support", "unterst\xc3\xbctz",
+                                          "\xe6\x94\xaf\xe6\x8c\x81",
+                                          "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xb4\xd0\xb5\xd1\x80\xd0\xb6"};
     size_t i, k;
+    for (k = 0; k < sizeof support / sizeof support[0]; k++)
+        if (dl_paste_find(p, 0, support[k]) >= 0)
+            return true;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
         bool label = false;
@@ -534,7 +544,11 @@ static long gpu_unused_line(const dl_paste *p)
                                         "using my gpu", "using the gpu", "recognize my gpu",
                                         "recognise my gpu", "detect my gpu", "only uses the cpu",
                                         "only uses cpu", "runs on the cpu", "running on cpu",
-                                        "running on the cpu"};
+                                        "running on the cpu", "not using gpu",
+                                        "not using the gpu", "not using my gpu",
+                                        "but not for gpu", "but not on gpu",
+                                        "not touching my vram", "instead of gpu",
+                                        "instead of the gpu", "instead of my gpu"};
     size_t k;
     for (k = 0; k < sizeof words / sizeof words[0]; k++) {
         long i = dl_paste_find(p, 0, words[k]);

@@ -316,6 +316,34 @@ static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, si
     }
 }
 
+/* A 32-bit interpreter or system said in words ("32 bit windows 7 system", "my python is
+ * 32-bit"): a 32-bit Windows runs only a 32-bit Python. A banner or path already read wins. */
+static void prose_32bit(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    static const char *const words[] = {"32 bit windows", "32-bit windows", "32bit windows",
+                                        "windows 32 bit", "windows 32-bit", "windows 32bit",
+                                        "32 bit python", "32-bit python", "32bit python",
+                                        "python 32 bit", "python 32-bit", "python 32bit",
+                                        "python is 32", "32 bit system", "32-bit system",
+                                        "32 bit os", "32-bit os"};
+    size_t k;
+    if (f->pythons.count && python(f)->bits.known)
+        return;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strstr(low, words[k])) {
+            dl_int_set(&python(f)->bits, 32);
+            note(w, "pythons[0].bits", i);
+            return;
+        }
+}
+
+static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++)
+        prose_32bit(p->lines[i].lower, f, w, i);
+}
+
 /* A capability in words: "GM630m => cuda capability 2.1", "(compute capability 6.1)": the
  * "D.D" right after "cuda capability " or "compute capability ", one digit each side (no
  * GPU has two), followed by neither a digit nor a dot ("capability 3.7.0" is no such
@@ -1037,6 +1065,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     os_in_words(p, f, w);
     python_in_words(p, f, w);
+    bits_in_words(p, f, w);
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
 }
