@@ -7,8 +7,7 @@ set -eu
 . "$(dirname "$0")/lib.inc"
 py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
-make_venv "$work/can-venv"
-rm -rf "$work/can-venv"
+need_venv_pip
 
 . "$here/local_index.inc"
 
@@ -16,10 +15,12 @@ env="$work/env"
 common="--python $py --cpu --tool venv --extra-index-url none"
 
 # The folder's files and links with their hashes: "exactly as it was" is this, equal.
+# (One sha256sum for all the files: a venv holds thousands.)
 fingerprint() {
-    (cd "$1" && find . \( -type f -o -type l \) | LC_ALL=C sort | while read -r f; do
-        if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else sha256sum "$f"; fi
-    done)
+    (cd "$1" && {
+        find . -type l -exec sh -c 'for f; do echo "$f -> $(readlink "$f")"; done' sh {} +
+        find . -type f -exec sha256sum {} +
+    } | LC_ALL=C sort)
 }
 no_staging() { # no_staging WHAT
     left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
@@ -82,6 +83,32 @@ case "$out" in *"matrix product on the CPU is right"*"works as planned; nothing 
     *) fail "adopt: not proven: $out$err" ;; esac
 ! grep -q '^\$ ' "$work/out" || fail "adopt: a command ran: $(grep '^\$ ' "$work/out")"
 unchanged "adopt"
+
+# 3c. One made without dlenv (no pip even: the planned wheels unpacked into it by hand):
+# adopted, proven, and given the lock and snapshot it lacked; nothing else in it changes.
+byhand="$work/byhand"
+"$py" -m venv --without-pip "$byhand"
+site=$("$byhand/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+for whl in "$work/index/cpu/torch/torch-$torch+cpu-py3-none-any.whl" \
+           "$work/index/cpu/torchvision/torchvision-$vision+cpu-py3-none-any.whl"; do
+    "$py" -m zipfile -e "$whl" "$site"
+done
+fingerprint "$byhand" > "$work/byhand.before"
+# shellcheck disable=SC2086
+run setup "$byhand" $common $mirror --yes
+expect_eq "adopt, no lock: exit code" 0 "$rc"
+case "$out" in *"It has no dlenv.lock and dlenv-snapshot.json: written once it is proven"*"works as planned; nothing in it was installed or changed"*"Lock: $byhand/dlenv.lock (2 packages, no hashes"*"Snapshot: $byhand/dlenv-snapshot.json"*) ;;
+    *) fail "adopt, no lock: not written or not said: $out$err" ;; esac
+grep -qx "torch==$torch+cpu" "$byhand/dlenv.lock" || fail "adopt, no lock: lock without torch: $(cat "$byhand/dlenv.lock")"
+grep -qx "torchvision==$vision+cpu" "$byhand/dlenv.lock" || fail "adopt, no lock: lock without torchvision"
+grep -q "^# python: $pyver\$" "$byhand/dlenv.lock" || fail "adopt, no lock: lock without its Python"
+grep -q "^--index-url http://127.0.0.1:$port" "$byhand/dlenv.lock" || fail "adopt, no lock: lock without the index"
+expect_eq "adopt, no lock: snapshot's interpreter" "$byhand/bin/python" "$("$match" --get "$byhand/dlenv-snapshot.json" facts.pythons.0.path)"
+fingerprint "$byhand" | grep -v -e ' \./dlenv\.lock$' -e ' \./dlenv-snapshot\.json$' > "$work/byhand.after"
+cmp -s "$work/byhand.before" "$work/byhand.after" || fail "adopt, no lock: more changed: $(diff "$work/byhand.before" "$work/byhand.after" | head -5)"
+run restore "$byhand/dlenv.lock" "$work/byhand2" --python "$py" --tool venv --dry-run
+expect_eq "adopt, no lock: its lock restores" 0 "$rc"
+case "$out" in *"Restore: 2 packages"*"no hashes in the lock"*) ;; *) fail "adopt, no lock: restore: $out$err" ;; esac
 
 # 4. Faults. Each: its own exit code, the environment as it was, no staging folder.
 # shellcheck disable=SC2086

@@ -10,8 +10,7 @@ py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
 fakes=$(cd "$(dirname "$match")/fakes" && pwd)
 [ -f "$fakes/nvml/libnvidia-ml.so.1" ] || { echo "SKIP: no fake NVML in $fakes"; exit 77; }
-make_venv "$work/can-venv"
-rm -rf "$work/can-venv"
+need_venv_pip
 
 . "$here/local_index.inc"
 
