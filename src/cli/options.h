@@ -78,7 +78,7 @@ typedef struct dl_cli {
     bool fix, diff, sarif, unsafe_fixes;
     /* setup, restore */
     bool yes, dry_run, rollback, prove, force;
-    bool allow_python_download; /* setup: uv may fetch the planned Python */
+    bool allow_python_download; /* setup, restore: uv may fetch the planned Python */
     const char *tool, *extra_index_url;
     const char *wheelhouse;  /* setup/restore --wheelhouse DIR: install from these wheels only */
     const char *with[DL_CLI_MAX_WITH]; /* --with PKG==V */

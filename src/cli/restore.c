@@ -7,6 +7,7 @@
 #include "cli/exit_codes.h"
 #include "cli/input.h"
 #include "cli/output.h"
+#include "cli/setup_python.h"
 #include "cli/setup_transaction.h"
 
 #include "base/str.h"
@@ -23,6 +24,8 @@ const dl_option dl_restore_options[] = {
     DL_OPT_LOWER("tool", "TOOL", tool, "uv, venv or conda (default: uv when it is on PATH)"),
     DL_OPT_CALL("python", "PATH", dl_opt_set_python_path,
                 "make it from this interpreter (default: pythonX.Y of the lock on PATH)"),
+    DL_OPT_FLAG("allow-python-download", 0, allow_python_download,
+                "no Python X.Y of the lock here: let uv fetch it (uv python install X.Y)"),
     DL_OPT_TEXT("wheelhouse", 0, "DIR", wheelhouse,
                 "install from the wheels in DIR only (no index: pip --no-index --find-links)"),
     DL_OPT_FLAG("offline", 0, offline, "no index at all: needs --wheelhouse DIR"),
@@ -42,9 +45,11 @@ static char *folder_of(const char *lock)
     return n > 1 ? dl_strndup(lock, n - 1) : dl_strdup(".");
 }
 
+/* The lock's Python: --python PATH, conda's python=X.Y, else as setup finds X.Y (uv's,
+ * fetched by uv with --allow-python-download; pythonX.Y on PATH; `py -X.Y`). */
 static int python_for(dl_setup_job *job, const dl_lock *lock)
 {
-    char *name;
+    job->python_version = dl_strdup(lock->python);
     if (job->tool == DL_TOOL_CONDA) { /* conda brings the lock's Python: python=X.Y */
         job->base_python = dl_strdup(lock->python);
         return DL_EXIT_OK;
@@ -53,17 +58,7 @@ static int python_for(dl_setup_job *job, const dl_lock *lock)
         job->base_python = dl_strdup(job->cli->python);
         return DL_EXIT_OK;
     }
-    name = dl_fmt("python%s", lock->python);
-    job->base_python = job->tool == DL_TOOL_UV ? dl_strdup(lock->python)
-                                                : dl_proc_find(name, dl_env_get("PATH"));
-    free(name);
-    if (!job->base_python) {
-        dl_cli_error("no Python %s on PATH to make the environment from: install it "
-                     "(`uv python install %s`, `pyenv install %s`), or give one with --python",
-                     lock->python, lock->python, lock->python);
-        return DL_EXIT_NO_PYTHON;
-    }
-    return DL_EXIT_OK;
+    return dl_setup_python_of_version(job);
 }
 
 static int restore_from(dl_setup_job *job, const char *lock_path, const dl_lock *lock)
@@ -72,7 +67,6 @@ static int restore_from(dl_setup_job *job, const char *lock_path, const dl_lock 
     char *plus;
     if (rc != DL_EXIT_OK || (rc = python_for(job, lock)) != DL_EXIT_OK)
         return rc;
-    job->python_version = dl_strdup(lock->python);
     job->requirements = dl_path_absolute(lock_path);
     job->require_hashes = lock->all_hashed;
     job->no_deps = true;

@@ -9,6 +9,7 @@
 #include "cli/gather.h"
 #include "cli/output.h"
 #include "cli/setup_conda.h"
+#include "cli/setup_python.h"
 #include "cli/setup_transaction.h"
 
 #include "base/str.h"
@@ -30,13 +31,6 @@
 #define THIS_WINDOWS false
 #endif
 #define PYPI_SIMPLE "https://pypi.org/simple"
-#if defined(_WIN32)
-#define THIS_OS "windows"
-#elif defined(__APPLE__)
-#define THIS_OS "macos"
-#else
-#define THIS_OS "linux"
-#endif
 
 static bool set_with(dl_cli *cli, const dl_option *o, const char *value, char **error)
 {
@@ -170,74 +164,6 @@ static char *target_of(const dl_cli *cli)
     return home ? dl_fmt("%s/.venvs/%s", home, cli->name) : dl_fmt(".venvs/%s", cli->name);
 }
 
-/* The interpreter path a command prints (`py -3.12 -c ...`, `uv python find 3.12`), when
- * it ends well and that path exists; NULL otherwise. */
-static char *path_answered(const dl_strv *argv)
-{
-    char *found = NULL;
-    dl_proc_opts o;
-    dl_proc_result r;
-    const char **v = dl_xcalloc(argv->n + 1, sizeof *v);
-    size_t i;
-    for (i = 0; i < argv->n; i++)
-        v[i] = argv->v[i];
-    memset(&o, 0, sizeof o);
-    o.timeout_ms = 30000;
-    o.max_output = 1u << 16;
-    dl_proc_run(v, &o, &r);
-    if (r.started && r.exited && r.exit_code == 0 && r.out) {
-        const char *path = dl_trim(r.out);
-        if (*path && dl_path_kind(path) != DL_FS_NONE)
-            found = dl_strdup(path);
-    }
-    dl_proc_result_free(&r);
-    free(v);
-    return found;
-}
-
-/* The interpreter of version X.Y by the launcher `py -X.Y` (Windows), when there is one on
- * PATH and it knows that version: the path it answers. NULL otherwise. */
-static char *by_launcher(const char *version)
-{
-    char *py = dl_proc_find("py", dl_env_get("PATH")), *found;
-    dl_strv argv = {0};
-    if (!py)
-        return NULL;
-    dl_setup_py_launcher_argv(py, version, &argv);
-    found = path_answered(&argv);
-    dl_strv_free(&argv);
-    free(py);
-    return found;
-}
-
-/* The Python X.Y uv would make the environment from (a system one or one uv installed
- * earlier; never a download): `uv python find --system X.Y`. NULL when it has none. */
-static char *by_uv(const char *uv, const char *version)
-{
-    dl_strv argv = {0};
-    char *found;
-    dl_setup_uv_find_python_argv(uv, version, &argv);
-    found = path_answered(&argv);
-    dl_strv_free(&argv);
-    return found;
-}
-
-/* No Python X.Y: which to install, for this system, and how uv could fetch it. */
-static int no_python(const dl_setup_job *job)
-{
-    const char *v = job->python_version;
-    const char *uv_options = !job->uv ? NULL
-                             : job->tool == DL_TOOL_UV ? "--allow-python-download"
-                                                       : "--tool uv --allow-python-download";
-    char *hint = dl_setup_python_install_hint(THIS_OS, v, uv_options);
-    dl_cli_error("no Python %s to make the environment from%s: %s", v,
-                 job->cli->allow_python_download && !job->uv
-                     ? " (--allow-python-download: uv is not on PATH to fetch it)"
-                     : "", hint);
-    free(hint);
-    return DL_EXIT_NO_PYTHON;
-}
-
 /* The interpreter the environment is made from: --python PATH; for --python X.Y the one uv
  * finds (tool uv: fetched first when --allow-python-download lets it), else pythonX.Y on
  * PATH (or what `py -X.Y` runs, when only the launcher is there); else the one `python`
@@ -248,29 +174,17 @@ static int base_python(dl_setup_job *job, const dl_facts *f, const dl_plan_machi
     const dl_python *main = dl_q_main_python(f);
     job->python_version = dl_fmt("%u.%u%s", m->py_major, m->py_minor,
                                  m->py_free_threaded ? "t" : "");
-    if (job->tool == DL_TOOL_CONDA) {
+    if (job->tool == DL_TOOL_CONDA)
         job->base_python = dl_strdup(job->python_version); /* conda brings it: python=X.Y */
-    } else if (cli->python_version.major && job->tool == DL_TOOL_UV) {
-        job->base_python = by_uv(job->uv, job->python_version);
-        job->fetch_python = !job->base_python && cli->allow_python_download;
-        if (job->fetch_python)
-            job->base_python = dl_strdup(job->python_version);
-    } else if (cli->python_version.major) {
-        char *name = dl_fmt("python%s", job->python_version);
-        job->base_python = dl_proc_find(name, dl_env_get("PATH"));
-        free(name);
-        if (!job->base_python)
-            job->base_python = by_launcher(job->python_version);
-    } else if (main && main->path.value) {
+    else if (!cli->python_version.major && main && main->path.value)
         job->base_python = dl_strdup(main->path.value);
-    }
     if (!m->py_major) {
         dl_cli_error("no Python found here to make the environment from: install one "
                      "(python.org, `uv python install 3.12`, or your distribution's python3 "
                      "package), or give one with --python PATH");
         return DL_EXIT_NO_PYTHON;
     }
-    return job->base_python ? DL_EXIT_OK : no_python(job);
+    return job->base_python ? DL_EXIT_OK : dl_setup_python_of_version(job);
 }
 
 static void print_plan(const dl_setup_job *job, const dl_plan_candidate *c)

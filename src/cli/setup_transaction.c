@@ -733,40 +733,35 @@ static char *snapshot_in_place(const dl_setup_job *job, const dl_snapshot *snap)
     return moved;
 }
 
-static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
+/* The lock's header from the plan, then the lock written atomically and said. */
+static int write_lock(const dl_setup_job *job, dl_lock *lock, const char *host)
 {
-    dl_lock lock;
-    char when[32], *text, *json, *error = NULL;
+    char when[32], *text, *error = NULL;
     int rc = DL_EXIT_OK;
-    memset(&lock, 0, sizeof lock);
     utc_now(when, sizeof when);
-    if (!lock_packages(job, &lock, &error)) {
-        dl_cli_error("no lock written: %s", error);
+    lock->torch = dl_strdup(dl_lock_version_of(lock, "torch"));
+    lock->variant = dl_strdup(job->variant);
+    lock->index_url = dl_strdup(job->index_url);
+    lock->extra_index_url = dl_strdup(job->extra_index_url);
+    text = dl_lock_write(lock, when, host);
+    if (!dl_file_write_atomic(job->layout.lock, text, strlen(text), &error)) {
+        dl_cli_error("%s", error);
         free(error);
         rc = DL_EXIT_TOOL;
     } else {
-        lock.python = dl_strdup(job->python_version);
-        lock.torch = dl_strdup(dl_lock_version_of(&lock, "torch"));
-        lock.variant = dl_strdup(job->variant);
-        lock.tool = dl_strdup(job->tool == DL_TOOL_UV      ? "uv"
-                              : job->tool == DL_TOOL_CONDA ? "conda"
-                                                           : "venv");
-        lock.index_url = dl_strdup(job->index_url);
-        lock.extra_index_url = dl_strdup(job->extra_index_url);
-        text = dl_lock_write(&lock, when, snap->host);
-        if (!dl_file_write_atomic(job->layout.lock, text, strlen(text), &error)) {
-            dl_cli_error("%s", error);
-            free(error);
-            rc = DL_EXIT_TOOL;
-        } else {
-            printf("Lock: %s (%lu packages, %s)\n", job->layout.lock, (unsigned long)lock.n,
-                   lock.all_hashed ? "every file's sha256"
-                                   : "no hashes: some file's sha256 is unknown (its header "
-                                     "says which)");
-        }
-        free(text);
+        printf("Lock: %s (%lu packages, %s)\n", job->layout.lock, (unsigned long)lock->n,
+               lock->all_hashed ? "every file's sha256"
+                                : "no hashes: some file's sha256 is unknown (its header "
+                                  "says which)");
     }
-    json = snapshot_in_place(job, snap);
+    free(text);
+    return rc;
+}
+
+static int write_snapshot(const dl_setup_job *job, const dl_snapshot *snap)
+{
+    char *json = snapshot_in_place(job, snap), *text, *error = NULL;
+    int rc = DL_EXIT_OK;
     text = dl_fmt("%s\n", json);
     free(json);
     if (!dl_file_write_atomic(job->layout.snapshot, text, strlen(text), &error)) {
@@ -778,9 +773,99 @@ static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
                job->layout.snapshot);
     }
     free(text);
+    return rc;
+}
+
+static int write_lock_and_snapshot(const dl_setup_job *job, dl_snapshot *snap)
+{
+    dl_lock lock;
+    char *error = NULL;
+    int rc = DL_EXIT_OK, snap_rc;
+    memset(&lock, 0, sizeof lock);
+    if (!lock_packages(job, &lock, &error)) {
+        dl_cli_error("no lock written: %s", error);
+        free(error);
+        rc = DL_EXIT_TOOL;
+    } else {
+        lock.python = dl_strdup(job->python_version);
+        lock.tool = dl_strdup(job->tool == DL_TOOL_UV      ? "uv"
+                              : job->tool == DL_TOOL_CONDA ? "conda"
+                                                           : "venv");
+        rc = write_lock(job, &lock, snap->host);
+    }
+    snap_rc = write_snapshot(job, snap);
     dl_lock_free(&lock);
     (void)dl_tree_remove(job->report, &error);
-    return rc;
+    return rc != DL_EXIT_OK ? rc : snap_rc;
+}
+
+/* An environment made without dlenv: its Python X.Y on the first line, then what is
+ * installed in its own site-packages (not the system's it may see), as pip inspect's JSON
+ * names it. importlib.metadata alone: it may have no pip. */
+static const char *INSTALLED_PACKAGES =
+    "import json, sys, sysconfig\n"
+    "from importlib import metadata\n"
+    "paths = sysconfig.get_paths()\n"
+    "seen, found = set(), []\n"
+    "for d in metadata.distributions(path=sorted({paths['purelib'], paths['platlib']})):\n"
+    "    name = d.metadata['Name']\n"
+    "    if name and name.lower() not in seen:\n"
+    "        seen.add(name.lower())\n"
+    "        found.append({'metadata': {'name': name, 'version': d.version}})\n"
+    "found.sort(key=lambda p: p['metadata']['name'].lower())\n"
+    "print('%d.%d%s' % (sys.version_info[0], sys.version_info[1],\n"
+    "                  't' if sysconfig.get_config_var('Py_GIL_DISABLED') else ''))\n"
+    "print(json.dumps({'installed': found}))\n";
+
+/* The lock of an adopted environment: the versions installed in it (their files' sha256
+ * are not known: what was downloaded then is gone), its own Python, no tool. */
+static bool installed_packages(const dl_setup_job *job, dl_lock *lock, char **error)
+{
+    dl_strv argv = {0};
+    dl_proc_result r;
+    const char *json;
+    bool ok = false;
+    dl_strv_add(&argv, dl_strdup(job->layout.python));
+    dl_strv_add(&argv, dl_strdup("-c"));
+    dl_strv_add(&argv, dl_strdup(INSTALLED_PACKAGES));
+    run(&argv, 60000, false, &r);
+    json = succeeded(&r) && r.out ? strchr(r.out, '\n') : NULL;
+    if (!json) {
+        char *how = how_it_ended(&r);
+        *error = dl_fmt("its packages could not be listed: %s", how);
+        free(how);
+    } else {
+        lock->python = dl_strndup(r.out, (size_t)(json - r.out));
+        ok = dl_lock_from_pip_report(json + 1, strlen(json + 1), lock, error);
+    }
+    dl_proc_result_free(&r);
+    dl_strv_free(&argv);
+    return ok;
+}
+
+/* An adopted environment without a lock or a snapshot (made by hand, or by an older dlenv)
+ * gets them once proven, written as a setup writes them; the ones it has are kept. */
+static int record_adopted(const dl_setup_job *job, const dl_snapshot *snap)
+{
+    bool need_lock = dl_path_kind(job->layout.lock) == DL_FS_NONE;
+    bool need_snap = dl_path_kind(job->layout.snapshot) == DL_FS_NONE;
+    dl_lock lock;
+    char *error = NULL;
+    int rc = DL_EXIT_OK, snap_rc = DL_EXIT_OK;
+    if (!need_lock && !need_snap)
+        return DL_EXIT_OK;
+    memset(&lock, 0, sizeof lock);
+    if (need_lock && !installed_packages(job, &lock, &error)) {
+        dl_cli_error("no lock written: %s", error);
+        free(error);
+        rc = DL_EXIT_TOOL;
+    } else if (need_lock) {
+        rc = write_lock(job, &lock, snap->host);
+    }
+    if (need_snap)
+        snap_rc = write_snapshot(job, snap);
+    dl_lock_free(&lock);
+    return rc != DL_EXIT_OK ? rc : snap_rc;
 }
 
 /* How to start the environment, in the shell dlenv was typed in (both of Windows' when
@@ -911,23 +996,44 @@ static bool already_as_planned(const dl_setup_job *job, char **have)
     return all;
 }
 
+/* Which of the lock and the snapshot the target lacks, as said; NULL: it has both. */
+static const char *missing_records(const dl_setup_job *job)
+{
+    bool lock = dl_path_kind(job->layout.lock) == DL_FS_NONE;
+    bool snap = dl_path_kind(job->layout.snapshot) == DL_FS_NONE;
+    return lock && snap ? DL_SETUP_LOCK_NAME " and " DL_SETUP_SNAPSHOT_NAME
+           : lock       ? DL_SETUP_LOCK_NAME
+           : snap       ? DL_SETUP_SNAPSHOT_NAME
+                        : NULL;
+}
+
 /* What is there is what the plan would make: proven as it is, nothing installed. */
 static int adopt(const dl_setup_job *job, char *have)
 {
+    const char *missing = missing_records(job);
     dl_snapshot snap;
     int rc;
     printf("\n%s already is an environment with %s, as planned: setup only proves it, "
            "nothing is installed (--force makes it anew).\n", job->layout.target, have);
     free(have);
+    if (missing)
+        printf("It has no %s: %s.\n", missing,
+               job->cli->dry_run ? "a setup without --dry-run writes it once it is proven"
+                                 : "written once it is proven, as a setup writes them");
     if (job->cli->dry_run) {
         printf("\n--dry-run: nothing was done.\n");
         return DL_EXIT_OK;
     }
     memset(&snap, 0, sizeof snap);
     rc = dl_setup_prove_python(job, job->layout.python, &snap);
-    if (rc == DL_EXIT_OK)
+    if (rc == DL_EXIT_OK && !missing)
         printf("The environment at %s works as planned; nothing was changed.\n",
                job->layout.target);
+    else if (rc == DL_EXIT_OK)
+        printf("The environment at %s works as planned; nothing in it was installed or "
+               "changed.\n", job->layout.target);
+    if (rc == DL_EXIT_OK)
+        rc = record_adopted(job, &snap);
     else
         fprintf(stderr, "Nothing was changed at %s (`dlenv setup --force` makes it anew).\n",
                 job->layout.target);

@@ -9,8 +9,7 @@ set -eu
 . "$(dirname "$0")/lib.inc"
 py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
-make_venv "$work/can-venv"
-rm -rf "$work/can-venv"
+need_venv_pip
 . "$here/local_index.inc"
 
 mkdir -p "$work/bin"

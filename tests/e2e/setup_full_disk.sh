@@ -17,8 +17,7 @@ if ! unshare -rm sh -c "mount -t tmpfs -o size=3m tmpfs '$work/disk'" 2> /dev/nu
     echo "SKIP: no unprivileged user namespaces here (unshare -rm); a tmpfs needs root otherwise"
     exit 77
 fi
-make_venv "$work/can-venv"
-rm -rf "$work/can-venv"
+need_venv_pip
 
 # The wheels the CPU plan names, torch padded to 30 MiB.
 run plan --for cpu --json --python "$py"

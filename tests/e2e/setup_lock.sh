@@ -1,13 +1,12 @@
 # dlenv.lock carries every file's sha256 even where the index publishes none (a mirror that
 # serves bare links: simple_index.py --no-hashes): pip's report hashes what it downloaded.
 # restore then checks them: the same package set again, and a wheel changed on the index
-# since (same name, other bytes) is refused with exit 16, nothing made.
+# since (same name, other bytes) is refused with exit 16, the environment there unchanged.
 set -eu
 . "$(dirname "$0")/lib.inc"
 py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
-make_venv "$work/can-venv"
-rm -rf "$work/can-venv"
+need_venv_pip
 
 . "$here/local_index.inc"
 
@@ -39,13 +38,22 @@ case "$out" in *"--require-hashes"*) ;; *) fail "restore: hashes not checked: $o
 freeze() { "$1/bin/python" -m pip list --format freeze --exclude pip --exclude setuptools 2> /dev/null | LC_ALL=C sort; }
 expect_eq "restore: the same packages" "$(freeze "$work/env")" "$(freeze "$work/again")"
 
-# 3. The wheel edited on the index (other bytes, same name): refused, nothing made.
+# 3. The wheel edited on the index (other bytes, same name): refused over the environment
+# restored above, which stays byte for byte as it was (setup.sh's faults check the same).
+fingerprint() {
+    (cd "$1" && {
+        find . -type l -exec sh -c 'for f; do echo "$f -> $(readlink "$f")"; done' sh {} +
+        find . -type f -exec sha256sum {} +
+    } | LC_ALL=C sort)
+}
+fingerprint "$work/again" > "$work/before"
 "$py" "$here/fake_wheel.py" "$work" torch "$torch+cpu" healthy mm=wrong > /dev/null
 mv "$work/torch-$torch+cpu-py3-none-any.whl" "$whl"
-run restore "$work/env/dlenv.lock" "$work/edited" --python "$py" --tool venv --yes
+run restore "$work/env/dlenv.lock" "$work/again" --python "$py" --tool venv --yes
 expect_eq "edited wheel: exit code" 16 "$rc"
 case "$err" in *"sha256 is not the one the lock holds"*) ;; *) fail "edited wheel: not said: $err" ;; esac
-[ ! -e "$work/edited" ] || fail "edited wheel: the environment was made"
+fingerprint "$work/again" > "$work/after"
+cmp -s "$work/before" "$work/after" || fail "edited wheel: the environment changed: $(diff "$work/before" "$work/after" | head -5)"
 left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
 expect_eq "edited wheel: staging folders left" "" "$left"
 

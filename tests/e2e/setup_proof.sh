@@ -10,8 +10,7 @@ py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
 fakes=$(cd "$(dirname "$match")/fakes" && pwd)
 [ -f "$fakes/nvml/libnvidia-ml.so.1" ] || { echo "SKIP: no fake NVML in $fakes"; exit 77; }
-make_venv "$work/can-venv"
-rm -rf "$work/can-venv"
+need_venv_pip
 
 . "$here/local_index.inc"
 
@@ -56,15 +55,26 @@ case "$err" in *"planned GPU 1: NVIDIA GeForce RTX 3060 (compute capability 8.6)
 no_staging "torch sees 1 of 2 GPUs"
 
 # 2. torch sees both (in another order): the devices pass; the fake has no GPU products,
-# and the proof says that next.
+# and the proof says that next. The same proof as after an install, run on an environment
+# that already holds the plan (adopted: a pip-less venv with the wheels unpacked into it;
+# case 1 runs it after a real install), so no venv with pip is made for it.
+unpacked() { # unpacked DIR INDEX: a venv without pip holding INDEX's torch and torchvision
+    "$py" -m venv --without-pip "$1"
+    for whl in "$2"/torch/*.whl "$2"/torchvision/*.whl; do
+        "$py" -m zipfile -e "$whl" "$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+    done
+}
+unpacked "$work/both" "$work/index/two/$variant"
 # shellcheck disable=SC2086
-gpu run setup "$work/env" $common --index-mirror "http://127.0.0.1:$port/two"
+gpu run setup "$work/both" $common --index-mirror "http://127.0.0.1:$port/two"
 expect_eq "torch sees both GPUs: exit code" 18 "$rc"
-case "$out" in *"torch sees the 2 planned GPUs"*) ;; *) fail "torch sees both GPUs: not matched: $out$err" ;; esac
+case "$out" in *"already is an environment with torch $gtorch+$variant"*"torch sees the 2 planned GPUs"*) ;; *) fail "torch sees both GPUs: not matched: $out$err" ;; esac
 case "$err" in *"ran no matrix product on a GPU"*) ;; *) fail "torch sees both GPUs: not the products next: $err" ;; esac
+[ ! -e "$work/both/dlenv.lock" ] || fail "torch sees both GPUs: a lock written for an environment that failed"
 # CUDA_VISIBLE_DEVICES of the person's hides one: torch's one GPU is a planned one, passes.
+unpacked "$work/one" "$work/index/$variant"
 # shellcheck disable=SC2086
-CUDA_VISIBLE_DEVICES=0 gpu run setup "$work/env" $common $mirror
+CUDA_VISIBLE_DEVICES=0 gpu run setup "$work/one" $common $mirror
 case "$out" in *"torch sees 1 planned GPU: NVIDIA GeForce RTX 4090 (8.9) (CUDA_VISIBLE_DEVICES"*) ;;
     *) fail "CUDA_VISIBLE_DEVICES=0: not matched as chosen: $out$err" ;; esac
 no_staging "torch sees both GPUs"

@@ -10,9 +10,19 @@ set -eu
 py=/usr/bin/python3
 here=$(cd "$(dirname "$0")" && pwd)
 UV_VERSION=0.9.5
-make_venv "$work/tools"
-"$work/tools/bin/python" -m pip install --disable-pip-version-check -q "uv==$UV_VERSION" \
-    > "$work/uv-install.log" 2>&1 ||
+# uv goes into a venv without pip, by the system's pip (--python, pip 22.3 and newer):
+# a venv's own pip costs seconds of ensurepip; an older pip gets one
+[ -x /usr/bin/python3 ] || skip_or_fail "no /usr/bin/python3"
+/usr/bin/python3 -m venv --without-pip "$work/tools" > /dev/null 2>&1 ||
+    skip_or_fail "python3 -m venv does not work here"
+if /usr/bin/python3 -m pip --python "$work/tools/bin/python" --version > /dev/null 2>&1; then
+    set -- /usr/bin/python3 -m pip --python "$work/tools/bin/python"
+else
+    rm -rf "$work/tools"
+    make_venv "$work/tools"
+    set -- "$work/tools/bin/python" -m pip
+fi
+"$@" install --disable-pip-version-check -q "uv==$UV_VERSION" > "$work/uv-install.log" 2>&1 ||
     skip_or_fail "uv==$UV_VERSION cannot be installed from PyPI: $(tail -n 1 "$work/uv-install.log")"
 
 . "$here/local_index.inc"
@@ -72,5 +82,23 @@ case "$err" in *"uv could not fetch Python $missing: it exited with"*) ;; *) fai
 [ ! -e "$work/fetched" ] || fail "fetch fails: an environment was made"
 left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
 expect_eq "fetch fails: staging folders left" "" "$left"
+
+# restore the same way: a lock made for Python $missing is refused with what to install,
+# shown fetched in a dry run with --allow-python-download, and for real fails as above.
+sed "s/^# python: .*/# python: $missing/" "$env/dlenv.lock" > "$work/other-python.lock"
+PATH="$work/tools/bin:/usr/bin:/bin" run restore "$work/other-python.lock" "$work/rfetched" --tool uv --dry-run
+expect_eq "restore, no Python $missing: exit code" 11 "$rc"
+case "$err" in *"no Python $missing"*"add --allow-python-download"*) ;; *) fail "restore, no Python $missing: no hint: $err" ;; esac
+PATH="$work/tools/bin:/usr/bin:/bin" run restore "$work/other-python.lock" "$work/rfetched" --tool uv --dry-run --allow-python-download
+expect_eq "restore fetch, dry run: exit code" 0 "$rc"
+printf '%s\n' "$out" | grep -qxF "       $work/tools/bin/uv python install $missing" ||
+    fail "restore fetch, dry run: no uv python install line: $out"
+PATH="$work/tools/bin:/usr/bin:/bin" run restore "$work/other-python.lock" "$work/rfetched" --tool uv --yes --allow-python-download
+expect_eq "restore fetch fails: exit code" 11 "$rc"
+case "$out" in *"$ $work/tools/bin/uv python install $missing"*) ;; *) fail "restore fetch fails: not run: $out" ;; esac
+case "$err" in *"uv could not fetch Python $missing: it exited with"*) ;; *) fail "restore fetch fails: $err" ;; esac
+[ ! -e "$work/rfetched" ] || fail "restore fetch fails: an environment was made"
+left=$(ls -A "$work" | grep -e '\.dlenv-staging-' || true)
+expect_eq "restore fetch fails: staging folders left" "" "$left"
 
 finish
