@@ -36,6 +36,17 @@ void *dl_xrealloc(void *p, size_t n)
     return q;
 }
 
+void *dl_xgrow(void *array, size_t *cap, size_t need, size_t elem)
+{
+    size_t n = *cap ? *cap : 16;
+    if (need <= *cap)
+        return array;
+    while (n < need)
+        n *= 2;
+    *cap = n;
+    return dl_xrealloc(array, n * elem);
+}
+
 char *dl_strdup(const char *s)
 {
     return s ? dl_strndup(s, strlen(s)) : NULL;

@@ -59,6 +59,11 @@ typedef struct dl_strv {
     size_t n;
 } dl_strv;
 
+/* Grows an array of *cap elements of elem bytes to hold at least need, doubling: appending
+ * one element at a time costs a copy of the whole array on every call otherwise (realloc
+ * seldom grows in place under AddressSanitizer, nor for large blocks). */
+void *dl_xgrow(void *array, size_t *cap, size_t need, size_t elem);
+
 void dl_strv_add(dl_strv *s, char *owned);   /* takes ownership */
 bool dl_strv_has(const dl_strv *s, const char *text);
 /* Adds a copy of text unless it is NULL, empty or already there. */

@@ -12,9 +12,10 @@ typedef struct parser {
     size_t len, i;
     size_t line, col;   /* of s[i] */
     dl_buf field;
-    dl_strv cells;      /* every field read, the header's first */
+    char **cells;       /* every field read, the header's first */
+    size_t n_cells, cells_cap;
     size_t *lines;      /* start line of each record, header included */
-    size_t records;
+    size_t records, lines_cap;
     char *error;
 } parser;
 
@@ -153,8 +154,10 @@ static bool read_unquoted(parser *p)
 static bool read_field(parser *p)
 {
     bool ok = peek(p, 0) == '"' ? read_quoted(p) : read_unquoted(p);
-    if (ok)
-        dl_strv_add(&p->cells, dl_buf_take(&p->field));
+    if (ok) {
+        p->cells = dl_xgrow(p->cells, &p->cells_cap, p->n_cells + 1, sizeof *p->cells);
+        p->cells[p->n_cells++] = dl_buf_take(&p->field);
+    }
     return ok;
 }
 
@@ -175,7 +178,7 @@ static bool end_record(parser *p)
 
 static bool read_record(parser *p)
 {
-    p->lines = dl_xrealloc(p->lines, (p->records + 1) * sizeof *p->lines);
+    p->lines = dl_xgrow(p->lines, &p->lines_cap, p->records + 1, sizeof *p->lines);
     p->lines[p->records++] = p->line;
     for (;;) {
         if (!read_field(p))
@@ -191,11 +194,11 @@ static bool check_header(parser *p, size_t cols)
     size_t a, b;
     for (a = 0; a < cols; a++) {
         char *what = NULL;
-        if (!p->cells.v[a][0])
+        if (!p->cells[a][0])
             what = dl_fmt("header column %zu has no name", a + 1);
         for (b = 0; !what && b < a; b++)
-            if (strcmp(p->cells.v[a], p->cells.v[b]) == 0)
-                what = dl_fmt("the header names column '%s' twice", p->cells.v[a]);
+            if (strcmp(p->cells[a], p->cells[b]) == 0)
+                what = dl_fmt("the header names column '%s' twice", p->cells[a]);
         if (what) {
             fail_line(p, 1, what);
             free(what);
@@ -215,16 +218,16 @@ static bool read_all(parser *p, size_t *cols)
     }
     if (!read_record(p))
         return false;
-    *cols = p->cells.n;
+    *cols = p->n_cells;
     if (!check_header(p, *cols))
         return false;
     while (p->i < p->len) {
-        before = p->cells.n;
+        before = p->n_cells;
         if (!read_record(p))
             return false;
-        if (p->cells.n - before != *cols) {
-            char *what = dl_fmt("row has %zu field%s, the header has %zu", p->cells.n - before,
-                                p->cells.n - before == 1 ? "" : "s", *cols);
+        if (p->n_cells - before != *cols) {
+            char *what = dl_fmt("row has %zu field%s, the header has %zu", p->n_cells - before,
+                                p->n_cells - before == 1 ? "" : "s", *cols);
             fail_line(p, p->lines[p->records - 1], what);
             free(what);
             return false;
@@ -239,20 +242,20 @@ static void take_result(parser *p, size_t cols, dl_csv *out)
     out->cols = cols;
     out->rows = p->records - 1;
     out->header = dl_xcalloc(cols, sizeof *out->header);
-    memcpy(out->header, p->cells.v, cols * sizeof *out->header);
+    memcpy(out->header, p->cells, cols * sizeof *out->header);
     out->cells = dl_xcalloc(out->rows * cols + 1, sizeof *out->cells);
-    memcpy(out->cells, p->cells.v + cols, out->rows * cols * sizeof *out->cells);
+    memcpy(out->cells, p->cells + cols, out->rows * cols * sizeof *out->cells);
     out->lines = dl_xcalloc(out->rows + 1, sizeof *out->lines);
     memcpy(out->lines, p->lines + 1, out->rows * sizeof *out->lines);
-    free(p->cells.v);
-    p->cells.v = NULL;
-    p->cells.n = 0;
+    free(p->cells);
+    p->cells = NULL;
+    p->n_cells = p->cells_cap = 0;
 }
 
 bool dl_csv_parse(const char *name, const char *text, size_t len, dl_csv *out, char **error)
 {
     parser p;
-    size_t cols = 0;
+    size_t cols = 0, i;
     memset(&p, 0, sizeof p);
     memset(out, 0, sizeof *out);
     *error = NULL;
@@ -265,7 +268,9 @@ bool dl_csv_parse(const char *name, const char *text, size_t len, dl_csv *out, c
     if (check_text(&p) && read_all(&p, &cols))
         take_result(&p, cols, out);
     dl_buf_free(&p.field);
-    dl_strv_free(&p.cells);
+    for (i = 0; i < p.n_cells; i++)
+        free(p.cells[i]);
+    free(p.cells);
     free(p.lines);
     *error = p.error;
     return !p.error;

@@ -91,7 +91,7 @@ typedef struct name_entry {
 
 typedef struct names {
     name_entry *v;
-    size_t n;
+    size_t n, cap;
     strmap map;
 } names;
 
@@ -119,7 +119,7 @@ struct dl_lint_graph {
     char *path;
     names top;              /* the module's names */
     def_entry *defs;
-    size_t n_defs;
+    size_t n_defs, cap_defs;
     strmap def_map;
     edge *edges;            /* in source order of the calls */
     size_t n_edges, cap_edges;
@@ -181,7 +181,7 @@ static void names_bind(names *t, const char *name, size_t len, name_kind kind, c
         free(e->ref);
         free(e->member);
     } else {
-        t->v = dl_xrealloc(t->v, (t->n + 1) * sizeof *t->v);
+        t->v = dl_xgrow(t->v, &t->cap, t->n + 1, sizeof *t->v);
         strmap_put(&t->map, name, len, t->n);
         e = &t->v[t->n++];
     }
@@ -417,7 +417,7 @@ static size_t add_def(struct dl_lint_graph *g, const char *key, bool is_class)
     def_entry *d;
     if (i)
         return *i; /* defined again (if/else, @overload): one node for both */
-    g->defs = dl_xrealloc(g->defs, (g->n_defs + 1) * sizeof *g->defs);
+    g->defs = dl_xgrow(g->defs, &g->cap_defs, g->n_defs + 1, sizeof *g->defs);
     d = &g->defs[g->n_defs];
     memset(d, 0, sizeof *d);
     d->key = dl_strdup(key);
@@ -670,10 +670,7 @@ void dl_lint_graph_call(dl_lint_file *f, TSNode call, const char *starts)
     to = callee_symbol(f, ts_node_child_by_field_name(call, "function", 8));
     if (!to)
         return;
-    if (g->n_edges == g->cap_edges) {
-        g->cap_edges = g->cap_edges ? g->cap_edges * 2 : 32;
-        g->edges = dl_xrealloc(g->edges, g->cap_edges * sizeof *g->edges);
-    }
+    g->edges = dl_xgrow(g->edges, &g->cap_edges, g->n_edges + 1, sizeof *g->edges);
     e = &g->edges[g->n_edges++];
     e->from = from;
     e->to = to;
