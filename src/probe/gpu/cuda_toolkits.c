@@ -191,16 +191,19 @@ static bool already_listed(const dl_facts *f, const char *real)
  * absence are appended to *problems so an unknown can say what went wrong. */
 static char *read_text(scan *s, const char *path, size_t max, dl_buf *problems)
 {
-    char *data = NULL;
+    /* text, not data, is returned: GCC 12 at -O3 otherwise takes the result for a pointer
+     * to the local data (-Wdangling-pointer) */
+    char *data = NULL, *text = NULL;
     dl_io_error err = {DL_IO_OK, NULL};
-    if (!dl_fs_read(s->m, path, max, &data, NULL, NULL, &err)) {
+    if (dl_fs_read(s->m, path, max, &data, NULL, NULL, &err)) {
+        text = data;
+    } else {
         if (err.status != DL_IO_NOT_FOUND && problems)
             dl_buf_printf(problems, "%s%s", problems->len ? "; " : "", err.message);
         note_io(s, &err);
-        data = NULL;
     }
     dl_io_error_clear(&err);
-    return data;
+    return text;
 }
 
 /* ---- the toolkit's own version ---------------------------------------------------------------- */
@@ -522,14 +525,14 @@ static void consider_env(scan *s, const char *name, bool conda)
 static char *wrapped_nvcc(scan *s, const char *nvcc)
 {
     char *text = read_text(s, nvcc, 4096, NULL), *found = NULL;
-    const char *end = text && dl_starts_with(text, "#!") ? strstr(text, "/bin/nvcc") : NULL;
-    if (end) {
-        const char *start = end;
-        while (start > text && !strchr(" \t\n\"'=", start[-1]))
+    const char *hit = text && dl_starts_with(text, "#!") ? strstr(text, "/bin/nvcc") : NULL;
+    if (hit) {
+        size_t end = (size_t)(hit - text), start = end;
+        while (start > 0 && !strchr(" \t\n\"'=", text[start - 1]))
             start--;
         end += strlen("/bin/nvcc");
-        if (*start == '/' && !isalnum((unsigned char)*end))
-            found = dl_strndup(start, (size_t)(end - start));
+        if (text[start] == '/' && !isalnum((unsigned char)text[end]))
+            found = dl_strndup(text + start, end - start);
     }
     free(text);
     return found;

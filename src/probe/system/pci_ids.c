@@ -187,7 +187,7 @@ static void on_subsystem(scan *s, const entry *e)
 /* Takes one line; false when reading can stop. */
 static bool feed(scan *s, const char *line, size_t len)
 {
-    entry e;
+    entry e = {0};
     if (is_comment_or_blank(line, len))
         return true;
     if (!parse_entry(line, len, &e)) {
