@@ -2,6 +2,7 @@
 
 #include "base/shell.h"
 #include "base/str.h"
+#include "base/url.h"
 #include "plan/commands.h"
 
 #include <ctype.h>
@@ -165,11 +166,14 @@ static dl_shell shell_of(const dl_python *py)
                                                           : DL_SHELL_POSIX;
 }
 
+/* A lock is a file to keep and share: a mirror's user and password stay out of it (pip
+ * finds them again in ~/.netrc or its keyring). */
 static char *index_url(const lock *l, const char *tag)
 {
     const char *base = l->in->mirror && *l->in->mirror ? l->in->mirror : DL_PLAN_DEFAULT_INDEX;
     size_t n = strlen(base);
-    return dl_fmt("%.*s/%s", (int)(base[n - 1] == '/' ? n - 1 : n), base, tag);
+    int keep = (int)(base[n - 1] == '/' ? n - 1 : n);
+    return dl_url_strip_userinfo(dl_fmt("%.*s/%s", keep, base, tag));
 }
 
 /* uv makes venvs without pip: what uv installed, uv reinstalls. */

@@ -146,6 +146,11 @@ if [ -x "$py" ] && "$py" -m venv --without-pip "$work/venv" >/dev/null 2>&1; the
         || fail "lock: no torch line: $out"
     printf '%s\n' "$out" | grep -qxF "$work/venv/bin/python -m pip install nvidia-cudnn-cu12==8.9.2.26" \
         || fail "lock: no PyPI line: $out"
+    # a mirror's password stays out of the lock, a file to keep and share
+    run snapshot --lock --python "$work/venv/bin/python" --index-mirror "https://ci:s3cret@mirror.example/whl/"
+    printf '%s\n' "$out" | grep -qF -- "--index-url https://mirror.example/whl/cu121" \
+        || fail "lock with a mirror: $out"
+    case "$out" in *s3cret*) fail "lock keeps the mirror's password: $out" ;; esac
     run snapshot --lock --python "$work/venv/bin/python" -o "$work/torch.lock"
     expect_eq "lock -o: exit" 0 "$rc"
     grep -q "^$work/venv/bin/python -m pip install torch==2.3.1+cu121" "$work/torch.lock" \
