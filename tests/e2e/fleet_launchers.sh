@@ -90,12 +90,12 @@ print(" ".join(sorted(a["host"] for a in json.load(open(sys.argv[1]))["attention
 
 # --- pdsh: its -u ends node6's command; its "host: " lines folded ------------------------
 run fleet report --format json --timeout 60 --hosts 'node[1-6]' -- \
-    pdsh -R exec -u 3 -w 'node[1-6]' sh "$work/node.sh" %h
+    pdsh -R exec -u 6 -w 'node[1-6]' sh "$work/node.sh" %h
 check_fold "pdsh -u" "the launcher ended without a report from it"
 
 # --- clush: the same through ClusterShell's exec worker (one command line, %h in it) ------
 run fleet report --format json --timeout 60 --hosts 'node[1-6]' -- \
-    clush -R exec -u 3 -w 'node[1-6]' "sh '$work/node.sh' %h"
+    clush -R exec -u 6 -w 'node[1-6]' "sh '$work/node.sh' %h"
 check_fold "clush -u" "the launcher ended without a report from it"
 
 # --- pdsh without -u: dlenv's --timeout kills it, and node6's command, which pdsh's exec
