@@ -389,6 +389,16 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
     return id;
 }
 
+/* The text names a Python (3.9 or newer) but not its bits: python.org's Windows installer
+ * has offered the 64-bit build by default since 3.9, so such a Python is most likely 64-bit
+ * and "from versions: none" more likely means no wheel for that (new) Python version. */
+static bool python_64bit_by_default(const dl_python *py)
+{
+    unsigned major, minor;
+    return py && py->version.value && sscanf(py->version.value, "%u.%u", &major, &minor) == 2 &&
+           (major > 3 || (major == 3 && minor >= 9));
+}
+
 /* "from versions: none" on Windows is a 32-bit Python, unless the banner says 64 bit: then
  * no release has a wheel for this Python (yet). A pinned release ("torch==1.12.1+cu113")
  * that pip cannot find either way is more often one that predates this (64-bit) Python:
@@ -400,7 +410,7 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
     char want[64];
     if (py && py->bits.known)
         return py->bits.value == 64 ? "python_unsupported" : id;
-    if (requested_torch(p, want, sizeof want))
+    if (requested_torch(p, want, sizeof want) || python_64bit_by_default(py))
         return "python_unsupported";
     return id;
 }
