@@ -281,11 +281,25 @@ static bool pypi_windows_version(const char *v)
     return v && !strchr(v, '+') && v[0] != '0';
 }
 
-static void derive_windows_pypi_cpu(dl_facts *f)
+/* pip fetched a CUDA wheel of torch ("Downloading .../torch-2.1.2%2Bcu121-cp310-...whl"). */
+static bool cuda_wheel_fetched(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, ".whl"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, ".whl")) {
+        const char *at = strstr(p->lines[i].lower, "torch-");
+        if (at && (strstr(at, "%2bcu") || strstr(at, "+cu")))
+            return true;
+    }
+    return false;
+}
+
+static void derive_windows_pypi_cpu(const dl_paste *p, dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     dl_torch_install *t;
-    if (!py || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
+    /* pip's "Collecting torch==2.1.2" then "Downloading .../torch-2.1.2%2Bcu121-...whl":
+     * the version line is untagged, but the wheel it fetched is a CUDA build */
+    if (!py || cuda_wheel_fetched(p) || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
         (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;
     if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
@@ -599,6 +613,32 @@ static void add_gpu_unused_on_windows(dl_explanation *e)
                                    "\"CUDA used to build PyTorch: None\")"));
 }
 
+/* Torch that cannot use the GPU on a freshly installed Windows ("Torch is not able to use
+ * GPU", is_available() False), with nothing else found: such a Windows lacks the Visual C++
+ * runtime that torch's DLLs load, and launchers report the failed import as "cannot use
+ * the GPU". The driver and a CPU build stay candidates. */
+static void add_gpu_unused_on_fresh_windows(dl_explanation *e)
+{
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        !dl_text_fresh_windows(&e->paste) ||
+        ((line = dl_paste_find(&e->paste, 0, "not able to use gpu")) < 0 &&
+         (line = unavailable_line(&e->paste)) < 0 && (line = gpu_unused_line(&e->paste)) < 0))
+        return;
+    x = dl_finding_add(&e->findings, "vc_redist_missing", DL_SEV_FAILURE,
+                       "torch cannot use the GPU on a freshly installed Windows: the Visual C++ "
+                       "runtime its DLLs need comes with no fresh Windows");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# install the latest VC++ 2015-2022 x64 redistributable "
+                      "(https://aka.ms/vs/17/release/vc_redist.x64.exe)");
+    dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch\"` in the environment (its error "
+                                   "names the DLL) and `nvidia-smi`"));
+}
+
 /* A signature's question already asks for that command. */
 static bool asked(const dl_explanation *e, const char *command)
 {
@@ -638,7 +678,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_text_facts_read(&out->paste, &out->facts, &out->where);
     derive_driver_cuda(k, &out->facts);
     derive_gpu_cc(k, &out->facts, &out->gpu);
-    derive_windows_pypi_cpu(&out->facts);
+    derive_windows_pypi_cpu(&out->paste, &out->facts);
     memset(&rules, 0, sizeof rules);
     in.facts = &out->facts;
     in.know = k;
@@ -657,6 +697,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_plain_pip_on_windows(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
+    add_gpu_unused_on_fresh_windows(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

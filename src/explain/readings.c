@@ -498,6 +498,40 @@ static const char *core_missing(const dl_paste *p, const char *id)
     return id;
 }
 
+/* A freshly installed Windows ("a fresh install of Win10", "clean Windows 11 install") has
+ * no Visual C++ runtime until some program brings one: a DLL of torch that fails to load
+ * there lacks that runtime (but see dll_on_fresh_windows for those that need OpenMP). A
+ * fresh venv or conda env in between ("fresh venv on Windows") is no fresh Windows. */
+bool dl_text_fresh_windows(const dl_paste *p)
+{
+    static const char *const marks[] = {"fresh", "clean"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++)
+        for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+            const char *at = strstr(p->lines[i].lower, marks[k]);
+            char near[32];
+            const char *win;
+            if (!at)
+                continue;
+            snprintf(near, sizeof near, "%s", at);
+            win = strstr(near, "win");
+            if (win && !strstr(near, "env") && !strstr(near, "python") && !strstr(near, "conda"))
+                return true;
+        }
+    return false;
+}
+
+static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
+{
+    /* DLLs whose missing dependency is MSVC's OpenMP (libomp140), not the redistributable */
+    static const char *const openmp_users[] = {"fbgemm.dll", "shm.dll", "libomp"};
+    size_t k;
+    for (k = 0; k < sizeof openmp_users / sizeof openmp_users[0]; k++)
+        if (dl_paste_find(p, 0, openmp_users[k]) >= 0)
+            return id;
+    return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -517,6 +551,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_module(p, f, id);
     if (!strcmp(id, "torch_import_failed"))
         return core_missing(p, id);
+    if (!strcmp(id, "win_dll_dependency_missing"))
+        return dll_on_fresh_windows(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
