@@ -562,7 +562,8 @@ static long gpu_unused_line(const dl_paste *p)
                                         "not using the gpu", "not using my gpu",
                                         "but not for gpu", "but not on gpu",
                                         "not touching my vram", "instead of gpu",
-                                        "instead of the gpu", "instead of my gpu"};
+                                        "instead of the gpu", "instead of my gpu",
+                                        "on cpu instead of", "on the cpu instead of"};
     size_t k;
     for (k = 0; k < sizeof words / sizeof words[0]; k++) {
         long i = dl_paste_find(p, 0, words[k]);
