@@ -39,6 +39,27 @@ static bool known_release(const dl_knowledge *k, const char *version)
     return false;
 }
 
+/* "requirement torch>=2.1.0dev (from versions: 2.0.0)": pip found releases for this Python,
+ * so the Python is not what is missing; the pre-release asked for (a nightly: "dev", "a",
+ * "b", "rc") exists only on the nightly index of one variant, which has no wheel for this
+ * platform or was not given. */
+static const char *nightly_not_on_index(const dl_paste *p, size_t line, const char *id)
+{
+    const char *low = p->lines[line].lower, *at = strstr(low, "requirement torch"), *list;
+    if (!at || (at[17] != '>' && at[17] != '=') || !(list = strstr(low, "from versions:")))
+        return id;
+    at += 17;
+    while (*at == '>' || *at == '=')
+        at++;
+    if (!isdigit((unsigned char)*at) || list[14] != ' ' || !isdigit((unsigned char)list[15]))
+        return id;
+    for (; *at && *at != ' ' && *at != ',' && *at != '('; at++)
+        if (isalpha((unsigned char)*at))
+            return *at == 'd' || *at == 'a' || *at == 'b' || *at == 'r' ? "wheel_tag_mismatch"
+                                                                        : id;
+    return id;
+}
+
 /* pip's "(from versions: 0.1.2, ..., 1.8.0+cpu, 1.8.0+cu101)" lists what exists for this
  * interpreter. Real releases in it (not only the 0.1.2 source stubs) prove this Python has
  * wheels: then a missing "+cuXYZ" of a listed release is a variant that was never built
@@ -51,7 +72,9 @@ static const char *from_versions(const dl_knowledge *k, const dl_paste *p, const
     const char *verdict = id;
     bool real = false, base_listed = false;
     size_t j;
-    if (i < 0 || !requested_torch(p, want, sizeof want))
+    if (i >= 0 && !requested_torch(p, want, sizeof want))
+        return nightly_not_on_index(p, (size_t)i, id);
+    if (i < 0)
         return id;
     close = dl_strdup(strstr(p->lines[i].lower, "from versions:") + 14);
     if (strchr(close, ')'))
