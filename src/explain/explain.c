@@ -614,6 +614,60 @@ static void add_gpu_unused_on_windows(dl_explanation *e)
                                    "\"CUDA used to build PyTorch: None\")"));
 }
 
+/* The question "why is the GPU not used" asked in other languages: Chinese "识别显卡"
+ * (recognise the graphics card), "用显卡" (use the graphics card), Russian "использовать
+ * видеокарту" (use the video card), "видеокарту не видит" (does not see the video card). */
+static long gpu_unused_line_translated(const dl_paste *p)
+{
+    static const char *const words[] = {
+        "\xe8\xaf\x86\xe5\x88\xab\xe6\x98\xbe\xe5\x8d\xa1",
+        "\xe7\x94\xa8\xe6\x98\xbe\xe5\x8d\xa1",
+        "\xd0\xb8\xd1\x81\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0"
+        "\xb0\xd1\x82\xd1\x8c\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0"
+        "\xb0\xd1\x80\xd1\x82\xd1\x83",
+        "\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0\xb0\xd1\x80\xd1\x82\xd1"
+        "\x83\x20\xd0\xbd\xd0\xb5\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb8\xd1\x82"};
+    size_t k;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+        long i = dl_paste_find(p, 0, words[k]);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
+}
+
+/* The GPU-not-used question ("can't run on cuda", "how to make it recognize my GPU") with
+ * nothing else: no OS, no error, no driver, no torch build, no other vendor's GPU. The
+ * usual answer is that torch was installed without its CUDA build (PyPI's default on
+ * Windows and macOS, or a requirements file that pinned plain "torch"); the driver stays a
+ * candidate and collect_env decides. */
+static void add_gpu_unused_os_unknown(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || f->os.family.value || f->nvml.driver_version.value ||
+        (py && (py->runtime.version.value || py->site_packages.count)) ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || shows_an_error(&e->paste) ||
+        cuda_build_named(&e->paste) ||
+        ((line = gpu_unused_line(&e->paste)) < 0 &&
+         (line = gpu_unused_line_translated(&e->paste)) < 0))
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "torch does not use the GPU and the text shows no error: most often "
+                       "torch was installed without its CUDA build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
+    dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (a +cpu torch or "
+                                   "\"CUDA used to build PyTorch: None\") and `nvidia-smi`"));
+}
+
 /* Torch that cannot use the GPU on a freshly installed Windows ("Torch is not able to use
  * GPU", is_available() False), with nothing else found: such a Windows lacks the Visual C++
  * runtime that torch's DLLs load, and launchers report the failed import as "cannot use
@@ -699,6 +753,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
+    add_gpu_unused_os_unknown(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);
