@@ -614,12 +614,16 @@ static void add_gpu_unused_on_windows(dl_explanation *e)
                                    "\"CUDA used to build PyTorch: None\")"));
 }
 
-/* The question "why is the GPU not used" asked in other languages: Chinese "识别显卡"
- * (recognise the graphics card), "用显卡" (use the graphics card), Russian "использовать
- * видеокарту" (use the video card), "видеокарту не видит" (does not see the video card). */
-static long gpu_unused_line_translated(const dl_paste *p)
+/* The text says torch does not see the GPU or cannot run on it (not a feeling that training
+ * is slow, "I am not sure it uses the GPU"), in English, Chinese ("识别显卡": recognise the
+ * graphics card, "用显卡": use the graphics card) or Russian ("использовать видеокарту":
+ * use the video card, "видеокарту не видит": does not see the video card). */
+static long gpu_not_seen_line(const dl_paste *p)
 {
     static const char *const words[] = {
+        "can't run on cuda", "cannot run on cuda", "can not run on cuda", "recognize my gpu",
+        "recognise my gpu", "recognize the gpu", "recognise the gpu", "detect my gpu",
+        "detect the gpu", "doesn't see my gpu", "does not see my gpu",
         "\xe8\xaf\x86\xe5\x88\xab\xe6\x98\xbe\xe5\x8d\xa1",
         "\xe7\x94\xa8\xe6\x98\xbe\xe5\x8d\xa1",
         "\xd0\xb8\xd1\x81\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0"
@@ -636,7 +640,7 @@ static long gpu_unused_line_translated(const dl_paste *p)
     return -1;
 }
 
-/* The GPU-not-used question ("can't run on cuda", "how to make it recognize my GPU") with
+/* The GPU-not-seen question ("can't run on cuda", "how to make it recognize my GPU") with
  * nothing else: no OS, no error, no driver, no torch build, no other vendor's GPU. The
  * usual answer is that torch was installed without its CUDA build (PyPI's default on
  * Windows and macOS, or a requirements file that pinned plain "torch"); the driver stays a
@@ -653,11 +657,10 @@ static void add_gpu_unused_os_unknown(dl_explanation *e)
         (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || shows_an_error(&e->paste) ||
         cuda_build_named(&e->paste) ||
-        ((line = gpu_unused_line(&e->paste)) < 0 &&
-         (line = gpu_unused_line_translated(&e->paste)) < 0))
+        (line = gpu_not_seen_line(&e->paste)) < 0)
         return;
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
-                       "torch does not use the GPU and the text shows no error: most often "
+                       "torch does not see the GPU and the text shows no error: most often "
                        "torch was installed without its CUDA build");
     quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
