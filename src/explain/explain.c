@@ -281,11 +281,25 @@ static bool pypi_windows_version(const char *v)
     return v && !strchr(v, '+') && v[0] != '0';
 }
 
-static void derive_windows_pypi_cpu(dl_facts *f)
+/* pip fetched a CUDA wheel of torch ("Downloading .../torch-2.1.2%2Bcu121-cp310-...whl"). */
+static bool cuda_wheel_fetched(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, ".whl"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, ".whl")) {
+        const char *at = strstr(p->lines[i].lower, "torch-");
+        if (at && (strstr(at, "%2bcu") || strstr(at, "+cu")))
+            return true;
+    }
+    return false;
+}
+
+static void derive_windows_pypi_cpu(const dl_paste *p, dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     dl_torch_install *t;
-    if (!py || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
+    /* pip's "Collecting torch==2.1.2" then "Downloading .../torch-2.1.2%2Bcu121-...whl":
+     * the version line is untagged, but the wheel it fetched is a CUDA build */
+    if (!py || cuda_wheel_fetched(p) || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
         (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;
     if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
@@ -548,7 +562,8 @@ static long gpu_unused_line(const dl_paste *p)
                                         "not using the gpu", "not using my gpu",
                                         "but not for gpu", "but not on gpu",
                                         "not touching my vram", "instead of gpu",
-                                        "instead of the gpu", "instead of my gpu"};
+                                        "instead of the gpu", "instead of my gpu",
+                                        "on cpu instead of", "on the cpu instead of"};
     size_t k;
     for (k = 0; k < sizeof words / sizeof words[0]; k++) {
         long i = dl_paste_find(p, 0, words[k]);
@@ -599,6 +614,89 @@ static void add_gpu_unused_on_windows(dl_explanation *e)
                                    "\"CUDA used to build PyTorch: None\")"));
 }
 
+/* The text says torch does not see the GPU or cannot run on it (not a feeling that training
+ * is slow, "I am not sure it uses the GPU"), in English, Chinese ("识别显卡": recognise the
+ * graphics card, "用显卡": use the graphics card) or Russian ("использовать видеокарту":
+ * use the video card, "видеокарту не видит": does not see the video card). */
+static long gpu_not_seen_line(const dl_paste *p)
+{
+    static const char *const words[] = {
+        "can't run on cuda", "cannot run on cuda", "can not run on cuda", "recognize my gpu",
+        "recognise my gpu", "recognize the gpu", "recognise the gpu", "detect my gpu",
+        "detect the gpu", "doesn't see my gpu", "does not see my gpu",
+        "\xe8\xaf\x86\xe5\x88\xab\xe6\x98\xbe\xe5\x8d\xa1",
+        "\xe7\x94\xa8\xe6\x98\xbe\xe5\x8d\xa1",
+        "\xd0\xb8\xd1\x81\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0"
+        "\xb0\xd1\x82\xd1\x8c\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0"
+        "\xb0\xd1\x80\xd1\x82\xd1\x83",
+        "\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0\xb0\xd1\x80\xd1\x82\xd1"
+        "\x83\x20\xd0\xbd\xd0\xb5\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb8\xd1\x82"};
+    size_t k;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+        long i = dl_paste_find(p, 0, words[k]);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
+}
+
+/* The GPU-not-seen question ("can't run on cuda", "how to make it recognize my GPU") with
+ * nothing else: no OS, no error, no driver, no torch build, no other vendor's GPU. The
+ * usual answer is that torch was installed without its CUDA build (PyPI's default on
+ * Windows and macOS, or a requirements file that pinned plain "torch"); the driver stays a
+ * candidate and collect_env decides. */
+static void add_gpu_unused_os_unknown(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || f->os.family.value || f->nvml.driver_version.value ||
+        (py && (py->runtime.version.value || py->site_packages.count)) ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || shows_an_error(&e->paste) ||
+        cuda_build_named(&e->paste) ||
+        (line = gpu_not_seen_line(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "torch does not see the GPU and the text shows no error: most often "
+                       "torch was installed without its CUDA build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
+    dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (a +cpu torch or "
+                                   "\"CUDA used to build PyTorch: None\") and `nvidia-smi`"));
+}
+
+/* Torch that cannot use the GPU on a freshly installed Windows ("Torch is not able to use
+ * GPU", is_available() False), with nothing else found: such a Windows lacks the Visual C++
+ * runtime that torch's DLLs load, and launchers report the failed import as "cannot use
+ * the GPU". The driver and a CPU build stay candidates. */
+static void add_gpu_unused_on_fresh_windows(dl_explanation *e)
+{
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        !dl_text_fresh_windows(&e->paste) ||
+        ((line = dl_paste_find(&e->paste, 0, "not able to use gpu")) < 0 &&
+         (line = unavailable_line(&e->paste)) < 0 && (line = gpu_unused_line(&e->paste)) < 0))
+        return;
+    x = dl_finding_add(&e->findings, "vc_redist_missing", DL_SEV_FAILURE,
+                       "torch cannot use the GPU on a freshly installed Windows: the Visual C++ "
+                       "runtime its DLLs need comes with no fresh Windows");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# install the latest VC++ 2015-2022 x64 redistributable "
+                      "(https://aka.ms/vs/17/release/vc_redist.x64.exe)");
+    dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch\"` in the environment (its error "
+                                   "names the DLL) and `nvidia-smi`"));
+}
+
 /* A signature's question already asks for that command. */
 static bool asked(const dl_explanation *e, const char *command)
 {
@@ -638,7 +736,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_text_facts_read(&out->paste, &out->facts, &out->where);
     derive_driver_cuda(k, &out->facts);
     derive_gpu_cc(k, &out->facts, &out->gpu);
-    derive_windows_pypi_cpu(&out->facts);
+    derive_windows_pypi_cpu(&out->paste, &out->facts);
     memset(&rules, 0, sizeof rules);
     in.facts = &out->facts;
     in.know = k;
@@ -657,6 +755,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_plain_pip_on_windows(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
+    add_gpu_unused_on_fresh_windows(out);
+    add_gpu_unused_os_unknown(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -39,6 +39,27 @@ static bool known_release(const dl_knowledge *k, const char *version)
     return false;
 }
 
+/* "requirement torch>=2.1.0dev (from versions: 2.0.0)": pip found releases for this Python,
+ * so the Python is not what is missing; the pre-release asked for (a nightly: "dev", "a",
+ * "b", "rc") exists only on the nightly index of one variant, which has no wheel for this
+ * platform or was not given. */
+static const char *nightly_not_on_index(const dl_paste *p, size_t line, const char *id)
+{
+    const char *low = p->lines[line].lower, *at = strstr(low, "requirement torch"), *list;
+    if (!at || (at[17] != '>' && at[17] != '=') || !(list = strstr(low, "from versions:")))
+        return id;
+    at += 17;
+    while (*at == '>' || *at == '=')
+        at++;
+    if (!isdigit((unsigned char)*at) || list[14] != ' ' || !isdigit((unsigned char)list[15]))
+        return id;
+    for (; *at && *at != ' ' && *at != ',' && *at != '('; at++)
+        if (isalpha((unsigned char)*at))
+            return *at == 'd' || *at == 'a' || *at == 'b' || *at == 'r' ? "wheel_tag_mismatch"
+                                                                        : id;
+    return id;
+}
+
 /* pip's "(from versions: 0.1.2, ..., 1.8.0+cpu, 1.8.0+cu101)" lists what exists for this
  * interpreter. Real releases in it (not only the 0.1.2 source stubs) prove this Python has
  * wheels: then a missing "+cuXYZ" of a listed release is a variant that was never built
@@ -51,7 +72,9 @@ static const char *from_versions(const dl_knowledge *k, const dl_paste *p, const
     const char *verdict = id;
     bool real = false, base_listed = false;
     size_t j;
-    if (i < 0 || !requested_torch(p, want, sizeof want))
+    if (i >= 0 && !requested_torch(p, want, sizeof want))
+        return nightly_not_on_index(p, (size_t)i, id);
+    if (i < 0)
         return id;
     close = dl_strdup(strstr(p->lines[i].lower, "from versions:") + 14);
     if (strchr(close, ')'))
@@ -389,6 +412,16 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
     return id;
 }
 
+/* The text names a Python (3.9 or newer) but not its bits: python.org's Windows installer
+ * has offered the 64-bit build by default since 3.9, so such a Python is most likely 64-bit
+ * and "from versions: none" more likely means no wheel for that (new) Python version. */
+static bool python_64bit_by_default(const dl_python *py)
+{
+    unsigned major, minor;
+    return py && py->version.value && sscanf(py->version.value, "%u.%u", &major, &minor) == 2 &&
+           (major > 3 || (major == 3 && minor >= 9));
+}
+
 /* "from versions: none" on Windows is a 32-bit Python, unless the banner says 64 bit: then
  * no release has a wheel for this Python (yet). A pinned release ("torch==1.12.1+cu113")
  * that pip cannot find either way is more often one that predates this (64-bit) Python:
@@ -400,7 +433,7 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
     char want[64];
     if (py && py->bits.known)
         return py->bits.value == 64 ? "python_unsupported" : id;
-    if (requested_torch(p, want, sizeof want))
+    if (requested_torch(p, want, sizeof want) || python_64bit_by_default(py))
         return "python_unsupported";
     return id;
 }
@@ -488,6 +521,40 @@ static const char *core_missing(const dl_paste *p, const char *id)
     return id;
 }
 
+/* A freshly installed Windows ("a fresh install of Win10", "clean Windows 11 install") has
+ * no Visual C++ runtime until some program brings one: a DLL of torch that fails to load
+ * there lacks that runtime (but see dll_on_fresh_windows for those that need OpenMP). A
+ * fresh venv or conda env in between ("fresh venv on Windows") is no fresh Windows. */
+bool dl_text_fresh_windows(const dl_paste *p)
+{
+    static const char *const marks[] = {"fresh", "clean"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++)
+        for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+            const char *at = strstr(p->lines[i].lower, marks[k]);
+            char near[32];
+            const char *win;
+            if (!at)
+                continue;
+            snprintf(near, sizeof near, "%s", at);
+            win = strstr(near, "win");
+            if (win && !strstr(near, "env") && !strstr(near, "python") && !strstr(near, "conda"))
+                return true;
+        }
+    return false;
+}
+
+static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
+{
+    /* DLLs whose missing dependency is MSVC's OpenMP (libomp140), not the redistributable */
+    static const char *const openmp_users[] = {"fbgemm.dll", "shm.dll", "libomp"};
+    size_t k;
+    for (k = 0; k < sizeof openmp_users / sizeof openmp_users[0]; k++)
+        if (dl_paste_find(p, 0, openmp_users[k]) >= 0)
+            return id;
+    return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -507,6 +574,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_module(p, f, id);
     if (!strcmp(id, "torch_import_failed"))
         return core_missing(p, id);
+    if (!strcmp(id, "win_dll_dependency_missing"))
+        return dll_on_fresh_windows(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)

@@ -287,11 +287,26 @@ static void python_version(const char *l, const char *low, dl_facts *f, dl_text_
 /* The interpreter's build from its banner or its install path: "[MSC v.1915 64 bit (AMD64)]"
  * is a Windows build, "32 bit (Intel)" a 32-bit one, and python.org's 32-bit installer puts
  * Python in "Python37-32". */
+/* The bits a Windows banner gives right after its compiler ("[MSC v.1929 32 bit"), even
+ * where a log wraps the line before "(Intel)]"; 0 when it gives none. */
+static int msc_banner_bits(const char *low)
+{
+    const char *at = strstr(low, "[msc v.");
+    if (!at)
+        return 0;
+    at += 7;
+    while (isdigit((unsigned char)*at))
+        at++;
+    if (!strncmp(at, " 32 bit", 7))
+        return 32;
+    return !strncmp(at, " 64 bit", 7) ? 64 : 0;
+}
+
 static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     const char *at = strstr(low, "python3");
     bool path32 = false;
-    if (!at && !strstr(low, " bit ("))
+    if (!at && !strstr(low, " bit (") && !msc_banner_bits(low))
         return;
     if (at) {
         at += 7;
@@ -300,14 +315,15 @@ static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, si
         path32 = !strncmp(at, "-32\\", 4) || !strncmp(at, "-32/", 4) || !strncmp(at, "-32 ", 4) ||
                  !strcmp(at, "-32");
     }
-    if (path32 || strstr(low, "32 bit (intel)")) {
+    if (path32 || strstr(low, "32 bit (intel)") || msc_banner_bits(low) == 32) {
         dl_python *py = python(f);
         /* a banner that said 64 bit is the running interpreter; a path may be another */
         if (!py->bits.known || (py->bits.value != 32 && !path32)) {
             dl_int_set(&py->bits, 32);
             note(w, "pythons[0].bits", i);
         }
-    } else if (strstr(low, "64 bit (amd64)") && !python(f)->bits.known) {
+    } else if ((strstr(low, "64 bit (amd64)") || msc_banner_bits(low) == 64) &&
+               !python(f)->bits.known) {
         dl_int_set(&python(f)->bits, 64);
     }
     if ((path32 || strstr(low, "[msc v.")) && !f->os.family.value) {
