@@ -427,6 +427,70 @@ static void add_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
                                    "traceback"));
 }
 
+/* The value a line assigns to CUDA_VISIBLE_DEVICES ("export CUDA_VISIBLE_DEVICES=1",
+ * "os.environ['CUDA_VISIBLE_DEVICES'] = '7'", "set CUDA_VISIBLE_DEVICES=-1"): true when it
+ * hides the first GPU (empty, -1, or a list that starts past index 0), the setting that
+ * leaves a one-GPU machine with none. */
+static bool hides_first_gpu(const char *low)
+{
+    const char *at = strstr(low, "cuda_visible_devices");
+    if (!at)
+        return false;
+    at += strlen("cuda_visible_devices");
+    at += strspn(at, "\"'] ");
+    if (*at != '=')
+        return false;
+    at++;
+    at += strspn(at, " \"'");
+    if (*at == '\0' || *at == ' ' || *at == '`')
+        return true;
+    if (at[0] == '-' && at[1] == '1')
+        return true;
+    return *at >= '1' && *at <= '9';
+}
+
+/* torch.cuda.is_available() said False near that line (the call and the word within two
+ * lines: "the following returns false" above a quoted call counts). */
+static bool unavailable_near(const dl_paste *p, size_t line)
+{
+    size_t lo = line >= 2 ? line - 2 : 0, hi = line + 2 < p->count ? line + 2 : p->count - 1, i;
+    for (i = lo; i <= hi; i++)
+        if (strstr(p->lines[i].lower, "false"))
+            return true;
+    return false;
+}
+
+/* The text sets CUDA_VISIBLE_DEVICES to a value that hides the first GPU and says
+ * is_available() is False: the variable is the reading (a launch script's index written for
+ * the author's second GPU), even without an error message. */
+static void add_gpus_hidden_by_variable(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    long set = -1, seen;
+    dl_finding *x;
+    for (seen = dl_paste_find(p, 0, "cuda_visible_devices"); seen >= 0 && set < 0;
+         seen = dl_paste_find(p, (size_t)seen + 1, "cuda_visible_devices"))
+        if (hides_first_gpu(p->lines[seen].lower))
+            set = seen;
+    if (e->findings.items.count || set < 0)
+        return;
+    for (seen = dl_paste_find(p, 0, "is_available"); seen >= 0;
+         seen = dl_paste_find(p, (size_t)seen + 1, "is_available"))
+        if (unavailable_near(p, (size_t)seen))
+            break;
+    if (seen < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cuda_visible_devices", DL_SEV_FAILURE,
+                       "CUDA_VISIBLE_DEVICES is set to a value that hides the first GPU, and "
+                       "torch sees none");
+    quote_line(x, p, (size_t)set);
+    quote_line(x, p, (size_t)seen);
+    dl_finding_fix(x, "# unset CUDA_VISIBLE_DEVICES or list GPUs that exist (nvidia-smi -L "
+                      "numbers them from 0)");
+    dl_strv_add(&e->ask, dl_strdup("`nvidia-smi -L` (how many GPUs, numbered from 0) and "
+                                   "`echo $CUDA_VISIBLE_DEVICES` where the script runs"));
+}
+
 /* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
 static long plain_pip_install(const dl_paste *p)
 {
@@ -654,6 +718,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
+    add_gpus_hidden_by_variable(out);
     add_plain_pip_on_windows(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
