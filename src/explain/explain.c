@@ -557,6 +557,17 @@ static long unavailable_line(const dl_paste *p)
     return -1;
 }
 
+/* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
+ * doctor's rule has judged the pair, and a driver that runs CUDA 12 runs every wheel but the
+ * newest. A driver for CUDA 11 or older with torch's CUDA unknown keeps the reading. */
+static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
+{
+    if (!f->nvml.driver_version.value)
+        return false;
+    return cuda || !f->nvml.cuda_driver_version.known ||
+           f->nvml.cuda_driver_version.value >= 12000;
+}
+
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
  * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
  * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
@@ -579,7 +590,7 @@ static void add_silent_unavailable(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     dl_finding *x;
     long line;
-    if (e->findings.items.count || f->nvml.driver_version.value || os == DL_PLAN_OS_MACOS ||
+    if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
