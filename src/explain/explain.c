@@ -441,6 +441,70 @@ static void add_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
                                    "traceback"));
 }
 
+/* The value a line assigns to CUDA_VISIBLE_DEVICES ("export CUDA_VISIBLE_DEVICES=1",
+ * "os.environ['CUDA_VISIBLE_DEVICES'] = '7'", "set CUDA_VISIBLE_DEVICES=-1"): true when it
+ * hides the first GPU (empty, -1, or a list that starts past index 0), the setting that
+ * leaves a one-GPU machine with none. */
+static bool hides_first_gpu(const char *low)
+{
+    const char *at = strstr(low, "cuda_visible_devices");
+    if (!at)
+        return false;
+    at += strlen("cuda_visible_devices");
+    at += strspn(at, "\"'] ");
+    if (*at != '=')
+        return false;
+    at++;
+    at += strspn(at, " \"'");
+    if (*at == '\0' || *at == ' ' || *at == '`')
+        return true;
+    if (at[0] == '-' && at[1] == '1')
+        return true;
+    return *at >= '1' && *at <= '9';
+}
+
+/* torch.cuda.is_available() said False near that line (the call and the word within two
+ * lines: "the following returns false" above a quoted call counts). */
+static bool unavailable_near(const dl_paste *p, size_t line)
+{
+    size_t lo = line >= 2 ? line - 2 : 0, hi = line + 2 < p->count ? line + 2 : p->count - 1, i;
+    for (i = lo; i <= hi; i++)
+        if (strstr(p->lines[i].lower, "false"))
+            return true;
+    return false;
+}
+
+/* The text sets CUDA_VISIBLE_DEVICES to a value that hides the first GPU and says
+ * is_available() is False: the variable is the reading (a launch script's index written for
+ * the author's second GPU), even without an error message. */
+static void add_gpus_hidden_by_variable(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    long set = -1, seen;
+    dl_finding *x;
+    for (seen = dl_paste_find(p, 0, "cuda_visible_devices"); seen >= 0 && set < 0;
+         seen = dl_paste_find(p, (size_t)seen + 1, "cuda_visible_devices"))
+        if (hides_first_gpu(p->lines[seen].lower))
+            set = seen;
+    if (e->findings.items.count || set < 0)
+        return;
+    for (seen = dl_paste_find(p, 0, "is_available"); seen >= 0;
+         seen = dl_paste_find(p, (size_t)seen + 1, "is_available"))
+        if (unavailable_near(p, (size_t)seen))
+            break;
+    if (seen < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cuda_visible_devices", DL_SEV_FAILURE,
+                       "CUDA_VISIBLE_DEVICES is set to a value that hides the first GPU, and "
+                       "torch sees none");
+    quote_line(x, p, (size_t)set);
+    quote_line(x, p, (size_t)seen);
+    dl_finding_fix(x, "# unset CUDA_VISIBLE_DEVICES or list GPUs that exist (nvidia-smi -L "
+                      "numbers them from 0)");
+    dl_strv_add(&e->ask, dl_strdup("`nvidia-smi -L` (how many GPUs, numbered from 0) and "
+                                   "`echo $CUDA_VISIBLE_DEVICES` where the script runs"));
+}
+
 /* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
 static long plain_pip_install(const dl_paste *p)
 {
@@ -507,6 +571,17 @@ static long unavailable_line(const dl_paste *p)
     return -1;
 }
 
+/* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
+ * doctor's rule has judged the pair, and a driver that runs CUDA 12 runs every wheel but the
+ * newest. A driver for CUDA 11 or older with torch's CUDA unknown keeps the reading. */
+static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
+{
+    if (!f->nvml.driver_version.value)
+        return false;
+    return cuda || !f->nvml.cuda_driver_version.known ||
+           f->nvml.cuda_driver_version.value >= 12000;
+}
+
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
  * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
  * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
@@ -529,7 +604,7 @@ static void add_silent_unavailable(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     dl_finding *x;
     long line;
-    if (e->findings.items.count || f->nvml.driver_version.value || os == DL_PLAN_OS_MACOS ||
+    if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
@@ -752,6 +827,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
+    add_gpus_hidden_by_variable(out);
     add_plain_pip_on_windows(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);

@@ -474,11 +474,40 @@ static bool launch_script(const dl_paste *p)
     return false;
 }
 
+static bool any_of(const dl_paste *p, const char *const *words, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (dl_paste_find(p, 0, words[k]) >= 0)
+            return true;
+    return false;
+}
+
+/* The text runs inside a container it names (a docker command, a Dockerfile, an image's
+ * tag, "inside the container") and shows no option that passes GPUs into it: torch there
+ * sees no driver and no GPU because the container was started without them. */
+static bool container_without_gpus(const dl_paste *p)
+{
+    static const char *const container[] = {
+        "docker run", "docker-compose", "docker compose", "dockerfile", "nvcr.io/",
+        "pytorch/pytorch:", "nvidia/cuda:", "-devel-ubuntu", "-runtime-ubuntu",
+        "-cudnn8-runtime", "-cudnn8-devel", "-cudnn9-runtime", "-cudnn9-devel",
+        "kubernetes", "in the container", "inside the container", "in a container",
+        "inside a container", "inside docker", "in docker"};
+    static const char *const gpus[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia",
+                                       "nvidia-docker", "runtime: nvidia", "driver: nvidia",
+                                       "capabilities: [gpu]", "nvidia.com/gpu"};
+    return any_of(p, container, sizeof container / sizeof container[0]) &&
+           !any_of(p, gpus, sizeof gpus / sizeof gpus[0]);
+}
+
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
  * the likely reason (the machine's GPUs stay a candidate). */
 static const char *gpus_hidden(const dl_paste *p, const char *id)
 {
-    return launch_script(p) ? "cuda_visible_devices" : id;
+    return launch_script(p)              ? "cuda_visible_devices"
+           : container_without_gpus(p) ? "docker_no_gpu_passthrough"
+                                       : id;
 }
 
 /* A shell prompt of a container: Docker names a container by 12 hex digits, so its prompt is
@@ -500,7 +529,8 @@ static bool container_prompt(const dl_paste *p)
 /* No driver, seen from a container's prompt: the container was started without the GPU. */
 static const char *driver_in_container(const dl_paste *p, const char *id)
 {
-    return container_prompt(p) ? "docker_no_gpu_passthrough" : id;
+    return container_prompt(p) || container_without_gpus(p) ? "docker_no_gpu_passthrough"
+                                                             : id;
 }
 
 /* "No module named 'torch._C'" from a torch/__init__.py outside any site-packages: a source

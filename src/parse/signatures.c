@@ -2,8 +2,43 @@
 
 #include "base/str.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* "A ... B": the first line where B follows A within a short gap that names no other
+ * command ("nvidia-smi returns command not found", "`nvidia-smi` 命令返回 command not
+ * found", but not "nvidia-smi works, nvcc: command not found"): people put their own words
+ * between the stable parts of a message. -1 when none. */
+static long find_in_order(const dl_paste *p, const char *a, const char *b)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, a); i >= 0; i = dl_paste_find(p, (size_t)i + 1, a)) {
+        const char *from = strstr(p->lines[i].lower, a) + strlen(a);
+        const char *to = strstr(from, b), *c;
+        bool other = false;
+        if (!to || to - from > 48)
+            continue;
+        for (c = from; c < to && !other; c++)
+            other = *c == ':' && c > from && isalnum((unsigned char)c[-1]);
+        if (!other)
+            return i;
+    }
+    return -1;
+}
+
+static long find_token(const dl_paste *p, const char *token)
+{
+    const char *gap = strstr(token, " ... ");
+    char *a;
+    long at;
+    if (!gap)
+        return dl_paste_find(p, 0, token);
+    a = dl_strndup(token, (size_t)(gap - token));
+    at = find_in_order(p, a, gap + 5);
+    free(a);
+    return at;
+}
 
 /* The first line holding any of the "||"-separated alternatives; -1 when none. */
 static long find_any(const dl_paste *p, const char *group)
@@ -20,7 +55,7 @@ static long find_any(const dl_paste *p, const char *group)
             b--;
         if (b > a) {
             char *token = dl_ascii_lower(a, (size_t)(b - a));
-            long at = dl_paste_find(p, 0, token);
+            long at = find_token(p, token);
             free(token);
             if (at >= 0 && (best < 0 || at < best))
                 best = at;

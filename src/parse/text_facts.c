@@ -1076,6 +1076,51 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         set_gpu_name(f, w, (size_t)line, out, i);
 }
 
+/* A driver release at `s`: three digits, a dot, two digits, maybe a third part ("470.82",
+ * "535.104.05"); not a CUDA or torch version (those have one or two digits first). */
+static size_t driver_number_at(const char *s)
+{
+    size_t n = 0;
+    while (n < 3 && isdigit((unsigned char)s[n]))
+        n++;
+    if (n != 3 || s[3] != '.' || !isdigit((unsigned char)s[4]) || !isdigit((unsigned char)s[5]))
+        return 0;
+    n = 6;
+    while (isdigit((unsigned char)s[n]) || (s[n] == '.' && isdigit((unsigned char)s[n + 1])))
+        n++;
+    return n;
+}
+
+/* The driver said in words: "my driver is 470.82", "nvidia driver vision of my machine is
+ * 381.22", "驱动版本 470.82", "драйвер 535.104": the first driver-shaped number within a
+ * few words after the word, when no structured line gave the driver. */
+static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const words[] = {"driver", "\xe9\xa9\xb1\xe5\x8a\xa8",
+                                        "\xd0\xb4\xd1\x80\xd0\xb0\xd0\xb9\xd0\xb2\xd0\xb5\xd1\x80"};
+    size_t i, k;
+    for (i = 0; i < p->count && !f->nvml.driver_version.value; i++)
+        for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+            const char *at = strstr(p->lines[i].lower, words[k]), *c;
+            char v[32], norm[32];
+            size_t n = 0;
+            if (!at)
+                continue;
+            for (c = at + strlen(words[k]); *c && c - at < 48 && !n; c++)
+                if ((c[-1] < '0' || c[-1] > '9') && c[-1] != '.')
+                    n = driver_number_at(c);
+            if (!n || n >= sizeof v)
+                continue;
+            memcpy(v, c - 1, n);
+            v[n] = '\0';
+            if (dl_driver_normalize(v, norm, sizeof norm)) {
+                dl_text_set(&f->nvml.driver_version, norm);
+                note(w, "nvml.driver_version", i);
+                break;
+            }
+        }
+}
+
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
@@ -1084,6 +1129,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     bits_in_words(p, f, w);
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
+    driver_in_words(p, f, w);
 }
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
