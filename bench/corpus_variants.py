@@ -7,17 +7,22 @@ fence, "> " quoting, HTML entities, log prefixes, ...) without changing what a h
 in it, and the variant is explained again. A variant whose root cause is no longer an
 accepted one is a break. Prints, per transformation, the breaks against the variants made
 (a transformation that does not apply to a report makes none), then every break (file,
-transformation, the answer before, the answer after). --write DIR keeps each broken
-variant as DIR/<transformation>-<file> (to read it or to make a fixture of it).
+transformation, the answer before, the answer after). Two finer counts follow: variants
+whose root cause holds but whose alternatives differ, and variants whose facts read from
+the text differ (a reader that a rewrite fooled, even where the answer survived).
+--write DIR keeps each such variant as DIR/<transformation>-<file> (to read it or to make
+a fixture of it).
 
 Held-out reports are never read: the fold is filtered on the index before a file is
 opened. Exit 0: the figures are information, not a test.
 """
 import collections
 import concurrent.futures
+import json
 import os
 import re
 import sys
+import subprocess
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -243,6 +248,39 @@ TRANSFORMS = [
 ]
 
 
+def reading(program, path):
+    """What explain reads in path: (root cause or "none", its alternatives, the facts)."""
+    r = subprocess.run([program, "explain", "--json", path], capture_output=True, text=True)
+    try:
+        doc = json.loads(r.stdout)
+    except ValueError:
+        return ("error: exit %d" % r.returncode, (), "")
+    root = doc.get("root_cause")
+    root = root.get("id") if isinstance(root, dict) else root
+    alts = tuple(sorted(a.get("id") if isinstance(a, dict) else a
+                        for a in doc.get("alternatives") or []))
+    return (root or "none", alts, json.dumps(doc.get("facts"), sort_keys=True))
+
+
+def flat(facts, prefix=""):
+    """{"os.family": "linux", ...} from the facts' JSON: which facts differ, by name."""
+    out = {}
+    if isinstance(facts, dict):
+        for k, v in facts.items():
+            out.update(flat(v, prefix + k + "."))
+    elif isinstance(facts, list):
+        for i, v in enumerate(facts):
+            out.update(flat(v, prefix + str(i) + "."))
+    else:
+        out[prefix.rstrip(".")] = facts
+    return out
+
+
+def facts_diff(before, after):
+    a, b = flat(json.loads(before or "null")), flat(json.loads(after or "null"))
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
+
+
 def write_variant(path, name, text):
     data = ("\ufeff" + text).encode("utf-16-le") if name == "utf16" else \
         text.encode("utf-8", "surrogateescape")
@@ -269,8 +307,9 @@ def main():
     rows = [r for r in corpus_mod.read_index(corpus_dir) if r["fold"] == "tune"]
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2)
     paths = [os.path.join(corpus_dir, r["file"]) for r in rows]
-    base = list(pool.map(lambda p: corpus_mod.explain(p, dlenv)[0], paths))
-    right = [(r, p, got) for r, p, got in zip(rows, paths, base) if got in corpus_mod.accepted(r)]
+    base = list(pool.map(lambda p: reading(dlenv, p), paths))
+    right = [(r, p, got) for r, p, got in zip(rows, paths, base)
+             if got[0] in corpus_mod.accepted(r)]
     tmp = tempfile.mkdtemp(prefix="dlenv-variants-")
     jobs = []
     for row, path, got in right:
@@ -283,27 +322,47 @@ def main():
             out = os.path.join(tmp, name + "-" + row["file"])
             write_variant(out, name, variant)
             jobs.append((row, name, got, out))
-    after = list(pool.map(lambda j: corpus_mod.explain(j[3], dlenv)[0], jobs))
-    made, broke, breaks = collections.Counter(), collections.Counter(), []
+    after = list(pool.map(lambda j: reading(dlenv, j[3]), jobs))
+    made, broke, moved, drifted = (collections.Counter() for _ in range(4))
+    breaks, changes, drifts = [], [], []
     for (row, name, got, out), new in zip(jobs, after):
         made[name] += 1
-        if new not in corpus_mod.accepted(row):
+        bad = new[0] not in corpus_mod.accepted(row)
+        if bad:
             broke[name] += 1
-            breaks.append((row["file"], name, got, new))
-            if keep:
-                os.replace(out, os.path.join(keep, name + "-" + row["file"]))
-                continue
-        os.remove(out)
+            breaks.append((row["file"], name, got[0], new[0]))
+        elif new[:2] != got[:2]:
+            moved[name] += 1
+            changes.append((row["file"], name, "%s [%s]" % (got[0], ",".join(got[1])),
+                            "%s [%s]" % (new[0], ",".join(new[1]))))
+        if new[2] != got[2]:
+            drifted[name] += 1
+            drifts.append((row["file"], name, ",".join(facts_diff(got[2], new[2]))))
+        if keep and (bad or new[:2] != got[:2] or new[2] != got[2]):
+            os.replace(out, os.path.join(keep, name + "-" + row["file"]))
+        else:
+            os.remove(out)
     os.rmdir(tmp)
     print("tune-fold reports named today: %d of %d" % (len(right), len(rows)))
-    print("%-16s %6s / %s" % ("transformation", "breaks", "variants"))
+    print("breaks: the root cause is no longer an accepted one; alternatives: the root cause")
+    print("holds but its alternatives differ; facts: the facts read from the text differ\n")
+    print("%-16s %8s %13s %6s  / variants" % ("transformation", "breaks", "alternatives",
+                                                "facts"))
     for name, _ in transforms:
-        print("%-16s %6d / %d" % (name, broke[name], made[name]))
-    print("%-16s %6d / %d" % ("all", sum(broke.values()), sum(made.values())))
+        print("%-16s %8d %13d %6d  / %d" % (name, broke[name], moved[name], drifted[name],
+                                            made[name]))
+    print("%-16s %8d %13d %6d  / %d" % ("all", sum(broke.values()), sum(moved.values()),
+                                        sum(drifted.values()), sum(made.values())))
     if not quiet:
         print("\nbreaks (file, transformation, root cause before, after):")
         for b in sorted(breaks, key=lambda b: (b[1], b[0])):
             print("  %s\t%s\t%s\t%s" % b)
+        print("\nalternatives changed (file, transformation, before, after):")
+        for c in sorted(changes, key=lambda c: (c[1], c[0])):
+            print("  %s\t%s\t%s\t%s" % c)
+        print("\nfacts changed (file, transformation, the facts that differ):")
+        for d in sorted(drifts, key=lambda d: (d[1], d[0])):
+            print("  %s\t%s\t%s" % d)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "base/url.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -186,7 +187,18 @@ static size_t quoting(const char *s, size_t n)
     return i;
 }
 
-/* One raw line: decoded, log prefix and quoting dropped, fences dropped (NULL). */
+/* A markdown list's marker ("- ", "* ", "+ ", nested or not): an issue form's "- OS: Windows
+ * 11" is the line "OS: Windows 11". Its length with the indentation before it; 0 for none. */
+static size_t list_marker(const char *s, size_t n)
+{
+    size_t i = strspn(s, " ");
+    if (i + 2 < n && (s[i] == '-' || s[i] == '*' || s[i] == '+') && s[i + 1] == ' ' &&
+        s[i + 2] != ' ')
+        return i + 2;
+    return 0;
+}
+
+/* One raw line: decoded, log prefix, quoting and list marker dropped, fences dropped (NULL). */
 static char *normalise(const char *s, size_t n, bool *fence)
 {
     size_t i, o;
@@ -197,6 +209,7 @@ static char *normalise(const char *s, size_t n, bool *fence)
     i = quoting(buf, o);
     i += log_prefix(buf + i, o - i);
     i += quoting(buf + i, o - i);
+    i += list_marker(buf + i, o - i);
     if (o - i >= 3 && (strncmp(buf + i, "```", 3) == 0 || strncmp(buf + i, "~~~", 3) == 0)) {
         *fence = true; /* the fence line itself carries no text worth reading */
         free(buf);
@@ -301,9 +314,9 @@ static size_t next_line(const char *data, size_t len, size_t end)
     return end < len ? end + 1 : end;
 }
 
-/* A line exactly as wide as a terminal (80 columns) was cut there when it was copied: the
- * next line is the rest of it. Columns are characters (UTF-8 sequences). */
-static bool cut_at_terminal_width(const char *s, size_t n)
+/* A line exactly as wide as a terminal (80 columns). Columns are characters (UTF-8
+ * sequences). */
+static bool terminal_wide(const char *s, size_t n)
 {
     size_t i, cols = 0;
     if (n < DL_PASTE_WRAP_COLUMNS)
@@ -311,6 +324,57 @@ static bool cut_at_terminal_width(const char *s, size_t n)
     for (i = 0; i < n && cols <= DL_PASTE_WRAP_COLUMNS; i++)
         cols += ((unsigned char)s[i] & 0xC0) != 0x80;
     return cols == DL_PASTE_WRAP_COLUMNS;
+}
+
+/* A table's or a box's border: nvidia-smi's "|", "+", rich's box drawing (U+2500..U+257F). */
+static bool border(const char *s, size_t n, bool at_end)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (!n)
+        return false;
+    if (at_end)
+        return u[n - 1] == '|' || u[n - 1] == '+' ||
+               (n >= 3 && u[n - 3] == 0xE2 && (u[n - 2] == 0x94 || u[n - 2] == 0x95));
+    return u[0] == '|' || u[0] == '+' || (n >= 3 && u[0] == 0xE2 && (u[1] == 0x94 || u[1] == 0x95));
+}
+
+/* "Name: torch", "version: 2.4.0": a line of its own, not the rest of a cut one. */
+static bool key_value(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && i < 32 && (isalnum((unsigned char)s[i]) || s[i] == ' ' || s[i] == '-' ||
+                               s[i] == '_'))
+        i++;
+    return i > 1 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ' && s[i - 1] != ' ';
+}
+
+/* The line s (n bytes) was cut at the terminal's width when it was copied, and next (m bytes)
+ * is the rest of it: s is exactly 80 columns and no table row, and either s ends with the
+ * space before a word, or the cut falls inside a word or a path (next starts with a lower-case
+ * letter, a digit or a path's punctuation: "could n" + "ot be found", "torch\\l" +
+ * "ib\\c10.dll", "(AM" + "D64)"). A next line that is indented or starts with a capitalised
+ * word (unless the cut left a single space before a word), or that is a
+ * "key: value" line, starts a line of its own ("...on win32" + "Type \"help\"", "...>pip show
+ * torch" + "Name: torch"). */
+static bool cut_at_terminal_width(const char *s, size_t n, const char *next, size_t m)
+{
+    unsigned char c;
+    if (!m || !terminal_wide(s, n) || border(s, n, false) || border(s, n, true))
+        return false;
+    c = (unsigned char)next[0];
+    if (key_value(next, m))
+        return false;
+    /* cut at the space between two words: " this platform." (one space, then a word) */
+    if (c == ' ')
+        return m > 1 && islower((unsigned char)next[1]) && s[n - 1] != ' ';
+    if (c == '\t')
+        return false;
+    if (s[n - 1] == ' ')
+        return true;
+    /* cut inside an upper-case word: "(AM" + "D64)", "No C" + "UDA support" */
+    if (isupper(c))
+        return isupper((unsigned char)s[n - 1]) && !(m > 1 && islower((unsigned char)next[1]));
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c && strchr("_./\\-:'\",;)]}", c));
 }
 
 static void add_line(dl_paste *out, size_t *cap, char *text, size_t number)
@@ -323,6 +387,31 @@ static void add_line(dl_paste *out, size_t *cap, char *text, size_t number)
     out->lines[out->count].lower = dl_ascii_lower(text, strlen(text));
     out->lines[out->count].number = number;
     out->count++;
+}
+
+/* A markdown code block by indentation: a paragraph (the lines between blank ones) whose
+ * every line is indented by four columns or more. The indentation its lines share is
+ * markup, not text; what is left (a traceback's own) stays. */
+static void unindent_blocks(dl_paste *p)
+{
+    size_t a = 0;
+    while (a < p->count) {
+        size_t b = a, common = DL_PASTE_MAX_LINE, k;
+        for (; b < p->count; b++) {
+            size_t indent = strspn(p->lines[b].text, " ");
+            if (!p->lines[b].text[indent])
+                break;
+            if (indent < common)
+                common = indent;
+        }
+        if (b > a && common >= 4)
+            for (k = a; k < b; k++) {
+                size_t n = strlen(p->lines[k].text) - common + 1;
+                memmove(p->lines[k].text, p->lines[k].text + common, n);
+                memmove(p->lines[k].lower, p->lines[k].lower + common, n);
+            }
+        a = b + 1;
+    }
 }
 
 void dl_paste_read(const char *data, size_t len, dl_paste *out)
@@ -338,14 +427,15 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
         bool fence = false;
         char *text;
         i = next_line(data, len, end);
-        if (cut_at_terminal_width(data + start, end - start) && i < len &&
-            data[i] != '\n' && data[i] != '\r') {
+        if (i < len && cut_at_terminal_width(data + start, end - start, data + i,
+                                             line_end(data, len, i) - i)) {
             /* the pieces of one line cut at the terminal's width, joined again */
             dl_buf joined = {0};
             size_t piece = start, piece_end = end;
             dl_buf_add(&joined, data + start, end - start);
-            while (cut_at_terminal_width(data + piece, piece_end - piece) && i < len &&
-                   data[i] != '\n' && data[i] != '\r' && joined.len < DL_PASTE_MAX_LINE) {
+            while (i < len && joined.len < DL_PASTE_MAX_LINE &&
+                   cut_at_terminal_width(data + piece, piece_end - piece, data + i,
+                                         line_end(data, len, i) - i)) {
                 piece = i;
                 piece_end = line_end(data, len, i);
                 i = next_line(data, len, piece_end);
@@ -361,6 +451,7 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
             add_line(out, &cap, text, first);
     }
     free(utf8);
+    unindent_blocks(out);
     join_lower(out);
 }
 

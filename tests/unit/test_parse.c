@@ -170,6 +170,49 @@ static void lines_cut_at_80_columns_are_joined(void **state)
     dl_paste_free(&p);
 }
 
+static void lines_of_80_columns_that_end_there_stay(void **state)
+{
+    dl_paste p;
+    char text[600];
+    (void)state;
+    /* a line of its own after an 80-column one: a "key: value" line, a capitalised word,
+     * an indented line, a table row; cut ones: a single space before a word, inside an
+     * upper-case word */
+    snprintf(text, sizeof text,
+             "%.80s\nName: torch\n%.80s\nType \"help\"\n%.80s\n  File x\n|%.78s|\nxyz\n"
+             "%.78sAM\nD64)\n%.80s\n this platform.",
+             DL_X100, DL_X100, DL_X100, DL_Y100, DL_Z100, DL_Z100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 10);
+    assert_string_equal(p.lines[1].text, "Name: torch");
+    assert_string_equal(p.lines[3].text, "Type \"help\"");
+    assert_string_equal(p.lines[5].text, "  File x");
+    assert_string_equal(p.lines[7].text, "xyz");
+    assert_non_null(strstr(p.lines[8].text, "zzAMD64)"));
+    assert_non_null(strstr(p.lines[9].text, "zz this platform."));
+    assert_int_equal(p.lines[9].number, 11);
+    dl_paste_free(&p);
+}
+
+static void list_markers_and_indented_blocks(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* an issue form's bullets; a markdown code block by indentation keeps only its own
+     * (relative) indentation; a paragraph with an unindented line keeps all of it */
+    read_text("- OS: Windows 11\n* Name: torch\n-1 is not a marker\n\n    Traceback:\n"
+              "      File x\n\nError\n    at y",
+              &p);
+    assert_string_equal(p.lines[0].text, "OS: Windows 11");
+    assert_string_equal(p.lines[1].text, "Name: torch");
+    assert_string_equal(p.lines[2].text, "-1 is not a marker");
+    assert_string_equal(p.lines[4].text, "Traceback:");
+    assert_string_equal(p.lines[5].text, "  File x");
+    assert_string_equal(p.lines[5].lower, "  file x");
+    assert_string_equal(p.lines[8].text, "    at y");
+    dl_paste_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -182,6 +225,8 @@ int main(void)
         cmocka_unit_test(utf16_from_powershell),
         cmocka_unit_test(log_prefixes_are_dropped),
         cmocka_unit_test(lines_cut_at_80_columns_are_joined),
+        cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
+        cmocka_unit_test(list_markers_and_indented_blocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
