@@ -233,6 +233,31 @@ def indent(t):
     return "\n".join("    " + l if l.strip() else l for l in lines_of(t))
 
 
+def bold_keys(t):
+    """An issue form's bold field names: "**PyTorch version**: 2.3.1"."""
+    out, changed = [], False
+    for l in lines_of(t):
+        key = key_value(l)
+        if key:
+            l = "**" + key + "**" + l[len(key):]
+            changed = True
+        out.append(l)
+    return "\n".join(out) if changed else None
+
+
+def backticks(t):
+    """Values as inline code, as markdown writers quote them: "PyTorch version: `2.3.1`"."""
+    out, changed = [], False
+    for l in lines_of(t):
+        key = key_value(l)
+        value = l[len(key) + 1:].strip() if key else ""
+        if value:
+            l = key + ": `" + value + "`"
+            changed = True
+        out.append(l)
+    return "\n".join(out) if changed else None
+
+
 def utf16(t):
     """PowerShell 5's `python collect_env.py > out.txt`: UTF-16 LE with a BOM."""
     return t  # encoded in write_variant
@@ -244,7 +269,8 @@ TRANSFORMS = [
     ("winpaths", winpaths), ("nbsp", nbsp), ("bom", bom), ("utf16", utf16),
     ("env_after", env_after), ("noise", noise), ("ansi", ansi),
     ("upper_headings", upper_headings), ("lower_headings", lower_headings),
-    ("smart_quotes", smart_quotes), ("indent", indent),
+    ("smart_quotes", smart_quotes), ("indent", indent), ("bold_keys", bold_keys),
+    ("backticks", backticks),
 ]
 
 

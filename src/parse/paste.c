@@ -198,6 +198,34 @@ static size_t list_marker(const char *s, size_t n)
     return 0;
 }
 
+/* Markdown's inline marks around an issue form's field, which a reader of the rendered
+ * text never sees: a bold name ("**PyTorch version**: 2.3.1") and a value as inline code
+ * ("PyTorch version: `2.3.1`"). "**" goes only as a pair on the line ("**kwargs" stays);
+ * backticks only as a pair right after a "key:" (elsewhere they mark a command, "then
+ * `py app.py`", which readers use). Removed in place; the new length. */
+static size_t drop_pair(char *s, size_t n, const char *mark)
+{
+    size_t m = strlen(mark), i = 0, o = 0;
+    bool value_only = mark[0] == '`';
+    while (i < n) {
+        const char *close;
+        bool after_key = i > 0 && (s[i - 1] == ':' || (i > 1 && s[i - 1] == ' ' &&
+                                                       s[i - 2] == ':'));
+        if (i + m < n && !memcmp(s + i, mark, m) && s[i + m] != ' ' && s[i + m] != mark[0] &&
+            (!value_only || after_key) && (close = strstr(s + i + m, mark)) != NULL &&
+            close[-1] != ' ') {
+            size_t inner = (size_t)(close - s) - i - m;
+            memmove(s + o, s + i + m, inner);
+            o += inner;
+            i = (size_t)(close - s) + m;
+        } else {
+            s[o++] = s[i++];
+        }
+    }
+    s[o] = '\0';
+    return o;
+}
+
 /* One raw line: decoded, log prefix, quoting and list marker dropped, fences dropped (NULL). */
 static char *normalise(const char *s, size_t n, bool *fence)
 {
@@ -220,6 +248,10 @@ static char *normalise(const char *s, size_t n, bool *fence)
         o -= i;
     }
     buf[o] = '\0';
+    if (memchr(buf, '*', o))
+        o = drop_pair(buf, o, "**");
+    if (memchr(buf, '`', o))
+        o = drop_pair(buf, o, "`");
     if (plain_ascii(buf, o))
         return dl_url_strip_userinfo(buf); /* a pasted index URL keeps no password */
     clean = dl_utf8_clean(buf, o);

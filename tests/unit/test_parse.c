@@ -213,6 +213,17 @@ static void list_markers_and_indented_blocks(void **state)
     dl_paste_free(&p);
 }
 
+static void markdown_inline_marks_of_fields(void **state)
+{
+    dl_paste p;
+    (void)state;
+    read_text("**PyTorch version**: `2.3.1`\nf(*a, **kwargs)\nthen `py app.py`: it fails", &p);
+    assert_string_equal(p.lines[0].text, "PyTorch version: 2.3.1");
+    assert_string_equal(p.lines[1].text, "f(*a, **kwargs)");
+    assert_string_equal(p.lines[2].text, "then `py app.py`: it fails");
+    dl_paste_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -227,6 +238,7 @@ int main(void)
         cmocka_unit_test(lines_cut_at_80_columns_are_joined),
         cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
         cmocka_unit_test(list_markers_and_indented_blocks),
+        cmocka_unit_test(markdown_inline_marks_of_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
