@@ -367,13 +367,17 @@ static bool border(const char *s, size_t n, bool at_end)
     if (at_end)
         return u[n - 1] == '|' || u[n - 1] == '+' ||
                (n >= 3 && u[n - 3] == 0xE2 && (u[n - 2] == 0x94 || u[n - 2] == 0x95));
-    return u[0] == '|' || u[0] == '+' || (n >= 3 && u[0] == 0xE2 && (u[1] == 0x94 || u[1] == 0x95));
+    return u[0] == '|' || (u[0] == '+' && n > 1 && (u[1] == '-' || u[1] == '=')) ||
+           (n >= 3 && u[0] == 0xE2 && (u[1] == 0x94 || u[1] == 0x95));
 }
 
-/* "Name: torch", "version: 2.4.0": a line of its own, not the rest of a cut one. */
+/* "Name: torch", "Python version: 3.8": a line of its own, not the rest of a cut one (which
+ * would not start with a capital: "...undefined sy" + "mbol: _ZN3c10"). */
 static bool key_value(const char *s, size_t n)
 {
-    size_t i = 0;
+    size_t i = 1;
+    if (!n || !isupper((unsigned char)s[0]))
+        return false;
     while (i < n && i < 32 && (isalnum((unsigned char)s[i]) || s[i] == ' ' || s[i] == '-' ||
                                s[i] == '_'))
         i++;
@@ -391,14 +395,16 @@ static bool key_value(const char *s, size_t n)
 static bool cut_at_terminal_width(const char *s, size_t n, const char *next, size_t m)
 {
     unsigned char c;
-    if (!m || !terminal_wide(s, n) || border(s, n, false) || border(s, n, true))
+    if (!m || !terminal_wide(s, n) || border(s, n, false) || border(s, n, true) ||
+        border(next, m, false))
         return false;
     c = (unsigned char)next[0];
     if (key_value(next, m))
         return false;
-    /* cut at the space between two words: " this platform." (one space, then a word) */
+    /* cut at the space between two words: " this platform.", " 1.5.0, 1.5.0+cpu" */
     if (c == ' ')
-        return m > 1 && islower((unsigned char)next[1]) && s[n - 1] != ' ';
+        return m > 1 && (islower((unsigned char)next[1]) || isdigit((unsigned char)next[1])) &&
+               s[n - 1] != ' ';
     if (c == '\t')
         return false;
     if (s[n - 1] == ' ')
@@ -406,7 +412,8 @@ static bool cut_at_terminal_width(const char *s, size_t n, const char *next, siz
     /* cut inside an upper-case word: "(AM" + "D64)", "No C" + "UDA support" */
     if (isupper(c))
         return isupper((unsigned char)s[n - 1]) && !(m > 1 && islower((unsigned char)next[1]));
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c && strchr("_./\\-:'\",;)]}", c));
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c && strchr("_./\\-:'\",;)]}+", c));
 }
 
 static void add_line(dl_paste *out, size_t *cap, char *text, size_t number)

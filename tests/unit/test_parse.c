@@ -192,6 +192,12 @@ static void lines_of_80_columns_that_end_there_stay(void **state)
     assert_non_null(strstr(p.lines[9].text, "zz this platform."));
     assert_int_equal(p.lines[9].number, 11);
     dl_paste_free(&p);
+    /* a cut that left "mbol: _ZN3c10" looks like a field but starts with no capital */
+    snprintf(text, sizeof text, "%.68sundefined sy\nmbol: _ZN3c10\n", DL_X100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 1);
+    assert_non_null(strstr(p.lines[0].text, "undefined symbol: _ZN3c10"));
+    dl_paste_free(&p);
 }
 
 static void list_markers_and_indented_blocks(void **state)
