@@ -96,6 +96,26 @@ def wrap80(t):
     return "\n".join(out)
 
 
+def wrap_words(t):
+    """A text box's or a mail client's soft wrap: long lines broken at the last space before
+    column 80 (the break replaces the space). Nothing marks where a line went on, so the
+    paste reader cannot join these; this one measures what that costs."""
+    out = []
+    for l in lines_of(t):
+        while len(l) > 80 and " " in l[1:80]:
+            cut = l.rindex(" ", 1, 80)
+            out.append(l[:cut])
+            l = l[cut + 1:]
+        out.append(l)
+    return "\n".join(out)
+
+
+def web_reply(t):
+    """A quoted e-mail reply copied from a web archive: "> " quoting, HTML entities, CRLF,
+    no-break spaces."""
+    return crlf(html(quote(t))).replace(" ", "\u00a0")
+
+
 def tabs(t):
     """A column gap (two or more spaces) and each indentation step as a tab."""
     out = []
@@ -265,7 +285,8 @@ def utf16(t):
 
 TRANSFORMS = [
     ("crlf", crlf), ("fence", fence), ("quote", quote), ("template", template),
-    ("html", html), ("timestamps", timestamps), ("wrap80", wrap80), ("tabs", tabs),
+    ("html", html), ("timestamps", timestamps), ("wrap80", wrap80),
+    ("wrap_words", wrap_words), ("web_reply", web_reply), ("tabs", tabs),
     ("winpaths", winpaths), ("nbsp", nbsp), ("bom", bom), ("utf16", utf16),
     ("env_after", env_after), ("noise", noise), ("ansi", ansi),
     ("upper_headings", upper_headings), ("lower_headings", lower_headings),

@@ -416,6 +416,41 @@ static bool cut_at_terminal_width(const char *s, size_t n, const char *next, siz
            (c && strchr("_./\\-:'\",;)]}+", c));
 }
 
+static size_t columns(const char *s, size_t n)
+{
+    size_t i, cols = 0;
+    for (i = 0; i < n; i++)
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return cols;
+}
+
+/* A line a text box or a mail client wrapped at 80 columns where a space was: the next
+ * line's first word would not have fitted on it (that is why it was wrapped), and the next
+ * line reads on (a lower-case word or a number; no capital, no indentation, no field, no
+ * table), and the line does not introduce the next one (':'). */
+static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
+{
+    size_t cols, word;
+    if (!m || n < 60 || s[n - 1] == ' ' || s[n - 1] == ':' ||
+        !(islower((unsigned char)next[0]) || isdigit((unsigned char)next[0])) ||
+        border(s, n, false) || border(s, n, true))
+        return false;
+    cols = columns(s, n);
+    if (cols < 60 || cols > DL_PASTE_WRAP_COLUMNS)
+        return false;
+    word = columns(next, strcspn(next, " \r\n") < m ? strcspn(next, " \r\n") : m);
+    return cols + 1 + word > DL_PASTE_WRAP_COLUMNS;
+}
+
+/* How the line s goes on in next: 0 it does not, 1 it was cut (joined as it is), 2 it was
+ * wrapped at a space (joined with the space). */
+static int goes_on(const char *s, size_t n, const char *next, size_t m)
+{
+    if (m && log_prefix(next, m))
+        return 0; /* a logger's next line, not the rest of this one */
+    return cut_at_terminal_width(s, n, next, m) ? 1 : soft_wrapped(s, n, next, m) ? 2 : 0;
+}
+
 static void add_line(dl_paste *out, size_t *cap, char *text, size_t number)
 {
     if (out->count == *cap) {
@@ -466,19 +501,21 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
         bool fence = false;
         char *text;
         i = next_line(data, len, end);
-        if (i < len && cut_at_terminal_width(data + start, end - start, data + i,
-                                             line_end(data, len, i) - i)) {
-            /* the pieces of one line cut at the terminal's width, joined again */
+        if (i < len && goes_on(data + start, end - start, data + i, line_end(data, len, i) - i)) {
+            /* the pieces of one line cut or wrapped at 80 columns, joined again */
             dl_buf joined = {0};
             size_t piece = start, piece_end = end;
+            int how;
             dl_buf_add(&joined, data + start, end - start);
             while (i < len && joined.len < DL_PASTE_MAX_LINE &&
-                   cut_at_terminal_width(data + piece, piece_end - piece, data + i,
-                                         line_end(data, len, i) - i)) {
+                   (how = goes_on(data + piece, piece_end - piece, data + i,
+                                  line_end(data, len, i) - i)) != 0) {
                 piece = i;
                 piece_end = line_end(data, len, i);
                 i = next_line(data, len, piece_end);
                 number++;
+                if (how == 2)
+                    dl_buf_add(&joined, " ", 1);
                 dl_buf_add(&joined, data + piece, piece_end - piece);
             }
             text = normalise(joined.data, joined.len, &fence);

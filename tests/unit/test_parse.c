@@ -154,7 +154,7 @@ static void lines_cut_at_80_columns_are_joined(void **state)
     (void)state;
     /* 80 columns (the last a two-byte character), then the rest of the line; a line of 79
      * columns, and one of 80 before a blank line, stay as they are */
-    snprintf(text, sizeof text, "%.79s\xc3\xa9\nrest\n%.79s\nshort\n%.80s\n\nnext",
+    snprintf(text, sizeof text, "%.79s\xc3\xa9\nrest\n%.79s\nShort\n%.80s\n\nnext",
              DL_X100, DL_Y100, DL_Z100);
     read_text(text, &p);
     assert_int_equal(p.count, 6);
@@ -162,7 +162,7 @@ static void lines_cut_at_80_columns_are_joined(void **state)
     assert_string_equal(p.lines[0].text, want);
     assert_int_equal(p.lines[1].number, 3);
     assert_int_equal(strlen(p.lines[1].text), 79);
-    assert_string_equal(p.lines[2].text, "short");
+    assert_string_equal(p.lines[2].text, "Short");
     assert_int_equal(strlen(p.lines[3].text), 80);
     assert_string_equal(p.lines[4].text, "");
     assert_string_equal(p.lines[5].text, "next");
@@ -197,6 +197,28 @@ static void lines_of_80_columns_that_end_there_stay(void **state)
     read_text(text, &p);
     assert_int_equal(p.count, 1);
     assert_non_null(strstr(p.lines[0].text, "undefined symbol: _ZN3c10"));
+    dl_paste_free(&p);
+}
+
+static void lines_wrapped_at_a_space_are_joined(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* "available" would not have fitted on the 76-column line: wrapped there; a conda list
+     * row's next row would have fitted (77 columns), and a capitalised line starts anew */
+    read_text("train.py, training will encounter an error: `RuntimeError: No CUDA GPUs are\n"
+              "available`.\n"
+              "pytorch                   1.9.0           py3.8_cpu_0    pytorch\n"
+              "torchvision               0.10.0               py38_cpu    pytorch\n"
+              "it will encounter an error that nobody expected when it started the Python\n"
+              "Traceback (most recent call last):",
+              &p);
+    assert_int_equal(p.count, 5);
+    assert_non_null(strstr(p.lines[0].text, "No CUDA GPUs are available."));
+    assert_int_equal(p.lines[1].number, 3);
+    assert_string_equal(p.lines[2].text,
+                        "torchvision               0.10.0               py38_cpu    pytorch");
+    assert_string_equal(p.lines[4].text, "Traceback (most recent call last):");
     dl_paste_free(&p);
 }
 
@@ -243,6 +265,7 @@ int main(void)
         cmocka_unit_test(log_prefixes_are_dropped),
         cmocka_unit_test(lines_cut_at_80_columns_are_joined),
         cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
+        cmocka_unit_test(lines_wrapped_at_a_space_are_joined),
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
     };
