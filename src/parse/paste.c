@@ -438,7 +438,9 @@ static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
     cols = columns(s, n);
     if (cols < 60 || cols > DL_PASTE_WRAP_COLUMNS)
         return false;
-    word = columns(next, strcspn(next, " \r\n") < m ? strcspn(next, " \r\n") : m);
+    for (word = 0; word < m && next[word] != ' '; word++)
+        ; /* the raw text has no NUL after the line: bounded by m */
+    word = columns(next, word);
     return cols + 1 + word > DL_PASTE_WRAP_COLUMNS;
 }
 
