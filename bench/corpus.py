@@ -19,20 +19,14 @@ import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
-show_heldout = "--show-heldout" in sys.argv[1:]
-args = [a for a in sys.argv[1:] if a != "--show-heldout"]
-since = None
-if "--since" in args:
-    at = args.index("--since")
-    since = args[at + 1] if at + 1 < len(args) else None
-    del args[at:at + 2]
-positional = args
-dlenv = positional[0] if len(positional) > 0 else os.path.join(here, "..", "build", "dlenv")
-corpus = positional[1] if len(positional) > 1 else os.path.join(here, "..", "tests", "cases", "real")
+dlenv = os.path.join(here, "..", "build", "dlenv")
+corpus = os.path.join(here, "..", "tests", "cases", "real")
 
 
-def explain(path):
-    r = subprocess.run([dlenv, "explain", "--json", path], capture_output=True, text=True)
+def explain(path, program=None):
+    """(root cause id or "none", [alternative ids]) that `dlenv explain` gives for path."""
+    r = subprocess.run([program or dlenv, "explain", "--json", path], capture_output=True,
+                       text=True)
     try:
         doc = json.loads(r.stdout)
     except ValueError:
@@ -45,9 +39,29 @@ def explain(path):
     return root or "none", alternatives
 
 
+def read_index(corpus_dir):
+    with open(os.path.join(corpus_dir, "index.tsv"), encoding="utf-8") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def accepted(row):
+    return [a.strip() for a in row["accept"].split(",") if a.strip()]
+
+
 def main():
-    with open(os.path.join(corpus, "index.tsv"), encoding="utf-8") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
+    global dlenv, corpus
+    show_heldout = "--show-heldout" in sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--show-heldout"]
+    since = None
+    if "--since" in args:
+        at = args.index("--since")
+        since = args[at + 1] if at + 1 < len(args) else None
+        del args[at:at + 2]
+    if len(args) > 0:
+        dlenv = args[0]
+    if len(args) > 1:
+        corpus = args[1]
+    rows = read_index(corpus)
     if since:
         rows = [r for r in rows if r["file"] >= since]
     totals = collections.Counter()
@@ -55,7 +69,7 @@ def main():
     misses = []
     for row in rows:
         got, alternatives = explain(os.path.join(corpus, row["file"]))
-        accept = [a.strip() for a in row["accept"].split(",") if a.strip()]
+        accept = accepted(row)
         ok = got in accept
         for key in ("all", row["fold"], "platform " + row["platform"]):
             totals[key] += 1
@@ -76,4 +90,5 @@ def main():
         print("  (%d held-out misses not shown: --show-heldout lists them)" % len(hidden))
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "base/url.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,30 +34,224 @@ static bool plain_ascii(const char *s, size_t n)
     return true;
 }
 
-/* One raw line: entities decoded, tabs as spaces, quoting and fences dropped. */
-static char *normalise(const char *s, size_t n, bool *fence)
+/* The characters a web page, a word processor or a chat app puts where the writer typed
+ * ASCII: no-break and other Unicode spaces read as a space, curly quotes as straight ones,
+ * zero-width characters and a BOM as nothing. The length of the sequence at s (UTF-8) that
+ * is one of them, with its replacement in *out ('\0': dropped); 0 for any other. */
+static size_t typographic(const unsigned char *s, size_t n, char *out)
 {
-    size_t i = 0, o = 0;
-    char *buf, *clean;
-    /* "> > text": e-mail and forum quoting, any depth. */
-    while (i < n && (s[i] == '>' || (s[i] == ' ' && i + 1 < n && s[i + 1] == '>')))
-        i += s[i] == '>' && i + 1 < n && s[i + 1] == ' ' ? 2 : 1;
-    if (n - i >= 3 && (strncmp(s + i, "```", 3) == 0 || strncmp(s + i, "~~~", 3) == 0)) {
-        *fence = true; /* the fence line itself carries no text worth reading */
-        return NULL;
+    if (n >= 2 && s[0] == 0xC2 && s[1] == 0xA0) {
+        *out = ' ';
+        return 2;
     }
-    buf = dl_xmalloc((n - i < DL_PASTE_MAX_LINE ? n - i : DL_PASTE_MAX_LINE) + 1);
-    for (; i < n && o < DL_PASTE_MAX_LINE; i++) {
-        char c;
-        size_t used = s[i] == '&' ? entity(s + i, n - i, &c) : 0;
-        if (used) {
-            buf[o++] = c;
-            i += used - 1;
-        } else {
-            buf[o++] = s[i] == '\t' ? ' ' : s[i];
+    if (n < 3 || (s[0] != 0xE2 && s[0] != 0xE3 && s[0] != 0xEF))
+        return 0;
+    if (s[0] == 0xE2 && s[1] == 0x80) {
+        unsigned char c = s[2];
+        if (c <= 0x8A || c == 0xAF)
+            *out = ' '; /* U+2000..U+200A, U+202F */
+        else if (c >= 0x8B && c <= 0x8D)
+            *out = '\0'; /* zero-width space, non-joiner, joiner */
+        else if (c >= 0x98 && c <= 0x9B)
+            *out = '\''; /* U+2018..U+201B */
+        else if (c >= 0x9C && c <= 0x9F)
+            *out = '"'; /* U+201C..U+201F */
+        else
+            return 0;
+        return 3;
+    }
+    if (s[0] == 0xE2 && s[1] == 0x81 && (s[2] == 0x9F || s[2] == 0xA0)) {
+        *out = s[2] == 0x9F ? ' ' : '\0'; /* medium mathematical space, word joiner */
+        return 3;
+    }
+    if (s[0] == 0xE3 && s[1] == 0x80 && s[2] == 0x80) {
+        *out = ' '; /* ideographic space */
+        return 3;
+    }
+    if (s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) {
+        *out = '\0'; /* a BOM, at the start or where files were joined */
+        return 3;
+    }
+    return 0;
+}
+
+/* A terminal's escape sequence at s: CSI ("\x1b[31m", "\x1b[2K") or OSC ("\x1b]8;;url\x07"),
+ * the colours and links a coloured log keeps when it is copied; its length, 0 for none. */
+static size_t escape_sequence(const char *s, size_t n)
+{
+    size_t i = 2;
+    if (n < 2 || s[0] != '\x1b')
+        return 0;
+    if (s[1] == '[') {
+        while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3F)
+            i++;
+        while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x2F)
+            i++;
+        return i < n && (unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7E ? i + 1 : 0;
+    }
+    if (s[1] == ']') {
+        for (; i < n; i++) {
+            if (s[i] == '\x07')
+                return i + 1;
+            if (s[i] == '\x1b' && i + 1 < n && s[i + 1] == '\\')
+                return i + 2;
         }
     }
+    return 0;
+}
+
+/* One raw line as the writer typed it: entities decoded, terminal escapes dropped,
+ * typographic spaces and quotes as ASCII, tabs as spaces; at most DL_PASTE_MAX_LINE bytes. */
+static size_t decode(const char *s, size_t n, char *buf)
+{
+    size_t i, o = 0;
+    for (i = 0; i < n && o < DL_PASTE_MAX_LINE; i++) {
+        unsigned char u = (unsigned char)s[i];
+        char c;
+        size_t used = 0;
+        if (u == '&')
+            used = entity(s + i, n - i, &c);
+        else if (u == 0x1b && (used = escape_sequence(s + i, n - i)) != 0)
+            c = '\0';
+        else if (u >= 0xC2)
+            used = typographic((const unsigned char *)s + i, n - i, &c);
+        if (used) {
+            if (c)
+                buf[o++] = c;
+            i += used - 1;
+        } else {
+            buf[o++] = u == '\t' ? ' ' : s[i];
+        }
+    }
+    return o;
+}
+
+static bool digits(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+/* A logger's prefix before the message: "2025-01-02 10:11:12,345 ERROR ", "[2025-01-02T10:11:12Z]
+ * [INFO] ", "2025/01/02 10:11:12 - WARNING - ". Its length; 0 when the line has none (the
+ * date and the time must both be there: a bare number starts many real lines). */
+static size_t log_prefix(const char *s, size_t n)
+{
+    static const char *const levels[] = {"CRITICAL", "ERROR", "WARNING", "WARN", "INFO",
+                                         "DEBUG", "TRACE", "FATAL"};
+    size_t i = s[0] == '[' ? 1 : 0, k;
+    if (n < i + 19 || !digits(s + i, 4) || (s[i + 4] != '-' && s[i + 4] != '/') ||
+        !digits(s + i + 5, 2) || s[i + 7] != s[i + 4] || !digits(s + i + 8, 2) ||
+        (s[i + 10] != ' ' && s[i + 10] != 'T') || !digits(s + i + 11, 2) || s[i + 13] != ':' ||
+        !digits(s + i + 14, 2) || s[i + 16] != ':' || !digits(s + i + 17, 2))
+        return 0;
+    i += 19;
+    if (i < n && (s[i] == ',' || s[i] == '.'))
+        for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+            ;
+    if (i < n && s[i] == 'Z')
+        i++;
+    else if (i + 2 < n && (s[i] == '+' || s[i] == '-') && digits(s + i + 1, 2))
+        for (i++; i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == ':'); i++)
+            ;
+    if (s[0] == '[' && i < n && s[i] == ']')
+        i++;
+    while (i < n && (s[i] == ' ' || s[i] == '-' || s[i] == '|'))
+        i++;
+    for (k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+        size_t at = i < n && s[i] == '[' ? i + 1 : i, len = strlen(levels[k]);
+        if (n - at >= len && strncmp(s + at, levels[k], len) == 0) {
+            at += len;
+            if (s[i] == '[' && at < n && s[at] == ']')
+                at++;
+            if (at == n || s[at] == ' ' || s[at] == ':') {
+                i = at;
+                while (i < n && (s[i] == ' ' || s[i] == '-' || s[i] == '|' || s[i] == ':'))
+                    i++;
+            }
+            break;
+        }
+    }
+    return i;
+}
+
+/* "> > text": e-mail and forum quoting, any depth; the length of the marks. */
+static size_t quoting(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (s[i] == '>' || (s[i] == ' ' && i + 1 < n && s[i + 1] == '>')))
+        i += s[i] == '>' && i + 1 < n && s[i + 1] == ' ' ? 2 : 1;
+    return i;
+}
+
+/* A markdown list's marker ("- ", "* ", "+ ", nested or not): an issue form's "- OS: Windows
+ * 11" is the line "OS: Windows 11". Its length with the indentation before it; 0 for none. */
+static size_t list_marker(const char *s, size_t n)
+{
+    size_t i = strspn(s, " ");
+    if (i + 2 < n && (s[i] == '-' || s[i] == '*' || s[i] == '+') && s[i + 1] == ' ' &&
+        s[i + 2] != ' ')
+        return i + 2;
+    return 0;
+}
+
+/* Markdown's inline marks around an issue form's field, which a reader of the rendered
+ * text never sees: a bold name ("**PyTorch version**: 2.3.1") and a value as inline code
+ * ("PyTorch version: `2.3.1`"). "**" goes only as a pair on the line ("**kwargs" stays);
+ * backticks only as a pair right after a "key:" (elsewhere they mark a command, "then
+ * `py app.py`", which readers use). Removed in place; the new length. */
+static size_t drop_pair(char *s, size_t n, const char *mark)
+{
+    size_t m = strlen(mark), i = 0, o = 0;
+    bool value_only = mark[0] == '`';
+    while (i < n) {
+        const char *close;
+        bool after_key = i > 0 && (s[i - 1] == ':' || (i > 1 && s[i - 1] == ' ' &&
+                                                       s[i - 2] == ':'));
+        if (i + m < n && !memcmp(s + i, mark, m) && s[i + m] != ' ' && s[i + m] != mark[0] &&
+            (!value_only || after_key) && (close = strstr(s + i + m, mark)) != NULL &&
+            close[-1] != ' ') {
+            size_t inner = (size_t)(close - s) - i - m;
+            memmove(s + o, s + i + m, inner);
+            o += inner;
+            i = (size_t)(close - s) + m;
+        } else {
+            s[o++] = s[i++];
+        }
+    }
+    s[o] = '\0';
+    return o;
+}
+
+/* One raw line: decoded, log prefix, quoting and list marker dropped, fences dropped (NULL). */
+static char *normalise(const char *s, size_t n, bool *fence)
+{
+    size_t i, o;
+    char *buf, *clean;
+    buf = dl_xmalloc((n < DL_PASTE_MAX_LINE ? n : DL_PASTE_MAX_LINE) + 1);
+    o = decode(s, n, buf);
+    /* a quoted log or a logged quote: either order */
+    i = quoting(buf, o);
+    i += log_prefix(buf + i, o - i);
+    i += quoting(buf + i, o - i);
+    i += list_marker(buf + i, o - i);
+    if (o - i >= 3 && (strncmp(buf + i, "```", 3) == 0 || strncmp(buf + i, "~~~", 3) == 0)) {
+        *fence = true; /* the fence line itself carries no text worth reading */
+        free(buf);
+        return NULL;
+    }
+    if (i) {
+        memmove(buf, buf + i, o - i);
+        o -= i;
+    }
     buf[o] = '\0';
+    if (memchr(buf, '*', o))
+        o = drop_pair(buf, o, "**");
+    if (memchr(buf, '`', o))
+        o = drop_pair(buf, o, "`");
     if (plain_ascii(buf, o))
         return dl_url_strip_userinfo(buf); /* a pasted index URL keeps no password */
     clean = dl_utf8_clean(buf, o);
@@ -78,35 +273,263 @@ static void join_lower(dl_paste *p)
     p->lower_all = dl_buf_take(&b);
 }
 
+/* UTF-16 text as UTF-8 (PowerShell 5's `python collect_env.py > out.txt` writes UTF-16 LE
+ * with a BOM); NULL when data is not UTF-16: no BOM, and the first two characters are not
+ * ASCII with a zero byte beside each. */
+static char *from_utf16(const char *data, size_t len, size_t *out_len)
+{
+    const unsigned char *u = (const unsigned char *)data;
+    bool le;
+    size_t i = 2;
+    dl_buf b = {0};
+    if (len >= 2 && (u[0] == 0xFF || u[0] == 0xFE) && u[1] == (u[0] ^ 1))
+        le = u[0] == 0xFF;
+    else if (len >= 4 && u[0] && u[0] < 0x80 && !u[1] && u[2] && u[2] < 0x80 && !u[3])
+        le = true, i = 0;
+    else if (len >= 4 && !u[0] && u[1] && u[1] < 0x80 && !u[2] && u[3] && u[3] < 0x80)
+        le = false, i = 0;
+    else
+        return NULL;
+    for (; i + 1 < len; i += 2) {
+        unsigned long c = le ? u[i] | (unsigned long)u[i + 1] << 8
+                             : (unsigned long)u[i] << 8 | u[i + 1];
+        char enc[4];
+        size_t n;
+        if (c >= 0xD800 && c <= 0xDBFF && i + 3 < len) {
+            unsigned long d = le ? u[i + 2] | (unsigned long)u[i + 3] << 8
+                                 : (unsigned long)u[i + 2] << 8 | u[i + 3];
+            if (d >= 0xDC00 && d <= 0xDFFF) {
+                c = 0x10000 + ((c - 0xD800) << 10) + (d - 0xDC00);
+                i += 2;
+            }
+        }
+        if (c >= 0xD800 && c <= 0xDFFF)
+            c = 0xFFFD; /* an unpaired surrogate */
+        if (c < 0x80) {
+            enc[0] = (char)c;
+            n = 1;
+        } else if (c < 0x800) {
+            enc[0] = (char)(0xC0 | c >> 6);
+            enc[1] = (char)(0x80 | (c & 0x3F));
+            n = 2;
+        } else if (c < 0x10000) {
+            enc[0] = (char)(0xE0 | c >> 12);
+            enc[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+            enc[2] = (char)(0x80 | (c & 0x3F));
+            n = 3;
+        } else {
+            enc[0] = (char)(0xF0 | c >> 18);
+            enc[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+            enc[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+            enc[3] = (char)(0x80 | (c & 0x3F));
+            n = 4;
+        }
+        dl_buf_add(&b, enc, n);
+    }
+    *out_len = b.len;
+    return dl_buf_take(&b);
+}
+
+/* Where the raw line that starts at i ends (before its '\n', "\r\n" or '\r'). */
+static size_t line_end(const char *data, size_t len, size_t i)
+{
+    while (i < len && data[i] != '\n' && data[i] != '\r')
+        i++;
+    return i;
+}
+
+/* Where the next line starts after a line that ends at end. */
+static size_t next_line(const char *data, size_t len, size_t end)
+{
+    if (end < len && data[end] == '\r' && end + 1 < len && data[end + 1] == '\n')
+        end++;
+    return end < len ? end + 1 : end;
+}
+
+/* A line exactly as wide as a terminal (80 columns). Columns are characters (UTF-8
+ * sequences). */
+static bool terminal_wide(const char *s, size_t n)
+{
+    size_t i, cols = 0;
+    if (n < DL_PASTE_WRAP_COLUMNS)
+        return false;
+    for (i = 0; i < n && cols <= DL_PASTE_WRAP_COLUMNS; i++)
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return cols == DL_PASTE_WRAP_COLUMNS;
+}
+
+/* A table's or a box's border: nvidia-smi's "|", "+", rich's box drawing (U+2500..U+257F). */
+static bool border(const char *s, size_t n, bool at_end)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (!n)
+        return false;
+    if (at_end)
+        return u[n - 1] == '|' || u[n - 1] == '+' ||
+               (n >= 3 && u[n - 3] == 0xE2 && (u[n - 2] == 0x94 || u[n - 2] == 0x95));
+    return u[0] == '|' || (u[0] == '+' && n > 1 && (u[1] == '-' || u[1] == '=')) ||
+           (n >= 3 && u[0] == 0xE2 && (u[1] == 0x94 || u[1] == 0x95));
+}
+
+/* "Name: torch", "Python version: 3.8": a line of its own, not the rest of a cut one (which
+ * would not start with a capital: "...undefined sy" + "mbol: _ZN3c10"). */
+static bool key_value(const char *s, size_t n)
+{
+    size_t i = 1;
+    if (!n || !isupper((unsigned char)s[0]))
+        return false;
+    while (i < n && i < 32 && (isalnum((unsigned char)s[i]) || s[i] == ' ' || s[i] == '-' ||
+                               s[i] == '_'))
+        i++;
+    return i > 1 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ' && s[i - 1] != ' ';
+}
+
+/* The line s (n bytes) was cut at the terminal's width when it was copied, and next (m bytes)
+ * is the rest of it: s is exactly 80 columns and no table row, and either s ends with the
+ * space before a word, or the cut falls inside a word or a path (next starts with a lower-case
+ * letter, a digit or a path's punctuation: "could n" + "ot be found", "torch\\l" +
+ * "ib\\c10.dll", "(AM" + "D64)"). A next line that is indented or starts with a capitalised
+ * word (unless the cut left a single space before a word), or that is a
+ * "key: value" line, starts a line of its own ("...on win32" + "Type \"help\"", "...>pip show
+ * torch" + "Name: torch"). */
+static bool cut_at_terminal_width(const char *s, size_t n, const char *next, size_t m)
+{
+    unsigned char c;
+    if (!m || !terminal_wide(s, n) || border(s, n, false) || border(s, n, true) ||
+        border(next, m, false))
+        return false;
+    c = (unsigned char)next[0];
+    if (key_value(next, m))
+        return false;
+    /* cut at the space between two words: " this platform.", " 1.5.0, 1.5.0+cpu" */
+    if (c == ' ')
+        return m > 1 && (islower((unsigned char)next[1]) || isdigit((unsigned char)next[1])) &&
+               s[n - 1] != ' ';
+    if (c == '\t')
+        return false;
+    if (s[n - 1] == ' ')
+        return true;
+    /* cut inside an upper-case word: "(AM" + "D64)", "No C" + "UDA support" */
+    if (isupper(c))
+        return isupper((unsigned char)s[n - 1]) && !(m > 1 && islower((unsigned char)next[1]));
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           (c && strchr("_./\\-:'\",;)]}+", c));
+}
+
+static size_t columns(const char *s, size_t n)
+{
+    size_t i, cols = 0;
+    for (i = 0; i < n; i++)
+        cols += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return cols;
+}
+
+/* A line a text box or a mail client wrapped at 80 columns where a space was: the next
+ * line's first word would not have fitted on it (that is why it was wrapped), and the next
+ * line reads on (a lower-case word or a number; no capital, no indentation, no field, no
+ * table), and the line does not introduce the next one (':'). */
+static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
+{
+    size_t cols, word;
+    if (!m || n < 60 || s[n - 1] == ' ' || s[n - 1] == ':' ||
+        !(islower((unsigned char)next[0]) || isdigit((unsigned char)next[0])) ||
+        border(s, n, false) || border(s, n, true))
+        return false;
+    cols = columns(s, n);
+    if (cols < 60 || cols > DL_PASTE_WRAP_COLUMNS)
+        return false;
+    for (word = 0; word < m && next[word] != ' '; word++)
+        ; /* the raw text has no NUL after the line: bounded by m */
+    word = columns(next, word);
+    return cols + 1 + word > DL_PASTE_WRAP_COLUMNS;
+}
+
+/* How the line s goes on in next: 0 it does not, 1 it was cut (joined as it is), 2 it was
+ * wrapped at a space (joined with the space). */
+static int goes_on(const char *s, size_t n, const char *next, size_t m)
+{
+    if (m && log_prefix(next, m))
+        return 0; /* a logger's next line, not the rest of this one */
+    return cut_at_terminal_width(s, n, next, m) ? 1 : soft_wrapped(s, n, next, m) ? 2 : 0;
+}
+
+static void add_line(dl_paste *out, size_t *cap, char *text, size_t number)
+{
+    if (out->count == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        out->lines = dl_xrealloc(out->lines, *cap * sizeof *out->lines);
+    }
+    out->lines[out->count].text = text;
+    out->lines[out->count].lower = dl_ascii_lower(text, strlen(text));
+    out->lines[out->count].number = number;
+    out->count++;
+}
+
+/* A markdown code block by indentation: a paragraph (the lines between blank ones) whose
+ * every line is indented by four columns or more. The indentation its lines share is
+ * markup, not text; what is left (a traceback's own) stays. */
+static void unindent_blocks(dl_paste *p)
+{
+    size_t a = 0;
+    while (a < p->count) {
+        size_t b = a, common = DL_PASTE_MAX_LINE, k;
+        for (; b < p->count; b++) {
+            size_t indent = strspn(p->lines[b].text, " ");
+            if (!p->lines[b].text[indent])
+                break;
+            if (indent < common)
+                common = indent;
+        }
+        if (b > a && common >= 4)
+            for (k = a; k < b; k++) {
+                size_t n = strlen(p->lines[k].text) - common + 1;
+                memmove(p->lines[k].text, p->lines[k].text + common, n);
+                memmove(p->lines[k].lower, p->lines[k].lower + common, n);
+            }
+        a = b + 1;
+    }
+}
+
 void dl_paste_read(const char *data, size_t len, dl_paste *out)
 {
-    size_t i = 0, number = 0, cap = 0;
+    size_t i = 0, number = 0, cap = 0, original = len;
+    char *utf8 = from_utf16(data, len, &len);
     memset(out, 0, sizeof *out);
-    out->bytes = len;
+    out->bytes = original;
+    if (utf8)
+        data = utf8;
     while (i < len) {
-        size_t start = i, end;
+        size_t start = i, end = line_end(data, len, i), first = ++number;
         bool fence = false;
         char *text;
-        while (i < len && data[i] != '\n' && data[i] != '\r')
-            i++;
-        end = i;
-        if (i < len && data[i] == '\r' && i + 1 < len && data[i + 1] == '\n')
-            i++;
-        if (i < len)
-            i++;
-        number++;
-        text = normalise(data + start, end - start, &fence);
-        if (!text)
-            continue;
-        if (out->count == cap) {
-            cap = cap ? cap * 2 : 64;
-            out->lines = dl_xrealloc(out->lines, cap * sizeof *out->lines);
+        i = next_line(data, len, end);
+        if (i < len && goes_on(data + start, end - start, data + i, line_end(data, len, i) - i)) {
+            /* the pieces of one line cut or wrapped at 80 columns, joined again */
+            dl_buf joined = {0};
+            size_t piece = start, piece_end = end;
+            int how;
+            dl_buf_add(&joined, data + start, end - start);
+            while (i < len && joined.len < DL_PASTE_MAX_LINE &&
+                   (how = goes_on(data + piece, piece_end - piece, data + i,
+                                  line_end(data, len, i) - i)) != 0) {
+                piece = i;
+                piece_end = line_end(data, len, i);
+                i = next_line(data, len, piece_end);
+                number++;
+                if (how == 2)
+                    dl_buf_add(&joined, " ", 1);
+                dl_buf_add(&joined, data + piece, piece_end - piece);
+            }
+            text = normalise(joined.data, joined.len, &fence);
+            dl_buf_free(&joined);
+        } else {
+            text = normalise(data + start, end - start, &fence);
         }
-        out->lines[out->count].text = text;
-        out->lines[out->count].lower = dl_ascii_lower(text, strlen(text));
-        out->lines[out->count].number = number;
-        out->count++;
+        if (text)
+            add_line(out, &cap, text, first);
     }
+    free(utf8);
+    unindent_blocks(out);
     join_lower(out);
 }
 

@@ -1,6 +1,9 @@
 /* Pasted text as people paste it: markdown fences, `>` quoting, HTML entities from a web
- * page, CRLF or CR line ends, tabs, invalid UTF-8 from another code page. Normalised into
- * lines that keep the line numbers of the original, so evidence can quote "L12: ...". */
+ * page, CRLF or CR line ends, tabs, invalid UTF-8 from another code page, UTF-16 from
+ * PowerShell, no-break spaces and curly quotes, a terminal's colour codes, a logger's
+ * timestamps, lines cut at 80 columns. Normalised once, here, into lines that keep the
+ * line numbers of the original, so evidence can quote "L12: ..." and no reader needs to
+ * know how the text was written. */
 #ifndef DLENV_PARSE_PASTE_H
 #define DLENV_PARSE_PASTE_H
 
@@ -9,6 +12,8 @@
 
 /* Lines longer than this are cut (a 10 MB line of log is still one line). */
 #define DL_PASTE_MAX_LINE 4096
+/* A line exactly this wide was cut by the terminal it was copied from; read with the next. */
+#define DL_PASTE_WRAP_COLUMNS 80
 
 typedef struct dl_paste_line {
     char *text;      /* valid UTF-8, no control characters; invalid bytes as \xNN */

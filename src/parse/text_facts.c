@@ -129,11 +129,25 @@ static bool mac_path(const char *low)
     return users_root || strstr(low, "/opt/homebrew/") || strstr(low, "python.framework/");
 }
 
+/* A Windows drive path: "c:\\users", or with forward slashes as Python, Git Bash and
+ * many tools print it ("c:/users/me/venv"); the drive letter is a word of its own, so a
+ * URL's "http://" is none. */
+static bool drive_path(const char *low)
+{
+    const char *at;
+    for (at = strchr(low, ':'); at; at = strchr(at + 1, ':'))
+        if (at - low >= 1 && isalpha((unsigned char)at[-1]) &&
+            (at - low == 1 || !isalnum((unsigned char)at[-2])) &&
+            (at[1] == '\\' || (at[1] == '/' && at[2] != '/' && at[2] != ' ' && at[2])))
+            return true;
+    return false;
+}
+
 static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     const char *family = NULL;
     (void)l;
-    if (strstr(low, "winerror") || strstr(low, ":\\") || strstr(low, ".dll") ||
+    if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
         strstr(low, "os: microsoft windows"))
         family = "windows";
     else if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low))

@@ -9,8 +9,14 @@
 
 #include "parse/paste.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define DL_TEN(c) c c c c c c c c c c
+#define DL_X100 DL_TEN(DL_TEN("x"))
+#define DL_Y100 DL_TEN(DL_TEN("y"))
+#define DL_Z100 DL_TEN(DL_TEN("z"))
 
 static void read_text(const char *text, dl_paste *p)
 {
@@ -87,6 +93,165 @@ static void find_ignores_case_and_reports_lines(void **state)
     dl_paste_free(&p);
 }
 
+static void typographic_spaces_quotes_and_escapes(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* a web page's no-break spaces, a word processor's quotes, a zero-width space, a BOM
+     * and a terminal's colours and link read as the ASCII the writer saw */
+    read_text("\xef\xbb\xbfNo\xc2\xa0module named \xe2\x80\x98torch\xe2\x80\x99\n"
+              "\x1b[1;31mError\x1b[0m \xe2\x80\x9c" "804\xe2\x80\x9d\xe2\x80\x8b"
+              "\x1b]8;;http://x\x07link\x1b]8;;\x07",
+              &p);
+    assert_int_equal(p.count, 2);
+    assert_string_equal(p.lines[0].text, "No module named 'torch'");
+    assert_string_equal(p.lines[1].text, "Error \"804\"link");
+    dl_paste_free(&p);
+}
+
+static void utf16_from_powershell(void **state)
+{
+    dl_paste p;
+    const char le[] = "\xff\xfeO\0K\0\r\0\n\0\xac\x20\0\xd8\0\xdc";
+    const char be_no_bom[] = "\0O\0K";
+    (void)state;
+    dl_paste_read(le, sizeof le - 1, &p);
+    assert_int_equal(p.count, 2);
+    assert_string_equal(p.lines[0].text, "OK");
+    /* the euro sign and a surrogate pair (U+10000) as UTF-8 */
+    assert_string_equal(p.lines[1].text, "\xe2\x82\xac\xf0\x90\x80\x80");
+    assert_int_equal(p.bytes, sizeof le - 1);
+    dl_paste_free(&p);
+    dl_paste_read(be_no_bom, sizeof be_no_bom - 1, &p);
+    assert_int_equal(p.count, 1);
+    assert_string_equal(p.lines[0].text, "OK");
+    dl_paste_free(&p);
+}
+
+static void log_prefixes_are_dropped(void **state)
+{
+    dl_paste p;
+    (void)state;
+    read_text("2025-01-02 10:11:12,345 ERROR RuntimeError: x\n"
+              "[2025-01-02T10:11:12.5+01:00] [WARNING] - y\n"
+              "> 2025/01/02 10:11:12 z\n"
+              "2025-01-02 is the day\n"
+              "2025-01-02 10:11:12 INFORMATION w",
+              &p);
+    assert_int_equal(p.count, 5);
+    assert_string_equal(p.lines[0].text, "RuntimeError: x");
+    assert_string_equal(p.lines[1].text, "y");
+    assert_string_equal(p.lines[2].text, "z");
+    assert_string_equal(p.lines[3].text, "2025-01-02 is the day");
+    assert_string_equal(p.lines[4].text, "INFORMATION w"); /* no level, a word */
+    dl_paste_free(&p);
+}
+
+static void lines_cut_at_80_columns_are_joined(void **state)
+{
+    dl_paste p;
+    char text[400], want[100];
+    (void)state;
+    /* 80 columns (the last a two-byte character), then the rest of the line; a line of 79
+     * columns, and one of 80 before a blank line, stay as they are */
+    snprintf(text, sizeof text, "%.79s\xc3\xa9\nrest\n%.79s\nShort\n%.80s\n\nnext",
+             DL_X100, DL_Y100, DL_Z100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 6);
+    snprintf(want, sizeof want, "%.79s\xc3\xa9rest", DL_X100);
+    assert_string_equal(p.lines[0].text, want);
+    assert_int_equal(p.lines[1].number, 3);
+    assert_int_equal(strlen(p.lines[1].text), 79);
+    assert_string_equal(p.lines[2].text, "Short");
+    assert_int_equal(strlen(p.lines[3].text), 80);
+    assert_string_equal(p.lines[4].text, "");
+    assert_string_equal(p.lines[5].text, "next");
+    assert_int_equal(p.lines[5].number, 7);
+    dl_paste_free(&p);
+}
+
+static void lines_of_80_columns_that_end_there_stay(void **state)
+{
+    dl_paste p;
+    char text[600];
+    (void)state;
+    /* a line of its own after an 80-column one: a "key: value" line, a capitalised word,
+     * an indented line, a table row; cut ones: a single space before a word, inside an
+     * upper-case word */
+    snprintf(text, sizeof text,
+             "%.80s\nName: torch\n%.80s\nType \"help\"\n%.80s\n  File x\n|%.78s|\nxyz\n"
+             "%.78sAM\nD64)\n%.80s\n this platform.",
+             DL_X100, DL_X100, DL_X100, DL_Y100, DL_Z100, DL_Z100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 10);
+    assert_string_equal(p.lines[1].text, "Name: torch");
+    assert_string_equal(p.lines[3].text, "Type \"help\"");
+    assert_string_equal(p.lines[5].text, "  File x");
+    assert_string_equal(p.lines[7].text, "xyz");
+    assert_non_null(strstr(p.lines[8].text, "zzAMD64)"));
+    assert_non_null(strstr(p.lines[9].text, "zz this platform."));
+    assert_int_equal(p.lines[9].number, 11);
+    dl_paste_free(&p);
+    /* a cut that left "mbol: _ZN3c10" looks like a field but starts with no capital */
+    snprintf(text, sizeof text, "%.68sundefined sy\nmbol: _ZN3c10\n", DL_X100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 1);
+    assert_non_null(strstr(p.lines[0].text, "undefined symbol: _ZN3c10"));
+    dl_paste_free(&p);
+}
+
+static void lines_wrapped_at_a_space_are_joined(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* "available" would not have fitted on the 76-column line: wrapped there; a conda list
+     * row's next row would have fitted (77 columns), and a capitalised line starts anew */
+    read_text("train.py, training will encounter an error: `RuntimeError: No CUDA GPUs are\n"
+              "available`.\n"
+              "pytorch                   1.9.0           py3.8_cpu_0    pytorch\n"
+              "torchvision               0.10.0               py38_cpu    pytorch\n"
+              "it will encounter an error that nobody expected when it started the Python\n"
+              "Traceback (most recent call last):",
+              &p);
+    assert_int_equal(p.count, 5);
+    assert_non_null(strstr(p.lines[0].text, "No CUDA GPUs are available."));
+    assert_int_equal(p.lines[1].number, 3);
+    assert_string_equal(p.lines[2].text,
+                        "torchvision               0.10.0               py38_cpu    pytorch");
+    assert_string_equal(p.lines[4].text, "Traceback (most recent call last):");
+    dl_paste_free(&p);
+}
+
+static void list_markers_and_indented_blocks(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* an issue form's bullets; a markdown code block by indentation keeps only its own
+     * (relative) indentation; a paragraph with an unindented line keeps all of it */
+    read_text("- OS: Windows 11\n* Name: torch\n-1 is not a marker\n\n    Traceback:\n"
+              "      File x\n\nError\n    at y",
+              &p);
+    assert_string_equal(p.lines[0].text, "OS: Windows 11");
+    assert_string_equal(p.lines[1].text, "Name: torch");
+    assert_string_equal(p.lines[2].text, "-1 is not a marker");
+    assert_string_equal(p.lines[4].text, "Traceback:");
+    assert_string_equal(p.lines[5].text, "  File x");
+    assert_string_equal(p.lines[5].lower, "  file x");
+    assert_string_equal(p.lines[8].text, "    at y");
+    dl_paste_free(&p);
+}
+
+static void markdown_inline_marks_of_fields(void **state)
+{
+    dl_paste p;
+    (void)state;
+    read_text("**PyTorch version**: `2.3.1`\nf(*a, **kwargs)\nthen `py app.py`: it fails", &p);
+    assert_string_equal(p.lines[0].text, "PyTorch version: 2.3.1");
+    assert_string_equal(p.lines[1].text, "f(*a, **kwargs)");
+    assert_string_equal(p.lines[2].text, "then `py app.py`: it fails");
+    dl_paste_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -95,6 +260,14 @@ int main(void)
         cmocka_unit_test(invalid_utf8_stays_readable),
         cmocka_unit_test(long_lines_are_cut_and_nul_bytes_survive),
         cmocka_unit_test(find_ignores_case_and_reports_lines),
+        cmocka_unit_test(typographic_spaces_quotes_and_escapes),
+        cmocka_unit_test(utf16_from_powershell),
+        cmocka_unit_test(log_prefixes_are_dropped),
+        cmocka_unit_test(lines_cut_at_80_columns_are_joined),
+        cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
+        cmocka_unit_test(lines_wrapped_at_a_space_are_joined),
+        cmocka_unit_test(list_markers_and_indented_blocks),
+        cmocka_unit_test(markdown_inline_marks_of_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
