@@ -145,31 +145,38 @@ static bool text_torch_release(const dl_facts *f, char *out, size_t n)
 
 /* A release the known-bad table lists for the text's OS whose row names the error message
  * the text shows (condition "text:<message>"): the broken release is the cause, whatever
- * the message would read as alone. Runs before the signatures so that it comes first in
+ * the message would read as alone. A row whose message no other release gives (condition
+ * "message:<message>") names its release even where the text gives no version: the
+ * message is that release's signature. Runs before the signatures so that it comes first in
  * its layer; one pass over the table's few rows, one search per matching row. */
 static void add_known_bad_message(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
     const char *os = e->facts.os.family.value;
     char release[48];
+    bool versioned;
     size_t r;
-    if (!kb || !text_torch_release(&e->facts, release, sizeof release))
+    if (!kb)
         return;
+    versioned = text_torch_release(&e->facts, release, sizeof release);
     for (r = 0; r < kb->rows; r++) {
         const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
         const char *row_os = dl_table_cell(kb, r, DL_COL_known_bad_releases_os);
+        const char *row_release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        bool sole = !strncmp(cond, "message:", 8);
         long line;
         dl_finding *x;
         size_t j;
-        if (strncmp(cond, "text:", 5) != 0 ||
-            strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), release) ||
+        if ((!sole && strncmp(cond, "text:", 5) != 0) || (!versioned && !sole) ||
+            (versioned && strcmp(row_release, release) != 0) ||
             (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
-            (line = dl_paste_find(&e->paste, 0, cond + 5)) < 0 ||
+            (line = dl_paste_find(&e->paste, 0, cond + (sole ? 8 : 5))) < 0 ||
             has_id(&e->findings, "known_bad_release"))
             continue;
         x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
-                           "torch %s has a known problem here: %s", release,
-                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+                           versioned ? "torch %s has a known problem here: %s"
+                                     : "this error is torch %s's known problem: %s",
+                           row_release, dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
         quote_line(x, &e->paste, (size_t)line);
         for (j = 0; j < e->where.n; j++)
             quote_line(x, &e->paste, e->where.where[j].line);

@@ -488,6 +488,47 @@ static const char *core_missing(const dl_paste *p, const char *id)
     return id;
 }
 
+/* A line that names CUDA other than collect_env's own labels ("CUDA used to build
+ * PyTorch: N/A", "Is CUDA available", "CUDA runtime version"), which a Mac's report prints
+ * too: only such a line asks anything of CUDA. */
+static bool cuda_beyond_labels(const dl_paste *p)
+{
+    static const char *const labels[] = {"cuda used to build", "is cuda available",
+                                         "cuda runtime version", "cuda_module_loading"};
+    long i;
+    for (i = dl_paste_find(p, 0, "cuda"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "cuda")) {
+        bool label = false;
+        size_t k;
+        for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
+            label |= strstr(p->lines[i].lower, labels[k]) != NULL;
+        if (!label)
+            return true;
+    }
+    return false;
+}
+
+/* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
+ * Mac is the cause only when something else in the text asks for CUDA. */
+static const char *mac_asks_cuda(const dl_paste *p, const char *id)
+{
+    return cuda_beyond_labels(p) ? id : "";
+}
+
+/* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
+ * failed found torch, so torch is not in another one; the error is torch's import. */
+static const char *torch_found(const dl_paste *p, const char *id)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "__init__.py"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "__init__.py")) {
+        const char *low = p->lines[i].lower;
+        if (strstr(low, "-packages") &&
+            (strstr(low, "/torch/__init__.py") || strstr(low, "\\torch\\__init__.py")))
+            return "";
+    }
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -511,6 +552,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, id);
+    if (!strcmp(id, "pip_python_mismatch"))
+        return torch_found(p, id);
+    if (!strcmp(id, "no_cuda_on_macos"))
+        return mac_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);

@@ -21,6 +21,15 @@ static void note(dl_text_facts *w, const char *fact, size_t line)
     }
 }
 
+/* The fact came from another line than first noted: this one is its evidence now. */
+static void note_again(dl_text_facts *w, const char *fact, size_t line)
+{
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, fact))
+            w->where[i].line = line;
+}
+
 /* The token after `key` in line (case-insensitive key), up to a space or the end. */
 static bool value_after(const char *line, const char *key, char *out, size_t n)
 {
@@ -145,6 +154,13 @@ static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts
     if (family && !f->os.family.value) {
         dl_text_set(&f->os.family, family);
         note(w, "os.family", i);
+    }
+    /* A site-packages path reads as Linux, but one to a darwin module or a .dylib is a
+     * Mac's (a traceback's first frames come before the dlopen line that shows it). */
+    if (f->os.family.value && !strcmp(f->os.family.value, "linux") && !f->os.pretty_name.value &&
+        strstr(low, "-packages/") && (strstr(low, "-darwin.so") || strstr(low, ".dylib"))) {
+        dl_text_set(&f->os.family, "macos");
+        note_again(w, "os.family", i);
     }
 }
 
@@ -873,6 +889,33 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
+/* A local tag written apart from its version: "2.8.0 + cu129", "2.1.0 +cpu": a CUDA, ROCm
+ * or CPU tag only (a "+" before any other word is prose). Writes "2.8.0+cu129" into out. */
+static bool spaced_local_tag(const char *after, char *out, size_t n, const char *version,
+                             size_t len)
+{
+    const char *t = after;
+    size_t tag = 0;
+    while (*t == ' ')
+        t++;
+    if (*t != '+' || t == after)
+        return false;
+    for (t++; *t == ' '; t++)
+        ;
+    if (!(!strncmp(t, "cu", 2) && isdigit((unsigned char)t[2])) && strncmp(t, "cpu", 3) != 0 &&
+        !(!strncmp(t, "rocm", 4) && isdigit((unsigned char)t[4])))
+        return false;
+    while (isalnum((unsigned char)t[tag]) || (t[tag] == '.' && isdigit((unsigned char)t[tag + 1])))
+        tag++;
+    if (len + 1 + tag + 1 > n)
+        return false;
+    memcpy(out, version, len);
+    out[len] = '+';
+    memcpy(out + len + 1, t, tag);
+    out[len + 1 + tag] = '\0';
+    return true;
+}
+
 /* "torch 2.3.0+cu121", "PyTorch version 1.5.0", "pytorch 1.13" in a sentence, an issue
  * form's "PyTorch Version (e.g., 1.0): 1.7.1" or "**PyTorch**: 2.0.0": the version after the
  * word, up to its local tag. False unless it looks like a release ("2.3",
@@ -893,6 +936,8 @@ static bool torch_version_in(const char *low, char *out, size_t n)
                 v++;
             else if (!strncmp(v, "version", 7))
                 v += 7;
+            else if (!strncmp(v, "stable(", 7) && isdigit((unsigned char)v[7]))
+                v += 7; /* the install page's channel: "PyTorch Stable(1.5)" */
             else if (*v == '(' && strchr(v, ')'))
                 v = strchr(v, ')') + 1;
             else
@@ -908,6 +953,8 @@ static bool torch_version_in(const char *low, char *out, size_t n)
         if (v[k] == '+')
             for (k++; isalnum((unsigned char)v[k]) && k + 1 < n; k++)
                 ;
+        else if (spaced_local_tag(v + k, out, n, v, k))
+            return true;
         if (isalnum((unsigned char)v[k]))
             continue;
         memcpy(out, v, k);
