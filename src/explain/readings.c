@@ -6,6 +6,7 @@
 #include "know/version.h"
 #include "rules/know_query.h"
 #include "parse/oom.h"
+#include "plan/gpu_names.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -405,6 +406,24 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
     return id;
 }
 
+/* The text's GPU is another vendor's (an Intel or AMD name the reader found) and no
+ * NVIDIA GPU is named anywhere: "Torch not compiled with CUDA" there is no CPU build on an
+ * NVIDIA machine, the machine has no NVIDIA GPU for any build. */
+static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
+{
+    static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
+                                         "nvidia gpu", "nvidia card", "nvidia graphics"};
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    size_t k;
+    if (!g || !g->name.value || dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA ||
+        dl_gpu_vendor_of_name(g->name.value) == DL_GPU_APPLE)
+        return false;
+    for (k = 0; k < sizeof nvidia / sizeof nvidia[0]; k++)
+        if (dl_paste_find(p, 0, nvidia[k]) >= 0)
+            return false;
+    return true;
+}
+
 /* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
  * (the text's OS, however it was named: "M1 Mac", "MacBook", a /Users/ path) no build of
  * torch has CUDA, so the Mac is the cause, not the build or the driver. Other signs of a
@@ -412,6 +431,10 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
  * path can be the cause. */
 static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
+    /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build) */
+    if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
+        other_vendor_only(p, f))
+        return "non_nvidia_gpu";
     if (!dl_q_text_is(&f->os.family, "macos") ||
         (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
         return id;

@@ -1107,6 +1107,60 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         set_gpu_name(f, w, (size_t)line, out, i);
 }
 
+/* Intel's integrated GPU named loosely: "Intel i5 Graphics card", "Intel(R) Iris(R) Xe
+ * Graphics", "intel R lris R Xe Graphics": "Intel", then "Graphics" at most four words on,
+ * with no other maker, no conjunction and no punctuation between (so "Intel i7 and NVIDIA
+ * graphics" or "Intel CPU, RTX graphics" is not one). The name runs from "Intel" to
+ * "Graphics". */
+static bool intel_graphics_at(const char *low, size_t *from, size_t *to)
+{
+    static const char *const stops[] = {"nvidia", "geforce", "rtx", "gtx", "amd", "radeon",
+                                        "and", "with", "or", "plus", "cpu", "processor"};
+    const char *at;
+    for (at = strstr(low, "intel"); at; at = strstr(at + 5, "intel")) {
+        const char *q = at + 5;
+        size_t words = 0;
+        if (at > low && isalnum((unsigned char)at[-1]))
+            continue;
+        while (words <= 4) {
+            size_t n, k;
+            bool stop = false;
+            while (*q == ' ' || *q == '(' || *q == ')')
+                q++;
+            n = strcspn(q, " ,;|/+.()");
+            if (!n)
+                break;
+            if (n == 8 && !strncmp(q, "graphics", 8)) {
+                *from = (size_t)(at - low);
+                *to = (size_t)(q + 8 - low);
+                return true;
+            }
+            for (k = 0; k < sizeof stops / sizeof stops[0]; k++)
+                stop |= strlen(stops[k]) == n && !strncmp(q, stops[k], n);
+            if (stop)
+                break;
+            q += n;
+            words++;
+        }
+    }
+    return false;
+}
+
+static void intel_graphics_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    long at;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    for (at = dl_paste_find(p, 0, "graphics"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "graphics")) {
+        size_t from, to;
+        if (intel_graphics_at(p->lines[at].lower, &from, &to)) {
+            set_gpu_name(f, w, (size_t)at, p->lines[at].text + from, to - from);
+            return;
+        }
+    }
+}
+
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
@@ -1115,6 +1169,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     bits_in_words(p, f, w);
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
+    intel_graphics_in_words(p, f, w);
 }
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
