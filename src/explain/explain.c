@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
+#include "explain/extension_runtime.h"
 #include "explain/readings.h"
 #include "facts/query.h"
 #include "know/version.h"
@@ -658,6 +659,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
         if (!dl_signature_yields(cat, &hits, i))
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    dl_explain_extension_runtime(out);
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
