@@ -447,7 +447,8 @@ static long plain_pip_install(const dl_paste *p)
              i = dl_paste_find(p, (size_t)i + 1, pips[k])) {
             const char *low = p->lines[i].lower;
             const char *after = strstr(low, pips[k]) + strlen(pips[k]);
-            if ((*after == ' ' || *after == '\0') && !strstr(low, "download.pytorch.org") &&
+            if ((*after == ' ' || *after == '\0' || *after == '`') &&
+                !strstr(low, "download.pytorch.org") &&
                 !strstr(low, "+cu") && !strstr(low, "find-links") && !strstr(low, " -f "))
                 return i;
         }
@@ -473,6 +474,43 @@ static void add_plain_pip_on_windows(dl_explanation *e)
     quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");
+}
+
+/* The text names a Linux ARM server ("aarch64", NVIDIA's "sbsa" builds, a Grace board) */
+static bool linux_arm(const dl_paste *p)
+{
+    static const char *const marks[] = {"aarch64", "sbsa", "gh200", "gb200", "grace hopper",
+                                        "grace blackwell"};
+    size_t k;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        if (dl_paste_find(p, 0, marks[k]) >= 0)
+            return true;
+    return false;
+}
+
+/* PyPI's Linux aarch64 torch wheels have been CPU builds (the CUDA ones come from
+ * download.pytorch.org's cuXYZ index): a plain "pip install torch" on an ARM Linux server in
+ * a report about CUDA or the CPU build installed one. Not on a Mac (arm64 there has no CUDA
+ * at all). */
+static void add_plain_pip_on_aarch64(dl_explanation *e)
+{
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_WINDOWS || !linux_arm(&e->paste) ||
+        !(wants_cuda(&e->paste) || dl_paste_find(&e->paste, 0, "cpu version") >= 0 ||
+          dl_paste_find(&e->paste, 0, "cpu-only") >= 0 || dl_paste_find(&e->paste, 0, "cpu only") >= 0) ||
+        (line = plain_pip_install(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "\"pip install torch\" on Linux aarch64 installs PyPI's wheel, a CPU-only "
+                       "build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (e.g. pip install torch "
+                      "--index-url https://download.pytorch.org/whl/cu128)");
+    dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; print(torch.__version__, "
+                                   "torch.version.cuda)\"` (a CPU build says None)"));
 }
 
 /* A line that is the word False alone (the REPL's answer). */
@@ -664,6 +702,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
     add_plain_pip_on_windows(out);
+    add_plain_pip_on_aarch64(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     dl_signature_hits_free(&hits);
