@@ -1021,6 +1021,15 @@ static const char *gpu_mark_at(const char *low, const char *mark)
     size_t n = strlen(mark);
     bool short_mark = !strcmp(mark, "rtx") || !strcmp(mark, "gtx") || !strcmp(mark, "gt ") ||
                       !strcmp(mark, "mx");
+    /* "Nvidia 1080ti", "NVIDIA 3090": the maker and a bare four-digit model number, nothing
+     * between (three digits are a driver branch: "NVIDIA 535"; a dot makes a version) */
+    if (!strcmp(mark, "nvidia ")) {
+        for (at = strstr(low, mark); at; at = strstr(at + 1, mark))
+            if ((at == low || !isalnum((unsigned char)at[-1])) &&
+                strspn(at + n, "0123456789") == 4 && at[n + 4] != '.')
+                return at;
+        return NULL;
+    }
     for (at = strstr(low, mark); at; at = strstr(at + 1, mark)) {
         const char *after = at + n;
         if (at > low && isalnum((unsigned char)at[-1]))
@@ -1065,7 +1074,7 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                         "intel(r) hd", "iris", "intel arc", "nvidia a100",
                                         "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4",
                                         "gt ", "mx", "a100", "h100", "h200", "v100", "p100",
-                                        "l40", "a10g", "b200", "k80"};
+                                        "l40", "a10g", "b200", "k80", "nvidia "};
     const char *l, *low, *best = NULL;
     char out[64];
     long line = -1;
@@ -1094,7 +1103,9 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         best -= 7;
     for (k = (size_t)(best - low); l[k] && i + 1 < sizeof out; k++) {
         char c = l[k];
-        if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
+        /* a name is ASCII: the prose around it may not be ("1080ti显卡") */
+        if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])) ||
+            (unsigned char)c >= 0x80)
             break;
         if (c == ' ' && (++words >= 5 || prose_word(low + k + 1) ||
                          (model_seen(out, i) && !name_word(low + k + 1))))
