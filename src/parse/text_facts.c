@@ -204,6 +204,20 @@ static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w
     }
 }
 
+static bool spaced_local_tag(const char *after, char *out, size_t n, const char *version,
+                             size_t len);
+
+/* The version v read from low, with a local tag written apart after it ("torch 2.5.1 cu124",
+ * "pytorch 2.7.1 (cu128)") joined on. */
+static void join_spaced_tag(const char *low, char *v, size_t n)
+{
+    const char *at = strstr(low, v);
+    char joined[64];
+    size_t len = strlen(v);
+    if (at && !strchr(v, '+') && spaced_local_tag(at + len, joined, sizeof joined, v, len))
+        snprintf(v, n, "%s", joined);
+}
+
 static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     char v[64];
@@ -216,8 +230,10 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
-        looks_like_version(v))
+        looks_like_version(v)) {
+        join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, NULL);
+    }
     if (strstr(low, "pytorch version:") && value_after(low, "pytorch version", v, sizeof v)) {
         if (looks_like_version(v)) {
             py = python(f);
@@ -692,6 +708,8 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
             for (cuda += 5; k + 1 < sizeof c && (isdigit((unsigned char)*cuda) || *cuda == '.');)
                 c[k++] = *cuda++;
         c[k] = '\0';
+        if (!k)
+            join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
     }
     /* pip's own lines: "Successfully installed torch-1.7.1 ...", "Downloading
@@ -889,20 +907,28 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
-/* A local tag written apart from its version: "2.8.0 + cu129", "2.1.0 +cpu": a CUDA, ROCm
- * or CPU tag only (a "+" before any other word is prose). Writes "2.8.0+cu129" into out. */
+/* A local tag written apart from its version: "2.8.0 + cu129", "2.1.0 +cpu", "2.7.1
+ * (cu128)", "2.5.1 cu124": a CUDA, ROCm or CPU tag only (any other word after it is prose).
+ * Writes "2.8.0+cu129" into out. */
 static bool spaced_local_tag(const char *after, char *out, size_t n, const char *version,
                              size_t len)
 {
     const char *t = after;
     size_t tag = 0;
+    bool marked;
     while (*t == ' ')
         t++;
-    if (*t != '+' || t == after)
+    /* "2.8.0 + cu129", "2.7.1 (cu128)", "2.5.1 cu124"; a bare "cpu" after a version is
+     * prose ("2.5.1 CPU inference") */
+    marked = *t == '+' || *t == '(';
+    if (marked)
+        t++;
+    else if (t == after)
         return false;
-    for (t++; *t == ' '; t++)
-        ;
-    if (!(!strncmp(t, "cu", 2) && isdigit((unsigned char)t[2])) && strncmp(t, "cpu", 3) != 0 &&
+    while (*t == ' ')
+        t++;
+    if (!(!strncmp(t, "cu", 2) && isdigit((unsigned char)t[2])) &&
+        (!marked || strncmp(t, "cpu", 3) != 0) &&
         !(!strncmp(t, "rocm", 4) && isdigit((unsigned char)t[4])))
         return false;
     while (isalnum((unsigned char)t[tag]) || (t[tag] == '.' && isdigit((unsigned char)t[tag + 1])))
