@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
+#include "explain/extension_runtime.h"
 #include "explain/readings.h"
 #include "facts/query.h"
 #include "know/version.h"
@@ -145,31 +146,38 @@ static bool text_torch_release(const dl_facts *f, char *out, size_t n)
 
 /* A release the known-bad table lists for the text's OS whose row names the error message
  * the text shows (condition "text:<message>"): the broken release is the cause, whatever
- * the message would read as alone. Runs before the signatures so that it comes first in
+ * the message would read as alone. A row whose message no other release gives (condition
+ * "message:<message>") names its release even where the text gives no version: the
+ * message is that release's signature. Runs before the signatures so that it comes first in
  * its layer; one pass over the table's few rows, one search per matching row. */
 static void add_known_bad_message(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
     const char *os = e->facts.os.family.value;
     char release[48];
+    bool versioned;
     size_t r;
-    if (!kb || !text_torch_release(&e->facts, release, sizeof release))
+    if (!kb)
         return;
+    versioned = text_torch_release(&e->facts, release, sizeof release);
     for (r = 0; r < kb->rows; r++) {
         const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
         const char *row_os = dl_table_cell(kb, r, DL_COL_known_bad_releases_os);
+        const char *row_release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        bool sole = !strncmp(cond, "message:", 8);
         long line;
         dl_finding *x;
         size_t j;
-        if (strncmp(cond, "text:", 5) != 0 ||
-            strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), release) ||
+        if ((!sole && strncmp(cond, "text:", 5) != 0) || (!versioned && !sole) ||
+            (versioned && strcmp(row_release, release) != 0) ||
             (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
-            (line = dl_paste_find(&e->paste, 0, cond + 5)) < 0 ||
+            (line = dl_paste_find(&e->paste, 0, cond + (sole ? 8 : 5))) < 0 ||
             has_id(&e->findings, "known_bad_release"))
             continue;
         x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
-                           "torch %s has a known problem here: %s", release,
-                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+                           versioned ? "torch %s has a known problem here: %s"
+                                     : "this error is torch %s's known problem: %s",
+                           row_release, dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
         quote_line(x, &e->paste, (size_t)line);
         for (j = 0; j < e->where.n; j++)
             quote_line(x, &e->paste, e->where.where[j].line);
@@ -517,7 +525,8 @@ static long plain_pip_install(const dl_paste *p)
              i = dl_paste_find(p, (size_t)i + 1, pips[k])) {
             const char *low = p->lines[i].lower;
             const char *after = strstr(low, pips[k]) + strlen(pips[k]);
-            if ((*after == ' ' || *after == '\0') && !strstr(low, "download.pytorch.org") &&
+            if ((*after == ' ' || *after == '\0' || *after == '`') &&
+                !strstr(low, "download.pytorch.org") &&
                 !strstr(low, "+cu") && !strstr(low, "find-links") && !strstr(low, " -f "))
                 return i;
         }
@@ -543,6 +552,43 @@ static void add_plain_pip_on_windows(dl_explanation *e)
     quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");
+}
+
+/* The text names a Linux ARM server ("aarch64", NVIDIA's "sbsa" builds, a Grace board) */
+static bool linux_arm(const dl_paste *p)
+{
+    static const char *const marks[] = {"aarch64", "sbsa", "gh200", "gb200", "grace hopper",
+                                        "grace blackwell"};
+    size_t k;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        if (dl_paste_find(p, 0, marks[k]) >= 0)
+            return true;
+    return false;
+}
+
+/* PyPI's Linux aarch64 torch wheels have been CPU builds (the CUDA ones come from
+ * download.pytorch.org's cuXYZ index): a plain "pip install torch" on an ARM Linux server in
+ * a report about CUDA or the CPU build installed one. Not on a Mac (arm64 there has no CUDA
+ * at all). */
+static void add_plain_pip_on_aarch64(dl_explanation *e)
+{
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_WINDOWS || !linux_arm(&e->paste) ||
+        !(wants_cuda(&e->paste) || dl_paste_find(&e->paste, 0, "cpu version") >= 0 ||
+          dl_paste_find(&e->paste, 0, "cpu-only") >= 0 || dl_paste_find(&e->paste, 0, "cpu only") >= 0) ||
+        (line = plain_pip_install(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "\"pip install torch\" on Linux aarch64 installs PyPI's wheel, a CPU-only "
+                       "build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (e.g. pip install torch "
+                      "--index-url https://download.pytorch.org/whl/cu128)");
+    dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; print(torch.__version__, "
+                                   "torch.version.cuda)\"` (a CPU build says None)"));
 }
 
 /* A line that is the word False alone (the REPL's answer). */
@@ -824,11 +870,13 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
         if (!dl_signature_yields(cat, &hits, i))
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    dl_explain_extension_runtime(out);
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
     add_gpus_hidden_by_variable(out);
     add_plain_pip_on_windows(out);
+    add_plain_pip_on_aarch64(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);

@@ -6,6 +6,7 @@
 #include "know/version.h"
 #include "rules/know_query.h"
 #include "parse/oom.h"
+#include "plan/gpu_names.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -438,6 +439,24 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
     return id;
 }
 
+/* The text's GPU is another vendor's (an Intel or AMD name the reader found) and no
+ * NVIDIA GPU is named anywhere: "Torch not compiled with CUDA" there is no CPU build on an
+ * NVIDIA machine, the machine has no NVIDIA GPU for any build. */
+static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
+{
+    static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
+                                         "nvidia gpu", "nvidia card", "nvidia graphics"};
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    size_t k;
+    if (!g || !g->name.value || dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA ||
+        dl_gpu_vendor_of_name(g->name.value) == DL_GPU_APPLE)
+        return false;
+    for (k = 0; k < sizeof nvidia / sizeof nvidia[0]; k++)
+        if (dl_paste_find(p, 0, nvidia[k]) >= 0)
+            return false;
+    return true;
+}
+
 /* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
  * (the text's OS, however it was named: "M1 Mac", "MacBook", a /Users/ path) no build of
  * torch has CUDA, so the Mac is the cause, not the build or the driver. Other signs of a
@@ -445,6 +464,10 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
  * path can be the cause. */
 static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
+    /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build) */
+    if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
+        other_vendor_only(p, f))
+        return "non_nvidia_gpu";
     if (!dl_q_text_is(&f->os.family, "macos") ||
         (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
         return id;
@@ -585,6 +608,47 @@ static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
     return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
 }
 
+/* A line that names CUDA other than collect_env's own labels ("CUDA used to build
+ * PyTorch: N/A", "Is CUDA available", "CUDA runtime version"), which a Mac's report prints
+ * too: only such a line asks anything of CUDA. */
+static bool cuda_beyond_labels(const dl_paste *p)
+{
+    static const char *const labels[] = {"cuda used to build", "is cuda available",
+                                         "cuda runtime version", "cuda_module_loading"};
+    long i;
+    for (i = dl_paste_find(p, 0, "cuda"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "cuda")) {
+        bool label = false;
+        size_t k;
+        for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
+            label |= strstr(p->lines[i].lower, labels[k]) != NULL;
+        if (!label)
+            return true;
+    }
+    return false;
+}
+
+/* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
+ * Mac is the cause only when something else in the text asks for CUDA. */
+static const char *mac_asks_cuda(const dl_paste *p, const char *id)
+{
+    return cuda_beyond_labels(p) ? id : "";
+}
+
+/* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
+ * failed found torch, so torch is not in another one; the error is torch's import. */
+static const char *torch_found(const dl_paste *p, const char *id)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "__init__.py"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "__init__.py")) {
+        const char *low = p->lines[i].lower;
+        if (strstr(low, "-packages") &&
+            (strstr(low, "/torch/__init__.py") || strstr(low, "\\torch\\__init__.py")))
+            return "";
+    }
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -610,6 +674,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, id);
+    if (!strcmp(id, "pip_python_mismatch"))
+        return torch_found(p, id);
+    if (!strcmp(id, "no_cuda_on_macos"))
+        return mac_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);

@@ -21,6 +21,15 @@ static void note(dl_text_facts *w, const char *fact, size_t line)
     }
 }
 
+/* The fact came from another line than first noted: this one is its evidence now. */
+static void note_again(dl_text_facts *w, const char *fact, size_t line)
+{
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, fact))
+            w->where[i].line = line;
+}
+
 /* The token after `key` in line (case-insensitive key), up to a space or the end. */
 static bool value_after(const char *line, const char *key, char *out, size_t n)
 {
@@ -160,6 +169,13 @@ static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts
         dl_text_set(&f->os.family, family);
         note(w, "os.family", i);
     }
+    /* A site-packages path reads as Linux, but one to a darwin module or a .dylib is a
+     * Mac's (a traceback's first frames come before the dlopen line that shows it). */
+    if (f->os.family.value && !strcmp(f->os.family.value, "linux") && !f->os.pretty_name.value &&
+        strstr(low, "-packages/") && (strstr(low, "-darwin.so") || strstr(low, ".dylib"))) {
+        dl_text_set(&f->os.family, "macos");
+        note_again(w, "os.family", i);
+    }
 }
 
 static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
@@ -202,6 +218,20 @@ static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w
     }
 }
 
+static bool spaced_local_tag(const char *after, char *out, size_t n, const char *version,
+                             size_t len);
+
+/* The version v read from low, with a local tag written apart after it ("torch 2.5.1 cu124",
+ * "pytorch 2.7.1 (cu128)") joined on. */
+static void join_spaced_tag(const char *low, char *v, size_t n)
+{
+    const char *at = strstr(low, v);
+    char joined[64];
+    size_t len = strlen(v);
+    if (at && !strchr(v, '+') && spaced_local_tag(at + len, joined, sizeof joined, v, len))
+        snprintf(v, n, "%s", joined);
+}
+
 static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     char v[64];
@@ -214,8 +244,10 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
-        looks_like_version(v))
+        looks_like_version(v)) {
+        join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, NULL);
+    }
     if (strstr(low, "pytorch version:") && value_after(low, "pytorch version", v, sizeof v)) {
         if (looks_like_version(v)) {
             py = python(f);
@@ -706,6 +738,8 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
             for (cuda += 5; k + 1 < sizeof c && (isdigit((unsigned char)*cuda) || *cuda == '.');)
                 c[k++] = *cuda++;
         c[k] = '\0';
+        if (!k)
+            join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
     }
     /* pip's own lines: "Successfully installed torch-1.7.1 ...", "Downloading
@@ -903,6 +937,41 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
+/* A local tag written apart from its version: "2.8.0 + cu129", "2.1.0 +cpu", "2.7.1
+ * (cu128)", "2.5.1 cu124": a CUDA, ROCm or CPU tag only (any other word after it is prose).
+ * Writes "2.8.0+cu129" into out. */
+static bool spaced_local_tag(const char *after, char *out, size_t n, const char *version,
+                             size_t len)
+{
+    const char *t = after;
+    size_t tag = 0;
+    bool marked;
+    while (*t == ' ')
+        t++;
+    /* "2.8.0 + cu129", "2.7.1 (cu128)", "2.5.1 cu124"; a bare "cpu" after a version is
+     * prose ("2.5.1 CPU inference") */
+    marked = *t == '+' || *t == '(';
+    if (marked)
+        t++;
+    else if (t == after)
+        return false;
+    while (*t == ' ')
+        t++;
+    if (!(!strncmp(t, "cu", 2) && isdigit((unsigned char)t[2])) &&
+        (!marked || strncmp(t, "cpu", 3) != 0) &&
+        !(!strncmp(t, "rocm", 4) && isdigit((unsigned char)t[4])))
+        return false;
+    while (isalnum((unsigned char)t[tag]) || (t[tag] == '.' && isdigit((unsigned char)t[tag + 1])))
+        tag++;
+    if (len + 1 + tag + 1 > n)
+        return false;
+    memcpy(out, version, len);
+    out[len] = '+';
+    memcpy(out + len + 1, t, tag);
+    out[len + 1 + tag] = '\0';
+    return true;
+}
+
 /* "torch 2.3.0+cu121", "PyTorch version 1.5.0", "pytorch 1.13" in a sentence, an issue
  * form's "PyTorch Version (e.g., 1.0): 1.7.1" or "**PyTorch**: 2.0.0": the version after the
  * word, up to its local tag. False unless it looks like a release ("2.3",
@@ -923,6 +992,8 @@ static bool torch_version_in(const char *low, char *out, size_t n)
                 v++;
             else if (!strncmp(v, "version", 7))
                 v += 7;
+            else if (!strncmp(v, "stable(", 7) && isdigit((unsigned char)v[7]))
+                v += 7; /* the install page's channel: "PyTorch Stable(1.5)" */
             else if (*v == '(' && strchr(v, ')'))
                 v = strchr(v, ')') + 1;
             else
@@ -938,6 +1009,8 @@ static bool torch_version_in(const char *low, char *out, size_t n)
         if (v[k] == '+')
             for (k++; isalnum((unsigned char)v[k]) && k + 1 < n; k++)
                 ;
+        else if (spaced_local_tag(v + k, out, n, v, k))
+            return true;
         if (isalnum((unsigned char)v[k]))
             continue;
         memcpy(out, v, k);
@@ -1004,6 +1077,15 @@ static const char *gpu_mark_at(const char *low, const char *mark)
     size_t n = strlen(mark);
     bool short_mark = !strcmp(mark, "rtx") || !strcmp(mark, "gtx") || !strcmp(mark, "gt ") ||
                       !strcmp(mark, "mx");
+    /* "Nvidia 1080ti", "NVIDIA 3090": the maker and a bare four-digit model number, nothing
+     * between (three digits are a driver branch: "NVIDIA 535"; a dot makes a version) */
+    if (!strcmp(mark, "nvidia ")) {
+        for (at = strstr(low, mark); at; at = strstr(at + 1, mark))
+            if ((at == low || !isalnum((unsigned char)at[-1])) &&
+                strspn(at + n, "0123456789") == 4 && at[n + 4] != '.')
+                return at;
+        return NULL;
+    }
     for (at = strstr(low, mark); at; at = strstr(at + 1, mark)) {
         const char *after = at + n;
         if (at > low && isalnum((unsigned char)at[-1]))
@@ -1048,7 +1130,7 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                         "intel(r) hd", "iris", "intel arc", "nvidia a100",
                                         "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4",
                                         "gt ", "mx", "a100", "h100", "h200", "v100", "p100",
-                                        "l40", "a10g", "b200", "k80"};
+                                        "l40", "a10g", "b200", "k80", "nvidia "};
     const char *l, *low, *best = NULL;
     char out[64];
     long line = -1;
@@ -1077,7 +1159,9 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         best -= 7;
     for (k = (size_t)(best - low); l[k] && i + 1 < sizeof out; k++) {
         char c = l[k];
-        if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])))
+        /* a name is ASCII: the prose around it may not be ("1080ti显卡") */
+        if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])) ||
+            (unsigned char)c >= 0x80)
             break;
         if (c == ' ' && (++words >= 5 || prose_word(low + k + 1) ||
                          (model_seen(out, i) && !name_word(low + k + 1))))
@@ -1135,6 +1219,60 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
+/* Intel's integrated GPU named loosely: "Intel i5 Graphics card", "Intel(R) Iris(R) Xe
+ * Graphics", "intel R lris R Xe Graphics": "Intel", then "Graphics" at most four words on,
+ * with no other maker, no conjunction and no punctuation between (so "Intel i7 and NVIDIA
+ * graphics" or "Intel CPU, RTX graphics" is not one). The name runs from "Intel" to
+ * "Graphics". */
+static bool intel_graphics_at(const char *low, size_t *from, size_t *to)
+{
+    static const char *const stops[] = {"nvidia", "geforce", "rtx", "gtx", "amd", "radeon",
+                                        "and", "with", "or", "plus", "cpu", "processor"};
+    const char *at;
+    for (at = strstr(low, "intel"); at; at = strstr(at + 5, "intel")) {
+        const char *q = at + 5;
+        size_t words = 0;
+        if (at > low && isalnum((unsigned char)at[-1]))
+            continue;
+        while (words <= 4) {
+            size_t n, k;
+            bool stop = false;
+            while (*q == ' ' || *q == '(' || *q == ')')
+                q++;
+            n = strcspn(q, " ,;|/+.()");
+            if (!n)
+                break;
+            if (n == 8 && !strncmp(q, "graphics", 8)) {
+                *from = (size_t)(at - low);
+                *to = (size_t)(q + 8 - low);
+                return true;
+            }
+            for (k = 0; k < sizeof stops / sizeof stops[0]; k++)
+                stop |= strlen(stops[k]) == n && !strncmp(q, stops[k], n);
+            if (stop)
+                break;
+            q += n;
+            words++;
+        }
+    }
+    return false;
+}
+
+static void intel_graphics_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    long at;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    for (at = dl_paste_find(p, 0, "graphics"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "graphics")) {
+        size_t from, to;
+        if (intel_graphics_at(p->lines[at].lower, &from, &to)) {
+            set_gpu_name(f, w, (size_t)at, p->lines[at].text + from, to - from);
+            return;
+        }
+    }
+}
+
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
@@ -1144,6 +1282,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
     driver_in_words(p, f, w);
+    intel_graphics_in_words(p, f, w);
 }
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)

@@ -1,0 +1,98 @@
+#include "explain/extension_runtime.h"
+
+#include "base/str.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Packages that ship their own CUDA code linked against one CUDA runtime. */
+static const char *const extensions[] = {"vllm", "flash_attn", "flash-attn", "xformers",
+                                         "apex", "bitsandbytes", "deepspeed", "mmcv",
+                                         "torch_scatter", "torch_sparse", "torch_cluster",
+                                         "detectron2", "auto_gptq", "sglang", "torchvision",
+                                         "torchaudio"};
+
+/* The package named as a word in low ("from vllm import", "vllm/_C.abi3.so",
+ * "torchaudio/lib/"), or NULL. */
+static const char *package_in(const char *low)
+{
+    size_t k;
+    for (k = 0; k < sizeof extensions / sizeof extensions[0]; k++) {
+        const char *at;
+        size_t n = strlen(extensions[k]);
+        for (at = strstr(low, extensions[k]); at; at = strstr(at + 1, extensions[k]))
+            if ((at == low || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+                !(isalnum((unsigned char)at[n]) || at[n] == '_'))
+                return extensions[k];
+    }
+    return NULL;
+}
+
+/* torch's own import fails in this line: its __init__ or its _C. */
+static bool torch_frame(const char *low)
+{
+    return strstr(low, "torch/__init__.py") || strstr(low, "torch\\__init__.py") ||
+           strstr(low, "torch/_c") || strstr(low, "torch/lib/");
+}
+
+/* The CUDA major torch was built with, from the text's facts; 0 when not given. */
+static int torch_cuda_major(const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const char *cuda = NULL;
+    if (py && py->runtime.cuda.value)
+        cuda = py->runtime.cuda.value;
+    else if (py && py->site_packages.count &&
+             DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        cuda = DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                          dl_torch_install, 0).cuda.value;
+    return cuda && isdigit((unsigned char)cuda[0]) ? atoi(cuda) : 0;
+}
+
+void dl_explain_extension_runtime(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    int torch_major = torch_cuda_major(&e->facts);
+    long i;
+    for (i = dl_paste_find(p, 0, "libcudart.so."); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "libcudart.so.")) {
+        const char *at = strstr(p->lines[i].lower, "libcudart.so.") + 13;
+        const char *pkg = NULL, *id;
+        int major = atoi(at);
+        size_t from = i >= 3 ? (size_t)i - 3 : 0, to = (size_t)i + 1 < p->count ? (size_t)i + 1
+                                                                                  : (size_t)i, j;
+        bool torch_fails = false;
+        size_t pkg_line = 0;
+        char key[32];
+        dl_finding *x;
+        if (!isdigit((unsigned char)*at) || major == torch_major)
+            continue;
+        for (j = from; j <= to; j++) {
+            torch_fails |= torch_frame(p->lines[j].lower);
+            if (!pkg && (pkg = package_in(p->lines[j].lower)) != NULL)
+                pkg_line = j;
+        }
+        if (!pkg || torch_fails)
+            continue;
+        id = !strncmp(pkg, "torchvision", 11) || !strncmp(pkg, "torchaudio", 10)
+                 ? "torchvision_mismatch" : "extension_mismatch";
+        if (dl_findings_has(&e->findings, id))
+            return;
+        x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE,
+                           "%s needs the CUDA %d runtime (libcudart.so.%d): it was built for "
+                           "another CUDA than torch's%s",
+                           pkg, major, major, torch_major ? "" : " (the text does not say torch's)");
+        snprintf(key, sizeof key, "L%zu", p->lines[i].number);
+        dl_finding_evidence(x, key, "%s", p->lines[i].text);
+        if (pkg_line != (size_t)i) {
+            snprintf(key, sizeof key, "L%zu", p->lines[pkg_line].number);
+            dl_finding_evidence(x, key, "%s", p->lines[pkg_line].text);
+        }
+        dl_finding_fix(x, "# the %s build for the installed torch and its CUDA (or the torch "
+                          "it was built for): `python -m pip list` shows both",
+                       pkg);
+        return;
+    }
+}
