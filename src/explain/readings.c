@@ -474,6 +474,16 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     return "no_cuda_on_macos";
 }
 
+/* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
+ * the Mac is the cause, not the Python version or platform tag of one wheel. */
+static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    long at = dl_paste_find(p, 0, "satisfies the requirement torch");
+    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") || !strstr(p->lines[at].lower, "+cu"))
+        return id;
+    return "no_cuda_on_macos";
+}
+
 /* A shell script launched the run ("bash scripts/train.sh", "sh run.sh", "./dist_train.sh"):
  * such launch scripts are where CUDA_VISIBLE_DEVICES is usually exported, for the author's
  * GPU numbering. */
@@ -658,8 +668,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
         return oom_numbers(p, id, settled);
+    if (!strcmp(id, "python_unsupported") &&
+        !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))
+        return cuda_wheel_on_a_mac(p, f, "wheel_tag_mismatch");
     if (!strcmp(id, "python_unsupported"))
         return from_versions(k, p, id);
+    if (!strcmp(id, "wheel_tag_mismatch") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
+        return "no_cuda_on_macos";
     if (!strcmp(id, "wheel_tag_mismatch"))
         return wheel_name(p, f, id);
     if (!strcmp(id, "python_32bit"))
