@@ -659,11 +659,31 @@ static const char *torch_found(const dl_paste *p, const char *id)
     return id;
 }
 
+/* "Found no NVIDIA driver" in a Colab notebook: the runtime is Google's VM, whose driver
+ * exists only when a GPU is attached (Runtime > Change runtime type); the user's own GPU,
+ * Mac or driver does not take part, so the cause is a runtime without a GPU. */
+static const char *colab_without_gpu(const dl_paste *p, const char *id)
+{
+    static const char *const colab[] = {"colab", "google collab", "google-collab"};
+    size_t k;
+    if (strcmp(id, "no_driver_installed") != 0 && strcmp(id, "non_nvidia_gpu") != 0 &&
+        strcmp(id, "no_cuda_on_macos") != 0)
+        return id;
+    if (dl_paste_find(p, 0, "found no nvidia driver") < 0)
+        return id;
+    for (k = 0; k < sizeof colab / sizeof colab[0]; k++)
+        if (dl_paste_find(p, 0, colab[k]) >= 0)
+            return "no_gpu";
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
     if (settled)
         *settled = false;
+    if (strcmp(colab_without_gpu(p, id), id) != 0)
+        return "no_gpu";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
