@@ -474,6 +474,16 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     return "no_cuda_on_macos";
 }
 
+/* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
+ * the Mac is the cause, not the Python version or platform tag of one wheel. */
+static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    long at = dl_paste_find(p, 0, "satisfies the requirement torch");
+    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") || !strstr(p->lines[at].lower, "+cu"))
+        return id;
+    return "no_cuda_on_macos";
+}
+
 /* A shell script launched the run ("bash scripts/train.sh", "sh run.sh", "./dist_train.sh"):
  * such launch scripts are where CUDA_VISIBLE_DEVICES is usually exported, for the author's
  * GPU numbering. */
@@ -649,17 +659,42 @@ static const char *torch_found(const dl_paste *p, const char *id)
     return id;
 }
 
+/* "Found no NVIDIA driver" in a Colab notebook: the runtime is Google's VM, whose driver
+ * exists only when a GPU is attached (Runtime > Change runtime type); the user's own GPU,
+ * Mac or driver does not take part, so the cause is a runtime without a GPU. */
+static const char *colab_without_gpu(const dl_paste *p, const char *id)
+{
+    static const char *const colab[] = {"colab", "google collab", "google-collab"};
+    size_t k;
+    if (strcmp(id, "no_driver_installed") != 0 && strcmp(id, "non_nvidia_gpu") != 0 &&
+        strcmp(id, "no_cuda_on_macos") != 0)
+        return id;
+    if (dl_paste_find(p, 0, "found no nvidia driver") < 0)
+        return id;
+    for (k = 0; k < sizeof colab / sizeof colab[0]; k++)
+        if (dl_paste_find(p, 0, colab[k]) >= 0)
+            return "no_gpu";
+    return id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
     if (settled)
         *settled = false;
+    if (strcmp(colab_without_gpu(p, id), id) != 0)
+        return "no_gpu";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
         return oom_numbers(p, id, settled);
+    if (!strcmp(id, "python_unsupported") &&
+        !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))
+        return cuda_wheel_on_a_mac(p, f, "wheel_tag_mismatch");
     if (!strcmp(id, "python_unsupported"))
         return from_versions(k, p, id);
+    if (!strcmp(id, "wheel_tag_mismatch") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
+        return "no_cuda_on_macos";
     if (!strcmp(id, "wheel_tag_mismatch"))
         return wheel_name(p, f, id);
     if (!strcmp(id, "python_32bit"))

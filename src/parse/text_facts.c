@@ -851,6 +851,49 @@ static long first_word_line_of(const dl_paste *p, const char *const *words, size
     return best;
 }
 
+/* A run of host-name characters from s; its length. */
+static size_t name_run(const char *s)
+{
+    size_t n = 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '.' || s[n] == '-' || s[n] == '_')
+        n++;
+    return n;
+}
+
+/* "user@host dir % command": the zsh prompt macOS sets in /etc/zshrc ('%n@%m %1~ %#'),
+ * optionally after a conda or venv name in parentheses. Linux shells end theirs with
+ * "host:~/dir$" or, zsh without a zshrc, "host% ", so this form names a Mac. */
+static bool mac_zsh_prompt(const char *low)
+{
+    size_t n;
+    while (*low == ' ')
+        low++;
+    if (*low == '(') {
+        const char *close = strchr(low, ')');
+        if (!close || close[1] != ' ')
+            return false;
+        low = close + 2;
+    }
+    if ((n = name_run(low)) == 0 || low[n] != '@')
+        return false;
+    low += n + 1;
+    if ((n = name_run(low)) == 0 || low[n] != ' ')
+        return false;
+    low += n + 1;
+    while (*low && *low != ' ')
+        low++;
+    return low[0] == ' ' && low[1] == '%' && (low[2] == '\0' || low[2] == ' ');
+}
+
+static long mac_prompt_line(const dl_paste *p)
+{
+    long at;
+    for (at = dl_paste_find(p, 0, " %"); at >= 0; at = dl_paste_find(p, (size_t)at + 1, " %"))
+        if (mac_zsh_prompt(p->lines[at].lower))
+            return at;
+    return -1;
+}
+
 /* The first line naming a Mac: the words of os_in_words, a whole-word "Mac", Apple silicon
  * ("M1 Pro", "on an M2"), or torch's Metal device ('mps'), which exists only on macOS. */
 static long mac_line(const dl_paste *p)
@@ -862,7 +905,9 @@ static long mac_line(const dl_paste *p)
     static const char *const mac_words[] = {"mac", "m1", "m2", "m3", "m4"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
-    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+    long c = mac_prompt_line(p);
+    a = a < 0 ? b : b < 0 ? a : a < b ? a : b;
+    return a < 0 ? c : c < 0 ? a : a < c ? a : c;
 }
 
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
