@@ -525,11 +525,15 @@ static bool container_without_gpus(const dl_paste *p)
 }
 
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
- * the likely reason (the machine's GPUs stay a candidate). */
+ * the likely reason (the machine's GPUs stay a candidate). Outside a container the same
+ * holds for torch's own sentence: torch raises it only after its driver check passed ("Found
+ * no NVIDIA driver" comes first), so a driver answered and counted no device, which on a
+ * machine with a GPU is the device list the process was given. */
 static const char *gpus_hidden(const dl_paste *p, const char *id)
 {
     return launch_script(p)              ? "cuda_visible_devices"
            : container_without_gpus(p) ? "docker_no_gpu_passthrough"
+           : dl_paste_find(p, 0, "no cuda gpus are available") >= 0 ? "cuda_visible_devices"
                                        : id;
 }
 
@@ -649,11 +653,28 @@ static const char *torch_found(const dl_paste *p, const char *id)
     return id;
 }
 
+/* Google Colab named in a text with torch's "Found no NVIDIA driver": a Colab runtime
+ * comes with its driver, so no driver there means a runtime without a GPU (the CPU runtime
+ * type); the user's own machine (its Radeon, its Mac) is only the browser. The Colab
+ * signature names no_gpu; the readings that blame the driver or the local machine step
+ * aside. */
+static bool colab_without_driver(const dl_paste *p)
+{
+    static const char *const colab[] = {"colab.research.google.com", "google colab",
+                                        "google collab", "colab notebook", "colab instance",
+                                        "colab runtime", "in colab", "on colab"};
+    return dl_paste_find(p, 0, "found no nvidia driver") >= 0 &&
+           any_of(p, colab, sizeof colab / sizeof colab[0]);
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
     if (settled)
         *settled = false;
+    if ((!strcmp(id, "no_driver_installed") || !strcmp(id, "non_nvidia_gpu")) &&
+        colab_without_driver(p))
+        return "";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
