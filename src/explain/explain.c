@@ -686,6 +686,38 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
            f->nvml.cuda_driver_version.value >= 12000;
 }
 
+/* torch.cuda.is_available() is False on an NVIDIA Jetson (named as the board, JetPack, L4T
+ * or Tegra): the GPU and its driver come with JetPack, and PyTorch's own aarch64 wheels
+ * (PyPI, download.pytorch.org) have no CUDA for it; only a wheel built for JetPack (NVIDIA's
+ * jp/ index, or a build from source on the board) uses the GPU. So the build is the cause,
+ * not the driver. */
+static void add_generic_wheel_on_jetson(dl_explanation *e)
+{
+    static const char *const jetson[] = {"jetson",   "jetpack",   "l4t",     "nv_tegra",
+                                         "nvidia tegra", "xavier", "orin nano", "orin nx",
+                                         "agx orin"};
+    size_t k;
+    long line, board = -1;
+    dl_finding *x;
+    if (e->findings.items.count || (line = unavailable_line(&e->paste)) < 0)
+        return;
+    for (k = 0; k < sizeof jetson / sizeof jetson[0] && board < 0; k++)
+        board = dl_paste_find(&e->paste, 0, jetson[k]);
+    if (board < 0)
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "A torch without CUDA for the Jetson: PyTorch's own aarch64 wheels do "
+                       "not use the Jetson's GPU");
+    quote_line(x, &e->paste, (size_t)board);
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# install the torch wheel NVIDIA builds for this JetPack release "
+                      "(developer.download.nvidia.com/compute/redist/jp/), or build it on the "
+                      "board");
+    dl_strv_add(&e->ask, dl_strdup("`cat /etc/nv_tegra_release` (the L4T/JetPack release) "
+                                   "and where the torch wheel came from (`pip show torch`, "
+                                   "`pip download` URL)"));
+}
+
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
  * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
  * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
@@ -936,6 +968,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_gpus_hidden_by_variable(out);
     add_plain_pip_on_windows(out);
     add_plain_pip_on_aarch64(out);
+    add_generic_wheel_on_jetson(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
