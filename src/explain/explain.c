@@ -12,6 +12,7 @@
 #include "plan/gpu_names.h"
 #include "rules/rules.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -513,6 +514,63 @@ static void add_gpus_hidden_by_variable(dl_explanation *e)
                                    "`echo $CUDA_VISIBLE_DEVICES` where the script runs"));
 }
 
+/* The version of the WSL2 kernel a line names ("5.10.16.3-microsoft-standard-WSL2", from
+ * `uname -r` or /proc/version), as major*1000000 + minor*1000 + patch; -1 when none. */
+static long wsl_kernel_version(const char *low)
+{
+    const char *tag = strstr(low, "-microsoft-standard"), *start = tag;
+    long part[3] = {0, 0, 0};
+    int n = 0;
+    if (!tag)
+        return -1;
+    while (start > low && (isdigit((unsigned char)start[-1]) || start[-1] == '.'))
+        start--;
+    while (start < tag && n < 3) {
+        if (!isdigit((unsigned char)*start))
+            return -1;
+        char *end;
+        part[n++] = strtol(start, &end, 10);
+        start = end;
+        if (*start == '.')
+            start++;
+    }
+    return n == 3 ? part[0] * 1000000L + part[1] * 1000L + part[2] : -1;
+}
+
+/* CUDA finds no driver or no device under a WSL2 kernel older than 5.10.43: that kernel
+ * has no GPU paravirtualisation, so the Windows driver is never reached (it is not missing,
+ * and installing a Linux driver inside WSL would break it). Runs before the signatures so
+ * that "Found no NVIDIA driver" does not read as a driver to install. */
+static void add_wsl_kernel_without_gpu(dl_explanation *e)
+{
+    static const char *const symptoms[] = {
+        "found no nvidia driver", "no cuda-capable device is detected",
+        "no cuda gpus are available", "cuda driver initialization failed"};
+    const dl_paste *p = &e->paste;
+    long at, symptom = -1;
+    size_t k;
+    dl_finding *x;
+    for (k = 0; k < sizeof symptoms / sizeof symptoms[0] && symptom < 0; k++)
+        symptom = dl_paste_find(p, 0, symptoms[k]);
+    if (symptom < 0)
+        return;
+    for (at = dl_paste_find(p, 0, "-microsoft-standard"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "-microsoft-standard")) {
+        long v = wsl_kernel_version(p->lines[at].lower);
+        if (v >= 0 && v < 5010043L)
+            break;
+    }
+    if (at < 0)
+        return;
+    x = dl_finding_add(&e->findings, "driver_not_loaded", DL_SEV_FAILURE,
+                       "The WSL2 kernel is older than 5.10.43, which CUDA on WSL needs: the "
+                       "Windows driver's GPU is not passed into Linux");
+    quote_line(x, p, (size_t)at);
+    quote_line(x, p, (size_t)symptom);
+    dl_finding_fix(x, "# in Windows: wsl --update (then wsl --shutdown); keep the driver on "
+                      "Windows, never install a Linux driver inside WSL");
+}
+
 /* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
 static long plain_pip_install(const dl_paste *p)
 {
@@ -864,6 +922,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_rules_run(&in, NULL, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
     add_known_bad_message(k, out);
+    add_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)

@@ -535,11 +535,15 @@ static bool container_without_gpus(const dl_paste *p)
 }
 
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
- * the likely reason (the machine's GPUs stay a candidate). */
+ * the likely reason (the machine's GPUs stay a candidate). Outside a container the same
+ * holds for torch's own sentence: torch raises it only after its driver check passed ("Found
+ * no NVIDIA driver" comes first), so a driver answered and counted no device, which on a
+ * machine with a GPU is the device list the process was given. */
 static const char *gpus_hidden(const dl_paste *p, const char *id)
 {
     return launch_script(p)              ? "cuda_visible_devices"
            : container_without_gpus(p) ? "docker_no_gpu_passthrough"
+           : dl_paste_find(p, 0, "no cuda gpus are available") >= 0 ? "cuda_visible_devices"
                                        : id;
 }
 
