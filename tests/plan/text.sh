@@ -92,26 +92,8 @@ has "2.15 cu132" "$out" "Recommended: torch 2.15.0, CUDA 13.2 (cu132)"
 out=$("$dlenv" plan --os linux --gpu sm_130 --driver 595.45.04 --python 3.12 --why)
 has "2.14.1 cu130 no PTX" "$out" "2.14.1  cu130     arch_not_in_wheel: torch 2.14.1 cu130 has no kernels for sm_130"
 
-# Speed: a described machine with --why under 10 ms. Measured as CPU time (user + system)
-# of 20 runs, which a busy machine (tests run in parallel) does not inflate the way it does
-# wall time: the wait for a core is not the plan's.
-# A sanitizer build checks every access and is many times slower: its speed says nothing.
-if grep -q -a -e __asan_init -e __ubsan_handle "$dlenv" 2>/dev/null; then
-    echo "speed not measured: a sanitizer build"
-else
-cpu=$( (i=0
-        while [ $i -lt 20 ]; do
-            "$dlenv" plan --os linux --gpu "GeForce GTX 1060" --driver 418.87.01 \
-                --python 3.12 --why >/dev/null
-            i=$((i + 1))
-        done
-        times) | sed -n 2p)
-# "0m0.104000s 0m0.020000s" (children's user and system time) -> microseconds per run
-us=$(printf '%s\n' "$cpu" | awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m");
-    sub("s", "", p[2]); t += p[1] * 60 + p[2] } printf "%d", t * 1e6 / 20 }')
-echo "plan --why: ${us} us of CPU per run ($cpu for 20)"
-[ -n "$us" ] && [ "$us" -lt 10000 ] || fail "plan --why takes ${us} us of CPU (want < 10 ms)"
-fi
+# Speed (a described machine with --why under 10 ms) is bench/run.sh's, not a test's: a
+# timed test fails on a busy machine and proves nothing on an idle one.
 
 [ "$failed" -eq 0 ] && echo "plan text: all checks passed"
 [ "$failed" -eq 0 ]
