@@ -617,11 +617,7 @@ static bool linux_arm(const dl_paste *p)
 {
     static const char *const marks[] = {"aarch64", "sbsa", "gh200", "gb200", "grace hopper",
                                         "grace blackwell"};
-    size_t k;
-    for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
-        if (dl_paste_find(p, 0, marks[k]) >= 0)
-            return true;
-    return false;
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
 }
 
 /* PyPI's Linux aarch64 torch wheels have been CPU builds (the CUDA ones come from
@@ -743,13 +739,7 @@ static long gpu_unused_line(const dl_paste *p)
                                         "not touching my vram", "instead of gpu",
                                         "instead of the gpu", "instead of my gpu",
                                         "on cpu instead of", "on the cpu instead of"};
-    size_t k;
-    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
-        long i = dl_paste_find(p, 0, words[k]);
-        if (i >= 0)
-            return i;
-    }
-    return -1;
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
 /* The text shows a CUDA build was asked for: its index, a +cuXYZ tag, conda's CUDA
@@ -758,11 +748,7 @@ static bool cuda_build_named(const dl_paste *p)
 {
     static const char *const marks[] = {"download.pytorch.org/whl/cu", "+cu", "cudatoolkit",
                                         "pytorch-cuda"};
-    size_t k;
-    for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
-        if (dl_paste_find(p, 0, marks[k]) >= 0)
-            return true;
-    return false;
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
 }
 
 /* On Windows, torch that does not use the GPU and shows no error (is_available() False, or
@@ -805,18 +791,14 @@ static long gpu_not_seen_line(const dl_paste *p)
         "detect the gpu", "doesn't see my gpu", "does not see my gpu",
         "\xe8\xaf\x86\xe5\x88\xab\xe6\x98\xbe\xe5\x8d\xa1",
         "\xe7\x94\xa8\xe6\x98\xbe\xe5\x8d\xa1",
-        "\xd0\xb8\xd1\x81\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0"
-        "\xb0\xd1\x82\xd1\x8c\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0"
-        "\xb0\xd1\x80\xd1\x82\xd1\x83",
-        "\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0\xb0\xd1\x80\xd1\x82\xd1"
-        "\x83\x20\xd0\xbd\xd0\xb5\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb8\xd1\x82"};
-    size_t k;
-    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
-        long i = dl_paste_find(p, 0, words[k]);
-        if (i >= 0)
-            return i;
-    }
-    return -1;
+        /* one phrase over several lines: parenthesised, so no compiler takes it for a
+         * missing comma */
+        ("\xd0\xb8\xd1\x81\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0"
+         "\xb0\xd1\x82\xd1\x8c\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0"
+         "\xb0\xd1\x80\xd1\x82\xd1\x83"),
+        ("\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0\xb0\xd1\x80\xd1\x82\xd1"
+         "\x83\x20\xd0\xbd\xd0\xb5\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb8\xd1\x82")};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
 /* The GPU-not-seen question ("can't run on cuda", "how to make it recognize my GPU") with

@@ -447,14 +447,10 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
     static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
                                          "nvidia gpu", "nvidia card", "nvidia graphics"};
     const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    size_t k;
     if (!g || !g->name.value || dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA ||
         dl_gpu_vendor_of_name(g->name.value) == DL_GPU_APPLE)
         return false;
-    for (k = 0; k < sizeof nvidia / sizeof nvidia[0]; k++)
-        if (dl_paste_find(p, 0, nvidia[k]) >= 0)
-            return false;
-    return true;
+    return dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) < 0;
 }
 
 /* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
@@ -507,15 +503,6 @@ static bool launch_script(const dl_paste *p)
     return false;
 }
 
-static bool any_of(const dl_paste *p, const char *const *words, size_t n)
-{
-    size_t k;
-    for (k = 0; k < n; k++)
-        if (dl_paste_find(p, 0, words[k]) >= 0)
-            return true;
-    return false;
-}
-
 /* The text runs inside a container it names (a docker command, a Dockerfile, an image's
  * tag, "inside the container") and shows no option that passes GPUs into it: torch there
  * sees no driver and no GPU because the container was started without them. */
@@ -530,8 +517,8 @@ static bool container_without_gpus(const dl_paste *p)
     static const char *const gpus[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia",
                                        "nvidia-docker", "runtime: nvidia", "driver: nvidia",
                                        "capabilities: [gpu]", "nvidia.com/gpu"};
-    return any_of(p, container, sizeof container / sizeof container[0]) &&
-           !any_of(p, gpus, sizeof gpus / sizeof gpus[0]);
+    return dl_paste_find_any(p, container, sizeof container / sizeof container[0]) >= 0 &&
+           dl_paste_find_any(p, gpus, sizeof gpus / sizeof gpus[0]) < 0;
 }
 
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
@@ -615,10 +602,8 @@ static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
 {
     /* DLLs whose missing dependency is MSVC's OpenMP (libomp140), not the redistributable */
     static const char *const openmp_users[] = {"fbgemm.dll", "shm.dll", "libomp"};
-    size_t k;
-    for (k = 0; k < sizeof openmp_users / sizeof openmp_users[0]; k++)
-        if (dl_paste_find(p, 0, openmp_users[k]) >= 0)
-            return id;
+    if (dl_paste_find_any(p, openmp_users, sizeof openmp_users / sizeof openmp_users[0]) >= 0)
+        return id;
     return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
 }
 
@@ -669,16 +654,12 @@ static const char *torch_found(const dl_paste *p, const char *id)
 static const char *colab_without_gpu(const dl_paste *p, const char *id)
 {
     static const char *const colab[] = {"colab", "google collab", "google-collab"};
-    size_t k;
     if (strcmp(id, "no_driver_installed") != 0 && strcmp(id, "non_nvidia_gpu") != 0 &&
         strcmp(id, "no_cuda_on_macos") != 0)
         return id;
     if (dl_paste_find(p, 0, "found no nvidia driver") < 0)
         return id;
-    for (k = 0; k < sizeof colab / sizeof colab[0]; k++)
-        if (dl_paste_find(p, 0, colab[k]) >= 0)
-            return "no_gpu";
-    return id;
+    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0 ? "no_gpu" : id;
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,

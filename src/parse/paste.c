@@ -568,3 +568,14 @@ long dl_paste_find(const dl_paste *p, size_t from, const char *needle)
     }
     return (long)lo;
 }
+
+long dl_paste_find_any(const dl_paste *p, const char *const *needles, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        long i = dl_paste_find(p, 0, needles[k]);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
+}

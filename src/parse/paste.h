@@ -37,5 +37,7 @@ void dl_paste_free(dl_paste *p);
 
 /* The first line at or after `from` holding needle (already lower case); -1 when none. */
 long dl_paste_find(const dl_paste *p, size_t from, const char *needle);
+/* The line of the first of n needles (in their order) that the text holds; -1 when none. */
+long dl_paste_find_any(const dl_paste *p, const char *const *needles, size_t n);
 
 #endif
