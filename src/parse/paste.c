@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "base/url.h"
+#include "parse/paste_index.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -226,12 +227,12 @@ static size_t drop_pair(char *s, size_t n, const char *mark)
     return o;
 }
 
-/* One raw line: decoded, log prefix, quoting and list marker dropped, fences dropped (NULL). */
-static char *normalise(const char *s, size_t n, bool *fence)
+/* One raw line, in buf (DL_PASTE_MAX_LINE + 1 bytes): decoded, log prefix, quoting and list
+ * marker dropped. The text: buf itself, or a new allocation when it needed cleaning (free
+ * it); NULL for a fence, which carries no text worth reading. */
+static char *normalise(const char *s, size_t n, bool *fence, char *buf)
 {
     size_t i, o;
-    char *buf, *clean;
-    buf = dl_xmalloc((n < DL_PASTE_MAX_LINE ? n : DL_PASTE_MAX_LINE) + 1);
     o = decode(s, n, buf);
     /* a quoted log or a logged quote: either order */
     i = quoting(buf, o);
@@ -239,8 +240,7 @@ static char *normalise(const char *s, size_t n, bool *fence)
     i += quoting(buf + i, o - i);
     i += list_marker(buf + i, o - i);
     if (o - i >= 3 && (strncmp(buf + i, "```", 3) == 0 || strncmp(buf + i, "~~~", 3) == 0)) {
-        *fence = true; /* the fence line itself carries no text worth reading */
-        free(buf);
+        *fence = true;
         return NULL;
     }
     if (i) {
@@ -254,23 +254,42 @@ static char *normalise(const char *s, size_t n, bool *fence)
         o = drop_pair(buf, o, "`");
     if (plain_ascii(buf, o))
         return dl_url_strip_userinfo(buf); /* a pasted index URL keeps no password */
-    clean = dl_utf8_clean(buf, o);
-    free(buf);
-    return dl_url_strip_userinfo(clean);
+    return dl_url_strip_userinfo(dl_utf8_clean(buf, o));
+}
+
+/* n bytes that live as long as p. */
+static char *keep(dl_paste *p, size_t n)
+{
+    char *at;
+    if (n > p->block_left) {
+        size_t size = n > 1048576 ? n : 1048576;
+        p->blocks = dl_xrealloc(p->blocks, (p->n_blocks + 1) * sizeof *p->blocks);
+        p->blocks[p->n_blocks++] = p->block_next = dl_xmalloc(size);
+        p->block_left = size;
+    }
+    at = p->block_next;
+    p->block_next += n;
+    p->block_left -= n;
+    return at;
 }
 
 static void join_lower(dl_paste *p)
 {
-    dl_buf b = {0};
-    size_t i;
+    size_t i, at = 0;
     p->starts = dl_xmalloc((p->count + 1) * sizeof *p->starts);
     for (i = 0; i < p->count; i++) {
-        p->starts[i] = b.len;
-        dl_buf_puts(&b, p->lines[i].lower);
-        dl_buf_add(&b, "\n", 1);
+        p->starts[i] = at;
+        at += strlen(p->lines[i].lower) + 1;
     }
-    p->starts[p->count] = b.len;
-    p->lower_all = dl_buf_take(&b);
+    p->starts[p->count] = at;
+    p->lower_all = dl_xmalloc(at + 1);
+    for (i = 0; i < p->count; i++) {
+        size_t n = p->starts[i + 1] - p->starts[i] - 1;
+        memcpy(p->lower_all + p->starts[i], p->lines[i].lower, n);
+        p->lower_all[p->starts[i] + n] = '\n';
+    }
+    p->lower_all[at] = '\0';
+    p->index = dl_paste_index_build(p->lower_all, p->starts[p->count]);
 }
 
 /* UTF-16 text as UTF-8 (PowerShell 5's `python collect_env.py > out.txt` writes UTF-16 LE
@@ -453,16 +472,21 @@ static int goes_on(const char *s, size_t n, const char *next, size_t m)
     return cut_at_terminal_width(s, n, next, m) ? 1 : soft_wrapped(s, n, next, m) ? 2 : 0;
 }
 
-static void add_line(dl_paste *out, size_t *cap, char *text, size_t number)
+static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
+    size_t n = strlen(text), k;
+    dl_paste_line *line;
     if (out->count == *cap) {
         *cap = *cap ? *cap * 2 : 64;
         out->lines = dl_xrealloc(out->lines, *cap * sizeof *out->lines);
     }
-    out->lines[out->count].text = text;
-    out->lines[out->count].lower = dl_ascii_lower(text, strlen(text));
-    out->lines[out->count].number = number;
-    out->count++;
+    line = &out->lines[out->count++];
+    line->text = keep(out, 2 * (n + 1));
+    line->lower = line->text + n + 1;
+    memcpy(line->text, text, n + 1);
+    for (k = 0; k <= n; k++)
+        line->lower[k] = text[k] >= 'A' && text[k] <= 'Z' ? (char)(text[k] - 'A' + 'a') : text[k];
+    line->number = number;
 }
 
 /* A markdown code block by indentation: a paragraph (the lines between blank ones) whose
@@ -494,6 +518,7 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
 {
     size_t i = 0, number = 0, cap = 0, original = len;
     char *utf8 = from_utf16(data, len, &len);
+    char *buf = dl_xmalloc(DL_PASTE_MAX_LINE + 1);
     memset(out, 0, sizeof *out);
     out->bytes = original;
     if (utf8)
@@ -520,14 +545,17 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
                     dl_buf_add(&joined, " ", 1);
                 dl_buf_add(&joined, data + piece, piece_end - piece);
             }
-            text = normalise(joined.data, joined.len, &fence);
+            text = normalise(joined.data, joined.len, &fence, buf);
             dl_buf_free(&joined);
         } else {
-            text = normalise(data + start, end - start, &fence);
+            text = normalise(data + start, end - start, &fence, buf);
         }
         if (text)
             add_line(out, &cap, text, first);
+        if (text != buf)
+            free(text);
     }
+    free(buf);
     free(utf8);
     unindent_blocks(out);
     join_lower(out);
@@ -536,13 +564,13 @@ void dl_paste_read(const char *data, size_t len, dl_paste *out)
 void dl_paste_free(dl_paste *p)
 {
     size_t i;
-    for (i = 0; i < p->count; i++) {
-        free(p->lines[i].text);
-        free(p->lines[i].lower);
-    }
+    for (i = 0; i < p->n_blocks; i++)
+        free(p->blocks[i]);
+    free(p->blocks);
     free(p->lines);
     free(p->lower_all);
     free(p->starts);
+    dl_paste_index_free(p->index);
     memset(p, 0, sizeof *p);
 }
 
@@ -552,7 +580,7 @@ long dl_paste_find(const dl_paste *p, size_t from, const char *needle)
     size_t lo, hi, at;
     if (from >= p->count || !*needle)
         return -1;
-    hit = strstr(p->lower_all + p->starts[from], needle);
+    hit = dl_paste_index_find(p->index, p->lower_all, p->starts[from], needle);
     if (!hit)
         return -1;
     at = (size_t)(hit - p->lower_all);

@@ -29,6 +29,13 @@ typedef struct dl_paste {
      * the whole text finds a token in a 10 MB log far faster than one per line. */
     char *lower_all;
     size_t *starts;
+    struct dl_paste_index *index; /* where in lower_all a token cannot be; NULL if short */
+    /* The lines' texts live in a few large blocks, not in an allocation each (a 10 MB log
+     * has 200,000 lines). */
+    char **blocks;
+    size_t n_blocks;
+    char *block_next;
+    size_t block_left;
 } dl_paste;
 
 /* Never fails: any bytes give some lines (maybe none). */

@@ -10,19 +10,33 @@
  * command ("nvidia-smi returns command not found", "`nvidia-smi` 命令返回 command not
  * found", but not "nvidia-smi works, nvcc: command not found"): people put their own words
  * between the stable parts of a message. -1 when none. */
+static bool in_order_on(const char *low, const char *a, const char *b)
+{
+    const char *from = strstr(low, a) + strlen(a);
+    const char *to = strstr(from, b), *c;
+    if (!to || to - from > 48)
+        return false;
+    for (c = from; c < to; c++)
+        if (*c == ':' && c > from && isalnum((unsigned char)c[-1]))
+            return false;
+    return true;
+}
+
 static long find_in_order(const dl_paste *p, const char *a, const char *b)
 {
-    long i;
-    for (i = dl_paste_find(p, 0, a); i >= 0; i = dl_paste_find(p, (size_t)i + 1, a)) {
-        const char *from = strstr(p->lines[i].lower, a) + strlen(a);
-        const char *to = strstr(from, b), *c;
-        bool other = false;
-        if (!to || to - from > 48)
-            continue;
-        for (c = from; c < to && !other; c++)
-            other = *c == ':' && c > from && isalnum((unsigned char)c[-1]);
-        if (!other)
+    long i = dl_paste_find(p, 0, a);
+    while (i >= 0) {
+        /* Both on one line: leap to the next line holding b, and from there to the next
+         * holding a, so that a common A costs no more than a rare one. */
+        long j = dl_paste_find(p, (size_t)i, b);
+        if (j < 0)
+            return -1;
+        if (j > i)
+            i = dl_paste_find(p, (size_t)j, a);
+        else if (in_order_on(p->lines[i].lower, a, b))
             return i;
+        else
+            i = dl_paste_find(p, (size_t)i + 1, a);
     }
     return -1;
 }

@@ -152,22 +152,29 @@ static bool drive_path(const char *low)
     return false;
 }
 
-static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+/* The OS a line's paths and messages belong to; NULL when it shows none. */
+static const char *line_os(const char *low)
 {
-    const char *family = NULL;
-    (void)l;
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
         strstr(low, "os: microsoft windows"))
-        family = "windows";
-    else if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low))
-        family = "macos";
-    else if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
-             strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") ||
-             strstr(low, ".so"))
-        family = "linux";
-    if (family && !f->os.family.value) {
-        dl_text_set(&f->os.family, family);
-        note(w, "os.family", i);
+        return "windows";
+    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low))
+        return "macos";
+    if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
+        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || strstr(low, ".so"))
+        return "linux";
+    return NULL;
+}
+
+static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    const char *family;
+    (void)l;
+    if (!f->os.family.value) {
+        if ((family = line_os(low)) != NULL) {
+            dl_text_set(&f->os.family, family);
+            note(w, "os.family", i);
+        }
     }
     /* A site-packages path reads as Linux, but one to a darwin module or a .dylib is a
      * Mac's (a traceback's first frames come before the dlopen line that shows it). */
@@ -378,9 +385,29 @@ static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, si
     }
 }
 
+/* The first line at or after from holding any of words; -1 when none. One search over the
+ * whole text per word (a 10 MB log stays fast). */
+static long first_line_from(const dl_paste *p, size_t from, const char *const *words,
+                            size_t n)
+{
+    long best = -1;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        long at = dl_paste_find(p, from, words[k]);
+        if (at >= 0 && (best < 0 || at < best))
+            best = at;
+    }
+    return best;
+}
+
+static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
+{
+    return first_line_from(p, 0, words, n);
+}
+
 /* A 32-bit interpreter or system said in words ("32 bit windows 7 system", "my python is
  * 32-bit"): a 32-bit Windows runs only a 32-bit Python. A banner or path already read wins. */
-static void prose_32bit(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const words[] = {"32 bit windows", "32-bit windows", "32bit windows",
                                         "windows 32 bit", "windows 32-bit", "windows 32bit",
@@ -388,22 +415,14 @@ static void prose_32bit(const char *low, dl_facts *f, dl_text_facts *w, size_t i
                                         "python 32 bit", "python 32-bit", "python 32bit",
                                         "python is 32", "32 bit system", "32-bit system",
                                         "32 bit os", "32-bit os"};
-    size_t k;
+    long at;
     if (f->pythons.count && python(f)->bits.known)
         return;
-    for (k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (strstr(low, words[k])) {
-            dl_int_set(&python(f)->bits, 32);
-            note(w, "pythons[0].bits", i);
-            return;
-        }
-}
-
-static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
-{
-    size_t i;
-    for (i = 0; i < p->count; i++)
-        prose_32bit(p->lines[i].lower, f, w, i);
+    at = first_line_of(p, words, sizeof words / sizeof words[0]);
+    if (at >= 0) {
+        dl_int_set(&python(f)->bits, 32);
+        note(w, "pythons[0].bits", (size_t)at);
+    }
 }
 
 /* A capability in words: "GM630m => cuda capability 2.1", "(compute capability 6.1)": the
@@ -576,16 +595,24 @@ static void smi_csv(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
     dl_strv_free(&row);
 }
 
-/* The version in a package row for `name`: pip list "torchvision 0.15.2", pip freeze and
- * collect_env "[pip3] torchvision==0.15.2", conda list "[conda] cpuonly 2.0 0 pytorch". */
-static bool package_row(const char *low, const char *name, char *v, size_t n)
+/* Where a list row's package name starts: after collect_env's "[pip3] " and a list's marks. */
+static const char *row_start(const char *low)
 {
-    size_t k = strlen(name), i = 0;
     const char *p = low;
     if (!strncmp(p, "[pip3] ", 7) || !strncmp(p, "[conda] ", 8) || !strncmp(p, "[pip] ", 6))
         p = strchr(p, ' ') + 1;
     while (*p == ' ' || *p == '-' || *p == '*')
         p++;
+    return p;
+}
+
+/* The version in a package row for `name`: pip list "torchvision 0.15.2", pip freeze and
+ * collect_env "[pip3] torchvision==0.15.2", conda list "[conda] cpuonly 2.0 0 pytorch".
+ * row: the line from row_start. */
+static bool package_row(const char *row, const char *name, char *v, size_t n)
+{
+    size_t k = strlen(name), i = 0;
+    const char *p = row;
     if (strncmp(p, name, k) != 0 || (p[k] != ' ' && p[k] != '=' && p[k] != '\t'))
         return false;
     p += k;
@@ -631,10 +658,13 @@ static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, siz
 {
     static const char *const names[] = {"torchvision", "torchaudio", "cpuonly", "pytorch-mutex"};
     char v[64], build[32] = "";
+    const char *row = row_start(low);
     size_t k;
+    if (*row != 't' && *row != 'c' && *row != 'p')
+        return; /* none of the names below (the common case, kept cheap for long logs) */
     for (k = 0; k < sizeof names / sizeof names[0]; k++) {
         const char *rest;
-        if (!package_row(low, names[k], v, sizeof v) || package_listed(f, names[k]))
+        if (!package_row(row, names[k], v, sizeof v) || package_listed(f, names[k]))
             continue;
         rest = strstr(low, v) + strlen(v);
         if (sscanf(rest, " %31s", build) != 1)
@@ -643,7 +673,7 @@ static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, siz
         note(w, "pythons[0].site_packages[0].packages",
              i);
     }
-    if (package_row(low, "pytorch-cpu", v, sizeof v))
+    if (package_row(row, "pytorch-cpu", v, sizeof v))
         set_installed(f, w, i, v, "none");
 }
 
@@ -803,20 +833,6 @@ static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_fa
             note(w, unix_path ? "environment.LD_LIBRARY_PATH" : "environment.PATH", i);
         }
     }
-}
-
-/* The first line holding any of words; -1 when none. One search over the whole text per
- * word (a 10 MB log stays fast). */
-static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
-{
-    long best = -1;
-    size_t k;
-    for (k = 0; k < n; k++) {
-        long at = dl_paste_find(p, 0, words[k]);
-        if (at >= 0 && (best < 0 || at < best))
-            best = at;
-    }
-    return best;
 }
 
 static bool word_char(char c)
@@ -1241,9 +1257,13 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const words[] = {"driver", "\xe9\xa9\xb1\xe5\x8a\xa8",
                                         "\xd0\xb4\xd1\x80\xd0\xb0\xd0\xb9\xd0\xb2\xd0\xb5\xd1\x80"};
-    size_t i, k;
-    for (i = 0; i < p->count && !f->nvml.driver_version.value; i++)
-        for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+    const size_t n_words = sizeof words / sizeof words[0];
+    size_t k;
+    long i;
+    /* only the lines that hold one of the words, found through the whole text's search */
+    for (i = first_line_from(p, 0, words, n_words); i >= 0 && !f->nvml.driver_version.value;
+         i = first_line_from(p, (size_t)i + 1, words, n_words))
+        for (k = 0; k < n_words; k++) {
             const char *at = strstr(p->lines[i].lower, words[k]), *c;
             char v[32], norm[32];
             size_t n = 0;
@@ -1258,7 +1278,7 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
             v[n] = '\0';
             if (dl_driver_normalize(v, norm, sizeof norm)) {
                 dl_text_set(&f->nvml.driver_version, norm);
-                note(w, "nvml.driver_version", i);
+                note(w, "nvml.driver_version", (size_t)i);
                 break;
             }
         }

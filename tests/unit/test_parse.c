@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "parse/paste.h"
+#include "parse/paste_index.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +75,89 @@ static void long_lines_are_cut_and_nul_bytes_survive(void **state)
     assert_int_equal(p.count, 2);
     assert_int_equal(strlen(p.lines[0].text), DL_PASTE_MAX_LINE);
     assert_non_null(strstr(p.lines[1].text, "A"));
+    dl_paste_free(&p);
+    free(text);
+}
+
+/* A long text's search goes through per-block filters: it must find exactly what strstr
+ * finds, for tokens inside a block, across a block's end, absent ones, and the shortest
+ * and longest the filters answer for. */
+static uint32_t next_random(uint32_t *s)
+{
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+static char *random_log(size_t len, uint32_t seed)
+{
+    static const char *const words[] = {"cuda", "error", "torch", "step", "loss", "0.0042",
+                                        "driver", "libcudnn.so.8", "c:\\users\\me", "nvidia",
+                                        "warning:", "found", "the", "of", "sm_86", "epoch"};
+    char *t = malloc(len + 1);
+    size_t i = 0;
+    assert_non_null(t);
+    while (i < len) {
+        const char *w = words[next_random(&seed) % (sizeof words / sizeof words[0])];
+        size_t n = strlen(w);
+        if (i + n + 1 > len)
+            break;
+        memcpy(t + i, w, n);
+        i += n;
+        t[i++] = next_random(&seed) % 9 ? ' ' : '\n';
+    }
+    memset(t + i, 'q', len - i);
+    t[len] = '\0';
+    return t;
+}
+
+static void index_find_agrees_with_strstr(void **state)
+{
+    size_t len = 3u * 1024u * 1024u + 77u, k;
+    char *text = random_log(len, 7u), needle[300];
+    dl_paste_index *ix = dl_paste_index_build(text, len);
+    uint32_t seed = 99u;
+    (void)state;
+    assert_non_null(ix);
+    assert_null(dl_paste_index_build(text, 1000));
+    for (k = 0; k < 3000; k++) {
+        /* every third token straddles a multiple of 8 KB (a block's end) */
+        size_t n = 3 + next_random(&seed) % (k % 50 ? 40 : 260);
+        size_t at = k % 3 ? next_random(&seed) % (len - n)
+                          : (1 + next_random(&seed) % (len / 8192 - 1)) * 8192 - n / 2;
+        size_t from = k % 4 ? 0 : next_random(&seed) % len;
+        memcpy(needle, text + at, n);
+        needle[n] = '\0';
+        if (k % 7 == 0)
+            needle[n / 2] = 'Z'; /* absent: the text has no capitals */
+        assert_ptr_equal(dl_paste_index_find(ix, text, from, needle), strstr(text + from, needle));
+    }
+    memcpy(needle, text + len - 20, 20);
+    needle[20] = '\0';
+    assert_ptr_equal(dl_paste_index_find(ix, text, 0, needle), strstr(text, needle));
+    dl_paste_index_free(ix);
+    free(text);
+}
+
+static void find_in_a_long_paste_reports_lines(void **state)
+{
+    size_t len = 2u * 1024u * 1024u;
+    char *text = random_log(len, 3u);
+    const char *tail = "\nFailed to initialize NVML: Driver/Library version mismatch\nend\n";
+    dl_paste p;
+    long at;
+    (void)state;
+    memcpy(text + len - strlen(tail), tail, strlen(tail));
+    dl_paste_read(text, len, &p);
+    assert_non_null(p.index);
+    at = dl_paste_find(&p, 0, "driver/library version mismatch");
+    assert_true(at >= 0);
+    assert_string_equal(p.lines[at].text,
+                        "Failed to initialize NVML: Driver/Library version mismatch");
+    assert_int_equal(dl_paste_find(&p, (size_t)at + 1, "driver/library"), -1);
+    assert_int_equal(dl_paste_find(&p, 0, "not there at all"), -1);
+    at = dl_paste_find(&p, 0, "libcudnn.so.8");
+    assert_true(at >= 0 && strstr(p.lines[at].lower, "libcudnn.so.8"));
+    assert_true(at == 0 || !strstr(p.lines[at - 1].lower, "libcudnn.so.8"));
     dl_paste_free(&p);
     free(text);
 }
@@ -260,6 +344,8 @@ int main(void)
         cmocka_unit_test(invalid_utf8_stays_readable),
         cmocka_unit_test(long_lines_are_cut_and_nul_bytes_survive),
         cmocka_unit_test(find_ignores_case_and_reports_lines),
+        cmocka_unit_test(index_find_agrees_with_strstr),
+        cmocka_unit_test(find_in_a_long_paste_reports_lines),
         cmocka_unit_test(typographic_spaces_quotes_and_escapes),
         cmocka_unit_test(utf16_from_powershell),
         cmocka_unit_test(log_prefixes_are_dropped),
