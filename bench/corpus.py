@@ -9,7 +9,10 @@ everything to the reports from that one on (a newly imported batch). Exit 0: the
 information, not a test.
 
 A case counts as named when the root cause is one of its accepted ids; a case whose thread
-had no environment failure ("none") counts when dlenv names no root cause.
+had no environment failure ("none") counts when dlenv names no root cause. Two more columns
+say how the rest failed, and are not counted as named: "candidate" (an accepted id is among
+the alternatives dlenv names, so the text view shows it and asks the question that decides)
+and, of the misses, how many name nothing (silent) and how many name another cause (wrong).
 """
 import collections
 import csv
@@ -66,6 +69,8 @@ def main():
         rows = [r for r in rows if r["file"] >= since]
     totals = collections.Counter()
     named = collections.Counter()
+    candidate = collections.Counter()
+    wrong = collections.Counter()
     misses = []
     for row in rows:
         got, alternatives = explain(os.path.join(corpus, row["file"]))
@@ -74,13 +79,18 @@ def main():
         for key in ("all", row["fold"], "platform " + row["platform"]):
             totals[key] += 1
             named[key] += ok
+            candidate[key] += not ok and any(a in alternatives for a in accept)
+            wrong[key] += not ok and got != "none"
         if not ok:
             misses.append((row["fold"], row["file"], row["accept"], got,
                            ",".join(alternatives)))
+    print("%-20s %-20s %-10s %s" % ("", "named", "candidate", "misses: silent / wrong"))
     for key in ["all", "heldout", "tune"] + sorted(k for k in totals if k.startswith("platform")):
         if totals[key]:
-            print("%-20s %4d / %4d  %5.1f%%" % (key, named[key], totals[key],
-                                                 100.0 * named[key] / totals[key]))
+            missed = totals[key] - named[key]
+            print("%-20s %4d / %4d  %5.1f%%  %4d       %4d / %d" % (
+                key, named[key], totals[key], 100.0 * named[key] / totals[key],
+                candidate[key], missed - wrong[key], wrong[key]))
     hidden = [m for m in misses if m[0] == "heldout" and not show_heldout]
     shown = [m for m in misses if m not in hidden]
     print("\nmisses (fold, file, accepted, dlenv's root cause, its alternatives):")
