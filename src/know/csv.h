@@ -9,8 +9,9 @@
 
 typedef struct dl_csv {
     size_t rows, cols;   /* rows excludes the header */
-    char **header;       /* cols names */
-    char **cells;        /* rows * cols values, row-major */
+    char **header;       /* cols names (in text) */
+    char **cells;        /* rows * cols values, row-major (in text) */
+    char *text;          /* every name and value, each ended by a NUL */
     size_t *lines;       /* the line each row starts on (1-based), for later errors */
 } dl_csv;
 

@@ -132,6 +132,7 @@ bool dl_table_parse(dl_table_id id, const char *file, const char *text, size_t l
     t->cols = c.cols;
     t->header = c.header;
     t->cells = c.cells;
+    t->text = c.text;
     free(c.lines);
     return true;
 }
@@ -216,11 +217,7 @@ bool dl_knowledge_load(dl_knowledge *k, const char *data_dir, char **error)
 
 void dl_table_free(dl_table *t)
 {
-    size_t j;
-    for (j = 0; j < t->cols; j++)
-        free(t->header[j]);
-    for (j = 0; j < t->rows * t->cols; j++)
-        free(t->cells[j]);
+    free(t->text);
     free(t->header);
     free(t->cells);
     free(t->origin);

@@ -38,8 +38,9 @@ typedef struct dl_table {
     dl_table_id id;
     char *origin;       /* "built-in" or the file it was read from */
     size_t rows, cols;
-    char **header;      /* cols names */
-    char **cells;       /* rows * cols values, row-major; never NULL */
+    char **header;      /* cols names (in text) */
+    char **cells;       /* rows * cols values, row-major (in text); never NULL */
+    char *text;         /* every name and value, each ended by a NUL */
     /* Where each of this table's tables.def columns is in header, found once at load;
      * -1 for an optional column the file lacks and for other tables' columns. */
     long at[DL_COLUMN_COUNT];
