@@ -19,7 +19,8 @@
 #define LONGEST 256u
 /* Below this the whole text is searched: one strstr over a quarter of a megabyte costs
  * less than building the filters. */
-#define PIECE_BYTES 1024u
+#define PIECE_MIN 256u
+#define PIECE_MAX 4096u
 #define INDEXED_FROM (256u * 1024u)
 
 struct dl_paste_index {
@@ -78,20 +79,23 @@ static int block_may_hold(const dl_paste_index *ix, size_t b, const unsigned *h,
 
 /* The first occurrence of needle (n bytes) starting in [lo, hi), where hi + n - 1 is within
  * the text. Each piece is copied out and ended, so that libc's strstr (far faster than a
- * loop of memchr and memcmp) cannot run past it; pieces of 1 KB, because a token searched
- * again from the line after its last hit is usually found within a few lines. */
+ * loop of memchr and memcmp) cannot run past it. The pieces start small and grow: a token
+ * searched again from the line after its last hit is usually a few lines on. */
 static const char *find_between(const char *text, size_t lo, size_t hi, const char *needle,
                                 size_t n)
 {
-    char piece[PIECE_BYTES + LONGEST];
+    char piece[PIECE_MAX + LONGEST];
+    size_t size = PIECE_MIN;
     while (lo < hi) {
-        size_t end = hi - lo > PIECE_BYTES ? lo + PIECE_BYTES : hi, len = end - lo + n - 1;
+        size_t end = hi - lo > size ? lo + size : hi, len = end - lo + n - 1;
         const char *hit;
         memcpy(piece, text + lo, len);
         piece[len] = '\0';
         if ((hit = strstr(piece, needle)) != NULL)
             return text + lo + (size_t)(hit - piece);
         lo = end;
+        if (size < PIECE_MAX)
+            size *= 2;
     }
     return NULL;
 }
