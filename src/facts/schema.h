@@ -70,8 +70,9 @@ struct dl_buf;
 size_t dl_schema_find_silent(const dl_schema *s, const void *obj, const char *path,
                              struct dl_buf *out);
 
-/* Marks every value of obj that is still neither known nor unknown as unknown with why
- * (optional ones too): when a probe stops early, the rest says so. */
+/* Marks every required value of obj that is still neither known nor unknown as unknown
+ * with why: when a probe stops early, the rest says so. Optional values (DL_OPTIONAL) stay
+ * absent, which is what they may be anyway: a reader never takes absence for a value. */
 void dl_schema_fill_unknown(const dl_schema *s, void *obj, const char *why);
 
 /* Marks one value of the given kind unknown with why. */
