@@ -365,9 +365,25 @@ static bool is_windows_path(const char *p)
            (p[0] == '\\' && p[1] == '\\');
 }
 
+/* The separator a path joined to dir gets: the one dir already uses, so that what is
+ * printed is not "C:/proj\\train.py". A Windows path written with only forward slashes
+ * keeps them (Windows reads both); on Windows a relative path with only backslashes keeps
+ * those. Elsewhere a backslash is part of a name. */
+static char separator_of(const char *dir)
+{
+    bool back = strchr(dir, '\\') != NULL, forward = strchr(dir, '/') != NULL;
+    if (is_windows_path(dir))
+        return forward && !back ? '/' : '\\';
+#ifdef _WIN32
+    if (back && !forward)
+        return '\\';
+#endif
+    return '/';
+}
+
 char *dl_path_join(const char *dir, const char *name)
 {
-    char sep = is_windows_path(dir) ? '\\' : '/';
+    char sep = separator_of(dir);
     bool ends = dl_ends_with(dir, "/") || dl_ends_with(dir, "\\");
     char *out = dl_fmt("%s%s%s", dir, ends ? "" : (sep == '/' ? "/" : "\\"), name);
     if (sep == '\\') {

@@ -106,7 +106,10 @@ static void path_join_uses_the_directory_separator(void **state)
     expect_join("/usr/local/", "bin/nvcc", "/usr/local/bin/nvcc");
     expect_join("C:\\Python312", "Lib/site-packages", "C:\\Python312\\Lib\\site-packages");
     expect_join("C:\\", "Windows", "C:\\Windows");
-    expect_join("C:/Users/li", "torch", "C:/Users/li\\torch");
+    /* the separator the directory already uses, not a mix */
+    expect_join("C:/Users/li", "torch", "C:/Users/li/torch");
+    expect_join("C:/", "a/b", "C:/a/b");
+    expect_join("C:/Users\\li", "a/b", "C:/Users\\li\\a\\b");
     expect_join("\\\\server\\share", "x/y", "\\\\server\\share\\x\\y");
     /* a Linux path with a backslash in a name stays a Linux path */
     expect_join("/tmp/a\\b", "c", "/tmp/a\\b/c");
