@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "explain/extension_runtime.h"
 #include "explain/readings.h"
+#include "explain/windows_text.h"
 #include "facts/query.h"
 #include "know/version.h"
 #include "know/arch.h"
@@ -904,6 +905,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_rules_run(&in, NULL, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
     add_known_bad_message(k, out);
+    dl_explain_shm_dll_release(k, out);
     add_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;

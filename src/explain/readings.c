@@ -1,4 +1,5 @@
 #include "explain/readings.h"
+#include "explain/windows_text.h"
 
 #include "base/str.h"
 #include "facts/query.h"
@@ -688,6 +689,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_module(p, f, id);
     if (!strcmp(id, "torch_import_failed"))
         return core_missing(p, id);
+    /* one release's known shm.dll failure (windows_text.c) names it; the DLL stays a
+     * candidate there */
+    if (!strcmp(id, "win_dll_dependency_missing") && dl_shm_dll_release_line(p, f) >= 0)
+        return "";
     if (!strcmp(id, "win_dll_dependency_missing"))
         return dll_on_fresh_windows(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
