@@ -903,9 +903,11 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     in.facts = &out->facts;
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
+    dl_explain_directml_rules(&out->paste, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
     add_known_bad_message(k, out);
     dl_explain_shm_dll_release(k, out);
+    dl_explain_directml_python(out);
     add_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;

@@ -674,6 +674,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
         return oom_numbers(p, id, settled);
+    if ((!strcmp(id, "python_unsupported") || !strcmp(id, "python_32bit")) &&
+        dl_directml_python_covered(p, f))
+        return "python_32bit";
     if (!strcmp(id, "python_unsupported") &&
         !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))
         return cuda_wheel_on_a_mac(p, f, "wheel_tag_mismatch");
@@ -691,6 +694,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return core_missing(p, id);
     /* one release's known shm.dll failure (windows_text.c) names it; the DLL stays a
      * candidate there */
+    /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */
+    if ((!strcmp(id, "non_nvidia_gpu") || !strcmp(id, "cpu_only_build")) && dl_directml_failed(p))
+        return "";
     if (!strcmp(id, "win_dll_dependency_missing") && dl_shm_dll_release_line(p, f) >= 0)
         return "";
     if (!strcmp(id, "win_dll_dependency_missing"))

@@ -78,3 +78,85 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
                                    "this failure) and how torch was installed (--user, an "
                                    "embedded Python, a target folder)"));
 }
+
+bool dl_directml_failed(const dl_paste *p)
+{
+    static const char *const failed[] = {"requirement torch-directml",
+                                         "no module named 'torch_directml'",
+                                         "no module named torch_directml"};
+    return dl_paste_find_any(p, failed, sizeof failed / sizeof failed[0]) >= 0;
+}
+
+void dl_explain_directml_rules(const dl_paste *p, dl_findings *rules)
+{
+    static const char *const intended[] = {"non_nvidia_gpu", "cpu_only_build"};
+    size_t i, k;
+    if (!dl_directml_failed(p))
+        return;
+    for (i = 0; i < rules->items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(rules->items, dl_finding, i);
+        for (k = 0; k < sizeof intended / sizeof intended[0]; k++)
+            if (!strcmp(x->id.value, intended[k]) && dl_q_failure(x))
+                dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    }
+}
+
+/* The text's Python as 3.N: N, or -1 when the text gives no 3.x version. */
+static int python3_minor(const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    unsigned major, minor;
+    if (!py || !py->version.value || sscanf(py->version.value, "%u.%u", &major, &minor) != 2 ||
+        major != 3)
+        return -1;
+    return (int)minor;
+}
+
+/* torch-directml on PyPI has win_amd64 and manylinux x86_64 wheels only: for CPython 3.8 to
+ * 3.10 from 0.1.13 (2022-12) through 0.2.0 (2023-04), to 3.12 since 0.2.1 (2024-05), none
+ * for 3.13 (pypi.org/project/torch-directml/#files; microsoft/DirectML#473, #544). A 3.11 or
+ * newer Python is where its installs failed most; 3.8 to 3.10 always had a wheel. */
+void dl_explain_directml_python(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    int minor = python3_minor(f);
+    bool pip = dl_paste_find(&e->paste, 0, "torch-directml") >= 0 &&
+               dl_paste_find(&e->paste, 0, "from versions: none") >= 0;
+    long line;
+    dl_finding *x;
+    size_t j;
+    if (!dl_directml_failed(&e->paste) || (py && py->bits.known && py->bits.value == 32) ||
+        (minor >= 8 && minor <= 10) || (minor < 0 && !pip) ||
+        dl_findings_has(&e->findings, "python_unsupported"))
+        return;
+    line = dl_paste_find(&e->paste, 0, "torch-directml");
+    if (line < 0)
+        line = dl_paste_find(&e->paste, 0, "torch_directml");
+    x = dl_finding_add(&e->findings, "python_unsupported", DL_SEV_FAILURE,
+                       "torch-directml has no wheel for this Python (its wheels cover 3.8 to "
+                       "3.10, 3.12 at most since 2024; 64-bit only)");
+    if (line >= 0) {
+        char key[32];
+        snprintf(key, sizeof key, "L%zu", e->paste.lines[line].number);
+        dl_finding_evidence(x, key, "%s", e->paste.lines[line].text);
+    }
+    for (j = 0; j < e->where.n; j++)
+        if (!strcmp(e->where.where[j].fact, "pythons[0].version")) {
+            char key[32];
+            snprintf(key, sizeof key, "L%zu", e->paste.lines[e->where.where[j].line].number);
+            dl_finding_evidence(x, key, "%s", e->paste.lines[e->where.where[j].line].text);
+        }
+    dl_finding_fix(x, "# a 64-bit Python 3.10 for torch-directml (a venv: py -3.10 -m venv venv)");
+    dl_strv_add(&e->alternatives, dl_strdup(pip ? "python_32bit" : "pip_python_mismatch"));
+    dl_strv_add(&e->ask, dl_strdup("`python -VV` (the version and bits of the Python that "
+                                   "runs) and `python -m pip install torch-directml`'s output"));
+}
+
+bool dl_directml_python_covered(const dl_paste *p, const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    int minor = python3_minor(f);
+    return minor >= 8 && minor <= 10 && !(py && py->bits.known) &&
+           dl_paste_find(p, 0, "requirement torch-directml") >= 0;
+}

@@ -16,4 +16,21 @@ long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f);
  * shm.dll) when dl_shm_dll_release_line finds its line; the missing DLL stays a candidate. */
 void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e);
 
+/* The text shows the DirectML package failing: pip finds no torch-directml, or
+ * "No module named 'torch_directml'". */
+bool dl_directml_failed(const dl_paste *p);
+
+/* Where DirectML is what failed, a CPU build of torch and a GPU of another vendor than NVIDIA
+ * are how torch-directml runs, not the cause: their rule failures become warnings in rules. */
+void dl_explain_directml_rules(const dl_paste *p, dl_findings *rules);
+
+/* Adds python_unsupported where torch-directml failed for a Python its wheels do not cover
+ * (3.8 to 3.10 until 2024, 3.12 at most since), or where pip found no torch-directml at all
+ * and the text gives neither the Python's version nor its bits. */
+void dl_explain_directml_python(dl_explanation *e);
+
+/* pip finds no torch-directml for a Python whose version its wheels always covered (3.8 to
+ * 3.10) and whose bits the text does not give: a 32-bit Python is left. */
+bool dl_directml_python_covered(const dl_paste *p, const dl_facts *f);
+
 #endif
