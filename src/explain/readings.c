@@ -675,7 +675,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "cuda_oom"))
         return oom_numbers(p, id, settled);
     if ((!strcmp(id, "python_unsupported") || !strcmp(id, "python_32bit")) &&
-        dl_directml_python_covered(p, f))
+        (dl_directml_python_covered(p, f) || dl_selector_command_on_32bit(p, f)))
         return "python_32bit";
     if (!strcmp(id, "python_unsupported") &&
         !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))

@@ -160,3 +160,33 @@ bool dl_directml_python_covered(const dl_paste *p, const dl_facts *f)
     return minor >= 8 && minor <= 10 && !(py && py->bits.known) &&
            dl_paste_find(p, 0, "requirement torch-directml") >= 0;
 }
+
+/* Every entry of pip's "(from versions: ...)" list on line i is a 0.1.x placeholder sdist. */
+static bool only_placeholders(const char *low)
+{
+    const char *at = strstr(low, "from versions:");
+    if (!at)
+        return false;
+    for (at += 14; *at && *at != ')'; at++) {
+        while (*at == ' ' || *at == ',')
+            at++;
+        if (!*at || *at == ')')
+            break;
+        if (strncmp(at, "0.1.", 4) != 0)
+            return false;
+        while (*at && *at != ',' && *at != ')')
+            at++;
+        if (*at == ')')
+            break;
+    }
+    return true;
+}
+
+bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    int minor = python3_minor(f);
+    long i = dl_paste_find(p, 0, "requirement torch===");
+    return i >= 0 && only_placeholders(p->lines[i].lower) && !(py && py->bits.known) &&
+           minor < 9;
+}

@@ -33,4 +33,12 @@ void dl_explain_directml_python(dl_explanation *e);
  * 3.10) and whose bits the text does not give: a 32-bit Python is left. */
 bool dl_directml_python_covered(const dl_paste *p, const dl_facts *f);
 
+/* pip was given pytorch.org's own Windows command of its time ("torch===1.4.0 ... -f
+ * torch_stable.html": the selector wrote "===") and saw only the 0.1.2 placeholders: the
+ * release it asked for was the current one, whose wheels covered every current 64-bit
+ * Python, so a 32-bit Python is the reading unless the text gives the Python's bits or a
+ * version newer than that release's (3.9 or later: python.org's installer was 32-bit by
+ * default until 3.9). */
+bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f);
+
 #endif
