@@ -694,6 +694,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return core_missing(p, id);
     /* one release's known shm.dll failure (windows_text.c) names it; the DLL stays a
      * candidate there */
+    /* nvidia_uvm, the module a suspend leaves wedged, is Linux's: on Windows the same
+     * "unknown error" has other causes, which this reading cannot name */
+    if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
+        return "";
     /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */
     if ((!strcmp(id, "non_nvidia_gpu") || !strcmp(id, "cpu_only_build")) && dl_directml_failed(p))
         return "";
