@@ -634,6 +634,15 @@ static const char *mac_asks_cuda(const dl_paste *p, const char *id)
     return cuda_beyond_labels(p) ? id : "";
 }
 
+/* CUDA's out-of-memory message with the device's size ("GPU 0; 2.00 GiB total capacity")
+ * comes from a CUDA device that ran: the failing machine is not a Mac, whatever Mac the
+ * text also names. */
+static bool cuda_device_ran(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "cuda out of memory") >= 0 &&
+           dl_paste_find(p, 0, "total capacity") >= 0;
+}
+
 /* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
  * failed found torch, so torch is not in another one; the error is torch's import. */
 static const char *torch_found(const dl_paste *p, const char *id)
@@ -712,7 +721,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
     if (!strcmp(id, "no_cuda_on_macos"))
-        return mac_asks_cuda(p, id);
+        return cuda_device_ran(p) ? "" : mac_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
