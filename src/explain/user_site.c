@@ -9,7 +9,8 @@
 /* The first line naming torch's files in a user site; -1 when none. */
 static long user_site_torch_line(const dl_paste *p)
 {
-    static const char *const sites[] = {"\\roaming\\python\\python3", "/.local/lib/python3"};
+    static const char *const sites[] = {"\\roaming\\python\\python3", "/roaming/python/python3",
+                                        "/.local/lib/python3"};
     size_t k;
     for (k = 0; k < sizeof sites / sizeof sites[0]; k++) {
         long i;

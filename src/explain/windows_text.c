@@ -186,7 +186,7 @@ bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     int minor = python3_minor(f);
-    long i = dl_paste_find(p, 0, "requirement torch===");
-    return i >= 0 && only_placeholders(p->lines[i].lower) && !(py && py->bits.known) &&
-           minor < 9;
+    long i = dl_paste_find(p, 0, "from versions:");
+    return i >= 0 && dl_paste_find(p, 0, "torch===") >= 0 &&
+           only_placeholders(p->lines[i].lower) && !(py && py->bits.known) && minor < 9;
 }

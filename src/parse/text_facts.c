@@ -1053,17 +1053,20 @@ static bool python_version_in(const char *low, char *v, size_t n)
 }
 
 /* A Windows install folder names its Python: python.org's "C:\Program Files\Python311\",
- * "...\Programs\Python\Python310\", the user site "...\Roaming\Python\Python39\": "\python3"
- * then the minor's digits and a separator. Writes "3.11" into v. */
+ * "...\Programs\Python\Python310\", the user site "...\Roaming\Python\Python39\" (or
+ * with forward slashes): "python3" right after a separator, then the minor's digits (no dot:
+ * Linux's "python3.10" is another form) and a separator. Writes "3.11" into v. */
 static bool python_version_in_path(const char *low, char *v, size_t n)
 {
     const char *at;
-    for (at = strstr(low, "\\python3"); at; at = strstr(at + 1, "\\python3")) {
-        const char *d = at + 8;
+    for (at = strstr(low, "python3"); at; at = strstr(at + 1, "python3")) {
+        const char *d = at + 7;
         size_t k = 0;
+        if (at == low || (at[-1] != '\\' && at[-1] != '/'))
+            continue;
         while (isdigit((unsigned char)d[k]))
             k++;
-        if (k >= 1 && k <= 2 && d[0] != '0' && (strchr("\\-\"' ", d[k]) || !d[k])) {
+        if (k >= 1 && k <= 2 && d[0] != '0' && (strchr("\\/-\"' ", d[k]) || !d[k])) {
             snprintf(v, n, "3.%.*s", (int)k, d);
             return true;
         }
@@ -1085,8 +1088,8 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
             return;
         }
     /* no version in words: the install folder's, where the text shows one */
-    for (at = dl_paste_find(p, 0, "\\python3"); at >= 0;
-         at = dl_paste_find(p, (size_t)at + 1, "\\python3"))
+    for (at = dl_paste_find(p, 0, "python3"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "python3"))
         if (python_version_in_path(p->lines[at].lower, v, sizeof v)) {
             dl_text_set(&python(f)->version, v);
             note(w, "pythons[0].version", (size_t)at);
