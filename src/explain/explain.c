@@ -3,6 +3,8 @@
 #include "base/str.h"
 #include "explain/extension_runtime.h"
 #include "explain/readings.h"
+#include "explain/user_site.h"
+#include "explain/windows_text.h"
 #include "facts/query.h"
 #include "know/version.h"
 #include "know/arch.h"
@@ -902,8 +904,12 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     in.facts = &out->facts;
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
+    dl_explain_directml_rules(&out->paste, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
     add_known_bad_message(k, out);
+    dl_explain_shm_dll_release(k, out);
+    dl_explain_directml_python(out);
+    dl_explain_user_site_torch(out);
     add_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;

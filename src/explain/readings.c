@@ -1,4 +1,5 @@
 #include "explain/readings.h"
+#include "explain/windows_text.h"
 
 #include "base/str.h"
 #include "facts/query.h"
@@ -633,6 +634,15 @@ static const char *mac_asks_cuda(const dl_paste *p, const char *id)
     return cuda_beyond_labels(p) ? id : "";
 }
 
+/* CUDA's out-of-memory message with the device's size ("GPU 0; 2.00 GiB total capacity")
+ * comes from a CUDA device that ran: the failing machine is not a Mac, whatever Mac the
+ * text also names. */
+static bool cuda_device_ran(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "cuda out of memory") >= 0 &&
+           dl_paste_find(p, 0, "total capacity") >= 0;
+}
+
 /* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
  * failed found torch, so torch is not in another one; the error is torch's import. */
 static const char *torch_found(const dl_paste *p, const char *id)
@@ -673,6 +683,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
         return oom_numbers(p, id, settled);
+    if ((!strcmp(id, "python_unsupported") || !strcmp(id, "python_32bit")) &&
+        (dl_directml_python_covered(p, f) || dl_selector_command_on_32bit(p, f)))
+        return "python_32bit";
     if (!strcmp(id, "python_unsupported") &&
         !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))
         return cuda_wheel_on_a_mac(p, f, "wheel_tag_mismatch");
@@ -688,6 +701,17 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_module(p, f, id);
     if (!strcmp(id, "torch_import_failed"))
         return core_missing(p, id);
+    /* one release's known shm.dll failure (windows_text.c) names it; the DLL stays a
+     * candidate there */
+    /* nvidia_uvm, the module a suspend leaves wedged, is Linux's: on Windows the same
+     * "unknown error" has other causes, which this reading cannot name */
+    if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
+        return "";
+    /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */
+    if ((!strcmp(id, "non_nvidia_gpu") || !strcmp(id, "cpu_only_build")) && dl_directml_failed(p))
+        return "";
+    if (!strcmp(id, "win_dll_dependency_missing") && dl_shm_dll_release_line(p, f) >= 0)
+        return "";
     if (!strcmp(id, "win_dll_dependency_missing"))
         return dll_on_fresh_windows(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
@@ -697,7 +721,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
     if (!strcmp(id, "no_cuda_on_macos"))
-        return mac_asks_cuda(p, id);
+        return cuda_device_ran(p) ? "" : mac_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);

@@ -425,6 +425,75 @@ static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* The text after a check's expression on its line ("print(sys.maxsize.bit_length())  -->
+ * output is 31"), or the next line when nothing alnum follows it there (the REPL's answer
+ * below the prompt). NULL when the expression is not on the line. */
+static const char *check_answer(const dl_paste *p, size_t i, const char *expr)
+{
+    const char *at = strstr(p->lines[i].lower, expr), *s;
+    if (!at)
+        return NULL;
+    for (s = at + strlen(expr); *s && !isalnum((unsigned char)*s); s++)
+        ;
+    if (!*s && i + 1 < p->count)
+        for (s = p->lines[i + 1].lower; *s && !isalnum((unsigned char)*s); s++)
+            ;
+    return s;
+}
+
+/* The first number in s (answers follow words like "output is"), or -1. */
+static long first_number(const char *s)
+{
+    for (; *s; s++)
+        if (isdigit((unsigned char)*s))
+            return strtol(s, NULL, 10);
+    return -1;
+}
+
+/* The bits of one check's answer on line i: Python's own ways to ask for its width
+ * (sys.maxsize.bit_length() is 31 or 63, sys.maxsize > 2**32 is False or True,
+ * platform.architecture() starts with '32bit' or '64bit', struct.calcsize("P") is 4 or 8
+ * bytes); 0 when the line holds none or its answer is not one of these. */
+static int bits_of_check(const dl_paste *p, size_t i)
+{
+    const char *a;
+    long n;
+    if ((a = check_answer(p, i, "maxsize.bit_length()")) != NULL) {
+        n = first_number(a);
+        return n == 31 ? 32 : n == 63 ? 64 : 0;
+    }
+    if ((a = check_answer(p, i, "2**32")) != NULL || (a = check_answer(p, i, "2 ** 32")) != NULL) {
+        if (!strstr(p->lines[i].lower, "maxsize"))
+            return 0;
+        return !strncmp(a, "true", 4) ? 64 : !strncmp(a, "false", 5) ? 32 : 0;
+    }
+    if ((a = check_answer(p, i, "platform.architecture()")) != NULL)
+        return !strncmp(a, "32bit", 5) ? 32 : !strncmp(a, "64bit", 5) ? 64 : 0;
+    if ((a = check_answer(p, i, "calcsize(")) != NULL && strstr(p->lines[i].lower, "struct")) {
+        const char *close = strchr(a, ')');
+        n = first_number(close ? close : a);
+        return n == 4 || n == 32 ? 32 : n == 8 || n == 64 ? 64 : 0;
+    }
+    return 0;
+}
+
+/* The bits a user's own check printed: as sure as a banner, read where no banner said. */
+static void bits_by_check(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const exprs[] = {"maxsize", "platform.architecture()", "calcsize("};
+    long at;
+    int bits;
+    if (f->pythons.count && python(f)->bits.known)
+        return;
+    for (at = dl_paste_find_any(p, exprs, sizeof exprs / sizeof exprs[0]); at >= 0;
+         at = first_line_from(p, (size_t)at + 1, exprs, sizeof exprs / sizeof exprs[0]))
+        if ((bits = bits_of_check(p, (size_t)at)) != 0) {
+            dl_int_set(&python(f)->bits, bits);
+            note(w, "pythons[0].bits", (size_t)at);
+            return;
+        }
+}
+
 /* A capability in words: "GM630m => cuda capability 2.1", "(compute capability 6.1)": the
  * "D.D" right after "cuda capability " or "compute capability ", one digit each side (no
  * GPU has two), followed by neither a digit nor a dot ("capability 3.7.0" is no such
@@ -983,6 +1052,28 @@ static bool python_version_in(const char *low, char *v, size_t n)
     return false;
 }
 
+/* A Windows install folder names its Python: python.org's "C:\Program Files\Python311\",
+ * "...\Programs\Python\Python310\", the user site "...\Roaming\Python\Python39\" (or
+ * with forward slashes): "python3" right after a separator, then the minor's digits (no dot:
+ * Linux's "python3.10" is another form) and a separator. Writes "3.11" into v. */
+static bool python_version_in_path(const char *low, char *v, size_t n)
+{
+    const char *at;
+    for (at = strstr(low, "python3"); at; at = strstr(at + 1, "python3")) {
+        const char *d = at + 7;
+        size_t k = 0;
+        if (at == low || (at[-1] != '\\' && at[-1] != '/'))
+            continue;
+        while (isdigit((unsigned char)d[k]))
+            k++;
+        if (k >= 1 && k <= 2 && d[0] != '0' && (strchr("\\/-\"' ", d[k]) || !d[k])) {
+            snprintf(v, n, "3.%.*s", (int)k, d);
+            return true;
+        }
+    }
+    return false;
+}
+
 static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     char v[32];
@@ -992,6 +1083,14 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     for (at = dl_paste_find(p, 0, "python"); at >= 0; at = dl_paste_find(p, (size_t)at + 1,
                                                                           "python"))
         if (python_version_in(p->lines[at].lower, v, sizeof v)) {
+            dl_text_set(&python(f)->version, v);
+            note(w, "pythons[0].version", (size_t)at);
+            return;
+        }
+    /* no version in words: the install folder's, where the text shows one */
+    for (at = dl_paste_find(p, 0, "python3"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "python3"))
+        if (python_version_in_path(p->lines[at].lower, v, sizeof v)) {
             dl_text_set(&python(f)->version, v);
             note(w, "pythons[0].version", (size_t)at);
             return;
@@ -1343,6 +1442,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     os_in_words(p, f, w);
     python_in_words(p, f, w);
+    bits_by_check(p, f, w);
     bits_in_words(p, f, w);
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);

@@ -1,0 +1,192 @@
+#include "explain/windows_text.h"
+
+#include "base/str.h"
+#include "facts/query.h"
+#include "know/version.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The text's torch release ("2.3.0"): the installed one, else the one the runtime reports;
+ * false when the text gives none. */
+static bool torch_release_of(const dl_facts *f, char *out, size_t n)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const char *v = dl_q_torch_version(py);
+    dl_torch_version tv;
+    if (!v && py)
+        v = py->runtime.version.value;
+    if (!v || !dl_torch_version_parse(v, &tv))
+        return false;
+    snprintf(out, n, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1], tv.release.part[2]);
+    return true;
+}
+
+/* torch 2.3.0's Windows wheels load shm.dll with a new MKL dependency that lands where the
+ * DLL search does not look (a per-user install, an embedded Python, an install to a target
+ * folder): "Error loading ...\torch\lib\shm.dll or one of its dependencies" (pytorch#125109,
+ * fixed in 2.3.1). The same line with WinError 1455 is the paging file, with 1114 or 127 an
+ * initialisation or symbol failure; those have their own readings. */
+long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f)
+{
+    static const char *const other_errors[] = {"winerror 1455", "paging file",
+                                               "winerror 1114", "winerror 127",
+                                               "procedure could not be found"};
+    /* another build of torch than 2.3.0's wheels, or a Windows torch 2 no longer runs on */
+    static const char *const other_builds[] = {"rocm", "gfx1", "windows 7", "win7", "win 7"};
+    char release[48];
+    long i;
+    if (dl_paste_find_any(p, other_errors, sizeof other_errors / sizeof other_errors[0]) >= 0 ||
+        dl_paste_find_any(p, other_builds, sizeof other_builds / sizeof other_builds[0]) >= 0 ||
+        (torch_release_of(f, release, sizeof release) && strcmp(release, "2.3.0") != 0))
+        return -1;
+    for (i = dl_paste_find(p, 0, "shm.dll"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "shm.dll")) {
+        const char *low = p->lines[i].lower;
+        if (strstr(low, "error loading") || strstr(low, "winerror 126") ||
+            strstr(low, "one of its dependencies") || strstr(low, "could not find module"))
+            return i;
+    }
+    return -1;
+}
+
+void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    long line = dl_shm_dll_release_line(&e->paste, &e->facts);
+    dl_finding *x;
+    char key[32];
+    size_t r;
+    if (!kb || line < 0 || dl_findings_has(&e->findings, "known_bad_release"))
+        return;
+    for (r = 0; r < kb->rows; r++)
+        if (!strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), "windows") &&
+            strstr(dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom), "shm.dll"))
+            break;
+    if (r == kb->rows)
+        return;
+    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                       "this error is torch %s's known problem: %s",
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+    snprintf(key, sizeof key, "L%zu", e->paste.lines[line].number);
+    dl_finding_evidence(x, key, "%s", e->paste.lines[line].text);
+    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
+    dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` (the release: 2.3.0's wheels had "
+                                   "this failure) and how torch was installed (--user, an "
+                                   "embedded Python, a target folder)"));
+}
+
+bool dl_directml_failed(const dl_paste *p)
+{
+    static const char *const failed[] = {"requirement torch-directml",
+                                         "no module named 'torch_directml'",
+                                         "no module named torch_directml"};
+    return dl_paste_find_any(p, failed, sizeof failed / sizeof failed[0]) >= 0;
+}
+
+void dl_explain_directml_rules(const dl_paste *p, dl_findings *rules)
+{
+    static const char *const intended[] = {"non_nvidia_gpu", "cpu_only_build"};
+    size_t i, k;
+    if (!dl_directml_failed(p))
+        return;
+    for (i = 0; i < rules->items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(rules->items, dl_finding, i);
+        for (k = 0; k < sizeof intended / sizeof intended[0]; k++)
+            if (!strcmp(x->id.value, intended[k]) && dl_q_failure(x))
+                dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    }
+}
+
+/* The text's Python as 3.N: N, or -1 when the text gives no 3.x version. */
+static int python3_minor(const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    unsigned major, minor;
+    if (!py || !py->version.value || sscanf(py->version.value, "%u.%u", &major, &minor) != 2 ||
+        major != 3)
+        return -1;
+    return (int)minor;
+}
+
+/* torch-directml on PyPI has win_amd64 and manylinux x86_64 wheels only: for CPython 3.8 to
+ * 3.10 from 0.1.13 (2022-12) through 0.2.0 (2023-04), to 3.12 since 0.2.1 (2024-05), none
+ * for 3.13 (pypi.org/project/torch-directml/#files; microsoft/DirectML#473, #544). A 3.11 or
+ * newer Python is where its installs failed most; 3.8 to 3.10 always had a wheel. */
+void dl_explain_directml_python(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    int minor = python3_minor(f);
+    bool pip = dl_paste_find(&e->paste, 0, "torch-directml") >= 0 &&
+               dl_paste_find(&e->paste, 0, "from versions: none") >= 0;
+    long line;
+    dl_finding *x;
+    size_t j;
+    if (!dl_directml_failed(&e->paste) || (py && py->bits.known && py->bits.value == 32) ||
+        (minor >= 8 && minor <= 10) || (minor < 0 && !pip) ||
+        dl_findings_has(&e->findings, "python_unsupported"))
+        return;
+    line = dl_paste_find(&e->paste, 0, "torch-directml");
+    if (line < 0)
+        line = dl_paste_find(&e->paste, 0, "torch_directml");
+    x = dl_finding_add(&e->findings, "python_unsupported", DL_SEV_FAILURE,
+                       "torch-directml has no wheel for this Python (its wheels cover 3.8 to "
+                       "3.10, 3.12 at most since 2024; 64-bit only)");
+    if (line >= 0) {
+        char key[32];
+        snprintf(key, sizeof key, "L%zu", e->paste.lines[line].number);
+        dl_finding_evidence(x, key, "%s", e->paste.lines[line].text);
+    }
+    for (j = 0; j < e->where.n; j++)
+        if (!strcmp(e->where.where[j].fact, "pythons[0].version")) {
+            char key[32];
+            snprintf(key, sizeof key, "L%zu", e->paste.lines[e->where.where[j].line].number);
+            dl_finding_evidence(x, key, "%s", e->paste.lines[e->where.where[j].line].text);
+        }
+    dl_finding_fix(x, "# a 64-bit Python 3.10 for torch-directml (a venv: py -3.10 -m venv venv)");
+    dl_strv_add(&e->alternatives, dl_strdup(pip ? "python_32bit" : "pip_python_mismatch"));
+    dl_strv_add(&e->ask, dl_strdup("`python -VV` (the version and bits of the Python that "
+                                   "runs) and `python -m pip install torch-directml`'s output"));
+}
+
+bool dl_directml_python_covered(const dl_paste *p, const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    int minor = python3_minor(f);
+    return minor >= 8 && minor <= 10 && !(py && py->bits.known) &&
+           dl_paste_find(p, 0, "requirement torch-directml") >= 0;
+}
+
+/* Every entry of pip's "(from versions: ...)" list on line i is a 0.1.x placeholder sdist. */
+static bool only_placeholders(const char *low)
+{
+    const char *at = strstr(low, "from versions:");
+    if (!at)
+        return false;
+    for (at += 14; *at && *at != ')'; at++) {
+        while (*at == ' ' || *at == ',')
+            at++;
+        if (!*at || *at == ')')
+            break;
+        if (strncmp(at, "0.1.", 4) != 0)
+            return false;
+        while (*at && *at != ',' && *at != ')')
+            at++;
+        if (*at == ')')
+            break;
+    }
+    return true;
+}
+
+bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    int minor = python3_minor(f);
+    long i = dl_paste_find(p, 0, "from versions:");
+    return i >= 0 && dl_paste_find(p, 0, "torch===") >= 0 &&
+           only_placeholders(p->lines[i].lower) && !(py && py->bits.known) && minor < 9;
+}
