@@ -662,6 +662,36 @@ static const char *colab_without_gpu(const dl_paste *p, const char *id)
     return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0 ? "no_gpu" : id;
 }
 
+/* The text runs in WSL: its kernel ("5.15.153.1-microsoft-standard-WSL2", WSL1's
+ * "4.4.0-19041-Microsoft") or the word itself. */
+static bool text_in_wsl(const dl_paste *p, const dl_facts *f)
+{
+    long i;
+    if (dl_q_is_wsl(f) || dl_paste_find(p, 0, "wsl") >= 0 ||
+        dl_paste_find(p, 0, "subsystem for linux") >= 0)
+        return true;
+    for (i = dl_paste_find(p, 0, "-microsoft"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "-microsoft")) {
+        const char *at = strstr(p->lines[i].lower, "-microsoft");
+        if (at > p->lines[i].lower && isdigit((unsigned char)at[-1]))
+            return true;
+    }
+    return false;
+}
+
+/* A driver whose kernel part does not run (not built, not loaded, refused by Secure Boot)
+ * in WSL: WSL has no NVIDIA kernel module at all, the Windows driver reaches Linux through
+ * /usr/lib/wsl/lib. A module that nvidia-smi or DKMS complain about there belongs to a
+ * Linux driver installed inside WSL, which is the fault: it shadows WSL's libraries and
+ * can never load. */
+static const char *driver_inside_wsl(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    if (strcmp(id, "kernel_module_not_built") != 0 && strcmp(id, "driver_not_loaded") != 0 &&
+        strcmp(id, "secure_boot_blocks_module") != 0)
+        return id;
+    return text_in_wsl(p, f) ? "wsl_libcuda_path" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -669,6 +699,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         *settled = false;
     if (strcmp(colab_without_gpu(p, id), id) != 0)
         return "no_gpu";
+    if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
+        return "wsl_libcuda_path";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
