@@ -692,6 +692,36 @@ static const char *driver_inside_wsl(const dl_paste *p, const dl_facts *f, const
     return text_in_wsl(p, f) ? "wsl_libcuda_path" : id;
 }
 
+/* An undefined symbol names a free function of the global namespace ("_Z27points_in_boxes_cpu_
+ * forwardN2at6TensorES0_S0_": "_Z", the name's length, the name) other than torch's C API
+ * (THP..., THC..., TH...). torch's C++ API lives in namespaces (at::, c10::, torch::, caffe2:::
+ * "_ZN2at", "_ZNK3c10"), so such a function is the package's own: its binary lacks a function
+ * its own code calls, a fault of that build of the package, not a torch it was not built for.
+ * True when every undefined symbol of the text is of that kind. */
+static bool own_function_symbols_only(const dl_paste *p)
+{
+    long i;
+    bool seen = false;
+    for (i = dl_paste_find(p, 0, "undefined symbol: _z"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "undefined symbol: _z")) {
+        const char *at = strstr(p->lines[i].lower, "undefined symbol: _z") + 20;
+        while (isdigit((unsigned char)*at))
+            at++;
+        if (at == strstr(p->lines[i].lower, "undefined symbol: _z") + 20 ||
+            !strncmp(at, "th", 2))
+            return false;
+        seen = true;
+    }
+    return seen;
+}
+
+static const char *own_symbol(const dl_paste *p, const char *id)
+{
+    if (strcmp(id, "extension_mismatch") != 0)
+        return id;
+    return own_function_symbols_only(p) ? "" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -701,6 +731,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
+    if (strcmp(own_symbol(p, id), id) != 0)
+        return "";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
