@@ -694,7 +694,7 @@ static const char *driver_inside_wsl(const dl_paste *p, const dl_facts *f, const
 
 /* An undefined symbol names a free function of the global namespace ("_Z27points_in_boxes_cpu_
  * forwardN2at6TensorES0_S0_": "_Z", the name's length, the name) other than torch's C API
- * (THP..., THC..., TH...). torch's C++ API lives in namespaces (at::, c10::, torch::, caffe2:::
+ * (THP..., THC..., TH...). torch's C++ API lives in namespaces (at::, c10::, torch::, caffe2::;
  * "_ZN2at", "_ZNK3c10"), so such a function is the package's own: its binary lacks a function
  * its own code calls, a fault of that build of the package, not a torch it was not built for.
  * True when every undefined symbol of the text is of that kind. */
