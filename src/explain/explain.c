@@ -85,6 +85,23 @@ static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
     return fallback;
 }
 
+/* The row of finding `id` written right after row `from` for the same message (its first
+ * words: "no kernel image is a..." read as code the user built is the next row's, the one
+ * for the user's build), when row `from` names `id` as its alternative; else the first row
+ * of `id`. */
+static size_t row_of_same_message(const dl_table *cat, const char *id, size_t from)
+{
+    const char *mine = dl_table_cell(cat, from, DL_COL_error_signatures_all_of);
+    dl_strv alt = {0};
+    bool next;
+    dl_strv_split(&alt, dl_table_cell(cat, from, DL_COL_error_signatures_alternatives), ';');
+    next = dl_strv_has(&alt, id) && from + 1 < cat->rows && strlen(mine) >= 20 &&
+           !strcmp(dl_table_cell(cat, from + 1, DL_COL_error_signatures_finding), id) &&
+           !strncmp(dl_table_cell(cat, from + 1, DL_COL_error_signatures_all_of), mine, 20);
+    dl_strv_free(&alt);
+    return next ? from + 1 : row_of(cat, id, from);
+}
+
 static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_signature_hit *h,
                           dl_explanation *e, const dl_findings *rules)
 {
@@ -102,7 +119,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
         if (!*read || (strcmp(read, id) != 0 && rule_failed(rules, read)))
             return;
         if (strcmp(read, id) != 0)
-            row = row_of(cat, read, h->row);
+            row = row_of_same_message(cat, read, h->row);
         id = read;
     }
     layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));

@@ -168,6 +168,15 @@ static bool text_arch_list(const dl_facts *f, char *buf, size_t n)
     return used > 0;
 }
 
+/* A row of ARM wheels (linux-arm64: Grace Hopper, Jetson-class servers) for a text that
+ * does not say its OS: a desktop GeForce on such a machine is rare, and those wheels lack
+ * the consumer architectures (sm_75, sm_86, sm_89), so counting them would read every
+ * "no kernel image" on a desktop GPU as a dropped architecture. */
+static bool arm_row_unasked(const dl_table *t, size_t r, const char *os)
+{
+    return !os && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), "linux-arm64");
+}
+
 /* judge() over every wheel dlenv knows, on the text's OS when the table has rows for it. */
 static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_span *gpu,
                               const char **seen, bool *split)
@@ -177,7 +186,8 @@ static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_sp
     for (r = 0; t && r < t->rows && os; r++)
         any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
     for (r = 0; t && r < t->rows; r++)
-        if (!any_os_row || !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os))
+        if ((any_os_row && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)) ||
+            (!any_os_row && !arm_row_unasked(t, r, os)))
             judge(gpu, dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list), seen, split);
 }
 
@@ -238,6 +248,9 @@ static const char *no_gpu_named(const dl_knowledge *k, const dl_facts *f, const 
     return "gpu_arch_dropped";
 }
 
+static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
+                                 const dl_gpu_span *gpu);
+
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
  * list does. Below the list (or in a gap) is gpu_arch_dropped, above it arch_not_in_wheel
  * (know/arch.c). The list is the text's when it gives one; otherwise every wheel dlenv
@@ -259,6 +272,12 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
         judge(gpu, list, &seen, &split);
     else
         judge_every_wheel(t, os, gpu, &seen, &split);
+    /* every wheel of the text's torch (or every one dlenv knows) runs this GPU: the
+     * kernels that are missing are not torch's but those of code built apart from it (an
+     * extension, a package's prebuilt ops) */
+    if (!seen && !split && strcmp(id, "arch_not_in_wheel") == 0 &&
+        gpu_runs_every_wheel(k, f, gpu))
+        return "extension_mismatch";
     if (!seen || split)
         return id;
     if (settled)
@@ -278,6 +297,39 @@ static void torch_minor_of(const dl_facts *f, char *out, size_t n)
     out[0] = '\0';
     if (v && dl_torch_version_parse(v, &tv))
         snprintf(out, n, "%lu.%lu", tv.release.part[0], tv.release.part[1]);
+}
+
+/* Every wheel of the text's torch minor (every wheel dlenv knows when the text gives no
+ * torch; on the text's OS when the table has rows for it) has machine code for both ends
+ * of the GPU's span. False when the text's torch is one the table does not reach (0.4,
+ * 1.8: their lists are not known). */
+static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
+                                 const dl_gpu_span *gpu)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    const char *os = f->os.family.value;
+    char minor[32];
+    bool any_os_row = false;
+    size_t r, judged = 0;
+    if (!t || !gpu->lo || !gpu->hi)
+        return false;
+    torch_minor_of(f, minor, sizeof minor);
+    for (r = 0; r < t->rows && os; r++)
+        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    for (r = 0; r < t->rows; r++) {
+        dl_arch_list list;
+        if ((minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0) ||
+            (any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
+            arm_row_unasked(t, r, os) ||
+            !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+                                &list) || !list.n)
+            continue;
+        if (dl_arch_check(gpu->lo / 10, gpu->lo % 10, &list).verdict != DL_ARCH_RUNS_SASS ||
+            dl_arch_check(gpu->hi / 10, gpu->hi % 10, &list).verdict != DL_ARCH_RUNS_SASS)
+            return false;
+        judged++;
+    }
+    return judged > 0;
 }
 
 bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl_gpu_span *gpu)
