@@ -415,14 +415,20 @@ static void add_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
                                ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
     dl_finding *x;
     size_t i;
-    if (e->findings.items.count || !g || !g->name.value ||
+    /* "torch sees no GPU" (no_gpu_visible) is the symptom this cause explains */
+    if ((e->findings.items.count &&
+         !(e->findings.items.count == 1 && has_id(&e->findings, "no_gpu_visible"))) ||
+        !g || !g->name.value ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA || !wants_cuda(&e->paste) ||
         !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
                        "%s (sm_%u%s) is older than every architecture in the torch wheels "
-                       "dlenv knows (1.12 onward)",
-                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
+                       "%s",
+                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "",
+                       e->gpu.hi < 20 ? "of any release (CUDA 7 and later build no code for "
+                                        "capability 1.x)"
+                                      : "dlenv knows (1.12 onward)");
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "gpus[0]"))
             quote_line(x, &e->paste, e->where.where[i].line);

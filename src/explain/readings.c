@@ -339,6 +339,10 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
     size_t r, judged = 0;
     if (!t || !gpu->hi)
         return false;
+    /* capability 1.x: CUDA 7.0 and later compile no code for it, and no torch was ever
+     * built with an older CUDA, so no release reaches it whatever the table covers */
+    if (gpu->hi < 20)
+        return true;
     torch_minor_of(f, minor, sizeof minor);
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
