@@ -705,6 +705,30 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
            f->nvml.cuda_driver_version.value >= 12000;
 }
 
+/* The text runs in Google Colab ("colab.research.google.com", "in colab", "google coolab"). */
+static bool colab_named(const dl_paste *p)
+{
+    static const char *const colab[] = {"colab", "google collab", "google coolab",
+                                        "google-collab"};
+    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
+}
+
+/* In Colab the driver is Google's and matches the torch Colab brings: torch that sees no GPU
+ * and gives no error runs on a CPU runtime (the default runtime type, or GPU quota used up).
+ * A torch installed over Colab's that needs a newer driver stays the candidate. */
+static void add_colab_cpu_runtime(dl_explanation *e, size_t line)
+{
+    dl_finding *x = dl_finding_add(&e->findings, "no_gpu", DL_SEV_FAILURE,
+                                   "torch sees no GPU in Colab and gives no error: the runtime "
+                                   "has no GPU (its type is CPU)");
+    quote_line(x, &e->paste, line);
+    dl_finding_fix(x, "# in Colab: Runtime > Change runtime type > a GPU accelerator, then run "
+                      "the notebook again");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->ask, dl_strdup("the runtime type the Colab notebook runs on (Runtime > "
+                                   "Change runtime type) and `!nvidia-smi` in a cell"));
+}
+
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
  * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
  * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
@@ -733,6 +757,10 @@ static void add_silent_unavailable(dl_explanation *e)
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
         (line = unavailable_line(&e->paste)) < 0)
         return;
+    if (colab_named(&e->paste)) {
+        add_colab_cpu_runtime(e, (size_t)line);
+        return;
+    }
     x = dl_finding_add(&e->findings, "driver_too_old", DL_SEV_FAILURE,
                        "torch sees no GPU and gives no error: most often the driver cannot run "
                        "the CUDA torch was built with");
