@@ -87,6 +87,23 @@ static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
     return fallback;
 }
 
+/* The row of finding `id` written right after row `from` for the same message (its first
+ * words: "no kernel image is a..." read as code the user built is the next row's, the one
+ * for the user's build), when row `from` names `id` as its alternative; else the first row
+ * of `id`. */
+static size_t row_of_same_message(const dl_table *cat, const char *id, size_t from)
+{
+    const char *mine = dl_table_cell(cat, from, DL_COL_error_signatures_all_of);
+    dl_strv alt = {0};
+    bool next;
+    dl_strv_split(&alt, dl_table_cell(cat, from, DL_COL_error_signatures_alternatives), ';');
+    next = dl_strv_has(&alt, id) && from + 1 < cat->rows && strlen(mine) >= 20 &&
+           !strcmp(dl_table_cell(cat, from + 1, DL_COL_error_signatures_finding), id) &&
+           !strncmp(dl_table_cell(cat, from + 1, DL_COL_error_signatures_all_of), mine, 20);
+    dl_strv_free(&alt);
+    return next ? from + 1 : row_of(cat, id, from);
+}
+
 static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_signature_hit *h,
                           dl_explanation *e, const dl_findings *rules)
 {
@@ -104,7 +121,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
         if (!*read || (strcmp(read, id) != 0 && rule_failed(rules, read)))
             return;
         if (strcmp(read, id) != 0)
-            row = row_of(cat, read, h->row);
+            row = row_of_same_message(cat, read, h->row);
         id = read;
     }
     layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));
@@ -400,14 +417,20 @@ static void add_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
                                ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
     dl_finding *x;
     size_t i;
-    if (e->findings.items.count || !g || !g->name.value ||
+    /* "torch sees no GPU" (no_gpu_visible) is the symptom this cause explains */
+    if ((e->findings.items.count &&
+         !(e->findings.items.count == 1 && has_id(&e->findings, "no_gpu_visible"))) ||
+        !g || !g->name.value ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA || !wants_cuda(&e->paste) ||
         !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
                        "%s (sm_%u%s) is older than every architecture in the torch wheels "
-                       "dlenv knows (1.12 onward)",
-                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
+                       "%s",
+                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "",
+                       e->gpu.hi < 20 ? "of any release (CUDA 7 and later build no code for "
+                                        "capability 1.x)"
+                                      : "dlenv knows (1.12 onward)");
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "gpus[0]"))
             quote_line(x, &e->paste, e->where.where[i].line);
@@ -684,6 +707,30 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
            f->nvml.cuda_driver_version.value >= 12000;
 }
 
+/* The text runs in Google Colab ("colab.research.google.com", "in colab", "google coolab"). */
+static bool colab_named(const dl_paste *p)
+{
+    static const char *const colab[] = {"colab", "google collab", "google coolab",
+                                        "google-collab"};
+    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
+}
+
+/* In Colab the driver is Google's and matches the torch Colab brings: torch that sees no GPU
+ * and gives no error runs on a CPU runtime (the default runtime type, or GPU quota used up).
+ * A torch installed over Colab's that needs a newer driver stays the candidate. */
+static void add_colab_cpu_runtime(dl_explanation *e, size_t line)
+{
+    dl_finding *x = dl_finding_add(&e->findings, "no_gpu", DL_SEV_FAILURE,
+                                   "torch sees no GPU in Colab and gives no error: the runtime "
+                                   "has no GPU (its type is CPU)");
+    quote_line(x, &e->paste, line);
+    dl_finding_fix(x, "# in Colab: Runtime > Change runtime type > a GPU accelerator, then run "
+                      "the notebook again");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->ask, dl_strdup("the runtime type the Colab notebook runs on (Runtime > "
+                                   "Change runtime type) and `!nvidia-smi` in a cell"));
+}
+
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
  * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
  * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
@@ -712,6 +759,10 @@ static void add_silent_unavailable(dl_explanation *e)
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
         (line = unavailable_line(&e->paste)) < 0)
         return;
+    if (colab_named(&e->paste)) {
+        add_colab_cpu_runtime(e, (size_t)line);
+        return;
+    }
     x = dl_finding_add(&e->findings, "driver_too_old", DL_SEV_FAILURE,
                        "torch sees no GPU and gives no error: most often the driver cannot run "
                        "the CUDA torch was built with");

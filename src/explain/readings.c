@@ -169,6 +169,15 @@ static bool text_arch_list(const dl_facts *f, char *buf, size_t n)
     return used > 0;
 }
 
+/* A row of ARM wheels (linux-arm64: Grace Hopper, Jetson-class servers) for a text that
+ * does not say its OS: a desktop GeForce on such a machine is rare, and those wheels lack
+ * the consumer architectures (sm_75, sm_86, sm_89), so counting them would read every
+ * "no kernel image" on a desktop GPU as a dropped architecture. */
+static bool arm_row_unasked(const dl_table *t, size_t r, const char *os)
+{
+    return !os && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), "linux-arm64");
+}
+
 /* judge() over every wheel dlenv knows, on the text's OS when the table has rows for it. */
 static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_span *gpu,
                               const char **seen, bool *split)
@@ -178,7 +187,8 @@ static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_sp
     for (r = 0; t && r < t->rows && os; r++)
         any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
     for (r = 0; t && r < t->rows; r++)
-        if (!any_os_row || !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os))
+        if ((any_os_row && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)) ||
+            (!any_os_row && !arm_row_unasked(t, r, os)))
             judge(gpu, dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list), seen, split);
 }
 
@@ -239,6 +249,9 @@ static const char *no_gpu_named(const dl_knowledge *k, const dl_facts *f, const 
     return "gpu_arch_dropped";
 }
 
+static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
+                                 const dl_gpu_span *gpu);
+
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
  * list does. Below the list (or in a gap) is gpu_arch_dropped, above it arch_not_in_wheel
  * (know/arch.c). The list is the text's when it gives one; otherwise every wheel dlenv
@@ -260,6 +273,12 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
         judge(gpu, list, &seen, &split);
     else
         judge_every_wheel(t, os, gpu, &seen, &split);
+    /* every wheel of the text's torch (or every one dlenv knows) runs this GPU: the
+     * kernels that are missing are not torch's but those of code built apart from it (an
+     * extension, a package's prebuilt ops) */
+    if (!seen && !split && strcmp(id, "arch_not_in_wheel") == 0 &&
+        gpu_runs_every_wheel(k, f, gpu))
+        return "extension_mismatch";
     if (!seen || split)
         return id;
     if (settled)
@@ -281,6 +300,39 @@ static void torch_minor_of(const dl_facts *f, char *out, size_t n)
         snprintf(out, n, "%lu.%lu", tv.release.part[0], tv.release.part[1]);
 }
 
+/* Every wheel of the text's torch minor (every wheel dlenv knows when the text gives no
+ * torch; on the text's OS when the table has rows for it) has machine code for both ends
+ * of the GPU's span. False when the text's torch is one the table does not reach (0.4,
+ * 1.8: their lists are not known). */
+static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
+                                 const dl_gpu_span *gpu)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    const char *os = f->os.family.value;
+    char minor[32];
+    bool any_os_row = false;
+    size_t r, judged = 0;
+    if (!t || !gpu->lo || !gpu->hi)
+        return false;
+    torch_minor_of(f, minor, sizeof minor);
+    for (r = 0; r < t->rows && os; r++)
+        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    for (r = 0; r < t->rows; r++) {
+        dl_arch_list list;
+        if ((minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0) ||
+            (any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
+            arm_row_unasked(t, r, os) ||
+            !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+                                &list) || !list.n)
+            continue;
+        if (dl_arch_check(gpu->lo / 10, gpu->lo % 10, &list).verdict != DL_ARCH_RUNS_SASS ||
+            dl_arch_check(gpu->hi / 10, gpu->hi % 10, &list).verdict != DL_ARCH_RUNS_SASS)
+            return false;
+        judged++;
+    }
+    return judged > 0;
+}
+
 bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl_gpu_span *gpu)
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
@@ -288,6 +340,10 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
     size_t r, judged = 0;
     if (!t || !gpu->hi)
         return false;
+    /* capability 1.x: CUDA 7.0 and later compile no code for it, and no torch was ever
+     * built with an older CUDA, so no release reaches it whatever the table covers */
+    if (gpu->hi < 20)
+        return true;
     torch_minor_of(f, minor, sizeof minor);
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
@@ -672,6 +728,66 @@ static const char *colab_without_gpu(const dl_paste *p, const char *id)
     return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0 ? "no_gpu" : id;
 }
 
+/* The text runs in WSL: its kernel ("5.15.153.1-microsoft-standard-WSL2", WSL1's
+ * "4.4.0-19041-Microsoft") or the word itself. */
+static bool text_in_wsl(const dl_paste *p, const dl_facts *f)
+{
+    long i;
+    if (dl_q_is_wsl(f) || dl_paste_find(p, 0, "wsl") >= 0 ||
+        dl_paste_find(p, 0, "subsystem for linux") >= 0)
+        return true;
+    for (i = dl_paste_find(p, 0, "-microsoft"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "-microsoft")) {
+        const char *at = strstr(p->lines[i].lower, "-microsoft");
+        if (at > p->lines[i].lower && isdigit((unsigned char)at[-1]))
+            return true;
+    }
+    return false;
+}
+
+/* A driver whose kernel part does not run (not built, not loaded, refused by Secure Boot)
+ * in WSL: WSL has no NVIDIA kernel module at all, the Windows driver reaches Linux through
+ * /usr/lib/wsl/lib. A module that nvidia-smi or DKMS complain about there belongs to a
+ * Linux driver installed inside WSL, which is the fault: it shadows WSL's libraries and
+ * can never load. */
+static const char *driver_inside_wsl(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    if (strcmp(id, "kernel_module_not_built") != 0 && strcmp(id, "driver_not_loaded") != 0 &&
+        strcmp(id, "secure_boot_blocks_module") != 0)
+        return id;
+    return text_in_wsl(p, f) ? "wsl_libcuda_path" : id;
+}
+
+/* An undefined symbol names a free function of the global namespace ("_Z27points_in_boxes_cpu_
+ * forwardN2at6TensorES0_S0_": "_Z", the name's length, the name) other than torch's C API
+ * (THP..., THC..., TH...). torch's C++ API lives in namespaces (at::, c10::, torch::, caffe2::;
+ * "_ZN2at", "_ZNK3c10"), so such a function is the package's own: its binary lacks a function
+ * its own code calls, a fault of that build of the package, not a torch it was not built for.
+ * True when every undefined symbol of the text is of that kind. */
+static bool own_function_symbols_only(const dl_paste *p)
+{
+    long i;
+    bool seen = false;
+    for (i = dl_paste_find(p, 0, "undefined symbol: _z"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "undefined symbol: _z")) {
+        const char *at = strstr(p->lines[i].lower, "undefined symbol: _z") + 20;
+        while (isdigit((unsigned char)*at))
+            at++;
+        if (at == strstr(p->lines[i].lower, "undefined symbol: _z") + 20 ||
+            !strncmp(at, "th", 2))
+            return false;
+        seen = true;
+    }
+    return seen;
+}
+
+static const char *own_symbol(const dl_paste *p, const char *id)
+{
+    if (strcmp(id, "extension_mismatch") != 0)
+        return id;
+    return own_function_symbols_only(p) ? "" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -679,6 +795,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         *settled = false;
     if (strcmp(colab_without_gpu(p, id), id) != 0)
         return "no_gpu";
+    if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
+        return "wsl_libcuda_path";
+    if (strcmp(own_symbol(p, id), id) != 0)
+        return "";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))

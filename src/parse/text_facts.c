@@ -1437,6 +1437,41 @@ static void intel_graphics_in_words(const dl_paste *p, dl_facts *f, dl_text_fact
     }
 }
 
+/* A line that is only a GeForce model number with its suffix ("2070super", "1080 Ti",
+ * "4070 SUPER"), as issue forms get filled in: the four digits of a GeForce series (10, 16,
+ * 20, 30, 40, 50 and a tier 50-90) and "ti" or "super" after them, nothing else on the
+ * line. Without the suffix a bare number is too often something else. */
+static void gpu_model_alone(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const series[] = {"10", "16", "20", "30", "40", "50"};
+    size_t i, k;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *at;
+        bool known = false;
+        while (*low == ' ' || *low == '\t')
+            low++;
+        if (!isdigit((unsigned char)low[0]) || strspn(low, "0123456789") != 4 ||
+            low[2] < '5' || low[3] != '0')
+            continue;
+        for (k = 0; k < sizeof series / sizeof series[0]; k++)
+            known |= !strncmp(low, series[k], 2);
+        at = low + 4;
+        if (*at == ' ')
+            at++;
+        if (!known || (strncmp(at, "ti", 2) != 0 && strncmp(at, "super", 5) != 0))
+            continue;
+        at += at[0] == 't' ? 2 : 5;
+        while (*at == ' ' || *at == '\t' || *at == '\r')
+            at++;
+        if (*at == '\0') {
+            set_gpu_name(f, w, i, p->lines[i].text + (low - p->lines[i].lower), strlen(low));
+            return;
+        }
+    }
+}
+
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
@@ -1446,6 +1481,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     bits_in_words(p, f, w);
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
+    gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
 }

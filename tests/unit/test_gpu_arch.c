@@ -133,8 +133,9 @@ static void every_known_capability_has_a_row(void **state)
     for (r = 0; r < gpus->rows; r++) {
         const char *cc = dl_table_get(gpus, r, "compute_capability");
         /* Fermi (2.x) rows exist only so a name sold on both Kepler and Fermi boards (GT
-         * 730) is known to be ambiguous; nothing dlenv runs or plans targets them. */
-        if (cc && cc[0] == '2' && cc[1] == '.')
+         * 730) is known to be ambiguous, Tesla-generation (1.x) rows only so explain knows
+         * such a GPU is below every torch release; nothing dlenv runs or plans targets them. */
+        if (cc && (cc[0] == '2' || cc[0] == '1') && cc[1] == '.')
             continue;
         lookup(cc, dl_table_get(gpus, r, "gpu_name"));
     }
