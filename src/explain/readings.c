@@ -626,11 +626,21 @@ static bool cuda_beyond_labels(const dl_paste *p)
     return false;
 }
 
+/* The text shows CUDA at work on a GPU: the caching allocator's out-of-memory message with
+ * the GPU's numbers ("GPU 0; 2.00 GiB total capacity") comes only from a process that
+ * reached a CUDA device. A Mac named beside it ("I also have a MacBook") is another
+ * machine, not the one that failed. */
+static bool cuda_ran(const dl_paste *p)
+{
+    dl_oom oom;
+    return dl_paste_find(p, 0, "cuda out of memory") >= 0 && dl_oom_read(p, &oom);
+}
+
 /* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
  * Mac is the cause only when something else in the text asks for CUDA. */
 static const char *mac_asks_cuda(const dl_paste *p, const char *id)
 {
-    return cuda_beyond_labels(p) ? id : "";
+    return cuda_beyond_labels(p) && !cuda_ran(p) ? id : "";
 }
 
 /* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
