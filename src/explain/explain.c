@@ -514,6 +514,33 @@ static void add_gpus_hidden_by_variable(dl_explanation *e)
                                    "`echo $CUDA_VISIBLE_DEVICES` where the script runs"));
 }
 
+/* "OOM" said in words ("--medvram OOMs", "OOM at 512x512 on my 4 GB card") about a GPU,
+ * with nothing else found: users write the allocator's "CUDA out of memory" so. Not where
+ * the text speaks of the host's memory (the kernel's OOM killer, RAM, WSL's limit). Another
+ * process on the GPU stays a candidate; torch's own message decides. */
+static void add_oom_in_words(dl_explanation *e)
+{
+    static const char *const gpu[] = {"vram", "gpu", "cuda", "gtx", "rtx", "graphics card",
+                                      "video card"};
+    static const char *const host[] = {"killed process", "exit code 137", "host memory",
+                                       "system memory", "system ram", "cpu memory", "cpu ram",
+                                       "wsl"};
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count || (line = dl_oom_word_line(&e->paste)) < 0 ||
+        dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0 ||
+        dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0)
+        return;
+    x = dl_finding_add(&e->findings, "cuda_oom", DL_SEV_FAILURE,
+                       "Genuine out of memory (the GPU's memory is too small for the run)");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# a smaller batch, model or image size, mixed precision; a launcher's "
+                      "low-memory options (--medvram, --lowvram)");
+    dl_strv_add(&e->alternatives, dl_strdup("gpu_memory_held_by_other_process"));
+    dl_strv_add(&e->ask, dl_strdup("the whole error (torch's \"CUDA out of memory\" line gives "
+                                   "the GPU's total, free and PyTorch's share) and `nvidia-smi`"));
+}
+
 /* The version of the WSL2 kernel a line names ("5.10.16.3-microsoft-standard-WSL2", from
  * `uname -r` or /proc/version), as major*1000000 + minor*1000 + patch; -1 when none. */
 static long wsl_kernel_version(const char *low)
@@ -912,6 +939,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_extension_runtime(out);
+    add_oom_in_words(out);
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
