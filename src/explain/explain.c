@@ -709,6 +709,29 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
            f->nvml.cuda_driver_version.value >= 12000;
 }
 
+/* torch.cuda.is_available() is False in a Colab notebook, with nothing else found (no old
+ * driver's warning, no CPU build shown): Colab's runtimes bring a CUDA torch and the
+ * driver, and a GPU only on a GPU runtime type, so the runtime has none. A torch the user
+ * installed over Colab's stays a candidate. */
+static void add_colab_runtime_without_gpu(dl_explanation *e)
+{
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || !dl_text_colab(&e->paste) ||
+        ((line = unavailable_line(&e->paste)) < 0 &&
+         (line = dl_paste_find(&e->paste, 0, "cuda is not available")) < 0))
+        return;
+    x = dl_finding_add(&e->findings, "no_gpu", DL_SEV_FAILURE,
+                       "A Colab runtime without a GPU (the CPU runtime type): torch there sees "
+                       "no CUDA device");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# in Colab: Runtime > Change runtime type > a GPU accelerator, then run "
+                      "the notebook again");
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("the Colab runtime type (Runtime > Change runtime type) and "
+                                   "`!nvidia-smi` in the notebook"));
+}
+
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
  * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
  * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
@@ -946,6 +969,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_gpus_hidden_by_variable(out);
     add_plain_pip_on_windows(out);
     add_plain_pip_on_aarch64(out);
+    add_colab_runtime_without_gpu(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
