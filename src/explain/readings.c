@@ -678,20 +678,12 @@ bool dl_text_colab(const dl_paste *p)
     return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
 }
 
-/* "No CUDA GPUs are available", "no CUDA-capable device is detected" in a Colab notebook:
- * Google's runtime has its driver and a CUDA torch, and a device only when the runtime type
- * has a GPU accelerator; CUDA_VISIBLE_DEVICES is not Colab's way to lose one. */
-static const char *colab_without_device(const dl_paste *p, const char *id)
-{
-    return !strcmp(id, "no_gpu_visible") && dl_text_colab(p) ? "no_gpu" : id;
-}
-
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
     if (settled)
         *settled = false;
-    if (strcmp(colab_without_gpu(p, id), id) != 0 || strcmp(colab_without_device(p, id), id) != 0)
+    if (strcmp(colab_without_gpu(p, id), id) != 0)
         return "no_gpu";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
