@@ -695,7 +695,9 @@ static long unavailable_line(const dl_paste *p)
         if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
             return i + 1;
     }
-    return -1;
+    /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
+     * not available. Disabling" */
+    return dl_paste_find(p, 0, "but cuda is not available");
 }
 
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
@@ -707,6 +709,57 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
         return false;
     return cuda || !f->nvml.cuda_driver_version.known ||
            f->nvml.cuda_driver_version.value >= 12000;
+}
+
+static bool cuda_build_named(const dl_paste *p);
+
+/* A site-packages inside a conda environment ("/opt/mamba/envs/NAME/lib/python3.10/
+ * site-packages", "~/miniconda3/lib/python3.9/site-packages"): torch came with conda's
+ * environment. */
+static long conda_site_packages(const dl_paste *p)
+{
+    static const char *const roots[] = {"/envs/", "anaconda3/lib/", "miniconda3/lib/",
+                                        "miniforge3/lib/", "mambaforge/lib/"};
+    long i;
+    for (i = dl_paste_find(p, 0, "site-packages"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "site-packages")) {
+        size_t k;
+        for (k = 0; k < sizeof roots / sizeof roots[0]; k++)
+            if (strstr(p->lines[i].lower, roots[k]))
+                return i;
+    }
+    return -1;
+}
+
+/* torch in a conda environment sees no CUDA (is_available() False, autocast's "CUDA is not
+ * available") on Linux, with nothing else found and no CUDA build named: conda's solver
+ * picked the CPU variant of pytorch (cpuonly, pytorch-mutex, conda-forge's cpu build) far
+ * more often than the driver failed. Not on Windows (a pip torch in a conda env there is
+ * PyPI's CPU wheel, add_gpu_unused_on_windows), not on a Mac, not in a container. */
+static void add_conda_env_without_cuda(dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
+    dl_finding *x;
+    long line, env;
+    if (e->findings.items.count || os == DL_PLAN_OS_WINDOWS || os == DL_PLAN_OS_MACOS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
+        cuda_build_named(&e->paste) || (env = conda_site_packages(&e->paste)) < 0 ||
+        (line = unavailable_line(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
+                       "torch in a conda environment sees no CUDA and gives no error: conda "
+                       "most often picked pytorch's CPU variant");
+    quote_line(x, &e->paste, (size_t)line);
+    quote_line(x, &e->paste, (size_t)env);
+    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda=X.Y, or a build string with cuda) or "
+                      "install torch with pip from download.pytorch.org");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("`conda list pytorch` (does the build string say cpu or "
+                                   "cuda?) and `nvidia-smi`"));
 }
 
 /* torch.cuda.is_available() is False in a Colab notebook, with nothing else found (no old
@@ -970,6 +1023,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_plain_pip_on_windows(out);
     add_plain_pip_on_aarch64(out);
     add_colab_runtime_without_gpu(out);
+    add_conda_env_without_cuda(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
