@@ -961,6 +961,90 @@ static void add_gpu_unused_on_fresh_windows(dl_explanation *e)
                                    "names the DLL) and `nvidia-smi`"));
 }
 
+/* The version right after a "torch" that is the package itself ("torch 2.8.0.dev20250321+xpu",
+ * "torch-2.1.0", "torch==1.13.1+cu117", "PyTorch 0.4.0", "torch version: 2.0.1"), not
+ * torchvision's or torchaudio's; its length, 0 when none. */
+static size_t version_after_torch(const char *at, const char **version)
+{
+    const char *c = at + 5;
+    unsigned a, b, d;
+    int used = 0;
+    size_t len;
+    if (isalpha((unsigned char)*c) || *c == '_' || *c == '.')
+        return 0;
+    c += strspn(c, " -=:'\"");
+    if (!strncmp(c, "version", 7))
+        c += 7 + strspn(c + 7, " -=:'\"");
+    if (*c == 'v')
+        c++;
+    if (sscanf(c, "%u.%u.%u%n", &a, &b, &d, &used) != 3 || used <= 0)
+        return 0;
+    len = (size_t)used;
+    while (c[len] && (isalnum((unsigned char)c[len]) || c[len] == '+' ||
+                      (c[len] == '.' && isalnum((unsigned char)c[len + 1]))))
+        len++;
+    *version = c;
+    return len;
+}
+
+/* How many distinct torch versions the text names (2.8.0.dev20250321+xpu and
+ * 2.8.0.dev20250325+xpu are two), up to `most` (at most 4). */
+static size_t torch_versions_named(const dl_paste *p, size_t most)
+{
+    char seen[4][48];
+    size_t n = 0;
+    long i;
+    for (i = dl_paste_find(p, 0, "torch"); i >= 0 && n < most && n < 4;
+         i = dl_paste_find(p, (size_t)i + 1, "torch")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "torch"); at && n < most && n < 4;
+             at = strstr(at + 5, "torch")) {
+            const char *v = NULL;
+            size_t len = version_after_torch(at, &v), k;
+            bool dup = false;
+            if (!len)
+                continue;
+            if (len >= sizeof seen[0])
+                len = sizeof seen[0] - 1;
+            for (k = 0; k < n; k++)
+                dup |= strlen(seen[k]) == len && !strncmp(seen[k], v, len);
+            if (!dup) {
+                memcpy(seen[n], v, len);
+                seen[n++][len] = '\0';
+            }
+        }
+    }
+    return n;
+}
+
+/* The text says one torch build works and another does not ("worked with 0.4.0", "the first
+ * build where it broke", "downgraded to 2.0.1 and it works") and names both, with nothing else
+ * found: a regression in the newer build, which its release notes or issue tracker know,
+ * not the machine (the same machine ran the other build). */
+static void add_regression_between_builds(dl_explanation *e)
+{
+    static const char *const words[] = {
+        "regression", "first build where", "where it broke", "it broke", "broke in",
+        "broken in", "stopped working", "no longer works", "worked fine", "worked well",
+        "worked with", "worked on", "works fine on", "works well on", "works fine with",
+        "works well with", "downgrad", "rolled back", "roll back", "reverting to",
+        "reverted to", "went back to"};
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count ||
+        (line = dl_paste_find_any(&e->paste, words, sizeof words / sizeof words[0])) < 0 ||
+        torch_versions_named(&e->paste, 2) < 2)
+        return;
+    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                       "One torch build works here and another does not: the failing build "
+                       "has a problem of its own (a regression), not the machine");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# keep the build that works; look for the failing release in torch's "
+                      "issue tracker and take the release that fixes it");
+    dl_strv_add(&e->ask, dl_strdup("the exact torch versions that work and fail, and "
+                                   "`python -m torch.utils.collect_env` under the failing one"));
+}
+
 /* A signature's question already asks for that command. */
 static bool asked(const dl_explanation *e, const char *command)
 {
@@ -1028,6 +1112,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
     add_gpu_unused_os_unknown(out);
+    add_regression_between_builds(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -643,6 +643,21 @@ static const char *mac_asks_cuda(const dl_paste *p, const char *id)
     return cuda_beyond_labels(p) && !cuda_ran(p) ? id : "";
 }
 
+/* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
+ * CUDA only by collect_env's labels ("CUDA used to build PyTorch: N/A") asks nothing of
+ * CUDA: the Intel GPU runs its own backend, and "no NVIDIA GPU" is no cause. When CUDA's
+ * out-of-memory message shows a GPU at work, the other vendor's card is not the one that
+ * failed either. */
+static const char *other_vendor_asks_cuda(const dl_paste *p, const char *id)
+{
+    static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu"};
+    if (cuda_ran(p))
+        return "";
+    if (dl_paste_find_any(p, xpu, sizeof xpu / sizeof xpu[0]) >= 0 && !cuda_beyond_labels(p))
+        return "";
+    return id;
+}
+
 /* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
  * failed found torch, so torch is not in another one; the error is torch's import. */
 static const char *torch_found(const dl_paste *p, const char *id)
@@ -714,6 +729,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return torch_found(p, id);
     if (!strcmp(id, "no_cuda_on_macos"))
         return mac_asks_cuda(p, id);
+    if (!strcmp(id, "non_nvidia_gpu"))
+        return other_vendor_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
