@@ -453,6 +453,17 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
     return dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) < 0;
 }
 
+/* The code runs on the Mac's GPU ("mps") and the CUDA error comes out of torch.compile
+ * ("BackendCompilerFailed", torch._inductor): torch's compiler took a CUDA path on its own,
+ * a bug of that torch, not a CUDA call of the user's on a Mac. */
+static bool compiler_asks_cuda_on_mps(const dl_paste *p)
+{
+    static const char *const compiler[] = {"backendcompilerfailed", "torch._inductor",
+                                           "torch/_inductor", "torch._dynamo.exc"};
+    return dl_paste_find(p, 0, "mps") >= 0 &&
+           dl_paste_find_any(p, compiler, sizeof compiler / sizeof compiler[0]) >= 0;
+}
+
 /* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
  * (the text's OS, however it was named: "M1 Mac", "MacBook", a /Users/ path) no build of
  * torch has CUDA, so the Mac is the cause, not the build or the driver. Other signs of a
@@ -467,7 +478,7 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     if (!dl_q_text_is(&f->os.family, "macos") ||
         (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
         return id;
-    return "no_cuda_on_macos";
+    return compiler_asks_cuda_on_mps(p) ? "" : "no_cuda_on_macos";
 }
 
 /* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
@@ -640,7 +651,7 @@ static bool cuda_ran(const dl_paste *p)
  * Mac is the cause only when something else in the text asks for CUDA. */
 static const char *mac_asks_cuda(const dl_paste *p, const char *id)
 {
-    return cuda_beyond_labels(p) && !cuda_ran(p) ? id : "";
+    return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) ? id : "";
 }
 
 /* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
