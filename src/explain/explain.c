@@ -387,6 +387,57 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
                       "command for this machine)");
 }
 
+/* A conda list row of pytorch whose build string is a CPU build ("pytorch 2.1.0
+ * py3.10_cpu_0 pytorch", "[conda] pytorch 2.1.0 cpu_generic_py310h... conda-forge"); -1 when
+ * none. */
+static long conda_cpu_row(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "pytorch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "pytorch")) {
+        const char *c = p->lines[i].lower, *build;
+        bool cpu_package;
+        c += strspn(c, " \t");
+        if (!strncmp(c, "[conda]", 7))
+            c += 7 + strspn(c + 7, " \t");
+        cpu_package = !strncmp(c, "pytorch-cpu", 11) && (c[11] == ' ' || c[11] == '\t');
+        if (strncmp(c, "pytorch", 7) != 0 || (c[7] != ' ' && c[7] != '\t' && !cpu_package))
+            continue;
+        c += strcspn(c, " \t");
+        c += strspn(c, " \t");
+        if (!isdigit((unsigned char)*c))
+            continue;
+        build = c + strcspn(c, " \t");
+        build += strspn(build, " \t");
+        /* "pytorch-cpu" is the CPU package asked for by name (cpu_only_build's reading);
+         * "pytorch" with a CPU build string is the variant conda chose */
+        if (!cpu_package && (!strncmp(build, "cpu_", 4) || strstr(build, "_cpu_") ||
+                             strstr(build, "_cpu ") || strstr(build, "_cpu\t")))
+            return i;
+    }
+    return -1;
+}
+
+/* conda list shows pytorch's CPU build (its build string says cpu) in a report about CUDA:
+ * conda's solver picked the CPU variant (a cpuonly or pytorch-mutex pin, no CUDA build for
+ * the cudatoolkit asked for, conda-forge's cpu build). Not on macOS, not beside another
+ * vendor's GPU. */
+static void add_conda_cpu_row(dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        !wants_cuda(&e->paste) || (line = conda_cpu_row(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
+                       "Conda picked the CPU variant: its pytorch's build string is a CPU build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda=X.Y, or a build string with cuda) or "
+                      "install torch with pip from download.pytorch.org");
+}
+
 /* A report about CUDA from a GPU older than every wheel dlenv knows (a Kepler GT 740M, a
  * Fermi): whatever torch was installed, it has no kernels for that GPU, even when the text
  * shows no error (the thread asks why torch does not use it). Only when nothing else was
@@ -1100,6 +1151,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_rules(&rules, out);
     dl_explain_extension_runtime(out);
     add_oom_in_words(out);
+    add_conda_cpu_row(out);
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
