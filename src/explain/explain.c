@@ -1028,7 +1028,9 @@ static size_t version_after_torch(const char *at, const char **version)
         c += 7 + strspn(c + 7, " -=:'\"");
     if (*c == 'v')
         c++;
-    if (sscanf(c, "%u.%u.%u%n", &a, &b, &d, &used) != 3 || used <= 0)
+    /* "2.1.0", or a minor alone ("PyTorch 2.1 works, 2.2 fails") */
+    if ((sscanf(c, "%u.%u.%u%n", &a, &b, &d, &used) != 3 &&
+         sscanf(c, "%u.%u%n", &a, &b, &used) != 2) || used <= 0)
         return 0;
     len = (size_t)used;
     while (c[len] && (isalnum((unsigned char)c[len]) || c[len] == '+' ||
@@ -1079,12 +1081,19 @@ static void add_regression_between_builds(dl_explanation *e)
         "broken in", "stopped working", "no longer works", "worked fine", "worked well",
         "worked with", "worked on", "works fine on", "works well on", "works fine with",
         "works well with", "downgrad", "rolled back", "roll back", "reverting to",
-        "reverted to", "went back to"};
+        "reverted to", "went back to", "used to work", "was working", "worked before",
+        "but not with", "but not on", "but not in"};
+    /* a companion package that fails after torch changed is built for the other torch (a
+     * mismatch of the pair), not a broken torch */
+    static const char *const companions[] = {"import torchaudio", "import torchvision",
+                                             "import torchtext", "torchvision::",
+                                             "torchaudio::"};
     dl_finding *x;
     long line;
     if (e->findings.items.count ||
         (line = dl_paste_find_any(&e->paste, words, sizeof words / sizeof words[0])) < 0 ||
-        torch_versions_named(&e->paste, 2) < 2)
+        torch_versions_named(&e->paste, 2) < 2 ||
+        dl_paste_find_any(&e->paste, companions, sizeof companions / sizeof companions[0]) >= 0)
         return;
     x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
                        "One torch build works here and another does not: the failing build "
