@@ -434,7 +434,7 @@ static void add_conda_cpu_row(dl_explanation *e)
     x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
                        "Conda picked the CPU variant: its pytorch's build string is a CPU build");
     quote_line(x, &e->paste, (size_t)line);
-    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda=X.Y, or a build string with cuda) or "
+    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
                       "install torch with pip from download.pytorch.org");
 }
 
@@ -805,7 +805,7 @@ static void add_conda_env_without_cuda(dl_explanation *e)
                        "most often picked pytorch's CPU variant");
     quote_line(x, &e->paste, (size_t)line);
     quote_line(x, &e->paste, (size_t)env);
-    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda=X.Y, or a build string with cuda) or "
+    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
                       "install torch with pip from download.pytorch.org");
     dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
     dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
