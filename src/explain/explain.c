@@ -406,6 +406,57 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
                       "command for this machine)");
 }
 
+/* A conda list row of pytorch whose build string is a CPU build ("pytorch 2.1.0
+ * py3.10_cpu_0 pytorch", "[conda] pytorch 2.1.0 cpu_generic_py310h... conda-forge"); -1 when
+ * none. */
+static long conda_cpu_row(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "pytorch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "pytorch")) {
+        const char *c = p->lines[i].lower, *build;
+        bool cpu_package;
+        c += strspn(c, " \t");
+        if (!strncmp(c, "[conda]", 7))
+            c += 7 + strspn(c + 7, " \t");
+        cpu_package = !strncmp(c, "pytorch-cpu", 11) && (c[11] == ' ' || c[11] == '\t');
+        if (strncmp(c, "pytorch", 7) != 0 || (c[7] != ' ' && c[7] != '\t' && !cpu_package))
+            continue;
+        c += strcspn(c, " \t");
+        c += strspn(c, " \t");
+        if (!isdigit((unsigned char)*c))
+            continue;
+        build = c + strcspn(c, " \t");
+        build += strspn(build, " \t");
+        /* "pytorch-cpu" is the CPU package asked for by name (cpu_only_build's reading);
+         * "pytorch" with a CPU build string is the variant conda chose */
+        if (!cpu_package && (!strncmp(build, "cpu_", 4) || strstr(build, "_cpu_") ||
+                             strstr(build, "_cpu ") || strstr(build, "_cpu\t")))
+            return i;
+    }
+    return -1;
+}
+
+/* conda list shows pytorch's CPU build (its build string says cpu) in a report about CUDA:
+ * conda's solver picked the CPU variant (a cpuonly or pytorch-mutex pin, no CUDA build for
+ * the cudatoolkit asked for, conda-forge's cpu build). Not on macOS, not beside another
+ * vendor's GPU. */
+static void add_conda_cpu_row(dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        !wants_cuda(&e->paste) || (line = conda_cpu_row(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
+                       "Conda picked the CPU variant: its pytorch's build string is a CPU build");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
+                      "install torch with pip from download.pytorch.org");
+}
+
 /* A report about CUDA from a GPU older than every wheel dlenv knows (a Kepler GT 740M, a
  * Fermi): whatever torch was installed, it has no kernels for that GPU, even when the text
  * shows no error (the thread asks why torch does not use it). Only when nothing else was
@@ -537,6 +588,33 @@ static void add_gpus_hidden_by_variable(dl_explanation *e)
                       "numbers them from 0)");
     dl_strv_add(&e->ask, dl_strdup("`nvidia-smi -L` (how many GPUs, numbered from 0) and "
                                    "`echo $CUDA_VISIBLE_DEVICES` where the script runs"));
+}
+
+/* "OOM" said in words ("--medvram OOMs", "OOM at 512x512 on my 4 GB card") about a GPU,
+ * with nothing else found: users write the allocator's "CUDA out of memory" so. Not where
+ * the text speaks of the host's memory (the kernel's OOM killer, RAM, WSL's limit). Another
+ * process on the GPU stays a candidate; torch's own message decides. */
+static void add_oom_in_words(dl_explanation *e)
+{
+    static const char *const gpu[] = {"vram", "gpu", "cuda", "gtx", "rtx", "graphics card",
+                                      "video card"};
+    static const char *const host[] = {"killed process", "exit code 137", "host memory",
+                                       "system memory", "system ram", "cpu memory", "cpu ram",
+                                       "wsl"};
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count || (line = dl_oom_word_line(&e->paste)) < 0 ||
+        dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0 ||
+        dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0)
+        return;
+    x = dl_finding_add(&e->findings, "cuda_oom", DL_SEV_FAILURE,
+                       "Genuine out of memory (the GPU's memory is too small for the run)");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# a smaller batch, model or image size, mixed precision; a launcher's "
+                      "low-memory options (--medvram, --lowvram)");
+    dl_strv_add(&e->alternatives, dl_strdup("gpu_memory_held_by_other_process"));
+    dl_strv_add(&e->ask, dl_strdup("the whole error (torch's \"CUDA out of memory\" line gives "
+                                   "the GPU's total, free and PyTorch's share) and `nvidia-smi`"));
 }
 
 /* The version of the WSL2 kernel a line names ("5.10.16.3-microsoft-standard-WSL2", from
@@ -693,7 +771,9 @@ static long unavailable_line(const dl_paste *p)
         if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
             return i + 1;
     }
-    return -1;
+    /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
+     * not available. Disabling" */
+    return dl_paste_find(p, 0, "but cuda is not available");
 }
 
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
@@ -707,28 +787,78 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
            f->nvml.cuda_driver_version.value >= 12000;
 }
 
-/* The text runs in Google Colab ("colab.research.google.com", "in colab", "google coolab"). */
-static bool colab_named(const dl_paste *p)
+static bool cuda_build_named(const dl_paste *p);
+
+/* A site-packages inside a conda environment ("/opt/mamba/envs/NAME/lib/python3.10/
+ * site-packages", "~/miniconda3/lib/python3.9/site-packages"): torch came with conda's
+ * environment. */
+static long conda_site_packages(const dl_paste *p)
 {
-    static const char *const colab[] = {"colab", "google collab", "google coolab",
-                                        "google-collab"};
-    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
+    static const char *const roots[] = {"/envs/", "anaconda3/lib/", "miniconda3/lib/",
+                                        "miniforge3/lib/", "mambaforge/lib/"};
+    long i;
+    for (i = dl_paste_find(p, 0, "site-packages"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "site-packages")) {
+        size_t k;
+        for (k = 0; k < sizeof roots / sizeof roots[0]; k++)
+            if (strstr(p->lines[i].lower, roots[k]))
+                return i;
+    }
+    return -1;
 }
 
-/* In Colab the driver is Google's and matches the torch Colab brings: torch that sees no GPU
- * and gives no error runs on a CPU runtime (the default runtime type, or GPU quota used up).
- * A torch installed over Colab's that needs a newer driver stays the candidate. */
-static void add_colab_cpu_runtime(dl_explanation *e, size_t line)
+/* torch in a conda environment sees no CUDA (is_available() False, autocast's "CUDA is not
+ * available") on Linux, with nothing else found and no CUDA build named: conda's solver
+ * picked the CPU variant of pytorch (cpuonly, pytorch-mutex, conda-forge's cpu build) far
+ * more often than the driver failed. Not on Windows (a pip torch in a conda env there is
+ * PyPI's CPU wheel, add_gpu_unused_on_windows), not on a Mac, not in a container. */
+static void add_conda_env_without_cuda(dl_explanation *e)
 {
-    dl_finding *x = dl_finding_add(&e->findings, "no_gpu", DL_SEV_FAILURE,
-                                   "torch sees no GPU in Colab and gives no error: the runtime "
-                                   "has no GPU (its type is CPU)");
-    quote_line(x, &e->paste, line);
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
+    dl_finding *x;
+    long line, env;
+    if (e->findings.items.count || os == DL_PLAN_OS_WINDOWS || os == DL_PLAN_OS_MACOS ||
+        (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
+        cuda_build_named(&e->paste) || (env = conda_site_packages(&e->paste)) < 0 ||
+        (line = unavailable_line(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
+                       "torch in a conda environment sees no CUDA and gives no error: conda "
+                       "most often picked pytorch's CPU variant");
+    quote_line(x, &e->paste, (size_t)line);
+    quote_line(x, &e->paste, (size_t)env);
+    dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
+                      "install torch with pip from download.pytorch.org");
+    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("`conda list pytorch` (does the build string say cpu or "
+                                   "cuda?) and `nvidia-smi`"));
+}
+
+/* torch.cuda.is_available() is False in a Colab notebook, with nothing else found (no old
+ * driver's warning, no CPU build shown): Colab's runtimes bring a CUDA torch and the
+ * driver, and a GPU only on a GPU runtime type, so the runtime has none. A torch the user
+ * installed over Colab's stays a candidate. */
+static void add_colab_runtime_without_gpu(dl_explanation *e)
+{
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count || !dl_text_colab(&e->paste) ||
+        ((line = unavailable_line(&e->paste)) < 0 &&
+         (line = dl_paste_find(&e->paste, 0, "cuda is not available")) < 0))
+        return;
+    x = dl_finding_add(&e->findings, "no_gpu", DL_SEV_FAILURE,
+                       "A Colab runtime without a GPU (the CPU runtime type): torch there sees "
+                       "no CUDA device");
+    quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# in Colab: Runtime > Change runtime type > a GPU accelerator, then run "
                       "the notebook again");
-    dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
-    dl_strv_add(&e->ask, dl_strdup("the runtime type the Colab notebook runs on (Runtime > "
-                                   "Change runtime type) and `!nvidia-smi` in a cell"));
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("the Colab runtime type (Runtime > Change runtime type) and "
+                                   "`!nvidia-smi` in the notebook"));
 }
 
 /* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
@@ -759,10 +889,6 @@ static void add_silent_unavailable(dl_explanation *e)
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_paste_find(&e->paste, 0, "container") >= 0 ||
         (line = unavailable_line(&e->paste)) < 0)
         return;
-    if (colab_named(&e->paste)) {
-        add_colab_cpu_runtime(e, (size_t)line);
-        return;
-    }
     x = dl_finding_add(&e->findings, "driver_too_old", DL_SEV_FAILURE,
                        "torch sees no GPU and gives no error: most often the driver cannot run "
                        "the CUDA torch was built with");
@@ -911,6 +1037,99 @@ static void add_gpu_unused_on_fresh_windows(dl_explanation *e)
                                    "names the DLL) and `nvidia-smi`"));
 }
 
+/* The version right after a "torch" that is the package itself ("torch 2.8.0.dev20250321+xpu",
+ * "torch-2.1.0", "torch==1.13.1+cu117", "PyTorch 0.4.0", "torch version: 2.0.1"), not
+ * torchvision's or torchaudio's; its length, 0 when none. */
+static size_t version_after_torch(const char *at, const char **version)
+{
+    const char *c = at + 5;
+    unsigned a, b, d;
+    int used = 0;
+    size_t len;
+    if (isalpha((unsigned char)*c) || *c == '_' || *c == '.')
+        return 0;
+    c += strspn(c, " -=:'\"");
+    if (!strncmp(c, "version", 7))
+        c += 7 + strspn(c + 7, " -=:'\"");
+    if (*c == 'v')
+        c++;
+    /* "2.1.0", or a minor alone ("PyTorch 2.1 works, 2.2 fails") */
+    if ((sscanf(c, "%u.%u.%u%n", &a, &b, &d, &used) != 3 &&
+         sscanf(c, "%u.%u%n", &a, &b, &used) != 2) || used <= 0)
+        return 0;
+    len = (size_t)used;
+    while (c[len] && (isalnum((unsigned char)c[len]) || c[len] == '+' ||
+                      (c[len] == '.' && isalnum((unsigned char)c[len + 1]))))
+        len++;
+    *version = c;
+    return len;
+}
+
+/* How many distinct torch versions the text names (2.8.0.dev20250321+xpu and
+ * 2.8.0.dev20250325+xpu are two), up to `most` (at most 4). */
+static size_t torch_versions_named(const dl_paste *p, size_t most)
+{
+    char seen[4][48];
+    size_t n = 0;
+    long i;
+    for (i = dl_paste_find(p, 0, "torch"); i >= 0 && n < most && n < 4;
+         i = dl_paste_find(p, (size_t)i + 1, "torch")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "torch"); at && n < most && n < 4;
+             at = strstr(at + 5, "torch")) {
+            const char *v = NULL;
+            size_t len = version_after_torch(at, &v), k;
+            bool dup = false;
+            if (!len)
+                continue;
+            if (len >= sizeof seen[0])
+                len = sizeof seen[0] - 1;
+            for (k = 0; k < n; k++)
+                dup |= strlen(seen[k]) == len && !strncmp(seen[k], v, len);
+            if (!dup) {
+                memcpy(seen[n], v, len);
+                seen[n++][len] = '\0';
+            }
+        }
+    }
+    return n;
+}
+
+/* The text says one torch build works and another does not ("worked with 0.4.0", "the first
+ * build where it broke", "downgraded to 2.0.1 and it works") and names both, with nothing else
+ * found: a regression in the newer build, which its release notes or issue tracker know,
+ * not the machine (the same machine ran the other build). */
+static void add_regression_between_builds(dl_explanation *e)
+{
+    static const char *const words[] = {
+        "regression", "first build where", "where it broke", "it broke", "broke in",
+        "broken in", "stopped working", "no longer works", "worked fine", "worked well",
+        "worked with", "worked on", "works fine on", "works well on", "works fine with",
+        "works well with", "downgrad", "rolled back", "roll back", "reverting to",
+        "reverted to", "went back to", "used to work", "was working", "worked before",
+        "but not with", "but not on", "but not in"};
+    /* a companion package that fails after torch changed is built for the other torch (a
+     * mismatch of the pair), not a broken torch */
+    static const char *const companions[] = {"import torchaudio", "import torchvision",
+                                             "import torchtext", "torchvision::",
+                                             "torchaudio::"};
+    dl_finding *x;
+    long line;
+    if (e->findings.items.count ||
+        (line = dl_paste_find_any(&e->paste, words, sizeof words / sizeof words[0])) < 0 ||
+        torch_versions_named(&e->paste, 2) < 2 ||
+        dl_paste_find_any(&e->paste, companions, sizeof companions / sizeof companions[0]) >= 0)
+        return;
+    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                       "One torch build works here and another does not: the failing build "
+                       "has a problem of its own (a regression), not the machine");
+    quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# keep the build that works; look for the failing release in torch's "
+                      "issue tracker and take the release that fixes it");
+    dl_strv_add(&e->ask, dl_strdup("the exact torch versions that work and fail, and "
+                                   "`python -m torch.utils.collect_env` under the failing one"));
+}
+
 /* A signature's question already asks for that command. */
 static bool asked(const dl_explanation *e, const char *command)
 {
@@ -969,16 +1188,21 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_extension_runtime(out);
+    add_oom_in_words(out);
+    add_conda_cpu_row(out);
     add_cpu_build_wanted_cuda(out);
     add_gpu_below_every_wheel(k, out);
     add_gpu_newer_than_most_wheels(k, out);
     add_gpus_hidden_by_variable(out);
     add_plain_pip_on_windows(out);
     add_plain_pip_on_aarch64(out);
+    add_colab_runtime_without_gpu(out);
+    add_conda_env_without_cuda(out);
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
     add_gpu_unused_os_unknown(out);
+    add_regression_between_builds(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -510,6 +510,17 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
     return dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) < 0;
 }
 
+/* The code runs on the Mac's GPU ("mps") and the CUDA error comes out of torch.compile
+ * ("BackendCompilerFailed", torch._inductor): torch's compiler took a CUDA path on its own,
+ * a bug of that torch, not a CUDA call of the user's on a Mac. */
+static bool compiler_asks_cuda_on_mps(const dl_paste *p)
+{
+    static const char *const compiler[] = {"backendcompilerfailed", "torch._inductor",
+                                           "torch/_inductor", "torch._dynamo.exc"};
+    return dl_paste_find(p, 0, "mps") >= 0 &&
+           dl_paste_find_any(p, compiler, sizeof compiler / sizeof compiler[0]) >= 0;
+}
+
 /* "Torch not compiled with CUDA enabled", "Found no NVIDIA driver", "No CUDA GPUs": on a Mac
  * (the text's OS, however it was named: "M1 Mac", "MacBook", a /Users/ path) no build of
  * torch has CUDA, so the Mac is the cause, not the build or the driver. Other signs of a
@@ -524,7 +535,7 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     if (!dl_q_text_is(&f->os.family, "macos") ||
         (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
         return id;
-    return "no_cuda_on_macos";
+    return compiler_asks_cuda_on_mps(p) ? "" : "no_cuda_on_macos";
 }
 
 /* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
@@ -683,20 +694,36 @@ static bool cuda_beyond_labels(const dl_paste *p)
     return false;
 }
 
+/* The text shows CUDA at work on a GPU: the caching allocator's out-of-memory message with
+ * the GPU's numbers ("GPU 0; 2.00 GiB total capacity") comes only from a process that
+ * reached a CUDA device. A Mac named beside it ("I also have a MacBook") is another
+ * machine, not the one that failed. */
+static bool cuda_ran(const dl_paste *p)
+{
+    dl_oom oom;
+    return dl_paste_find(p, 0, "cuda out of memory") >= 0 && dl_oom_read(p, &oom);
+}
+
 /* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
  * Mac is the cause only when something else in the text asks for CUDA. */
 static const char *mac_asks_cuda(const dl_paste *p, const char *id)
 {
-    return cuda_beyond_labels(p) ? id : "";
+    return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) ? id : "";
 }
 
-/* CUDA's out-of-memory message with the device's size ("GPU 0; 2.00 GiB total capacity")
- * comes from a CUDA device that ran: the failing machine is not a Mac, whatever Mac the
- * text also names. */
-static bool cuda_device_ran(const dl_paste *p)
+/* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
+ * CUDA only by collect_env's labels ("CUDA used to build PyTorch: N/A") asks nothing of
+ * CUDA: the Intel GPU runs its own backend, and "no NVIDIA GPU" is no cause. When CUDA's
+ * out-of-memory message shows a GPU at work, the other vendor's card is not the one that
+ * failed either. */
+static const char *other_vendor_asks_cuda(const dl_paste *p, const char *id)
 {
-    return dl_paste_find(p, 0, "cuda out of memory") >= 0 &&
-           dl_paste_find(p, 0, "total capacity") >= 0;
+    static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu"};
+    if (cuda_ran(p))
+        return "";
+    if (dl_paste_find_any(p, xpu, sizeof xpu / sizeof xpu[0]) >= 0 && !cuda_beyond_labels(p))
+        return "";
+    return id;
 }
 
 /* A traceback that runs torch's own __init__.py from a site-packages: the interpreter that
@@ -719,13 +746,12 @@ static const char *torch_found(const dl_paste *p, const char *id)
  * Mac or driver does not take part, so the cause is a runtime without a GPU. */
 static const char *colab_without_gpu(const dl_paste *p, const char *id)
 {
-    static const char *const colab[] = {"colab", "google collab", "google-collab"};
     if (strcmp(id, "no_driver_installed") != 0 && strcmp(id, "non_nvidia_gpu") != 0 &&
         strcmp(id, "no_cuda_on_macos") != 0)
         return id;
     if (dl_paste_find(p, 0, "found no nvidia driver") < 0)
         return id;
-    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0 ? "no_gpu" : id;
+    return dl_text_colab(p) ? "no_gpu" : id;
 }
 
 /* The text runs in WSL: its kernel ("5.15.153.1-microsoft-standard-WSL2", WSL1's
@@ -788,6 +814,14 @@ static const char *own_symbol(const dl_paste *p, const char *id)
     return own_function_symbols_only(p) ? "" : id;
 }
 
+bool dl_text_colab(const dl_paste *p)
+{
+    /* "collab" alone would be "collaborate" */
+    static const char *const colab[] = {"colab", "google collab", "google-collab",
+                                        "google coolab"};
+    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled)
 {
@@ -841,7 +875,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
     if (!strcmp(id, "no_cuda_on_macos"))
-        return cuda_device_ran(p) ? "" : mac_asks_cuda(p, id);
+        return mac_asks_cuda(p, id);
+    if (!strcmp(id, "non_nvidia_gpu"))
+        return other_vendor_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);

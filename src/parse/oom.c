@@ -1,5 +1,6 @@
 #include "parse/oom.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,4 +80,31 @@ bool dl_oom_read(const dl_paste *p, dl_oom *out)
             out->torch_bytes += extra;
     }
     return true;
+}
+
+/* "oom" at `at` stands alone: no letter before it, none after it but a plural "s", and not
+ * the start of the kernel killer's names ("oomkilled", "oom-kill", "oom_kill", "oom killer"). */
+static bool oom_word_at(const char *line, const char *at)
+{
+    const char *end = at + 3;
+    if (at > line && isalpha((unsigned char)at[-1]))
+        return false;
+    if (*end == 's')
+        end++;
+    if (isalpha((unsigned char)*end))
+        return false;
+    return strncmp(end, "-kill", 5) != 0 && strncmp(end, "_kill", 5) != 0 &&
+           strncmp(end, " kill", 5) != 0;
+}
+
+long dl_oom_word_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "oom"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "oom")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "oom"); at; at = strstr(at + 3, "oom"))
+            if (oom_word_at(low, at))
+                return i;
+    }
+    return -1;
 }

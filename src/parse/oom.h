@@ -17,4 +17,8 @@ typedef struct dl_oom {
 /* The first OOM line with all three numbers; false when there is none. */
 bool dl_oom_read(const dl_paste *p, dl_oom *out);
 
+/* The first line that says "OOM" as a word ("--medvram OOMs", "OOM at 512x512"), not the
+ * kernel's OOM killer ("OOMKilled", "oom-kill"); -1 when none. */
+long dl_oom_word_line(const dl_paste *p);
+
 #endif
