@@ -814,6 +814,44 @@ static const char *own_symbol(const dl_paste *p, const char *id)
     return own_function_symbols_only(p) ? "" : id;
 }
 
+/* The writer says the machine has no (NVIDIA) GPU ("a CPU only computer", "running without
+ * CUDA/Nvidia", "I don't have a GPU"): a driver, a CPU build or a wedged module cannot be
+ * the fault where no GPU exists, so a CUDA error there means code that asks for CUDA on a
+ * machine without a GPU. torch.load's own hint ("If you are running on a CPU-only machine,
+ * please use torch.load with map_location") is the message, not the writer: it is skipped. */
+static bool writer_has_no_gpu(const dl_paste *p)
+{
+    static const char *const says[] = {
+        "cpu only computer", "cpu-only computer", "cpu only machine", "cpu-only machine",
+        "cpu only laptop", "cpu-only laptop", "cpu only pc", "cpu-only pc",
+        "cpu only server", "cpu-only server", "without cuda/nvidia", "without nvidia",
+        "without an nvidia gpu", "without a gpu", "without any gpu",
+        "don't have a gpu", "do not have a gpu", "don't have an nvidia", "do not have an nvidia",
+        "don't have any gpu", "i have no gpu", "has no gpu", "have no nvidia gpu",
+        "no cuda gpu installed", "no gpu installed", "there is no gpu", "doesn't have a gpu",
+        "does not have a gpu"};
+    size_t s;
+    long i;
+    for (s = 0; s < sizeof says / sizeof says[0]; s++)
+        for (i = dl_paste_find(p, 0, says[s]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, says[s]))
+            if (!strstr(p->lines[i].lower, "map_location"))
+                return true;
+    return false;
+}
+
+static const char *machine_without_gpu(const dl_paste *p, const char *id)
+{
+    static const char *const gpu_side[] = {"no_driver_installed", "driver_too_old",
+                                           "driver_not_loaded", "suspend_resume_uvm",
+                                           "no_gpu_visible", "cpu_only_build"};
+    size_t i;
+    for (i = 0; i < sizeof gpu_side / sizeof gpu_side[0]; i++)
+        if (!strcmp(id, gpu_side[i]))
+            return writer_has_no_gpu(p) ? "no_gpu" : id;
+    return id;
+}
+
 bool dl_text_colab(const dl_paste *p)
 {
     /* "collab" alone would be "collaborate" */
@@ -831,6 +869,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
+    if (strcmp(machine_without_gpu(p, id), id) != 0)
+        return "no_gpu";
     if (strcmp(own_symbol(p, id), id) != 0)
         return "";
     if (!strcmp(id, "arch_not_in_wheel"))
