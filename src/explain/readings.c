@@ -819,6 +819,14 @@ static const char *own_symbol(const dl_paste *p, const char *id)
  * the fault where no GPU exists, so a CUDA error there means code that asks for CUDA on a
  * machine without a GPU. torch.load's own hint ("If you are running on a CPU-only machine,
  * please use torch.load with map_location") is the message, not the writer: it is skipped. */
+/* "without a gpu driver": what is missing is the driver, not the GPU */
+static bool names_driver_next(const char *after)
+{
+    while (*after == ' ' || *after == '-')
+        after++;
+    return !strncmp(after, "driver", 6);
+}
+
 static bool writer_has_no_gpu(const dl_paste *p)
 {
     static const char *const says[] = {
@@ -835,12 +843,14 @@ static bool writer_has_no_gpu(const dl_paste *p)
     for (s = 0; s < sizeof says / sizeof says[0]; s++)
         for (i = dl_paste_find(p, 0, says[s]); i >= 0;
              i = dl_paste_find(p, (size_t)i + 1, says[s]))
-            if (!strstr(p->lines[i].lower, "map_location"))
+            if (!strstr(p->lines[i].lower, "map_location") &&
+                !names_driver_next(strstr(p->lines[i].lower, says[s]) + strlen(says[s])))
                 return true;
     return false;
 }
 
-static const char *machine_without_gpu(const dl_paste *p, const char *id)
+static const char *machine_without_gpu(const dl_paste *p, const dl_gpu_span *gpu,
+                                       const char *id)
 {
     static const char *const gpu_side[] = {"no_driver_installed", "driver_too_old",
                                            "driver_not_loaded", "suspend_resume_uvm",
@@ -848,7 +858,8 @@ static const char *machine_without_gpu(const dl_paste *p, const char *id)
     size_t i;
     for (i = 0; i < sizeof gpu_side / sizeof gpu_side[0]; i++)
         if (!strcmp(id, gpu_side[i]))
-            return writer_has_no_gpu(p) ? "no_gpu" : id;
+            /* a GPU the text names contradicts the words */
+            return !(gpu && gpu->hi) && writer_has_no_gpu(p) ? "no_gpu" : id;
     return id;
 }
 
@@ -869,7 +880,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
-    if (strcmp(machine_without_gpu(p, id), id) != 0)
+    if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
         return "no_gpu";
     if (strcmp(own_symbol(p, id), id) != 0)
         return "";
