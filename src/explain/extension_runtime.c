@@ -30,6 +30,34 @@ static const char *package_in(const char *low)
     return NULL;
 }
 
+/* A module the writer imports in low, when no known package is named: "import foo_ops",
+ * "when I import the spatial_sampler", "from foo_ops import"; torch itself and the words of
+ * "import error" are not modules. Copies the name into buf; false when none. */
+static bool imported_module(const char *low, char *buf, size_t n)
+{
+    const char *at;
+    for (at = strstr(low, "import "); at; at = strstr(at + 1, "import ")) {
+        const char *name = at + 7;
+        size_t len = 0;
+        if (at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_'))
+            continue;
+        if (!strncmp(name, "the ", 4))
+            name += 4;
+        while (isalnum((unsigned char)name[len]) || name[len] == '_' || name[len] == '.')
+            len++;
+        while (len && name[len - 1] == '.')
+            len--;
+        if (len < 3 || len >= n || !isalpha((unsigned char)name[0]) ||
+            (!strncmp(name, "torch", 5) && (len == 5 || name[5] == '.')) ||
+            !strncmp(name, "error", 5) || !strncmp(name, "fail", 4))
+            continue;
+        memcpy(buf, name, len);
+        buf[len] = '\0';
+        return true;
+    }
+    return false;
+}
+
 /* torch's own import fails in this line: its __init__ or its _C. */
 static bool torch_frame(const char *low)
 {
@@ -65,7 +93,7 @@ void dl_explain_extension_runtime(dl_explanation *e)
                                                                                   : (size_t)i, j;
         bool torch_fails = false;
         size_t pkg_line = 0;
-        char key[32];
+        char key[32], module[64];
         dl_finding *x;
         if (!isdigit((unsigned char)*at) || major == torch_major)
             continue;
@@ -74,6 +102,11 @@ void dl_explain_extension_runtime(dl_explanation *e)
             if (!pkg && (pkg = package_in(p->lines[j].lower)) != NULL)
                 pkg_line = j;
         }
+        for (j = from; !pkg && j <= to; j++)
+            if (imported_module(p->lines[j].lower, module, sizeof module)) {
+                pkg = module;
+                pkg_line = j;
+            }
         if (!pkg || torch_fails)
             continue;
         id = !strncmp(pkg, "torchvision", 11) || !strncmp(pkg, "torchaudio", 10)
