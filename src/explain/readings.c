@@ -863,6 +863,18 @@ static const char *machine_without_gpu(const dl_paste *p, const dl_gpu_span *gpu
     return id;
 }
 
+/* The writer sets out to install the CPU build ("I'm trying to install the cpu version",
+ * "I want the CPU version"; not "the solver tries to install the CPU-only build"): conda
+ * choosing the CPU variant is then what was asked for, not the fault. */
+static bool writer_wants_cpu_build(const dl_paste *p)
+{
+    static const char *const wants[] = {
+        "trying to install cpu", "trying to install the cpu", "want to install cpu",
+        "want to install the cpu", "want the cpu version", "want the cpu-only",
+        "need the cpu version", "need the cpu-only"};
+    return dl_paste_find_any(p, wants, sizeof wants / sizeof wants[0]) >= 0;
+}
+
 bool dl_text_colab(const dl_paste *p)
 {
     /* "collab" alone would be "collaborate" */
@@ -882,6 +894,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "wsl_libcuda_path";
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
         return "no_gpu";
+    if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
+        return "";
     if (strcmp(own_symbol(p, id), id) != 0)
         return "";
     if (!strcmp(id, "arch_not_in_wheel"))
