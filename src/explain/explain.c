@@ -758,6 +758,23 @@ static bool only_false(const char *low)
     return low[strspn(low, " \t\r")] == '\0';
 }
 
+/* A script's "assert torch.cuda.is_available(), ..." whose AssertionError the text shows
+ * within the next few lines: the assertion failing is is_available() returning False, said
+ * in the form a traceback writes it. -1 when none. */
+static long failed_availability_assert(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        const char *low = p->lines[i].lower;
+        long err = dl_paste_find(p, (size_t)i, "assertionerror");
+        low += strspn(low, " \t>");
+        if (strncmp(low, "assert ", 7) == 0 && err >= i && err <= i + 3)
+            return i;
+    }
+    return -1;
+}
+
 /* The line where the text says torch.cuda.is_available() is False: on that line
  * ("is_available() returns False") or as the REPL's answer on the next; -1 when none. */
 static long unavailable_line(const dl_paste *p)
@@ -773,7 +790,8 @@ static long unavailable_line(const dl_paste *p)
     }
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
-    return dl_paste_find(p, 0, "but cuda is not available");
+    i = dl_paste_find(p, 0, "but cuda is not available");
+    return i >= 0 ? i : failed_availability_assert(p);
 }
 
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the

@@ -22,6 +22,17 @@ static bool torch_release_of(const dl_facts *f, char *out, size_t n)
     return true;
 }
 
+/* ROCm named as the build: any line naming it but collect_env's own "ROCM used to build
+ * PyTorch: N/A", which every CUDA or CPU torch's report carries. */
+static bool rocm_build_named(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "rocm"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "rocm"))
+        if (!strstr(p->lines[i].lower, "rocm used to build pytorch: n/a"))
+            return true;
+    return false;
+}
+
 /* torch 2.3.0's Windows wheels load shm.dll with a new MKL dependency that lands where the
  * DLL search does not look (a per-user install, an embedded Python, an install to a target
  * folder): "Error loading ...\torch\lib\shm.dll or one of its dependencies" (pytorch#125109,
@@ -33,12 +44,12 @@ long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f)
                                                "winerror 1114", "winerror 127",
                                                "procedure could not be found"};
     /* another build of torch than 2.3.0's wheels, or a Windows torch 2 no longer runs on */
-    static const char *const other_builds[] = {"rocm", "gfx1", "windows 7", "win7", "win 7"};
+    static const char *const other_builds[] = {"gfx1", "windows 7", "win7", "win 7"};
     char release[48];
     long i;
     if (dl_paste_find_any(p, other_errors, sizeof other_errors / sizeof other_errors[0]) >= 0 ||
         dl_paste_find_any(p, other_builds, sizeof other_builds / sizeof other_builds[0]) >= 0 ||
-        (torch_release_of(f, release, sizeof release) && strcmp(release, "2.3.0") != 0))
+        rocm_build_named(p) || (torch_release_of(f, release, sizeof release) && strcmp(release, "2.3.0") != 0))
         return -1;
     for (i = dl_paste_find(p, 0, "shm.dll"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "shm.dll")) {
         const char *low = p->lines[i].lower;
