@@ -1219,6 +1219,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
+    dl_explain_portable_bare_pip(out);
     add_gpu_unused_os_unknown(out);
     add_regression_between_builds(out);
     dl_signature_hits_free(&hits);

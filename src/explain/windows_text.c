@@ -90,6 +90,51 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
                                    "embedded Python, a target folder)"));
 }
 
+/* A pip command run as itself ("pip install", "pip.exe uninstall torch"), not through the
+ * embedded interpreter ("python_embeded\\python.exe -m pip"): -1 when none. */
+static long bare_pip_line(const dl_paste *p)
+{
+    static const char *const cmds[] = {"pip install", "pip uninstall", "pip.exe", "pip3 install",
+                                       "pip3 uninstall"};
+    size_t k;
+    for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, cmds[k]); i >= 0; i = dl_paste_find(p, (size_t)i + 1, cmds[k])) {
+            const char *low = p->lines[i].lower;
+            if (!strstr(low, "python_embeded") && !strstr(low, "-m pip") &&
+                !strstr(low, "python.exe"))
+                return i;
+        }
+    }
+    return -1;
+}
+
+/* ComfyUI's portable build runs its own interpreter (ComfyUI_windows_portable\python_embeded),
+ * which is on no PATH: a bare pip changes the system's Python, not the one ComfyUI runs, so the
+ * torch it installs or removes is not the one ComfyUI shows. Only when nothing else was found:
+ * a bare pip beside a real error is a remark, not the cause. */
+void dl_explain_portable_bare_pip(dl_explanation *e)
+{
+    long pip, portable;
+    dl_finding *x;
+    char key[32];
+    if (e->findings.items.count ||
+        (portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
+        (pip = bare_pip_line(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "pip_python_mismatch", DL_SEV_FAILURE,
+                       "a bare pip beside ComfyUI's portable Python: that pip belongs to "
+                       "another interpreter than the embedded one ComfyUI runs");
+    snprintf(key, sizeof key, "L%zu", e->paste.lines[portable].number);
+    dl_finding_evidence(x, key, "%s", e->paste.lines[portable].text);
+    snprintf(key, sizeof key, "L%zu", e->paste.lines[pip].number);
+    dl_finding_evidence(x, key, "%s", e->paste.lines[pip].text);
+    dl_finding_fix(x, "python_embeded\\python.exe -m pip install ... (run from the portable "
+                      "folder, so the embedded interpreter's pip changes its own packages)");
+    dl_strv_add(&e->ask, dl_strdup("`python_embeded\\python.exe -m pip list` and `where pip` "
+                                   "(which Python each pip belongs to)"));
+}
+
 bool dl_directml_failed(const dl_paste *p)
 {
     static const char *const failed[] = {"requirement torch-directml",
