@@ -129,8 +129,8 @@ void dl_explain_portable_bare_pip(dl_explanation *e)
     dl_finding_evidence(x, key, "%s", e->paste.lines[portable].text);
     snprintf(key, sizeof key, "L%zu", e->paste.lines[pip].number);
     dl_finding_evidence(x, key, "%s", e->paste.lines[pip].text);
-    dl_finding_fix(x, "python_embeded\\python.exe -m pip install ... (run from the portable "
-                      "folder, so the embedded interpreter's pip changes its own packages)");
+    dl_finding_fix(x, "# install with python_embeded\\python.exe -m pip from the portable "
+                      "folder: the embedded Python changes its own packages");
     dl_strv_add(&e->ask, dl_strdup("`python_embeded\\python.exe -m pip list` and `where pip` "
                                    "(which Python each pip belongs to)"));
 }
