@@ -207,6 +207,29 @@ static void add_known_bad_message(const dl_knowledge *k, dl_explanation *e)
     }
 }
 
+/* A release the known-bad table names for the text's MKL error (libtorch 2.2.2 / 2.3.0 on
+ * Windows without MKL's dispatched DLLs) explains "Cannot load mkl_...": the two-MKL reading
+ * of the same line stays a candidate, not the cause. */
+static void demote_mkl_beside_known_bad(dl_explanation *e)
+{
+    size_t i;
+    bool release = false;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
+            release = true;
+    }
+    if (!release || dl_paste_find(&e->paste, 0, "cannot load mkl_") < 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "mkl_incompatible") && dl_q_failure(x)) {
+            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+            dl_strv_add(&e->alternatives, dl_strdup("mkl_incompatible"));
+        }
+    }
+}
+
 /* The rules' failures on the text's facts, with the lines those facts came from. */
 static void add_rules(const dl_findings *rules, dl_explanation *e)
 {
@@ -327,7 +350,9 @@ static void derive_windows_pypi_cpu(const dl_paste *p, dl_facts *f)
     dl_torch_install *t;
     /* pip's "Collecting torch==2.1.2" then "Downloading .../torch-2.1.2%2Bcu121-...whl":
      * the version line is untagged, but the wheel it fetched is a CUDA build */
-    if (!py || cuda_wheel_fetched(p) || dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
+    /* libtorch's zips come from download.pytorch.org in CPU and CUDA builds, not from PyPI */
+    if (!py || cuda_wheel_fetched(p) || dl_paste_find(p, 0, "libtorch") >= 0 ||
+        dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
         (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;
     if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
@@ -758,6 +783,23 @@ static bool only_false(const char *low)
     return low[strspn(low, " \t\r")] == '\0';
 }
 
+/* A script's "assert torch.cuda.is_available(), ..." whose AssertionError the text shows
+ * within the next few lines: the assertion failing is is_available() returning False, said
+ * in the form a traceback writes it. -1 when none. */
+static long failed_availability_assert(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        const char *low = p->lines[i].lower;
+        long err = dl_paste_find(p, (size_t)i, "assertionerror");
+        low += strspn(low, " \t>");
+        if (strncmp(low, "assert ", 7) == 0 && err >= i && err <= i + 3)
+            return i;
+    }
+    return -1;
+}
+
 /* The line where the text says torch.cuda.is_available() is False: on that line
  * ("is_available() returns False") or as the REPL's answer on the next; -1 when none. */
 static long unavailable_line(const dl_paste *p)
@@ -773,7 +815,8 @@ static long unavailable_line(const dl_paste *p)
     }
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
-    return dl_paste_find(p, 0, "but cuda is not available");
+    i = dl_paste_find(p, 0, "but cuda is not available");
+    return i >= 0 ? i : failed_availability_assert(p);
 }
 
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
@@ -1187,6 +1230,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
         if (!dl_signature_yields(cat, &hits, i))
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    demote_mkl_beside_known_bad(out);
     dl_explain_extension_runtime(out);
     add_oom_in_words(out);
     add_conda_cpu_row(out);
@@ -1201,6 +1245,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_silent_unavailable(out);
     add_gpu_unused_on_windows(out);
     add_gpu_unused_on_fresh_windows(out);
+    dl_explain_portable_bare_pip(out);
     add_gpu_unused_os_unknown(out);
     add_regression_between_builds(out);
     dl_signature_hits_free(&hits);

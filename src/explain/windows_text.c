@@ -22,6 +22,17 @@ static bool torch_release_of(const dl_facts *f, char *out, size_t n)
     return true;
 }
 
+/* ROCm named as the build: any line naming it but collect_env's own "ROCM used to build
+ * PyTorch: N/A", which every CUDA or CPU torch's report carries. */
+static bool rocm_build_named(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "rocm"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "rocm"))
+        if (!strstr(p->lines[i].lower, "rocm used to build pytorch: n/a"))
+            return true;
+    return false;
+}
+
 /* torch 2.3.0's Windows wheels load shm.dll with a new MKL dependency that lands where the
  * DLL search does not look (a per-user install, an embedded Python, an install to a target
  * folder): "Error loading ...\torch\lib\shm.dll or one of its dependencies" (pytorch#125109,
@@ -33,12 +44,12 @@ long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f)
                                                "winerror 1114", "winerror 127",
                                                "procedure could not be found"};
     /* another build of torch than 2.3.0's wheels, or a Windows torch 2 no longer runs on */
-    static const char *const other_builds[] = {"rocm", "gfx1", "windows 7", "win7", "win 7"};
+    static const char *const other_builds[] = {"gfx1", "windows 7", "win7", "win 7"};
     char release[48];
     long i;
     if (dl_paste_find_any(p, other_errors, sizeof other_errors / sizeof other_errors[0]) >= 0 ||
         dl_paste_find_any(p, other_builds, sizeof other_builds / sizeof other_builds[0]) >= 0 ||
-        (torch_release_of(f, release, sizeof release) && strcmp(release, "2.3.0") != 0))
+        rocm_build_named(p) || (torch_release_of(f, release, sizeof release) && strcmp(release, "2.3.0") != 0))
         return -1;
     for (i = dl_paste_find(p, 0, "shm.dll"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "shm.dll")) {
         const char *low = p->lines[i].lower;
@@ -77,6 +88,51 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
     dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` (the release: 2.3.0's wheels had "
                                    "this failure) and how torch was installed (--user, an "
                                    "embedded Python, a target folder)"));
+}
+
+/* A pip command run as itself ("pip install", "pip.exe uninstall torch"), not through the
+ * embedded interpreter ("python_embeded\\python.exe -m pip"): -1 when none. */
+static long bare_pip_line(const dl_paste *p)
+{
+    static const char *const cmds[] = {"pip install", "pip uninstall", "pip.exe", "pip3 install",
+                                       "pip3 uninstall"};
+    size_t k;
+    for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, cmds[k]); i >= 0; i = dl_paste_find(p, (size_t)i + 1, cmds[k])) {
+            const char *low = p->lines[i].lower;
+            if (!strstr(low, "python_embeded") && !strstr(low, "-m pip") &&
+                !strstr(low, "python.exe"))
+                return i;
+        }
+    }
+    return -1;
+}
+
+/* ComfyUI's portable build runs its own interpreter (ComfyUI_windows_portable\python_embeded),
+ * which is on no PATH: a bare pip changes the system's Python, not the one ComfyUI runs, so the
+ * torch it installs or removes is not the one ComfyUI shows. Only when nothing else was found:
+ * a bare pip beside a real error is a remark, not the cause. */
+void dl_explain_portable_bare_pip(dl_explanation *e)
+{
+    long pip, portable;
+    dl_finding *x;
+    char key[32];
+    if (e->findings.items.count ||
+        (portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
+        (pip = bare_pip_line(&e->paste)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "pip_python_mismatch", DL_SEV_FAILURE,
+                       "a bare pip beside ComfyUI's portable Python: that pip belongs to "
+                       "another interpreter than the embedded one ComfyUI runs");
+    snprintf(key, sizeof key, "L%zu", e->paste.lines[portable].number);
+    dl_finding_evidence(x, key, "%s", e->paste.lines[portable].text);
+    snprintf(key, sizeof key, "L%zu", e->paste.lines[pip].number);
+    dl_finding_evidence(x, key, "%s", e->paste.lines[pip].text);
+    dl_finding_fix(x, "# install with python_embeded\\python.exe -m pip from the portable "
+                      "folder: the embedded Python changes its own packages");
+    dl_strv_add(&e->ask, dl_strdup("`python_embeded\\python.exe -m pip list` and `where pip` "
+                                   "(which Python each pip belongs to)"));
 }
 
 bool dl_directml_failed(const dl_paste *p)

@@ -16,6 +16,10 @@ long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f);
  * shm.dll) when dl_shm_dll_release_line finds its line; the missing DLL stays a candidate. */
 void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e);
 
+/* ComfyUI's portable build (its own Python in python_embeded) changed with a bare pip that
+ * belongs to another Python: pip_python_mismatch, when nothing else was found. */
+void dl_explain_portable_bare_pip(dl_explanation *e);
+
 /* The text shows the DirectML package failing: pip finds no torch-directml, or
  * "No module named 'torch_directml'". */
 bool dl_directml_failed(const dl_paste *p);

@@ -1142,8 +1142,11 @@ static bool torch_version_in(const char *low, char *out, size_t n)
     for (at = strstr(low, "torch"); at; at = strstr(at + 5, "torch")) {
         const char *v = at + 5;
         size_t k = 0, dots = 0;
+        /* "libtorch 2.3.0": the C++ distribution carries torch's release number */
         if (at > low && isalnum((unsigned char)at[-1]) &&
-            (at - low < 2 || strncmp(at - 2, "py", 2) != 0))
+            (at - low < 2 || strncmp(at - 2, "py", 2) != 0) &&
+            (at - low < 3 || strncmp(at - 3, "lib", 3) != 0 ||
+             (at - low > 3 && isalnum((unsigned char)at[-4]))))
             continue;
         /* what an issue form puts between the word and the value: " version", "**",
          * "(e.g., 1.0)", ":" */
