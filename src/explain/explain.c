@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/extension_runtime.h"
+#include "explain/quote.h"
 #include "explain/readings.h"
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
@@ -26,17 +27,6 @@ static bool has_id(const dl_findings *f, const char *id)
         if (!strcmp(DL_LIST_AT(f->items, dl_finding, i).id.value, id))
             return true;
     return false;
-}
-
-static void quote_line(dl_finding *x, const dl_paste *p, size_t line)
-{
-    char key[32];
-    size_t i;
-    snprintf(key, sizeof key, "L%zu", p->lines[line].number);
-    for (i = 0; i < x->evidence.count; i++)
-        if (!strcmp(DL_LIST_AT(x->evidence, dl_pair, i).name, key))
-            return;
-    dl_finding_evidence(x, key, "%s", p->lines[line].text);
 }
 
 /* A rule on the text's facts that decides between a signature and its alternatives
@@ -133,13 +123,13 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
     x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE, "%s",
                        dl_table_cell(cat, row, DL_COL_error_signatures_title));
     for (i = 0; i < h->n_lines; i++)
-        quote_line(x, &e->paste, h->lines[i]);
+        dl_quote_line(x, &e->paste, h->lines[i]);
     dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
     if (rule_failed(rules, id) || settled) {
         /* The facts of the text confirm it (a capability against a list): the other
          * candidates are ruled out, and the facts' lines are evidence too. */
         for (i = 0; i < e->where.n; i++)
-            quote_line(x, &e->paste, e->where.where[i].line);
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
         return;
     }
     dl_strv_split(&e->alternatives, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives),
@@ -152,11 +142,8 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
  * (collect_env's "PyTorch version"); false when the text gives none. */
 static bool text_torch_release(const dl_facts *f, char *out, size_t n)
 {
-    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const char *v = dl_q_torch_version(py);
+    const char *v = dl_q_first_torch_version(f);
     dl_torch_version tv;
-    if (!v && py)
-        v = py->runtime.version.value;
     if (!v || !dl_torch_version_parse(v, &tv) || tv.pre != DL_PRE_NONE)
         return false;
     snprintf(out, n, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1],
@@ -198,9 +185,9 @@ static void add_known_bad_message(const dl_knowledge *k, dl_explanation *e)
                            versioned ? "torch %s has a known problem here: %s"
                                      : "this error is torch %s's known problem: %s",
                            row_release, dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
-        quote_line(x, &e->paste, (size_t)line);
+        dl_quote_line(x, &e->paste, (size_t)line);
         for (j = 0; j < e->where.n; j++)
-            quote_line(x, &e->paste, e->where.where[j].line);
+            dl_quote_line(x, &e->paste, e->where.where[j].line);
         dl_finding_fix(x, "# reinstall torch (fixed in %s; %s)",
                        dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
                        dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
@@ -250,7 +237,7 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
         x = dl_finding_add(&e->findings, r->id.value, DL_SEV_FAILURE, "%s",
                            r->title.value);
         for (j = 0; j < e->where.n; j++)
-            quote_line(x, &e->paste, e->where.where[j].line);
+            dl_quote_line(x, &e->paste, e->where.where[j].line);
         for (j = 0; j < r->fix.count; j++)
             dl_finding_fix(x, "%s", DL_LIST_AT(r->fix, char *, j));
     }
@@ -426,7 +413,7 @@ static void add_cpu_build_wanted_cuda(dl_explanation *e)
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "version") ||
             !strcmp(e->where.where[i].fact, "os.family"))
-            quote_line(x, &e->paste, e->where.where[i].line);
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");
 }
@@ -477,7 +464,7 @@ static void add_conda_cpu_row(dl_explanation *e)
         return;
     x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
                        "Conda picked the CPU variant: its pytorch's build string is a CPU build");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
                       "install torch with pip from download.pytorch.org");
 }
@@ -509,7 +496,7 @@ static void add_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
                                       : "dlenv knows (1.12 onward)");
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "gpus[0]"))
-            quote_line(x, &e->paste, e->where.where[i].line);
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "# an older torch that still has kernels for it (built from source, or "
                       "a release from before the architecture was dropped), or a newer GPU");
 }
@@ -543,7 +530,7 @@ static void add_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
                        g->name.value, e->gpu.lo);
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "gpus[0]"))
-            quote_line(x, &e->paste, e->where.where[i].line);
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "# a wheel whose list covers the GPU (dlenv plan --gpu \"%s\" prints "
                       "the command)", g->name.value);
     dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (torch's version and "
@@ -607,8 +594,8 @@ static void add_gpus_hidden_by_variable(dl_explanation *e)
     x = dl_finding_add(&e->findings, "cuda_visible_devices", DL_SEV_FAILURE,
                        "CUDA_VISIBLE_DEVICES is set to a value that hides the first GPU, and "
                        "torch sees none");
-    quote_line(x, p, (size_t)set);
-    quote_line(x, p, (size_t)seen);
+    dl_quote_line(x, p, (size_t)set);
+    dl_quote_line(x, p, (size_t)seen);
     dl_finding_fix(x, "# unset CUDA_VISIBLE_DEVICES or list GPUs that exist (nvidia-smi -L "
                       "numbers them from 0)");
     dl_strv_add(&e->ask, dl_strdup("`nvidia-smi -L` (how many GPUs, numbered from 0) and "
@@ -634,7 +621,7 @@ static void add_oom_in_words(dl_explanation *e)
         return;
     x = dl_finding_add(&e->findings, "cuda_oom", DL_SEV_FAILURE,
                        "Genuine out of memory (the GPU's memory is too small for the run)");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# a smaller batch, model or image size, mixed precision; a launcher's "
                       "low-memory options (--medvram, --lowvram)");
     dl_strv_add(&e->alternatives, dl_strdup("gpu_memory_held_by_other_process"));
@@ -693,8 +680,8 @@ static void add_wsl_kernel_without_gpu(dl_explanation *e)
     x = dl_finding_add(&e->findings, "driver_not_loaded", DL_SEV_FAILURE,
                        "The WSL2 kernel is older than 5.10.43, which CUDA on WSL needs: the "
                        "Windows driver's GPU is not passed into Linux");
-    quote_line(x, p, (size_t)at);
-    quote_line(x, p, (size_t)symptom);
+    dl_quote_line(x, p, (size_t)at);
+    dl_quote_line(x, p, (size_t)symptom);
     dl_finding_fix(x, "# in Windows: wsl --update (then wsl --shutdown); keep the driver on "
                       "Windows, never install a Linux driver inside WSL");
 }
@@ -735,7 +722,7 @@ static void add_plain_pip_on_windows(dl_explanation *e)
         return;
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
                        "\"pip install torch\" on Windows installs PyPI's CPU-only build");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");
 }
@@ -766,7 +753,7 @@ static void add_plain_pip_on_aarch64(dl_explanation *e)
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
                        "\"pip install torch\" on Linux aarch64 installs PyPI's wheel, a CPU-only "
                        "build");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (e.g. pip install torch "
                       "--index-url https://download.pytorch.org/whl/cu128)");
     dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; print(torch.__version__, "
@@ -871,8 +858,8 @@ static void add_conda_env_without_cuda(dl_explanation *e)
     x = dl_finding_add(&e->findings, "conda_cpu_build_selected", DL_SEV_FAILURE,
                        "torch in a conda environment sees no CUDA and gives no error: conda "
                        "most often picked pytorch's CPU variant");
-    quote_line(x, &e->paste, (size_t)line);
-    quote_line(x, &e->paste, (size_t)env);
+    dl_quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)env);
     dl_finding_fix(x, "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
                       "install torch with pip from download.pytorch.org");
     dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
@@ -896,7 +883,7 @@ static void add_colab_runtime_without_gpu(dl_explanation *e)
     x = dl_finding_add(&e->findings, "no_gpu", DL_SEV_FAILURE,
                        "A Colab runtime without a GPU (the CPU runtime type): torch there sees "
                        "no CUDA device");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# in Colab: Runtime > Change runtime type > a GPU accelerator, then run "
                       "the notebook again");
     dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
@@ -935,7 +922,7 @@ static void add_silent_unavailable(dl_explanation *e)
     x = dl_finding_add(&e->findings, "driver_too_old", DL_SEV_FAILURE,
                        "torch sees no GPU and gives no error: most often the driver cannot run "
                        "the CUDA torch was built with");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# update the driver (nvidia-smi's \"CUDA Version\" must be at least "
                       "torch's), or install a wheel for an older CUDA");
     dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
@@ -993,7 +980,7 @@ static void add_gpu_unused_on_windows(dl_explanation *e)
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
                        "torch does not use the GPU and gives no error: on Windows, PyPI's torch "
                        "is a CPU-only build");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");
     dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
@@ -1045,7 +1032,7 @@ static void add_gpu_unused_os_unknown(dl_explanation *e)
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
                        "torch does not see the GPU and the text shows no error: most often "
                        "torch was installed without its CUDA build");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
                       "command for this machine)");
     dl_strv_add(&e->alternatives, dl_strdup("driver_too_old"));
@@ -1071,7 +1058,7 @@ static void add_gpu_unused_on_fresh_windows(dl_explanation *e)
     x = dl_finding_add(&e->findings, "vc_redist_missing", DL_SEV_FAILURE,
                        "torch cannot use the GPU on a freshly installed Windows: the Visual C++ "
                        "runtime its DLLs need comes with no fresh Windows");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# install the latest VC++ 2015-2022 x64 redistributable "
                       "(https://aka.ms/vs/17/release/vc_redist.x64.exe)");
     dl_strv_add(&e->alternatives, dl_strdup("no_driver_installed"));
@@ -1166,7 +1153,7 @@ static void add_regression_between_builds(dl_explanation *e)
     x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
                        "One torch build works here and another does not: the failing build "
                        "has a problem of its own (a regression), not the machine");
-    quote_line(x, &e->paste, (size_t)line);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# keep the build that works; look for the failing release in torch's "
                       "issue tracker and take the release that fixes it");
     dl_strv_add(&e->ask, dl_strdup("the exact torch versions that work and fail, and "

@@ -1,9 +1,9 @@
 #include "explain/extension_runtime.h"
 
 #include "base/str.h"
+#include "explain/quote.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,7 +93,7 @@ void dl_explain_extension_runtime(dl_explanation *e)
                                                                                   : (size_t)i, j;
         bool torch_fails = false;
         size_t pkg_line = 0;
-        char key[32], module[64];
+        char module[64];
         dl_finding *x;
         if (!isdigit((unsigned char)*at) || major == torch_major)
             continue;
@@ -117,11 +117,9 @@ void dl_explain_extension_runtime(dl_explanation *e)
                            "%s needs the CUDA %d runtime (libcudart.so.%d): it was built for "
                            "another CUDA than torch's%s",
                            pkg, major, major, torch_major ? "" : " (the text does not say torch's)");
-        snprintf(key, sizeof key, "L%zu", p->lines[i].number);
-        dl_finding_evidence(x, key, "%s", p->lines[i].text);
+        dl_quote_line(x, p, (size_t)i);
         if (pkg_line != (size_t)i) {
-            snprintf(key, sizeof key, "L%zu", p->lines[pkg_line].number);
-            dl_finding_evidence(x, key, "%s", p->lines[pkg_line].text);
+            dl_quote_line(x, p, pkg_line);
         }
         dl_finding_fix(x, "# the %s build for the installed torch and its CUDA (or the torch "
                           "it was built for): `python -m pip list` shows both",

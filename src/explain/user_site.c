@@ -1,9 +1,9 @@
 #include "explain/user_site.h"
 
 #include "base/str.h"
+#include "explain/quote.h"
 
 #include <ctype.h>
-#include <stdio.h>
 #include <string.h>
 
 /* The first line naming torch's files in a user site; -1 when none. */
@@ -53,14 +53,12 @@ void dl_explain_user_site_torch(dl_explanation *e)
 {
     long line = user_site_torch_line(&e->paste);
     dl_finding *x;
-    char key[32];
     if (line < 0 || dl_findings_has(&e->findings, "torch_shadowed") || !env_active(&e->paste))
         return;
     x = dl_finding_add(&e->findings, "torch_shadowed", DL_SEV_FAILURE,
                        "torch is imported from the user site (pip install --user), which comes "
                        "before the active environment's own site-packages");
-    snprintf(key, sizeof key, "L%zu", e->paste.lines[line].number);
-    dl_finding_evidence(x, key, "%s", e->paste.lines[line].text);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# remove the user-site torch (python -s -m pip list shows the env's own; "
                       "pip uninstall torch run outside the env), or set PYTHONNOUSERSITE=1 in "
                       "the environment");

@@ -1,25 +1,21 @@
 #include "explain/windows_text.h"
 
 #include "base/str.h"
+#include "explain/quote.h"
 #include "facts/query.h"
 #include "know/version.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* The text's torch release ("2.3.0"): the installed one, else the one the runtime reports;
- * false when the text gives none. */
-static bool torch_release_of(const dl_facts *f, char *out, size_t n)
+/* The text names a torch release other than 2.3.0 (a pre-release of another counts). */
+static bool other_release_than_2_3_0(const dl_facts *f)
 {
-    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const char *v = dl_q_torch_version(py);
+    const char *v = dl_q_first_torch_version(f);
     dl_torch_version tv;
-    if (!v && py)
-        v = py->runtime.version.value;
     if (!v || !dl_torch_version_parse(v, &tv))
         return false;
-    snprintf(out, n, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1], tv.release.part[2]);
-    return true;
+    return tv.release.part[0] != 2 || tv.release.part[1] != 3 || tv.release.part[2] != 0;
 }
 
 /* ROCm named as the build: any line naming it but collect_env's own "ROCM used to build
@@ -45,11 +41,10 @@ long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f)
                                                "procedure could not be found"};
     /* another build of torch than 2.3.0's wheels, or a Windows torch 2 no longer runs on */
     static const char *const other_builds[] = {"gfx1", "windows 7", "win7", "win 7"};
-    char release[48];
     long i;
     if (dl_paste_find_any(p, other_errors, sizeof other_errors / sizeof other_errors[0]) >= 0 ||
         dl_paste_find_any(p, other_builds, sizeof other_builds / sizeof other_builds[0]) >= 0 ||
-        rocm_build_named(p) || (torch_release_of(f, release, sizeof release) && strcmp(release, "2.3.0") != 0))
+        rocm_build_named(p) || other_release_than_2_3_0(f))
         return -1;
     for (i = dl_paste_find(p, 0, "shm.dll"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "shm.dll")) {
         const char *low = p->lines[i].lower;
@@ -65,7 +60,6 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
     long line = dl_shm_dll_release_line(&e->paste, &e->facts);
     dl_finding *x;
-    char key[32];
     size_t r;
     if (!kb || line < 0 || dl_findings_has(&e->findings, "known_bad_release"))
         return;
@@ -79,8 +73,7 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
                        "this error is torch %s's known problem: %s",
                        dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
                        dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
-    snprintf(key, sizeof key, "L%zu", e->paste.lines[line].number);
-    dl_finding_evidence(x, key, "%s", e->paste.lines[line].text);
+    dl_quote_line(x, &e->paste, (size_t)line);
     dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
                    dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
                    dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
@@ -117,7 +110,6 @@ void dl_explain_portable_bare_pip(dl_explanation *e)
 {
     long pip, portable;
     dl_finding *x;
-    char key[32];
     if (e->findings.items.count ||
         (portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
         (pip = bare_pip_line(&e->paste)) < 0)
@@ -125,10 +117,8 @@ void dl_explain_portable_bare_pip(dl_explanation *e)
     x = dl_finding_add(&e->findings, "pip_python_mismatch", DL_SEV_FAILURE,
                        "a bare pip beside ComfyUI's portable Python: that pip belongs to "
                        "another interpreter than the embedded one ComfyUI runs");
-    snprintf(key, sizeof key, "L%zu", e->paste.lines[portable].number);
-    dl_finding_evidence(x, key, "%s", e->paste.lines[portable].text);
-    snprintf(key, sizeof key, "L%zu", e->paste.lines[pip].number);
-    dl_finding_evidence(x, key, "%s", e->paste.lines[pip].text);
+    dl_quote_line(x, &e->paste, (size_t)portable);
+    dl_quote_line(x, &e->paste, (size_t)pip);
     dl_finding_fix(x, "# install with python_embeded\\python.exe -m pip from the portable "
                       "folder: the embedded Python changes its own packages");
     dl_strv_add(&e->ask, dl_strdup("`python_embeded\\python.exe -m pip list` and `where pip` "
@@ -192,17 +182,11 @@ void dl_explain_directml_python(dl_explanation *e)
     x = dl_finding_add(&e->findings, "python_unsupported", DL_SEV_FAILURE,
                        "torch-directml has no wheel for this Python (its wheels cover 3.8 to "
                        "3.10, 3.12 at most since 2024; 64-bit only)");
-    if (line >= 0) {
-        char key[32];
-        snprintf(key, sizeof key, "L%zu", e->paste.lines[line].number);
-        dl_finding_evidence(x, key, "%s", e->paste.lines[line].text);
-    }
+    if (line >= 0)
+        dl_quote_line(x, &e->paste, (size_t)line);
     for (j = 0; j < e->where.n; j++)
-        if (!strcmp(e->where.where[j].fact, "pythons[0].version")) {
-            char key[32];
-            snprintf(key, sizeof key, "L%zu", e->paste.lines[e->where.where[j].line].number);
-            dl_finding_evidence(x, key, "%s", e->paste.lines[e->where.where[j].line].text);
-        }
+        if (!strcmp(e->where.where[j].fact, "pythons[0].version"))
+            dl_quote_line(x, &e->paste, e->where.where[j].line);
     dl_finding_fix(x, "# a 64-bit Python 3.10 for torch-directml (a venv: py -3.10 -m venv venv)");
     dl_strv_add(&e->alternatives, dl_strdup(pip ? "python_32bit" : "pip_python_mismatch"));
     dl_strv_add(&e->ask, dl_strdup("`python -VV` (the version and bits of the Python that "

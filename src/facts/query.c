@@ -137,6 +137,13 @@ const char *dl_q_torch_version(const dl_python *py)
     return p ? p->version.value : NULL;
 }
 
+const char *dl_q_first_torch_version(const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const char *v = dl_q_torch_version(py);
+    return v || !py ? v : py->runtime.version.value;
+}
+
 /* The newest CUDA the driver runs (1000 x major + 10 x minor): NVML's answer, else the
  * driver API's; 0 when neither answered. */
 long long dl_q_driver_cuda(const dl_facts *f)

@@ -37,6 +37,9 @@ bool dl_q_torch_imported(const dl_python *py);
 bool dl_q_says_no_torch(const char *error);
 /* The version of torch this interpreter has by its files (version.py, else pip's record). */
 const char *dl_q_torch_version(const dl_python *py);
+/* The first interpreter's torch version: by its files, else the one its runtime reports
+ * (collect_env's "PyTorch version"); NULL when the facts give none. */
+const char *dl_q_first_torch_version(const dl_facts *f);
 /* The newest CUDA the driver runs (12040 for 12.4): NVML's answer, else the driver API's;
  * 0 when neither answered. */
 long long dl_q_driver_cuda(const dl_facts *f);
