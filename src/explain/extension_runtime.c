@@ -1,6 +1,5 @@
 #include "explain/extension_runtime.h"
 
-#include "base/str.h"
 #include "explain/quote.h"
 
 #include <ctype.h>

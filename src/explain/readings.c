@@ -1,7 +1,7 @@
 #include "explain/readings.h"
+#include "explain/text_marks.h"
 #include "explain/windows_text.h"
 
-#include "base/str.h"
 #include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
@@ -643,29 +643,6 @@ static const char *core_missing(const dl_paste *p, const char *id)
     return id;
 }
 
-/* A freshly installed Windows ("a fresh install of Win10", "clean Windows 11 install") has
- * no Visual C++ runtime until some program brings one: a DLL of torch that fails to load
- * there lacks that runtime (but see dll_on_fresh_windows for those that need OpenMP). A
- * fresh venv or conda env in between ("fresh venv on Windows") is no fresh Windows. */
-bool dl_text_fresh_windows(const dl_paste *p)
-{
-    static const char *const marks[] = {"fresh", "clean"};
-    size_t i, k;
-    for (i = 0; i < p->count; i++)
-        for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
-            const char *at = strstr(p->lines[i].lower, marks[k]);
-            char near[32];
-            const char *win;
-            if (!at)
-                continue;
-            snprintf(near, sizeof near, "%s", at);
-            win = strstr(near, "win");
-            if (win && !strstr(near, "env") && !strstr(near, "python") && !strstr(near, "conda"))
-                return true;
-        }
-    return false;
-}
-
 static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
 {
     /* DLLs whose missing dependency is MSVC's OpenMP (libomp140), not the redistributable */
@@ -873,14 +850,6 @@ static bool writer_wants_cpu_build(const dl_paste *p)
         "want to install the cpu", "want the cpu version", "want the cpu-only",
         "need the cpu version", "need the cpu-only"};
     return dl_paste_find_any(p, wants, sizeof wants / sizeof wants[0]) >= 0;
-}
-
-bool dl_text_colab(const dl_paste *p)
-{
-    /* "collab" alone would be "collaborate" */
-    static const char *const colab[] = {"colab", "google collab", "google-collab",
-                                        "google coolab"};
-    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,

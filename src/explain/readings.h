@@ -31,14 +31,6 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
 /* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id.
  * *settled (when given) is set when the text's facts rule the signature's alternatives out
  * (the GPU against the wheels), so none stays a candidate. */
-/* The text says Windows was freshly installed ("a fresh install of Win10", "clean Windows
- * 11"): no Visual C++ runtime yet. */
-bool dl_text_fresh_windows(const dl_paste *p);
-
-/* The text runs in Google Colab ("colab", "Google Collab"): the machine is Google's
- * runtime, whose GPU comes with the runtime type chosen. */
-bool dl_text_colab(const dl_paste *p);
-
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *id, bool *settled);
 

@@ -1,7 +1,6 @@
 #include "explain/user_site.h"
 
-#include "base/str.h"
-#include "explain/quote.h"
+#include "explain/text_cause.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -51,18 +50,18 @@ static bool env_active(const dl_paste *p)
 
 void dl_explain_user_site_torch(dl_explanation *e)
 {
+    static const dl_text_cause cause = {
+        "torch_shadowed",
+        "torch is imported from the user site (pip install --user), which comes "
+        "before the active environment's own site-packages",
+        "# remove the user-site torch (python -s -m pip list shows the env's own; "
+        "pip uninstall torch run outside the env), or set PYTHONNOUSERSITE=1 in "
+        "the environment",
+        {"pip_python_mismatch"},
+        "`python -c \"import torch, sys; print(torch.__file__, "
+        "sys.prefix)\"` in the environment"};
     long line = user_site_torch_line(&e->paste);
-    dl_finding *x;
     if (line < 0 || dl_findings_has(&e->findings, "torch_shadowed") || !env_active(&e->paste))
         return;
-    x = dl_finding_add(&e->findings, "torch_shadowed", DL_SEV_FAILURE,
-                       "torch is imported from the user site (pip install --user), which comes "
-                       "before the active environment's own site-packages");
-    dl_quote_line(x, &e->paste, (size_t)line);
-    dl_finding_fix(x, "# remove the user-site torch (python -s -m pip list shows the env's own; "
-                      "pip uninstall torch run outside the env), or set PYTHONNOUSERSITE=1 in "
-                      "the environment");
-    dl_strv_add(&e->alternatives, dl_strdup("pip_python_mismatch"));
-    dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch, sys; print(torch.__file__, "
-                                   "sys.prefix)\"` in the environment"));
+    dl_text_cause_add(e, &cause, line, -1);
 }

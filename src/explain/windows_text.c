@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/quote.h"
+#include "explain/text_cause.h"
 #include "facts/query.h"
 #include "know/version.h"
 
@@ -108,21 +109,21 @@ static long bare_pip_line(const dl_paste *p)
  * a bare pip beside a real error is a remark, not the cause. */
 void dl_explain_portable_bare_pip(dl_explanation *e)
 {
+    static const dl_text_cause cause = {
+        "pip_python_mismatch",
+        "a bare pip beside ComfyUI's portable Python: that pip belongs to "
+        "another interpreter than the embedded one ComfyUI runs",
+        "# install with python_embeded\\python.exe -m pip from the portable "
+        "folder: the embedded Python changes its own packages",
+        {NULL},
+        "`python_embeded\\python.exe -m pip list` and `where pip` "
+        "(which Python each pip belongs to)"};
     long pip, portable;
-    dl_finding *x;
     if (e->findings.items.count ||
         (portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
         (pip = bare_pip_line(&e->paste)) < 0)
         return;
-    x = dl_finding_add(&e->findings, "pip_python_mismatch", DL_SEV_FAILURE,
-                       "a bare pip beside ComfyUI's portable Python: that pip belongs to "
-                       "another interpreter than the embedded one ComfyUI runs");
-    dl_quote_line(x, &e->paste, (size_t)portable);
-    dl_quote_line(x, &e->paste, (size_t)pip);
-    dl_finding_fix(x, "# install with python_embeded\\python.exe -m pip from the portable "
-                      "folder: the embedded Python changes its own packages");
-    dl_strv_add(&e->ask, dl_strdup("`python_embeded\\python.exe -m pip list` and `where pip` "
-                                   "(which Python each pip belongs to)"));
+    dl_text_cause_add(e, &cause, portable, pip);
 }
 
 bool dl_directml_failed(const dl_paste *p)

@@ -1,0 +1,263 @@
+#include "explain/cpu_build_text.h"
+
+#include "explain/quote.h"
+#include "explain/text_cause.h"
+#include "explain/text_marks.h"
+#include "plan/gpu_names.h"
+
+#include <ctype.h>
+#include <string.h>
+
+void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_torch_install *t = NULL;
+    const char *cuda;
+    dl_finding *x;
+    size_t i;
+    if (!py || e->findings.items.count || dl_findings_has(&e->findings, "cpu_only_build") ||
+        dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts))
+        return;
+    if (py->site_packages.count &&
+        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                        dl_torch_install, 0);
+    cuda = py->runtime.version.value ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
+    if (!cuda || strcmp(cuda, "none") != 0 || !dl_text_wants_cuda(&e->paste))
+        return;
+    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
+                       "torch %s is a CPU-only build, and the report is about CUDA",
+                       py->runtime.version.value ? py->runtime.version.value
+                                                 : dl_text_or(&t->version, ""));
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "version") ||
+            !strcmp(e->where.where[i].fact, "os.family"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+                      "command for this machine)");
+}
+
+/* A conda list row of pytorch whose build string is a CPU build ("pytorch 2.1.0
+ * py3.10_cpu_0 pytorch", "[conda] pytorch 2.1.0 cpu_generic_py310h... conda-forge"); -1 when
+ * none. */
+static long conda_cpu_row(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "pytorch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "pytorch")) {
+        const char *c = p->lines[i].lower, *build;
+        bool cpu_package;
+        c += strspn(c, " \t");
+        if (!strncmp(c, "[conda]", 7))
+            c += 7 + strspn(c + 7, " \t");
+        cpu_package = !strncmp(c, "pytorch-cpu", 11) && (c[11] == ' ' || c[11] == '\t');
+        if (strncmp(c, "pytorch", 7) != 0 || (c[7] != ' ' && c[7] != '\t' && !cpu_package))
+            continue;
+        c += strcspn(c, " \t");
+        c += strspn(c, " \t");
+        if (!isdigit((unsigned char)*c))
+            continue;
+        build = c + strcspn(c, " \t");
+        build += strspn(build, " \t");
+        /* "pytorch-cpu" is the CPU package asked for by name (cpu_only_build's reading);
+         * "pytorch" with a CPU build string is the variant conda chose */
+        if (!cpu_package && (!strncmp(build, "cpu_", 4) || strstr(build, "_cpu_") ||
+                             strstr(build, "_cpu ") || strstr(build, "_cpu\t")))
+            return i;
+    }
+    return -1;
+}
+
+void dl_explain_conda_cpu_row(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "conda_cpu_build_selected",
+        "Conda picked the CPU variant: its pytorch's build string is a CPU build",
+        "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
+        "install torch with pip from download.pytorch.org",
+        {NULL},
+        NULL};
+    long line;
+    if (e->findings.items.count || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        !dl_text_wants_cuda(&e->paste) || (line = conda_cpu_row(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
+static long plain_pip_install(const dl_paste *p)
+{
+    static const char *const pips[] = {"pip install torch", "pip3 install torch",
+                                       "pip install -u torch", "pip install --upgrade torch"};
+    size_t k;
+    for (k = 0; k < sizeof pips / sizeof pips[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, pips[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, pips[k])) {
+            const char *low = p->lines[i].lower;
+            const char *after = strstr(low, pips[k]) + strlen(pips[k]);
+            if ((*after == ' ' || *after == '\0' || *after == '`') &&
+                !strstr(low, "download.pytorch.org") &&
+                !strstr(low, "+cu") && !strstr(low, "find-links") && !strstr(low, " -f "))
+                return i;
+        }
+    }
+    return -1;
+}
+
+void dl_explain_plain_pip_on_windows(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "\"pip install torch\" on Windows installs PyPI's CPU-only build",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {NULL},
+        NULL};
+    long line;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        !dl_text_wants_cuda(&e->paste) || (line = plain_pip_install(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* The text names a Linux ARM server ("aarch64", NVIDIA's "sbsa" builds, a Grace board) */
+static bool linux_arm(const dl_paste *p)
+{
+    static const char *const marks[] = {"aarch64", "sbsa", "gh200", "gb200", "grace hopper",
+                                        "grace blackwell"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+void dl_explain_plain_pip_on_aarch64(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "\"pip install torch\" on Linux aarch64 installs PyPI's wheel, a CPU-only "
+        "build",
+        "# the CUDA build from download.pytorch.org (e.g. pip install torch "
+        "--index-url https://download.pytorch.org/whl/cu128)",
+        {NULL},
+        "`python -c \"import torch; print(torch.__version__, "
+        "torch.version.cuda)\"` (a CPU build says None)"};
+    long line;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_WINDOWS || !linux_arm(&e->paste) ||
+        !(dl_text_wants_cuda(&e->paste) || dl_paste_find(&e->paste, 0, "cpu version") >= 0 ||
+          dl_paste_find(&e->paste, 0, "cpu-only") >= 0 || dl_paste_find(&e->paste, 0, "cpu only") >= 0) ||
+        (line = plain_pip_install(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* A site-packages inside a conda environment ("/opt/mamba/envs/NAME/lib/python3.10/
+ * site-packages", "~/miniconda3/lib/python3.9/site-packages"): torch came with conda's
+ * environment. */
+static long conda_site_packages(const dl_paste *p)
+{
+    static const char *const roots[] = {"/envs/", "anaconda3/lib/", "miniconda3/lib/",
+                                        "miniforge3/lib/", "mambaforge/lib/"};
+    long i;
+    for (i = dl_paste_find(p, 0, "site-packages"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "site-packages")) {
+        size_t k;
+        for (k = 0; k < sizeof roots / sizeof roots[0]; k++)
+            if (strstr(p->lines[i].lower, roots[k]))
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_conda_env_without_cuda(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "conda_cpu_build_selected",
+        "torch in a conda environment sees no CUDA and gives no error: conda "
+        "most often picked pytorch's CPU variant",
+        "# pin the CUDA build (pytorch-cuda, or a build string with cuda) or "
+        "install torch with pip from download.pytorch.org",
+        {"driver_too_old", "cpu_only_build"},
+        "`conda list pytorch` (does the build string say cpu or "
+        "cuda?) and `nvidia-smi`"};
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
+    long line, env;
+    if (e->findings.items.count || os == DL_PLAN_OS_WINDOWS || os == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        dl_text_in_container(&e->paste) ||
+        dl_text_cuda_build_named(&e->paste) || (env = conda_site_packages(&e->paste)) < 0 ||
+        (line = dl_text_unavailable_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, env);
+}
+
+void dl_explain_gpu_unused_on_windows(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "torch does not use the GPU and gives no error: on Windows, PyPI's torch "
+        "is a CPU-only build",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {"driver_too_old"},
+        "`python -m torch.utils.collect_env` (a +cpu torch or "
+        "\"CUDA used to build PyTorch: None\")"};
+    long line;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
+        ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0))
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* The text says torch does not see the GPU or cannot run on it (not a feeling that training
+ * is slow, "I am not sure it uses the GPU"), in English, Chinese ("识别显卡": recognise the
+ * graphics card, "用显卡": use the graphics card) or Russian ("использовать видеокарту":
+ * use the video card, "видеокарту не видит": does not see the video card). */
+static long gpu_not_seen_line(const dl_paste *p)
+{
+    static const char *const words[] = {
+        "can't run on cuda", "cannot run on cuda", "can not run on cuda", "recognize my gpu",
+        "recognise my gpu", "recognize the gpu", "recognise the gpu", "detect my gpu",
+        "detect the gpu", "doesn't see my gpu", "does not see my gpu",
+        "\xe8\xaf\x86\xe5\x88\xab\xe6\x98\xbe\xe5\x8d\xa1",
+        "\xe7\x94\xa8\xe6\x98\xbe\xe5\x8d\xa1",
+        /* one phrase over several lines: parenthesised, so no compiler takes it for a
+         * missing comma */
+        ("\xd0\xb8\xd1\x81\xd0\xbf\xd0\xbe\xd0\xbb\xd1\x8c\xd0\xb7\xd0\xbe\xd0\xb2\xd0"
+         "\xb0\xd1\x82\xd1\x8c\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0"
+         "\xb0\xd1\x80\xd1\x82\xd1\x83"),
+        ("\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xba\xd0\xb0\xd1\x80\xd1\x82\xd1"
+         "\x83\x20\xd0\xbd\xd0\xb5\x20\xd0\xb2\xd0\xb8\xd0\xb4\xd0\xb8\xd1\x82")};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+}
+
+void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "torch does not see the GPU and the text shows no error: most often "
+        "torch was installed without its CUDA build",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {"driver_too_old", "no_driver_installed"},
+        "`python -m torch.utils.collect_env` (a +cpu torch or "
+        "\"CUDA used to build PyTorch: None\") and `nvidia-smi`"};
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    long line;
+    if (e->findings.items.count || f->os.family.value || f->nvml.driver_version.value ||
+        (py && (py->runtime.version.value || py->site_packages.count)) ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||
+        dl_text_cuda_build_named(&e->paste) ||
+        (line = gpu_not_seen_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -1,0 +1,103 @@
+#include "explain/derive.h"
+
+#include "know/arch.h"
+#include "plan/driver_table.h"
+#include "plan/gpu_names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A driver version without nvidia-smi's "CUDA Version" (collect_env gives only the
+ * former): the newest CUDA it runs, from cuda_driver.csv. */
+static void derive_driver_cuda(const dl_knowledge *k, dl_facts *f)
+{
+    int cuda;
+    if (!f->nvml.driver_version.value || f->nvml.cuda_driver_version.known)
+        return;
+    cuda = dl_driver_cuda_for_driver(k, f->nvml.driver_version.value,
+                                     dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_WINDOWS
+                                         ? DL_PLAN_OS_WINDOWS : DL_PLAN_OS_LINUX);
+    if (cuda)
+        dl_int_set(&f->nvml.cuda_driver_version, cuda);
+}
+
+/* A GPU named without its capability (nvidia-smi -L, collect_env): from the name table,
+ * once per report. A name sold on two chips leaves the capability unknown, but its span
+ * (both chips) may still decide a reading (readings.c). */
+static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f, dl_gpu_span *span)
+{
+    dl_nvml_gpu *g;
+    dl_gpu_match m;
+    unsigned major, minor;
+    char cc[16];
+    memset(span, 0, sizeof *span);
+    if (!f->nvml.gpus.count)
+        return;
+    g = &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0);
+    if (g->compute_capability.value) {
+        if (dl_cc_parse(g->compute_capability.value, &major, &minor) && minor < 10)
+            span->lo = span->hi = major * 10 + minor;
+        return;
+    }
+    if (!g->name.value || dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA)
+        return;
+    dl_gpu_resolve_name(k, g->name.value, &m);
+    span->lo = m.span_lo;
+    span->hi = m.span_hi;
+    if (!m.found)
+        return;
+    snprintf(cc, sizeof cc, "%u.%u", m.major, m.minor);
+    dl_text_set(&g->compute_capability, cc);
+}
+
+/* PyPI's Windows wheels are CPU builds (the CUDA ones come from download.pytorch.org with
+ * a +cuXYZ tag): an untagged torch 1.x or newer on Windows whose CUDA the text does not give
+ * ("Could not collect", or only a pip row) is a CPU build. Conda's CUDA builds say their
+ * CUDA there (the build string). */
+static bool pypi_windows_version(const char *v)
+{
+    return v && !strchr(v, '+') && v[0] != '0';
+}
+
+/* pip fetched a CUDA wheel of torch ("Downloading .../torch-2.1.2%2Bcu121-cp310-...whl"). */
+static bool cuda_wheel_fetched(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, ".whl"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, ".whl")) {
+        const char *at = strstr(p->lines[i].lower, "torch-");
+        if (at && (strstr(at, "%2bcu") || strstr(at, "+cu")))
+            return true;
+    }
+    return false;
+}
+
+static void derive_windows_pypi_cpu(const dl_paste *p, dl_facts *f)
+{
+    dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    dl_torch_install *t;
+    /* pip's "Collecting torch==2.1.2" then "Downloading .../torch-2.1.2%2Bcu121-...whl":
+     * the version line is untagged, but the wheel it fetched is a CUDA build */
+    /* libtorch's zips come from download.pytorch.org in CPU and CUDA builds, not from PyPI */
+    if (!py || cuda_wheel_fetched(p) || dl_paste_find(p, 0, "libtorch") >= 0 ||
+        dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
+        (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
+        return;
+    if (pypi_windows_version(py->runtime.version.value) && !py->runtime.cuda.value)
+        dl_text_set(&py->runtime.cuda, "none");
+    if (py->runtime.version.value || !py->site_packages.count ||
+        !DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
+        return;
+    t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches, dl_torch_install,
+                    0);
+    if (pypi_windows_version(t->version.value) && !t->cuda.value) {
+        dl_text_set(&t->cuda, "none");
+        dl_text_set(&t->hip, "none");
+    }
+}
+
+void dl_explain_derive_facts(const dl_knowledge *k, dl_explanation *e)
+{
+    derive_driver_cuda(k, &e->facts);
+    derive_gpu_cc(k, &e->facts, &e->gpu);
+    derive_windows_pypi_cpu(&e->paste, &e->facts);
+}

@@ -1,0 +1,61 @@
+#include "explain/gpu_wheel_text.h"
+
+#include "base/str.h"
+#include "explain/quote.h"
+#include "explain/text_marks.h"
+#include "plan/gpu_names.h"
+
+#include <string.h>
+
+void dl_explain_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    size_t i;
+    /* "torch sees no GPU" (no_gpu_visible) is the symptom this cause explains */
+    if ((e->findings.items.count &&
+         !(e->findings.items.count == 1 && dl_findings_has(&e->findings, "no_gpu_visible"))) ||
+        !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA || !dl_text_wants_cuda(&e->paste) ||
+        !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
+        return;
+    x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
+                       "%s (sm_%u%s) is older than every architecture in the torch wheels "
+                       "%s",
+                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "",
+                       e->gpu.hi < 20 ? "of any release (CUDA 7 and later build no code for "
+                                        "capability 1.x)"
+                                      : "dlenv knows (1.12 onward)");
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# an older torch that still has kernels for it (built from source, or "
+                      "a release from before the architecture was dropped), or a newer GPU");
+}
+
+void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    size_t i;
+    if (e->findings.items.count || !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
+        (py && (py->runtime.version.value || py->site_packages.count)) ||
+        !dl_text_shows_error(&e->paste) || !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
+        return;
+    x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                       "%s (sm_%u) has kernels only in the newest torch wheels; a torch "
+                       "installed without asking for one lacks them",
+                       g->name.value, e->gpu.lo);
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# a wheel whose list covers the GPU (dlenv plan --gpu \"%s\" prints "
+                      "the command)", g->name.value);
+    dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (torch's version and "
+                                   "build) and the whole error, from the first line of the "
+                                   "traceback"));
+}

@@ -1,0 +1,21 @@
+/* Readings of a GPU against the wheels: older than every wheel's architectures, or newer
+ * than most. Each only when nothing else was found. */
+#ifndef DLENV_EXPLAIN_GPU_WHEEL_TEXT_H
+#define DLENV_EXPLAIN_GPU_WHEEL_TEXT_H
+
+#include "explain/explain.h"
+
+/* A report about CUDA from a GPU older than every wheel dlenv knows (a Kepler GT 740M, a
+ * Fermi): whatever torch was installed, it has no kernels for that GPU, even when the text
+ * shows no error (the thread asks why torch does not use it). Only when nothing else was
+ * found, and not when the text's torch is one the table does not reach (0.4 still had
+ * sm_30). */
+void dl_explain_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e);
+
+/* A GPU that only the newest wheels have kernels for (an RTX 50xx, sm_120: cu128 and later)
+ * failing with an error the text cuts off, and torch's version not given: a wheel without
+ * its architecture is the likely cause, not the certain one; collect_env and the whole
+ * error decide. Only when nothing else was found. */
+void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e);
+
+#endif

@@ -1,0 +1,13 @@
+/* Readings of GPU memory said in words ("OOMs on my 4 GB card"), not torch's message. */
+#ifndef DLENV_EXPLAIN_MEMORY_TEXT_H
+#define DLENV_EXPLAIN_MEMORY_TEXT_H
+
+#include "explain/explain.h"
+
+/* "OOM" said in words ("--medvram OOMs", "OOM at 512x512 on my 4 GB card") about a GPU,
+ * with nothing else found: users write the allocator's "CUDA out of memory" so. Not where
+ * the text speaks of the host's memory (the kernel's OOM killer, RAM, WSL's limit). Another
+ * process on the GPU stays a candidate; torch's own message decides. */
+void dl_explain_oom_in_words(dl_explanation *e);
+
+#endif

@@ -1,0 +1,171 @@
+#include "explain/release_text.h"
+
+#include "base/str.h"
+#include "explain/quote.h"
+#include "explain/text_cause.h"
+#include "facts/query.h"
+#include "know/version.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The text's torch as "X.Y.Z": the installed one, else the one the runtime reports
+ * (collect_env's "PyTorch version"); false when the text gives none. */
+static bool text_torch_release(const dl_facts *f, char *out, size_t n)
+{
+    const char *v = dl_q_first_torch_version(f);
+    dl_torch_version tv;
+    if (!v || !dl_torch_version_parse(v, &tv) || tv.pre != DL_PRE_NONE)
+        return false;
+    snprintf(out, n, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1],
+             tv.release.part[2]);
+    return true;
+}
+
+void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    const char *os = e->facts.os.family.value;
+    char release[48];
+    bool versioned;
+    size_t r;
+    if (!kb)
+        return;
+    versioned = text_torch_release(&e->facts, release, sizeof release);
+    for (r = 0; r < kb->rows; r++) {
+        const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
+        const char *row_os = dl_table_cell(kb, r, DL_COL_known_bad_releases_os);
+        const char *row_release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        bool sole = !strncmp(cond, "message:", 8);
+        long line;
+        dl_finding *x;
+        size_t j;
+        if ((!sole && strncmp(cond, "text:", 5) != 0) || (!versioned && !sole) ||
+            (versioned && strcmp(row_release, release) != 0) ||
+            (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
+            (line = dl_paste_find(&e->paste, 0, cond + (sole ? 8 : 5))) < 0 ||
+            dl_findings_has(&e->findings, "known_bad_release"))
+            continue;
+        x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                           versioned ? "torch %s has a known problem here: %s"
+                                     : "this error is torch %s's known problem: %s",
+                           row_release, dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+        dl_quote_line(x, &e->paste, (size_t)line);
+        for (j = 0; j < e->where.n; j++)
+            dl_quote_line(x, &e->paste, e->where.where[j].line);
+        dl_finding_fix(x, "# reinstall torch (fixed in %s; %s)",
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    }
+}
+
+void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e)
+{
+    size_t i;
+    bool release = false;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
+            release = true;
+    }
+    if (!release || dl_paste_find(&e->paste, 0, "cannot load mkl_") < 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "mkl_incompatible") && dl_q_failure(x)) {
+            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+            dl_strv_add(&e->alternatives, dl_strdup("mkl_incompatible"));
+        }
+    }
+}
+
+/* The version right after a "torch" that is the package itself ("torch 2.8.0.dev20250321+xpu",
+ * "torch-2.1.0", "torch==1.13.1+cu117", "PyTorch 0.4.0", "torch version: 2.0.1"), not
+ * torchvision's or torchaudio's; its length, 0 when none. */
+static size_t version_after_torch(const char *at, const char **version)
+{
+    const char *c = at + 5;
+    unsigned a, b, d;
+    int used = 0;
+    size_t len;
+    if (isalpha((unsigned char)*c) || *c == '_' || *c == '.')
+        return 0;
+    c += strspn(c, " -=:'\"");
+    if (!strncmp(c, "version", 7))
+        c += 7 + strspn(c + 7, " -=:'\"");
+    if (*c == 'v')
+        c++;
+    /* "2.1.0", or a minor alone ("PyTorch 2.1 works, 2.2 fails") */
+    if ((sscanf(c, "%u.%u.%u%n", &a, &b, &d, &used) != 3 &&
+         sscanf(c, "%u.%u%n", &a, &b, &used) != 2) || used <= 0)
+        return 0;
+    len = (size_t)used;
+    while (c[len] && (isalnum((unsigned char)c[len]) || c[len] == '+' ||
+                      (c[len] == '.' && isalnum((unsigned char)c[len + 1]))))
+        len++;
+    *version = c;
+    return len;
+}
+
+/* How many distinct torch versions the text names (2.8.0.dev20250321+xpu and
+ * 2.8.0.dev20250325+xpu are two), up to `most` (at most 4). */
+static size_t torch_versions_named(const dl_paste *p, size_t most)
+{
+    char seen[4][48];
+    size_t n = 0;
+    long i;
+    for (i = dl_paste_find(p, 0, "torch"); i >= 0 && n < most && n < 4;
+         i = dl_paste_find(p, (size_t)i + 1, "torch")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "torch"); at && n < most && n < 4;
+             at = strstr(at + 5, "torch")) {
+            const char *v = NULL;
+            size_t len = version_after_torch(at, &v), k;
+            bool dup = false;
+            if (!len)
+                continue;
+            if (len >= sizeof seen[0])
+                len = sizeof seen[0] - 1;
+            for (k = 0; k < n; k++)
+                dup |= strlen(seen[k]) == len && !strncmp(seen[k], v, len);
+            if (!dup) {
+                memcpy(seen[n], v, len);
+                seen[n++][len] = '\0';
+            }
+        }
+    }
+    return n;
+}
+
+void dl_explain_regression_between_builds(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "known_bad_release",
+        "One torch build works here and another does not: the failing build "
+        "has a problem of its own (a regression), not the machine",
+        "# keep the build that works; look for the failing release in torch's "
+        "issue tracker and take the release that fixes it",
+        {NULL},
+        "the exact torch versions that work and fail, and "
+        "`python -m torch.utils.collect_env` under the failing one"};
+    static const char *const words[] = {
+        "regression", "first build where", "where it broke", "it broke", "broke in",
+        "broken in", "stopped working", "no longer works", "worked fine", "worked well",
+        "worked with", "worked on", "works fine on", "works well on", "works fine with",
+        "works well with", "downgrad", "rolled back", "roll back", "reverting to",
+        "reverted to", "went back to", "used to work", "was working", "worked before",
+        "but not with", "but not on", "but not in"};
+    /* a companion package that fails after torch changed is built for the other torch (a
+     * mismatch of the pair), not a broken torch */
+    static const char *const companions[] = {"import torchaudio", "import torchvision",
+                                             "import torchtext", "torchvision::",
+                                             "torchaudio::"};
+    long line;
+    if (e->findings.items.count ||
+        (line = dl_paste_find_any(&e->paste, words, sizeof words / sizeof words[0])) < 0 ||
+        torch_versions_named(&e->paste, 2) < 2 ||
+        dl_paste_find_any(&e->paste, companions, sizeof companions / sizeof companions[0]) >= 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -1,0 +1,27 @@
+/* Readings of one torch release: a known-bad release whose message the text shows, MKL's
+ * error beside it, and a regression between two builds the text names. */
+#ifndef DLENV_EXPLAIN_RELEASE_TEXT_H
+#define DLENV_EXPLAIN_RELEASE_TEXT_H
+
+#include "explain/explain.h"
+
+/* A release the known-bad table lists for the text's OS whose row names the error message
+ * the text shows (condition "text:<message>"): the broken release is the cause, whatever
+ * the message would read as alone. A row whose message no other release gives (condition
+ * "message:<message>") names its release even where the text gives no version: the
+ * message is that release's signature. Runs before the signatures so that it comes first in
+ * its layer; one pass over the table's few rows, one search per matching row. */
+void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e);
+
+/* The text says one torch build works and another does not ("worked with 0.4.0", "the first
+ * build where it broke", "downgraded to 2.0.1 and it works") and names both, with nothing else
+ * found: a regression in the newer build, which its release notes or issue tracker know,
+ * not the machine (the same machine ran the other build). */
+void dl_explain_regression_between_builds(dl_explanation *e);
+
+/* A release the known-bad table names for the text's MKL error (libtorch 2.2.2 / 2.3.0 on
+ * Windows without MKL's dispatched DLLs) explains "Cannot load mkl_...": the two-MKL reading
+ * of the same line stays a candidate, not the cause. */
+void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e);
+
+#endif

@@ -1,0 +1,19 @@
+#include "explain/text_cause.h"
+
+#include "base/str.h"
+#include "explain/quote.h"
+
+dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long line, long also)
+{
+    dl_finding *x = dl_finding_add(&e->findings, c->id, DL_SEV_FAILURE, "%s", c->title);
+    size_t i;
+    dl_quote_line(x, &e->paste, (size_t)line);
+    if (also >= 0)
+        dl_quote_line(x, &e->paste, (size_t)also);
+    dl_finding_fix(x, "%s", c->fix);
+    for (i = 0; i < sizeof c->alternatives / sizeof c->alternatives[0] && c->alternatives[i]; i++)
+        dl_strv_add(&e->alternatives, dl_strdup(c->alternatives[i]));
+    if (c->ask)
+        dl_strv_add(&e->ask, dl_strdup(c->ask));
+    return x;
+}

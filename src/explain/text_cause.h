@@ -1,0 +1,21 @@
+/* A cause read from the text alone (no signature row, no rule): its finding, the fix, the
+ * candidates the text leaves and the question that would decide. Readings that fire when
+ * nothing else was found describe themselves with one of these. */
+#ifndef DLENV_EXPLAIN_TEXT_CAUSE_H
+#define DLENV_EXPLAIN_TEXT_CAUSE_H
+
+#include "explain/explain.h"
+
+typedef struct dl_text_cause {
+    const char *id;               /* a finding id (DIAGNOSES.md) */
+    const char *title;            /* why, in one sentence */
+    const char *fix;              /* a "# ..." line: what to do */
+    const char *alternatives[3];  /* the candidates it leaves, NULL after the last */
+    const char *ask;              /* what to ask for to decide; NULL when nothing would */
+} dl_text_cause;
+
+/* Adds the cause's finding, quoting the paste's line `line` and, when `also` >= 0, that
+ * line too; returns the finding. */
+dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long line, long also);
+
+#endif

@@ -1,0 +1,148 @@
+#include "explain/text_marks.h"
+
+#include "plan/gpu_names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool dl_text_wants_cuda(const dl_paste *p)
+{
+    static const char *const labels[] = {"cuda used to build", "is cuda available",
+                                         "cuda_module_loading", "cuda runtime version"};
+    /* or asks whether torch still supports the GPU, in a few languages ("unterstützt",
+     * "不支持", "не поддерживает") */
+    static const char *const support[] = {"support", "unterst\xc3\xbctz",
+                                          "\xe6\x94\xaf\xe6\x8c\x81",
+                                          "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xb4\xd0\xb5\xd1\x80\xd0\xb6"};
+    size_t i, k;
+    for (k = 0; k < sizeof support / sizeof support[0]; k++)
+        if (dl_paste_find(p, 0, support[k]) >= 0)
+            return true;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        bool label = false;
+        if (!strstr(low, "cuda"))
+            continue;
+        for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
+            label |= strstr(low, labels[k]) != NULL;
+        if (!label)
+            return true;
+    }
+    return false;
+}
+
+bool dl_text_shows_error(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "traceback (most recent call last)") >= 0 ||
+           dl_paste_find(p, 0, "error:") >= 0;
+}
+
+/* A line that is the word False alone (the REPL's answer). */
+static bool only_false(const char *low)
+{
+    low += strspn(low, " \t");
+    if (strncmp(low, "false", 5) != 0)
+        return false;
+    low += 5;
+    return low[strspn(low, " \t\r")] == '\0';
+}
+
+/* A script's "assert torch.cuda.is_available(), ..." whose AssertionError the text shows
+ * within the next few lines: the assertion failing is is_available() returning False, said
+ * in the form a traceback writes it. -1 when none. */
+static long failed_availability_assert(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        const char *low = p->lines[i].lower;
+        long err = dl_paste_find(p, (size_t)i, "assertionerror");
+        low += strspn(low, " \t>");
+        if (strncmp(low, "assert ", 7) == 0 && err >= i && err <= i + 3)
+            return i;
+    }
+    return -1;
+}
+
+long dl_text_unavailable_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        const char *after = strstr(p->lines[i].lower, "is_available");
+        if (strstr(after, "false"))
+            return i;
+        if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
+            return i + 1;
+    }
+    /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
+     * not available. Disabling" */
+    i = dl_paste_find(p, 0, "but cuda is not available");
+    return i >= 0 ? i : failed_availability_assert(p);
+}
+
+long dl_text_gpu_unused_line(const dl_paste *p)
+{
+    static const char *const words[] = {"run it on my gpu", "run it on the gpu", "run on my gpu",
+                                        "run on the gpu", "runs on the gpu", "run on gpu",
+                                        "run on cuda", "use my gpu", "use the gpu",
+                                        "using my gpu", "using the gpu", "recognize my gpu",
+                                        "recognise my gpu", "detect my gpu", "only uses the cpu",
+                                        "only uses cpu", "runs on the cpu", "running on cpu",
+                                        "running on the cpu", "not using gpu",
+                                        "not using the gpu", "not using my gpu",
+                                        "but not for gpu", "but not on gpu",
+                                        "not touching my vram", "instead of gpu",
+                                        "instead of the gpu", "instead of my gpu",
+                                        "on cpu instead of", "on the cpu instead of"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+}
+
+bool dl_text_cuda_build_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"download.pytorch.org/whl/cu", "+cu", "cudatoolkit",
+                                        "pytorch-cuda"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+/* A freshly installed Windows ("a fresh install of Win10", "clean Windows 11 install") has
+ * no Visual C++ runtime until some program brings one: a DLL of torch that fails to load
+ * there lacks that runtime (but see dll_on_fresh_windows for those that need OpenMP). A
+ * fresh venv or conda env in between ("fresh venv on Windows") is no fresh Windows. */
+bool dl_text_fresh_windows(const dl_paste *p)
+{
+    static const char *const marks[] = {"fresh", "clean"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++)
+        for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+            const char *at = strstr(p->lines[i].lower, marks[k]);
+            char near[32];
+            const char *win;
+            if (!at)
+                continue;
+            snprintf(near, sizeof near, "%s", at);
+            win = strstr(near, "win");
+            if (win && !strstr(near, "env") && !strstr(near, "python") && !strstr(near, "conda"))
+                return true;
+        }
+    return false;
+}
+
+bool dl_text_colab(const dl_paste *p)
+{
+    /* "collab" alone would be "collaborate" */
+    static const char *const colab[] = {"colab", "google collab", "google-collab",
+                                        "google coolab"};
+    return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
+}
+
+bool dl_text_in_container(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "docker") >= 0 || dl_paste_find(p, 0, "container") >= 0;
+}
+
+bool dl_text_other_vendor_gpu(const dl_facts *f)
+{
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA;
+}

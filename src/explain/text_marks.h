@@ -1,0 +1,45 @@
+/* Marks in a pasted text that several readings share: the report is about CUDA, shows an
+ * error, says is_available() is False, asks why the GPU is unused, names a CUDA build, runs
+ * in a container or in Colab, on a fresh Windows. */
+#ifndef DLENV_EXPLAIN_TEXT_MARKS_H
+#define DLENV_EXPLAIN_TEXT_MARKS_H
+
+#include "facts/facts.h"
+#include "parse/paste.h"
+
+#include <stdbool.h>
+
+/* The report is about CUDA: a line that names it other than collect_env's own labels. */
+bool dl_text_wants_cuda(const dl_paste *p);
+
+/* The text shows an error (a traceback, an "Error" line) but not which one. */
+bool dl_text_shows_error(const dl_paste *p);
+
+/* The line where the text says torch.cuda.is_available() is False: on that line
+ * ("is_available() returns False") or as the REPL's answer on the next; -1 when none. */
+long dl_text_unavailable_line(const dl_paste *p);
+
+/* The text asks why torch does not use the GPU, in words ("how do I run it on my GPU",
+ * "can't run on cuda", "does not recognize my gpu"); -1 when it does not. */
+long dl_text_gpu_unused_line(const dl_paste *p);
+
+/* The text shows a CUDA build was asked for: its index, a +cuXYZ tag, conda's CUDA
+ * packages. Then the CPU build is not the likely reading. */
+bool dl_text_cuda_build_named(const dl_paste *p);
+
+/* The text says Windows was freshly installed ("a fresh install of Win10", "clean Windows
+ * 11"): no Visual C++ runtime yet. */
+bool dl_text_fresh_windows(const dl_paste *p);
+
+/* The text runs in Google Colab ("colab", "Google Collab"): the machine is Google's
+ * runtime, whose GPU comes with the runtime type chosen. */
+bool dl_text_colab(const dl_paste *p);
+
+/* The text names docker or a container: a runtime of its own decides what the GPU sees. */
+bool dl_text_in_container(const dl_paste *p);
+
+/* The text's first GPU is named, and not NVIDIA's (an AMD or Intel GPU has causes of its
+ * own). */
+bool dl_text_other_vendor_gpu(const dl_facts *f);
+
+#endif

@@ -1,0 +1,207 @@
+#include "explain/unavailable_text.h"
+
+#include "explain/text_cause.h"
+#include "explain/text_marks.h"
+#include "plan/gpu_names.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
+ * doctor's rule has judged the pair, and a driver that runs CUDA 12 runs every wheel but the
+ * newest. A driver for CUDA 11 or older with torch's CUDA unknown keeps the reading. */
+static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
+{
+    if (!f->nvml.driver_version.value)
+        return false;
+    return cuda || !f->nvml.cuda_driver_version.known ||
+           f->nvml.cuda_driver_version.value >= 12000;
+}
+
+void dl_explain_silent_unavailable(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "torch sees no GPU and gives no error: most often the driver cannot run "
+        "the CUDA torch was built with",
+        "# update the driver (nvidia-smi's \"CUDA Version\" must be at least "
+        "torch's), or install a wheel for an older CUDA",
+        {"no_driver_installed", "cpu_only_build"},
+        "`nvidia-smi` (the driver and the newest CUDA it runs) and "
+        "`python -m torch.utils.collect_env` (the CUDA torch was "
+        "built with)"};
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_torch_install *t = py && py->site_packages.count &&
+                                        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count
+                                    ? &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
+                                                  dl_torch_install, 0)
+                                    : NULL;
+    const char *cuda = py && py->runtime.version.value ? py->runtime.cuda.value
+                                                       : t ? t->cuda.value : NULL;
+    dl_plan_os os = dl_plan_os_parse(f->os.family.value);
+    long line;
+    if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
+        os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        dl_text_in_container(&e->paste) ||
+        (line = dl_text_unavailable_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+void dl_explain_colab_runtime_without_gpu(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu",
+        "A Colab runtime without a GPU (the CPU runtime type): torch there sees "
+        "no CUDA device",
+        "# in Colab: Runtime > Change runtime type > a GPU accelerator, then run "
+        "the notebook again",
+        {"cpu_only_build"},
+        "the Colab runtime type (Runtime > Change runtime type) and "
+        "`!nvidia-smi` in the notebook"};
+    long line;
+    if (e->findings.items.count || !dl_text_colab(&e->paste) ||
+        ((line = dl_text_unavailable_line(&e->paste)) < 0 &&
+         (line = dl_paste_find(&e->paste, 0, "cuda is not available")) < 0))
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+void dl_explain_gpu_unused_on_fresh_windows(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "vc_redist_missing",
+        "torch cannot use the GPU on a freshly installed Windows: the Visual C++ "
+        "runtime its DLLs need comes with no fresh Windows",
+        "# install the latest VC++ 2015-2022 x64 redistributable "
+        "(https://aka.ms/vs/17/release/vc_redist.x64.exe)",
+        {"no_driver_installed", "cpu_only_build"},
+        "`python -c \"import torch\"` in the environment (its error "
+        "names the DLL) and `nvidia-smi`"};
+    long line;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        !dl_text_fresh_windows(&e->paste) ||
+        ((line = dl_paste_find(&e->paste, 0, "not able to use gpu")) < 0 &&
+         (line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0))
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* The value a line assigns to CUDA_VISIBLE_DEVICES ("export CUDA_VISIBLE_DEVICES=1",
+ * "os.environ['CUDA_VISIBLE_DEVICES'] = '7'", "set CUDA_VISIBLE_DEVICES=-1"): true when it
+ * hides the first GPU (empty, -1, or a list that starts past index 0), the setting that
+ * leaves a one-GPU machine with none. */
+static bool hides_first_gpu(const char *low)
+{
+    const char *at = strstr(low, "cuda_visible_devices");
+    if (!at)
+        return false;
+    at += strlen("cuda_visible_devices");
+    at += strspn(at, "\"'] ");
+    if (*at != '=')
+        return false;
+    at++;
+    at += strspn(at, " \"'");
+    if (*at == '\0' || *at == ' ' || *at == '`')
+        return true;
+    if (at[0] == '-' && at[1] == '1')
+        return true;
+    return *at >= '1' && *at <= '9';
+}
+
+/* torch.cuda.is_available() said False near that line (the call and the word within two
+ * lines: "the following returns false" above a quoted call counts). */
+static bool unavailable_near(const dl_paste *p, size_t line)
+{
+    size_t lo = line >= 2 ? line - 2 : 0, hi = line + 2 < p->count ? line + 2 : p->count - 1, i;
+    for (i = lo; i <= hi; i++)
+        if (strstr(p->lines[i].lower, "false"))
+            return true;
+    return false;
+}
+
+void dl_explain_gpus_hidden_by_variable(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cuda_visible_devices",
+        "CUDA_VISIBLE_DEVICES is set to a value that hides the first GPU, and "
+        "torch sees none",
+        "# unset CUDA_VISIBLE_DEVICES or list GPUs that exist (nvidia-smi -L "
+        "numbers them from 0)",
+        {NULL},
+        "`nvidia-smi -L` (how many GPUs, numbered from 0) and "
+        "`echo $CUDA_VISIBLE_DEVICES` where the script runs"};
+    const dl_paste *p = &e->paste;
+    long set = -1, seen;
+    for (seen = dl_paste_find(p, 0, "cuda_visible_devices"); seen >= 0 && set < 0;
+         seen = dl_paste_find(p, (size_t)seen + 1, "cuda_visible_devices"))
+        if (hides_first_gpu(p->lines[seen].lower))
+            set = seen;
+    if (e->findings.items.count || set < 0)
+        return;
+    for (seen = dl_paste_find(p, 0, "is_available"); seen >= 0;
+         seen = dl_paste_find(p, (size_t)seen + 1, "is_available"))
+        if (unavailable_near(p, (size_t)seen))
+            break;
+    if (seen < 0)
+        return;
+    dl_text_cause_add(e, &cause, set, seen);
+}
+
+/* The version of the WSL2 kernel a line names ("5.10.16.3-microsoft-standard-WSL2", from
+ * `uname -r` or /proc/version), as major*1000000 + minor*1000 + patch; -1 when none. */
+static long wsl_kernel_version(const char *low)
+{
+    const char *tag = strstr(low, "-microsoft-standard"), *start = tag;
+    long part[3] = {0, 0, 0};
+    int n = 0;
+    if (!tag)
+        return -1;
+    while (start > low && (isdigit((unsigned char)start[-1]) || start[-1] == '.'))
+        start--;
+    while (start < tag && n < 3) {
+        if (!isdigit((unsigned char)*start))
+            return -1;
+        char *end;
+        part[n++] = strtol(start, &end, 10);
+        start = end;
+        if (*start == '.')
+            start++;
+    }
+    return n == 3 ? part[0] * 1000000L + part[1] * 1000L + part[2] : -1;
+}
+
+void dl_explain_wsl_kernel_without_gpu(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_not_loaded",
+        "The WSL2 kernel is older than 5.10.43, which CUDA on WSL needs: the "
+        "Windows driver's GPU is not passed into Linux",
+        "# in Windows: wsl --update (then wsl --shutdown); keep the driver on "
+        "Windows, never install a Linux driver inside WSL",
+        {NULL},
+        NULL};
+    static const char *const symptoms[] = {
+        "found no nvidia driver", "no cuda-capable device is detected",
+        "no cuda gpus are available", "cuda driver initialization failed"};
+    const dl_paste *p = &e->paste;
+    long at, symptom = -1;
+    size_t k;
+    for (k = 0; k < sizeof symptoms / sizeof symptoms[0] && symptom < 0; k++)
+        symptom = dl_paste_find(p, 0, symptoms[k]);
+    if (symptom < 0)
+        return;
+    for (at = dl_paste_find(p, 0, "-microsoft-standard"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "-microsoft-standard")) {
+        long v = wsl_kernel_version(p->lines[at].lower);
+        if (v >= 0 && v < 5010043L)
+            break;
+    }
+    if (at < 0)
+        return;
+    dl_text_cause_add(e, &cause, at, symptom);
+}

@@ -1,0 +1,41 @@
+/* Readings of "torch sees no GPU" with no error that names why: the driver (Linux), a Colab
+ * runtime without a GPU, a fresh Windows without the VC++ runtime, CUDA_VISIBLE_DEVICES
+ * hiding the GPU, a WSL2 kernel too old for GPU paravirtualisation. */
+#ifndef DLENV_EXPLAIN_UNAVAILABLE_TEXT_H
+#define DLENV_EXPLAIN_UNAVAILABLE_TEXT_H
+
+#include "explain/explain.h"
+
+/* torch.cuda.is_available() is False, and the text says nothing else: no error, no driver
+ * version, no CPU build, no other vendor's GPU, not a Mac, not Windows (whose PyPI wheel
+ * is a CPU build), not a container (whose runtime is another cause). A CUDA build returns
+ * False without an error when the driver cannot run its CUDA (old torch printed nothing;
+ * newer prints a warning that pastes often leave out), the usual cause on Linux; no
+ * driver at all and a CPU build stay candidates, and `nvidia-smi` with collect_env
+ * decides. */
+void dl_explain_silent_unavailable(dl_explanation *e);
+
+/* torch.cuda.is_available() is False in a Colab notebook, with nothing else found (no old
+ * driver's warning, no CPU build shown): Colab's runtimes bring a CUDA torch and the
+ * driver, and a GPU only on a GPU runtime type, so the runtime has none. A torch the user
+ * installed over Colab's stays a candidate. */
+void dl_explain_colab_runtime_without_gpu(dl_explanation *e);
+
+/* Torch that cannot use the GPU on a freshly installed Windows ("Torch is not able to use
+ * GPU", is_available() False), with nothing else found: such a Windows lacks the Visual C++
+ * runtime that torch's DLLs load, and launchers report the failed import as "cannot use
+ * the GPU". The driver and a CPU build stay candidates. */
+void dl_explain_gpu_unused_on_fresh_windows(dl_explanation *e);
+
+/* The text sets CUDA_VISIBLE_DEVICES to a value that hides the first GPU and says
+ * is_available() is False: the variable is the reading (a launch script's index written for
+ * the author's second GPU), even without an error message. */
+void dl_explain_gpus_hidden_by_variable(dl_explanation *e);
+
+/* CUDA finds no driver or no device under a WSL2 kernel older than 5.10.43: that kernel
+ * has no GPU paravirtualisation, so the Windows driver is never reached (it is not missing,
+ * and installing a Linux driver inside WSL would break it). Runs before the signatures so
+ * that "Found no NVIDIA driver" does not read as a driver to install. */
+void dl_explain_wsl_kernel_without_gpu(dl_explanation *e);
+
+#endif
