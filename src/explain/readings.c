@@ -736,8 +736,7 @@ static const char *colab_without_gpu(const dl_paste *p, const char *id)
 static bool text_in_wsl(const dl_paste *p, const dl_facts *f)
 {
     long i;
-    if (dl_q_is_wsl(f) || dl_paste_find(p, 0, "wsl") >= 0 ||
-        dl_paste_find(p, 0, "subsystem for linux") >= 0)
+    if (dl_q_is_wsl(f) || dl_text_wsl_line(p) >= 0)
         return true;
     for (i = dl_paste_find(p, 0, "-microsoft"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "-microsoft")) {

@@ -995,6 +995,46 @@ static long mac_line(const dl_paste *p)
     return a < 0 ? c : c < 0 ? a : a < c ? a : c;
 }
 
+/* A mention of WSL that is not a denial ("not WSL", "without WSL", "native Linux, no
+ * WSL"): the word right before it decides. */
+static bool wsl_denied(const char *low, const char *at)
+{
+    static const char *const denials[] = {"not", "no", "without", "outside", "instead of",
+                                          "rather than", "(not"};
+    size_t k;
+    while (at > low && at[-1] == ' ')
+        at--;
+    for (k = 0; k < sizeof denials / sizeof denials[0]; k++) {
+        size_t n = strlen(denials[k]);
+        if ((size_t)(at - low) >= n && !strncmp(at - n, denials[k], n) &&
+            (at - n == low || !isalpha((unsigned char)at[-(long)n - 1])))
+            return true;
+    }
+    return false;
+}
+
+long dl_text_wsl_line(const dl_paste *p)
+{
+    static const char *const words[] = {"wsl", "subsystem for linux"};
+    size_t k;
+    long best = -1;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, words[k]); i >= 0 && (best < 0 || i < best);
+             i = dl_paste_find(p, (size_t)i + 1, words[k])) {
+            const char *low = p->lines[i].lower, *at;
+            bool said = false;
+            for (at = strstr(low, words[k]); at && !said; at = strstr(at + 1, words[k]))
+                said = !wsl_denied(low, at);
+            if (said) {
+                best = i;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
  * issue form: the first mention. */
 static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -1005,12 +1045,11 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     long at[3];
     const char *family[3] = {"windows", "macos", "linux"};
     size_t k, best = 3;
-    static const char *const wsl[] = {"wsl", "subsystem for linux"};
     long in_wsl;
     if (f->os.family.value)
         return;
     /* WSL reports name Windows too, but torch runs on Linux there. */
-    in_wsl = first_line_of(p, wsl, sizeof wsl / sizeof wsl[0]);
+    in_wsl = dl_text_wsl_line(p);
     if (in_wsl >= 0) {
         dl_text_set(&f->os.family, "linux");
         note(w, "os.family", (size_t)in_wsl);

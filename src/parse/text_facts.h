@@ -23,4 +23,8 @@ typedef struct dl_text_facts {
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *where);
 
+/* The first line that says the text runs in WSL ("WSL2", "Windows Subsystem for Linux"),
+ * not one that denies it ("native Ubuntu, not WSL"); -1 when none. */
+long dl_text_wsl_line(const dl_paste *p);
+
 #endif

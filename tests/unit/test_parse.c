@@ -9,6 +9,7 @@
 
 #include "parse/paste.h"
 #include "parse/paste_index.h"
+#include "parse/text_facts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +337,33 @@ static void markdown_inline_marks_of_fields(void **state)
     dl_paste_free(&p);
 }
 
+/* WSL named as where the text runs, not a denial of it. */
+static void wsl_said_not_denied(void **state)
+{
+    static const struct {
+        const char *text;
+        long line;
+    } cases[] = {
+        {"Ubuntu 22.04 in WSL2 on Windows 11", 0},
+        {"native Ubuntu (not WSL)\nnvidia-smi fails", -1},
+        {"dual boot, without wsl\nno WSL either", -1},
+        {"not WSL\nWindows Subsystem for Linux, Ubuntu", 1},
+        {"not WSL1 but WSL2", 0},
+        {"wsl", 0},
+        {"Ubuntu on bare metal", -1},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dl_paste p;
+        read_text(cases[i].text, &p);
+        if (dl_text_wsl_line(&p) != cases[i].line)
+            fail_msg("\"%s\": line %ld, want %ld", cases[i].text, dl_text_wsl_line(&p),
+                     cases[i].line);
+        dl_paste_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +382,7 @@ int main(void)
         cmocka_unit_test(lines_wrapped_at_a_space_are_joined),
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
+        cmocka_unit_test(wsl_said_not_denied),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
