@@ -252,6 +252,22 @@ static const char *no_gpu_named(const dl_knowledge *k, const dl_facts *f, const 
 static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
                                  const dl_gpu_span *gpu);
 
+/* A first CUDA call that is slow but works (the driver JIT-compiling the wheel's PTX for a
+ * GPU it has no SASS for) and no failure of the architecture family: PTX compiles only
+ * upwards, so the GPU is above what the build holds, never below it; the GPU's age
+ * against the wheel lists decides nothing here. */
+static bool slow_jit_only(const dl_paste *p)
+{
+    static const char *const failed[] = {"no kernel image", "not compatible with the current",
+                                         "invalid device function", "nokernelimage",
+                                         "no binary for gpu", "nobinaryforgpu"};
+    static const char *const slow[] = {"minute", "takes long", "takes a long", "very slow",
+                                       "extremely slow", "so slow", "is slow", "hangs",
+                                       "takes forever", "stalls"};
+    return dl_paste_find_any(p, failed, sizeof failed / sizeof failed[0]) < 0 &&
+           dl_paste_find_any(p, slow, sizeof slow / sizeof slow[0]) >= 0;
+}
+
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
  * list does. Below the list (or in a gap) is gpu_arch_dropped, above it arch_not_in_wheel
  * (know/arch.c). The list is the text's when it gives one; otherwise every wheel dlenv
@@ -866,6 +882,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (strcmp(own_symbol(p, id), id) != 0)
         return "";
+    if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
+        return id;
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
