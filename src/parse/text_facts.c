@@ -1372,6 +1372,13 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     while (i && out[i - 1] == ' ')
         i--;
+    /* "K80 Tesla", "on a K80": the model alone, too short to stand as a name; the mark it
+     * was found by is a Tesla model, so that is its family */
+    if (i == 3 && model_seen(out, i) && !strncmp(best, "k80", 3)) {
+        char named[16];
+        snprintf(named, sizeof named, "Tesla %.3s", out);
+        set_gpu_name(f, w, (size_t)line, named, strlen(named));
+    }
     if (i > 3)
         set_gpu_name(f, w, (size_t)line, out, i);
 }
