@@ -131,9 +131,61 @@ static void arch_rule(const dl_rule_input *in, dl_findings *out, const char *id)
     dl_fix_install_torch(x, in, py, NULL);
 }
 
+/* The newest major architecture the CUDA release `cuda` ("10.2") compiles for, from
+ * cuda_arch_ceiling.csv; 0 when the table does not list it. */
+static unsigned cuda_newest_major(const dl_knowledge *k, const char *cuda)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_cuda_arch_ceiling) : NULL;
+    char minor[16];
+    const char *dot = cuda ? strchr(cuda, '.') : NULL;
+    size_t r, n;
+    if (!t || !dot)
+        return 0;
+    n = (size_t)(dot - cuda) + 1 + strspn(dot + 1, "0123456789");
+    if (n >= sizeof minor)
+        return 0;
+    memcpy(minor, cuda, n);
+    minor[n] = '\0';
+    for (r = 0; r < t->rows; r++) {
+        const char *v = dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_cuda_version);
+        if (v && !strcmp(v, minor))
+            return (unsigned)strtoul(dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_newest_major),
+                                     NULL, 10);
+    }
+    return 0;
+}
+
+/* A torch older than the releases wheel_arches lists ("1.7.1+cu102" on an RTX 3090): its
+ * targets are unknown, but no build made with a CUDA can hold machine code for a later
+ * major architecture than that CUDA knows, and SASS runs only within its major. */
+static void arch_above_cuda(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_python *py = dl_q_main_python(f);
+    const char *cc = device_cc(f), *cuda = py ? torch_cuda(py) : NULL;
+    unsigned major, minor, newest;
+    dl_arch_list list;
+    char source[96];
+    dl_finding *x;
+    if (!py || !cc || !cuda || !dl_cc_parse(cc, &major, &minor) ||
+        wheel_targets(in, py, &list, source, sizeof source))
+        return;
+    newest = cuda_newest_major(in->know, cuda);
+    if (!newest || major <= newest)
+        return;
+    x = dl_finding_add(out, "arch_not_in_wheel", DL_SEV_FAILURE,
+                       "This torch was built with CUDA %s, which has no code for this GPU "
+                       "(sm_%u%u): CUDA %s compiles for compute capability %u.x at most",
+                       cuda, major, minor, cuda, newest);
+    dl_finding_evidence(x, "nvml.gpus[0].compute_capability", "%s", cc);
+    dl_finding_evidence(x, "torch's CUDA", "%s (cuda_arch_ceiling.csv)", cuda);
+    dl_fix_install_torch(x, in, py, NULL);
+}
+
 void dl_rule_arch_not_in_wheel(const dl_rule_input *in, dl_findings *out)
 {
     arch_rule(in, out, "arch_not_in_wheel");
+    arch_above_cuda(in, out);
 }
 
 void dl_rule_gpu_arch_dropped(const dl_rule_input *in, dl_findings *out)
