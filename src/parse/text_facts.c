@@ -1521,6 +1521,32 @@ static void gpu_model_alone(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* The official image's tag names its torch and CUDA: "pytorch/pytorch:1.4-cuda10.1-cudnn7-
+ * runtime", "pytorch/pytorch:2.1.0-cuda11.8-cudnn8-devel". Read when nothing else gave the
+ * torch: the image is what runs. */
+static void torch_image_tag(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char mark[] = "pytorch/pytorch:";
+    long i;
+    for (i = dl_paste_find(p, 0, mark); i >= 0; i = dl_paste_find(p, (size_t)i + 1, mark)) {
+        const char *low = strstr(p->lines[i].lower, mark) + sizeof mark - 1, *c;
+        size_t nv = strspn(low, "0123456789."), nc;
+        char version[24], cuda[16];
+        if (!nv || nv >= sizeof version || strncmp(low + nv, "-cuda", 5) != 0)
+            continue;
+        c = low + nv + 5;
+        nc = strspn(c, "0123456789.");
+        if (!nc || nc >= sizeof cuda || !strchr(c, '.') || strchr(c, '.') > c + nc)
+            continue;
+        memcpy(version, low, nv);
+        version[nv] = '\0';
+        memcpy(cuda, c, nc);
+        cuda[nc] = '\0';
+        set_installed(f, w, (size_t)i, version, cuda);
+        return;
+    }
+}
+
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
@@ -1528,6 +1554,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     python_in_words(p, f, w);
     bits_by_check(p, f, w);
     bits_in_words(p, f, w);
+    torch_image_tag(p, f, w);
     torch_in_words(p, f, w);
     gpu_in_words(p, f, w);
     gpu_model_alone(p, f, w);
