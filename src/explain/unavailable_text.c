@@ -105,6 +105,9 @@ static bool hides_first_gpu(const char *low)
     if (*at != '=')
         return false;
     at++;
+    /* an empty quoted value before the command: CUDA_VISIBLE_DEVICES="" python ... */
+    if ((at[0] == '"' && at[1] == '"') || (at[0] == '\'' && at[1] == '\''))
+        return true;
     at += strspn(at, " \"'");
     if (*at == '\0' || *at == ' ' || *at == '`')
         return true;
