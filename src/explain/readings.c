@@ -610,10 +610,33 @@ static bool container_without_gpus(const dl_paste *p)
  * holds for torch's own sentence: torch raises it only after its driver check passed ("Found
  * no NVIDIA driver" comes first), so a driver answered and counted no device, which on a
  * machine with a GPU is the device list the process was given. */
-static const char *gpus_hidden(const dl_paste *p, const char *id)
+/* The text's GPU is one sold only on NVSwitch boards (HGX/DGX: H20, H800, H200, B200, the
+ * SXM parts, the H100 "80GB HBM3"): there CUDA finds no device until the fabric manager
+ * has set up the fabric, while nvidia-smi lists every GPU. */
+static bool nvswitch_gpu(const dl_facts *f)
+{
+    static const char *const marks[] = {"h20", "h800", "h200", "b200", "b300", "sxm", "hbm3"};
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    char low[96];
+    size_t i;
+    bool found = false;
+    if (!g || !g->name.value || strlen(g->name.value) >= sizeof low)
+        return false;
+    for (i = 0; g->name.value[i]; i++)
+        low[i] = (char)tolower((unsigned char)g->name.value[i]);
+    low[i] = '\0';
+    if (strstr(low, "pcie") || strstr(low, "nvl"))
+        return false;
+    for (i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        found |= strstr(low, marks[i]) != NULL;
+    return found;
+}
+
+static const char *gpus_hidden(const dl_paste *p, const dl_facts *f, const char *id)
 {
     return launch_script(p)              ? "cuda_visible_devices"
            : container_without_gpus(p) ? "docker_no_gpu_passthrough"
+           : nvswitch_gpu(f)           ? "fabricmanager_missing"
            : dl_paste_find(p, 0, "no cuda gpus are available") >= 0 ? "cuda_visible_devices"
                                        : id;
 }
@@ -922,7 +945,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return driver_in_container(p, id);
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
-        return gpus_hidden(p, id);
+        return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
     if (!strcmp(id, "no_cuda_on_macos"))

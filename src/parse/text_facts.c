@@ -1332,7 +1332,8 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                         "intel(r) hd", "iris", "intel arc", "nvidia a100",
                                         "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4",
                                         "gt ", "mx", "a100", "h100", "h200", "v100", "p100",
-                                        "l40", "a10g", "b200", "k80", "nvidia "};
+                                        "l40", "a10g", "b200", "k80", "h800", "a800", "h20",
+                                        "nvidia "};
     const char *l, *low, *best = NULL;
     char out[64];
     long line = -1;
