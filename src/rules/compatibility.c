@@ -147,10 +147,10 @@ static unsigned cuda_newest_major(const dl_knowledge *k, const char *cuda)
     memcpy(minor, cuda, n);
     minor[n] = '\0';
     for (r = 0; r < t->rows; r++) {
-        const char *v = dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_cuda_version);
-        if (v && !strcmp(v, minor))
-            return (unsigned)strtoul(dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_newest_major),
-                                     NULL, 10);
+        const char *v = dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_cuda_version),
+                   *newest = dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_newest_major);
+        if (v && newest && !strcmp(v, minor))
+            return (unsigned)strtoul(newest, NULL, 10);
     }
     return 0;
 }
