@@ -5,6 +5,7 @@
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
 #include "explain/gpu_wheel_text.h"
+#include "explain/mac_text.h"
 #include "explain/memory_text.h"
 #include "explain/quote.h"
 #include "explain/release_text.h"
@@ -247,6 +248,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);
     dl_explain_gpu_unused_os_unknown(out);
+    dl_explain_mac_other_gpu(out);
     dl_explain_regression_between_builds(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
