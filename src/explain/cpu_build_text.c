@@ -195,6 +195,34 @@ void dl_explain_conda_env_without_cuda(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, env);
 }
 
+/* After separators, the number 0 (not 0.5, not 01). */
+static bool zero_at(const char *c)
+{
+    c += strspn(c, " \t:=");
+    return *c == '0' && !isdigit((unsigned char)c[1]) && c[1] != '.';
+}
+
+/* torch counts no GPU, in a form a program prints: Hugging Face's example scripts log
+ * "device: cpu, n_gpu: 0" (n_gpu is torch.cuda.device_count()), and the REPL answers 0 on
+ * the line after torch.cuda.device_count(); -1 when none. */
+static long no_gpu_counted_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "n_gpu"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "n_gpu")) {
+        const char *at = strstr(p->lines[i].lower, "n_gpu") + 5;
+        if ((*at == ':' || *at == '=' || *at == ' ') && zero_at(at))
+            return i;
+    }
+    for (i = dl_paste_find(p, 0, "device_count()"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "device_count()")) {
+        const char *next = (size_t)i + 1 < p->count ? p->lines[i + 1].lower : "";
+        next += strspn(next, " \t");
+        if (zero_at(next) && next[1 + strspn(next + 1, " \t\r")] == '\0')
+            return i + 1;
+    }
+    return -1;
+}
+
 void dl_explain_gpu_unused_on_windows(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -211,7 +239,8 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
-        ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0))
+        ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
+         (line = no_gpu_counted_line(&e->paste)) < 0))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

@@ -5,6 +5,8 @@
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
 #include "explain/gpu_wheel_text.h"
+#include "explain/install_text.h"
+#include "explain/mac_text.h"
 #include "explain/memory_text.h"
 #include "explain/quote.h"
 #include "explain/release_text.h"
@@ -222,6 +224,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_known_bad_message(k, out);
     dl_explain_shm_dll_release(k, out);
     dl_explain_directml_python(out);
+    dl_explain_release_without_platform_wheel(out);
     dl_explain_user_site_torch(out);
     dl_explain_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
@@ -247,6 +250,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);
     dl_explain_gpu_unused_os_unknown(out);
+    dl_explain_mac_other_gpu(out);
     dl_explain_regression_between_builds(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

@@ -1,0 +1,13 @@
+/* Readings of the text alone about a Mac: what its GPU can and cannot run. */
+#ifndef DLENV_EXPLAIN_MAC_TEXT_H
+#define DLENV_EXPLAIN_MAC_TEXT_H
+
+#include "explain/explain.h"
+
+/* Adds no_cuda_on_macos when nothing else was found, the text's machine is a Mac, it names
+ * a GPU that is not Apple's (an Intel Iris, an AMD Radeon, an NVIDIA card) and asks about
+ * CUDA or about support for that GPU, with no error and no MPS in the text: the question
+ * is whether torch can use that GPU at all on macOS. */
+void dl_explain_mac_other_gpu(dl_explanation *e);
+
+#endif
