@@ -1,5 +1,6 @@
 #include "explain/memory_text.h"
 
+#include "base/str.h"
 #include "explain/text_cause.h"
 #include "parse/oom.h"
 
@@ -25,4 +26,14 @@ void dl_explain_oom_in_words(dl_explanation *e)
         dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
+}
+
+void dl_explain_oom_share_candidates(dl_explanation *e)
+{
+    dl_oom oom;
+    if (!dl_findings_has(&e->findings, "gpu_memory_held_by_other_process") ||
+        !dl_oom_read(&e->paste, &oom) ||
+        dl_oom_unexplained_bytes(&oom) >= oom.total_bytes / 2)
+        return;
+    dl_strv_add(&e->alternatives, dl_strdup("cuda_oom"));
 }

@@ -10,4 +10,10 @@
  * process on the GPU stays a candidate; torch's own message decides. */
 void dl_explain_oom_in_words(dl_explanation *e);
 
+/* torch's out-of-memory numbers that give another process more than half the GPU, but
+ * less than half once a process's own CUDA context is allowed for (dl_oom_unexplained_bytes):
+ * a model too big for what was left reads the same (users and maintainers settle the same
+ * numbers either way), so a too-big batch stays a candidate. */
+void dl_explain_oom_share_candidates(dl_explanation *e);
+
 #endif
