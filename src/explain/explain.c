@@ -232,6 +232,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_extension_runtime(out);
+    dl_explain_torch_symbol_unplaced(out);
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);
     dl_explain_conda_cpu_row(out);

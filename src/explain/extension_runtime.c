@@ -1,5 +1,6 @@
 #include "explain/extension_runtime.h"
 
+#include "base/str.h"
 #include "explain/quote.h"
 
 #include <ctype.h>
@@ -125,4 +126,61 @@ void dl_explain_extension_runtime(dl_explanation *e)
                        pkg);
         return;
     }
+}
+
+/* "undefined symbol: " followed by a mangled name in torch's own namespaces (nested names
+ * _ZN / _ZNK, vtables _ZTVN, typeinfo _ZTIN); the line, or -1. */
+static long torch_api_symbol_line(const dl_paste *p)
+{
+    static const char *const spaces[] = {"2at", "3c10", "5torch", "6caffe2"};
+    static const char *const kinds[] = {"_zn", "_znk", "_ztvn", "_ztin"};
+    long i;
+    for (i = dl_paste_find(p, 0, "undefined symbol: _z"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "undefined symbol: _z")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "undefined symbol: _z"); at;
+             at = strstr(at + 1, "undefined symbol: _z")) {
+            size_t k, s;
+            for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+                for (s = 0; s < sizeof spaces / sizeof spaces[0]; s++) {
+                    size_t n = strlen(kinds[k]);
+                    if (!strncmp(at + 18, kinds[k], n) &&
+                        !strncmp(at + 18 + n, spaces[s], strlen(spaces[s])))
+                        return i;
+                }
+        }
+    }
+    return -1;
+}
+
+void dl_explain_torch_symbol_unplaced(dl_explanation *e)
+{
+    /* torch's import or its own libraries in the text: torch is what fails to load */
+    static const char *const torch_own[] = {"/torch/_c", "\\torch\\_c", "/torch/lib/",
+                                            "\\torch\\lib\\", "libtorch", "torch/__init__.py",
+                                            "torch\\__init__.py", "import torch"};
+    static const char *const candidates[] = {"extension_mismatch", "torchvision_mismatch"};
+    dl_finding *x = NULL;
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!dl_q_failure(f))
+            continue;
+        if (strcmp(f->id.value, "torch_import_failed") != 0)
+            return;
+        x = f;
+    }
+    if (!x || torch_api_symbol_line(&e->paste) < 0 ||
+        dl_paste_find_any(&e->paste, torch_own, sizeof torch_own / sizeof torch_own[0]) >= 0)
+        return;
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    dl_strv_free(&e->alternatives);
+    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        dl_strv_add(&e->alternatives, dl_strdup(candidates[i]));
+    dl_strv_add(&e->alternatives, dl_strdup("torch_import_failed"));
+    /* the general row's question is about other CUDA libraries: not these symbols */
+    dl_strv_free(&e->ask);
+    dl_strv_add(&e->ask, dl_strdup("the whole traceback (which library lacks the symbol: an "
+                                   "extension, torchvision / torchaudio / torchtext, or torch's "
+                                   "own) and `python -m pip list | grep torch`"));
 }

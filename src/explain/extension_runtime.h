@@ -11,4 +11,12 @@
  * when the text gives it, has another major than N. */
 void dl_explain_extension_runtime(dl_explanation *e);
 
+/* "import torch fails on an undefined symbol" read from an undefined symbol alone, where the
+ * symbol is torch's own C++ API (at::, c10::, torch::, caffe2::, their vtables) and the text
+ * never shows torch's import or torch's own libraries: a library compiled against another
+ * torch lacks it, and which one (an extension, torchvision / torchaudio / torchtext, or
+ * torch's own from a mixed install) the text does not say. The finding becomes a candidate
+ * beside those two, and the whole traceback is asked for. */
+void dl_explain_torch_symbol_unplaced(dl_explanation *e);
+
 #endif
