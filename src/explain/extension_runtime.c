@@ -2,8 +2,10 @@
 
 #include "base/str.h"
 #include "explain/quote.h"
+#include "explain/text_cause.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,4 +185,50 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e)
     dl_strv_add(&e->ask, dl_strdup("the whole traceback (which library lacks the symbol: an "
                                    "extension, torchvision / torchaudio / torchtext, or torch's "
                                    "own) and `python -m pip list | grep torch`"));
+}
+
+/* The last line before `line` that imports something; -1 when none. */
+static long last_import_before(const dl_paste *p, long line)
+{
+    long i;
+    for (i = line; i >= 0; i--)
+        if (strstr(p->lines[i].lower, "import "))
+            return i;
+    return -1;
+}
+
+void dl_explain_domain_library_just_installed(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torchvision_mismatch",
+        "pip just installed a torchvision / torchaudio / torchtext built for another torch "
+        "(or another CUDA variant) than the torch already there, and it fails to load",
+        "# install it from the index of the installed torch, at the release paired with it "
+        "(dlenv plan; pip install torchaudio==X --index-url https://download.pytorch.org/whl/cuXYZ)",
+        {"extension_mismatch"},
+        "`python -m pip list | grep torch` (their versions and +cuXYZ tags) and the whole error"};
+    static const char *const packages[] = {"torchvision", "torchaudio", "torchtext"};
+    static const char *const load[] = {"_dlopen(", "undefined symbol", "dll load failed",
+                                       "winerror 127", "winerror 126", "cannot open shared object"};
+    size_t k;
+    long installed = -1, load_line;
+    char mark[40];
+    if (e->findings.items.count ||
+        (load_line = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < 0)
+        return;
+    for (k = 0; k < sizeof packages / sizeof packages[0] && installed < 0; k++) {
+        long i;
+        snprintf(mark, sizeof mark, "import %s", packages[k]);
+        /* the import that fails is this package's: the last import before the failure */
+        if (last_import_before(&e->paste, load_line) < 0 ||
+            !strstr(e->paste.lines[last_import_before(&e->paste, load_line)].lower, mark))
+            continue;
+        snprintf(mark, sizeof mark, "%s-", packages[k]);
+        for (i = dl_paste_find(&e->paste, 0, "successfully installed"); i >= 0 && installed < 0;
+             i = dl_paste_find(&e->paste, (size_t)i + 1, "successfully installed"))
+            if (strstr(e->paste.lines[i].lower, mark) && (size_t)i < (size_t)load_line)
+                installed = i;
+    }
+    if (installed >= 0)
+        dl_text_cause_add(e, &cause, installed, load_line);
 }

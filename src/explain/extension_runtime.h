@@ -19,4 +19,11 @@ void dl_explain_extension_runtime(dl_explanation *e);
  * beside those two, and the whole traceback is asked for. */
 void dl_explain_torch_symbol_unplaced(dl_explanation *e);
 
+/* pip installs torchvision / torchaudio / torchtext into an environment that has torch
+ * ("Successfully installed torchaudio-0.10.0") and the next import of that package fails
+ * loading its compiled library (ctypes' dlopen, an undefined symbol, a DLL): the wheel pip
+ * chose was built for another torch or CUDA variant (PyPI's default build beside a +cuXYZ
+ * torch) -- torchvision_mismatch, with nothing else found. */
+void dl_explain_domain_library_just_installed(dl_explanation *e);
+
 #endif
