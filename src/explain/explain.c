@@ -102,6 +102,11 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
         id = read;
     }
     layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));
+    /* A second row for the same finding (c10.dll's row and WinError 1114's) knows its own
+     * candidates: they stay candidates, unless the text's facts settled the finding. */
+    if (dl_findings_has(&e->findings, id) && !settled && !rule_failed(rules, id))
+        dl_strv_split(&e->alternatives,
+                      dl_table_cell(cat, row, DL_COL_error_signatures_alternatives), ';');
     if (dl_findings_has(&e->findings, id) || layer < 0 ||
         decided_by_rules(rules, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)) ||
         alternative_found(&e->findings,
