@@ -203,25 +203,25 @@ void dl_explain_domain_library_just_installed(dl_explanation *e)
         "torchvision_mismatch",
         "pip just installed a torchvision / torchaudio / torchtext built for another torch "
         "(or another CUDA variant) than the torch already there, and it fails to load",
-        "# install it from the index of the installed torch, at the release paired with it "
-        "(dlenv plan; pip install torchaudio==X --index-url https://download.pytorch.org/whl/cuXYZ)",
+        "# install it from the index of the installed torch, at the release paired with that "
+        "torch (dlenv plan gives the command)",
         {"extension_mismatch"},
         "`python -m pip list | grep torch` (their versions and +cuXYZ tags) and the whole error"};
     static const char *const packages[] = {"torchvision", "torchaudio", "torchtext"};
     static const char *const load[] = {"_dlopen(", "undefined symbol", "dll load failed",
                                        "winerror 127", "winerror 126", "cannot open shared object"};
     size_t k;
-    long installed = -1, load_line;
+    long installed = -1, load_line, imported;
     char mark[40];
-    if (e->findings.items.count ||
-        (load_line = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < 0)
+    if (e->findings.items.count || dl_paste_find(&e->paste, 0, "successfully installed") < 0 ||
+        (load_line = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < 0 ||
+        (imported = last_import_before(&e->paste, load_line)) < 0)
         return;
     for (k = 0; k < sizeof packages / sizeof packages[0] && installed < 0; k++) {
         long i;
         snprintf(mark, sizeof mark, "import %s", packages[k]);
         /* the import that fails is this package's: the last import before the failure */
-        if (last_import_before(&e->paste, load_line) < 0 ||
-            !strstr(e->paste.lines[last_import_before(&e->paste, load_line)].lower, mark))
+        if (!strstr(e->paste.lines[imported].lower, mark))
             continue;
         snprintf(mark, sizeof mark, "%s-", packages[k]);
         for (i = dl_paste_find(&e->paste, 0, "successfully installed"); i >= 0 && installed < 0;
