@@ -104,6 +104,11 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
         id = read;
     }
     layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));
+    /* A second row for the same finding (c10.dll's row and WinError 1114's) knows its own
+     * candidates: they stay candidates, unless the text's facts settled the finding. */
+    if (dl_findings_has(&e->findings, id) && !settled && !rule_failed(rules, id))
+        dl_strv_split(&e->alternatives,
+                      dl_table_cell(cat, row, DL_COL_error_signatures_alternatives), ';');
     if (dl_findings_has(&e->findings, id) || layer < 0 ||
         decided_by_rules(rules, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives)) ||
         alternative_found(&e->findings,
@@ -235,7 +240,11 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_extension_runtime(out);
+    dl_explain_torch_symbol_unplaced(out);
+    dl_explain_domain_library_just_installed(out);
     dl_explain_oom_in_words(out);
+    dl_explain_oom_share_candidates(out);
+    dl_explain_oom_on_one_node(out);
     dl_explain_conda_cpu_row(out);
     dl_explain_cpu_build_wanted_cuda(out);
     dl_explain_gpu_below_every_wheel(k, out);

@@ -1,8 +1,11 @@
 #include "explain/extension_runtime.h"
 
+#include "base/str.h"
 #include "explain/quote.h"
+#include "explain/text_cause.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +128,107 @@ void dl_explain_extension_runtime(dl_explanation *e)
                        pkg);
         return;
     }
+}
+
+/* "undefined symbol: " followed by a mangled name in torch's own namespaces (nested names
+ * _ZN / _ZNK, vtables _ZTVN, typeinfo _ZTIN); the line, or -1. */
+static long torch_api_symbol_line(const dl_paste *p)
+{
+    static const char *const spaces[] = {"2at", "3c10", "5torch", "6caffe2"};
+    static const char *const kinds[] = {"_zn", "_znk", "_ztvn", "_ztin"};
+    long i;
+    for (i = dl_paste_find(p, 0, "undefined symbol: _z"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "undefined symbol: _z")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "undefined symbol: _z"); at;
+             at = strstr(at + 1, "undefined symbol: _z")) {
+            size_t k, s;
+            for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+                for (s = 0; s < sizeof spaces / sizeof spaces[0]; s++) {
+                    size_t n = strlen(kinds[k]);
+                    if (!strncmp(at + 18, kinds[k], n) &&
+                        !strncmp(at + 18 + n, spaces[s], strlen(spaces[s])))
+                        return i;
+                }
+        }
+    }
+    return -1;
+}
+
+void dl_explain_torch_symbol_unplaced(dl_explanation *e)
+{
+    /* torch's import or its own libraries in the text: torch is what fails to load */
+    static const char *const torch_own[] = {"/torch/_c", "\\torch\\_c", "/torch/lib/",
+                                            "\\torch\\lib\\", "libtorch", "torch/__init__.py",
+                                            "torch\\__init__.py", "import torch"};
+    static const char *const candidates[] = {"extension_mismatch", "torchvision_mismatch"};
+    dl_finding *x = NULL;
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!dl_q_failure(f))
+            continue;
+        if (strcmp(f->id.value, "torch_import_failed") != 0)
+            return;
+        x = f;
+    }
+    if (!x || torch_api_symbol_line(&e->paste) < 0 ||
+        dl_paste_find_any(&e->paste, torch_own, sizeof torch_own / sizeof torch_own[0]) >= 0)
+        return;
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    dl_strv_free(&e->alternatives);
+    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        dl_strv_add(&e->alternatives, dl_strdup(candidates[i]));
+    dl_strv_add(&e->alternatives, dl_strdup("torch_import_failed"));
+    /* the general row's question is about other CUDA libraries: not these symbols */
+    dl_strv_free(&e->ask);
+    dl_strv_add(&e->ask, dl_strdup("the whole traceback (which library lacks the symbol: an "
+                                   "extension, torchvision / torchaudio / torchtext, or torch's "
+                                   "own) and `python -m pip list | grep torch`"));
+}
+
+/* The last line before `line` that imports something; -1 when none. */
+static long last_import_before(const dl_paste *p, long line)
+{
+    long i;
+    for (i = line; i >= 0; i--)
+        if (strstr(p->lines[i].lower, "import "))
+            return i;
+    return -1;
+}
+
+void dl_explain_domain_library_just_installed(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torchvision_mismatch",
+        "pip just installed a torchvision / torchaudio / torchtext built for another torch "
+        "(or another CUDA variant) than the torch already there, and it fails to load",
+        "# install it from the index of the installed torch, at the release paired with that "
+        "torch (dlenv plan gives the command)",
+        {"extension_mismatch"},
+        "`python -m pip list | grep torch` (their versions and +cuXYZ tags) and the whole error"};
+    static const char *const packages[] = {"torchvision", "torchaudio", "torchtext"};
+    static const char *const load[] = {"_dlopen(", "undefined symbol", "dll load failed",
+                                       "winerror 127", "winerror 126", "cannot open shared object"};
+    size_t k;
+    long installed = -1, load_line, imported;
+    char mark[40];
+    if (e->findings.items.count || dl_paste_find(&e->paste, 0, "successfully installed") < 0 ||
+        (load_line = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < 0 ||
+        (imported = last_import_before(&e->paste, load_line)) < 0)
+        return;
+    for (k = 0; k < sizeof packages / sizeof packages[0] && installed < 0; k++) {
+        long i;
+        snprintf(mark, sizeof mark, "import %s", packages[k]);
+        /* the import that fails is this package's: the last import before the failure */
+        if (!strstr(e->paste.lines[imported].lower, mark))
+            continue;
+        snprintf(mark, sizeof mark, "%s-", packages[k]);
+        for (i = dl_paste_find(&e->paste, 0, "successfully installed"); i >= 0 && installed < 0;
+             i = dl_paste_find(&e->paste, (size_t)i + 1, "successfully installed"))
+            if (strstr(e->paste.lines[i].lower, mark) && (size_t)i < (size_t)load_line)
+                installed = i;
+    }
+    if (installed >= 0)
+        dl_text_cause_add(e, &cause, installed, load_line);
 }

@@ -11,4 +11,19 @@
  * when the text gives it, has another major than N. */
 void dl_explain_extension_runtime(dl_explanation *e);
 
+/* "import torch fails on an undefined symbol" read from an undefined symbol alone, where the
+ * symbol is torch's own C++ API (at::, c10::, torch::, caffe2::, their vtables) and the text
+ * never shows torch's import or torch's own libraries: a library compiled against another
+ * torch lacks it, and which one (an extension, torchvision / torchaudio / torchtext, or
+ * torch's own from a mixed install) the text does not say. The finding becomes a candidate
+ * beside those two, and the whole traceback is asked for. */
+void dl_explain_torch_symbol_unplaced(dl_explanation *e);
+
+/* pip installs torchvision / torchaudio / torchtext into an environment that has torch
+ * ("Successfully installed torchaudio-0.10.0") and the next import of that package fails
+ * loading its compiled library (ctypes' dlopen, an undefined symbol, a DLL): the wheel pip
+ * chose was built for another torch or CUDA variant (PyPI's default build beside a +cuXYZ
+ * torch) -- torchvision_mismatch, with nothing else found. */
+void dl_explain_domain_library_just_installed(dl_explanation *e);
+
 #endif

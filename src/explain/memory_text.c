@@ -1,7 +1,10 @@
 #include "explain/memory_text.h"
 
+#include "base/str.h"
 #include "explain/text_cause.h"
 #include "parse/oom.h"
+
+#include <string.h>
 
 
 void dl_explain_oom_in_words(dl_explanation *e)
@@ -25,4 +28,65 @@ void dl_explain_oom_in_words(dl_explanation *e)
         dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
+}
+
+void dl_explain_oom_share_candidates(dl_explanation *e)
+{
+    dl_oom oom;
+    if (!dl_findings_has(&e->findings, "gpu_memory_held_by_other_process") ||
+        !dl_oom_read(&e->paste, &oom) ||
+        dl_oom_unexplained_bytes(&oom) >= oom.total_bytes / 2)
+        return;
+    dl_strv_add(&e->alternatives, dl_strdup("cuda_oom"));
+}
+
+/* The line says the job runs there ("works fine", "runs", "no problem"), not that it
+ * fails there too. */
+static bool runs_there(const char *low)
+{
+    static const char *const ok[] = {"works", "worked", "work fine", "runs ", "ran ",
+                                     "run fine", "no problem", "succeed", "without error"};
+    static const char *const also[] = {" too", " also ", "as well", "same error",
+                                       "doesn't work", "does not work", "fails"};
+    size_t k;
+    bool fine = false;
+    for (k = 0; k < sizeof also / sizeof also[0]; k++)
+        if (strstr(low, also[k]))
+            return false;
+    for (k = 0; k < sizeof ok / sizeof ok[0]; k++)
+        fine |= strstr(low, ok[k]) != NULL;
+    return fine;
+}
+
+void dl_explain_oom_on_one_node(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "gpu_memory_held_by_other_process",
+        "The same job runs on other nodes: something on this node holds its GPU's memory "
+        "(a stuck process of another run or user)",
+        "# on that node: nvidia-smi (and fuser -v /dev/nvidia*) shows the process; end it, "
+        "or have the cluster's admin drain the node",
+        {"cuda_oom"},
+        "`nvidia-smi` on the failing node and on one where the job runs"};
+    static const char *const memory[] = {"out of memory", "allocate memory",
+                                         "allocate gpu memory", "memory allocation failed"};
+    static const char *const elsewhere[] = {"on a different node", "on another node",
+                                            "on other nodes", "on the other nodes",
+                                            "on a other node", "on different nodes"};
+    dl_oom oom;
+    long line, node;
+    size_t i;
+    /* only an out-of-memory signature found: the node's words say whose memory it is */
+    for (i = 0; i < e->findings.items.count; i++)
+        if (strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value, "cuda_oom") != 0)
+            return;
+    if (dl_oom_read(&e->paste, &oom) ||
+        (line = dl_paste_find_any(&e->paste, memory, sizeof memory / sizeof memory[0])) < 0 ||
+        (node = dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0])) < 0 ||
+        !runs_there(e->paste.lines[node].lower))
+        return;
+    for (i = 0; i < e->findings.items.count; i++)
+        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, i).severity,
+                    dl_severity_name(DL_SEV_WARNING));
+    dl_text_cause_add(e, &cause, line, node == line ? -1 : node);
 }

@@ -10,4 +10,16 @@
  * process on the GPU stays a candidate; torch's own message decides. */
 void dl_explain_oom_in_words(dl_explanation *e);
 
+/* torch's out-of-memory numbers that give another process more than half the GPU, but
+ * less than half once a process's own CUDA context is allowed for (dl_oom_unexplained_bytes):
+ * a model too big for what was left reads the same (users and maintainers settle the same
+ * numbers either way), so a too-big batch stays a candidate. */
+void dl_explain_oom_share_candidates(dl_explanation *e);
+
+/* A failure to allocate GPU memory on one node of a cluster while "the same job works on
+ * a different node", with nothing else found and no numbers of torch's: the job is not too
+ * big for the GPU, something on that node holds its memory (a stuck process of another
+ * user or run). Too big a job stays a candidate, for nodes with smaller GPUs. */
+void dl_explain_oom_on_one_node(dl_explanation *e);
+
 #endif

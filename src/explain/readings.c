@@ -384,7 +384,7 @@ static const char *oom_numbers(const dl_paste *p, const char *id, bool *settled)
 {
     dl_oom oom;
     if (dl_oom_read(p, &oom) && settled &&
-        oom.total_bytes - oom.free_bytes - oom.torch_bytes < oom.total_bytes / 4)
+        dl_oom_outside_bytes(&oom) < oom.total_bytes / 4)
         *settled = true;
     return id;
 }

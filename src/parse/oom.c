@@ -55,6 +55,41 @@ static double cached_by_torch(const char *low)
     return allocated >= 0 && cached >= 0 ? allocated + cached : -1;
 }
 
+/* The size right after `before` ("this process has 1.50 GiB memory in use") in bytes; -1
+ * when none. */
+static double size_after(const char *low, const char *before)
+{
+    const char *at = strstr(low, before);
+    char *end;
+    double v;
+    if (!at)
+        return -1;
+    at += strlen(before);
+    v = strtod(at, &end);
+    if (end == at)
+        return -1;
+    while (*end == ' ')
+        end++;
+    if (!strncmp(end, "gib", 3))
+        return v * 1024.0 * 1024.0 * 1024.0;
+    if (!strncmp(end, "mib", 3))
+        return v * 1024.0 * 1024.0;
+    if (!strncmp(end, "kib", 3))
+        return v * 1024.0;
+    return !strncmp(end, "bytes", 5) ? v : -1;
+}
+
+double dl_oom_outside_bytes(const dl_oom *o)
+{
+    return o->total_bytes - o->free_bytes - (o->own_bytes >= 0 ? o->own_bytes : o->torch_bytes);
+}
+
+double dl_oom_unexplained_bytes(const dl_oom *o)
+{
+    double outside = dl_oom_outside_bytes(o);
+    return o->own_bytes >= 0 ? outside : outside - DL_OOM_CONTEXT_BYTES;
+}
+
 bool dl_oom_read(const dl_paste *p, dl_oom *out)
 {
     long i = dl_paste_find(p, 0, "cuda out of memory");
@@ -72,6 +107,9 @@ bool dl_oom_read(const dl_paste *p, dl_oom *out)
     out->torch_bytes = first_of(low, " reserved in total by pytorch", " is allocated by pytorch");
     if (out->torch_bytes < 0)
         out->torch_bytes = cached_by_torch(low);
+    /* torch 2.1+ names this process apart from the others ("Process 4242 has ..."), but
+     * only where NVML's process id is this one's: not inside a container's namespace. */
+    out->own_bytes = size_after(low, "this process has ");
     if (out->total_bytes <= 0 || out->free_bytes < 0 || out->torch_bytes < 0)
         return false;
     if (strstr(low, "reserved by pytorch but unallocated")) {

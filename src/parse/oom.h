@@ -12,10 +12,26 @@ typedef struct dl_oom {
     double total_bytes;   /* the GPU's capacity */
     double free_bytes;
     double torch_bytes;   /* reserved by PyTorch, allocated or not */
+    double own_bytes;     /* all this process holds, its CUDA context included ("this
+                           * process has X memory in use", torch 2.1+); -1 when not said */
 } dl_oom;
+
+/* A CUDA context with cuBLAS and cuDNN loaded, and a desktop on the same GPU, hold up to
+ * about this much outside PyTorch's allocator: below it, memory PyTorch does not hold is
+ * no sign of another process. */
+#define DL_OOM_CONTEXT_BYTES (1024.0 * 1024.0 * 1024.0)
 
 /* The first OOM line with all three numbers; false when there is none. */
 bool dl_oom_read(const dl_paste *p, dl_oom *out);
+
+/* What the message's numbers leave to other processes: the total less what is free and
+ * what this process holds (its own figure when torch gives it, else PyTorch's share). */
+double dl_oom_outside_bytes(const dl_oom *o);
+
+/* The part of that no process's own CUDA context and desktop explain: all of it when torch
+ * gave this process's own figure (which includes its context), else what exceeds
+ * DL_OOM_CONTEXT_BYTES; 0 or less when nothing points at another process. */
+double dl_oom_unexplained_bytes(const dl_oom *o);
 
 /* The first line that says "OOM" as a word ("--medvram OOMs", "OOM at 512x512"), not the
  * kernel's OOM killer ("OOMKilled", "oom-kill"); -1 when none. */

@@ -83,8 +83,10 @@ void dl_rule_oom_message(const dl_paste *p, dl_findings *out)
     char key[32];
     if (!dl_oom_read(p, &oom))
         return;
-    other = oom.total_bytes - oom.free_bytes - oom.torch_bytes;
-    if (other <= oom.total_bytes / 2)
+    other = dl_oom_outside_bytes(&oom);
+    /* Half the GPU held elsewhere, and more than a process's own CUDA context and a
+     * desktop take (on a 1 GB card those alone are most of it). */
+    if (other <= oom.total_bytes / 2 || dl_oom_unexplained_bytes(&oom) <= 0)
         return;
     x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
                        "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch itself "
