@@ -26,6 +26,12 @@ dlenv = os.path.join(here, "..", "build", "dlenv")
 corpus = os.path.join(here, "..", "tests", "cases", "real")
 
 
+def report_number(name):
+    """rNNN.txt's number (r1000.txt sorts after r999.txt)."""
+    digits = "".join(c for c in name if c.isdigit())
+    return int(digits) if digits else 0
+
+
 def explain(path, program=None):
     """(root cause id or "none", [alternative ids]) that `dlenv explain` gives for path."""
     r = subprocess.run([program or dlenv, "explain", "--json", path], capture_output=True,
@@ -66,7 +72,7 @@ def main():
         corpus = args[1]
     rows = read_index(corpus)
     if since:
-        rows = [r for r in rows if r["file"] >= since]
+        rows = [r for r in rows if report_number(r["file"]) >= report_number(since)]
     totals = collections.Counter()
     named = collections.Counter()
     candidate = collections.Counter()

@@ -23,7 +23,7 @@ if os.path.exists(index):
     with open(index, encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
 sources = {r["source"] for r in rows}
-number = max([int(r["file"][1:4]) for r in rows] + [0])
+number = max([int(r["file"][1:].split(".")[0]) for r in rows] + [0])
 added = 0
 for batch in sys.argv[1:]:
     with open(os.path.join(batch, "index.tsv"), encoding="utf-8") as f:
