@@ -3,6 +3,7 @@
 #include "explain/quote.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
+#include "facts/query.h"
 #include "plan/gpu_names.h"
 
 #include <ctype.h>
@@ -20,11 +21,8 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
         dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts))
         return;
-    if (py->site_packages.count &&
-        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
-        t = &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
-                        dl_torch_install, 0);
-    cuda = py->runtime.version.value ? py->runtime.cuda.value : t ? t->cuda.value : NULL;
+    t = dl_q_listed_torch(f);
+    cuda = dl_q_torch_cuda(f);
     if (!cuda || strcmp(cuda, "none") != 0 || !dl_text_wants_cuda(&e->paste))
         return;
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,

@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/quote.h"
+#include "facts/query.h"
 #include "explain/text_cause.h"
 
 #include <ctype.h>
@@ -74,10 +75,8 @@ static int torch_cuda_major(const dl_facts *f)
     const char *cuda = NULL;
     if (py && py->runtime.cuda.value)
         cuda = py->runtime.cuda.value;
-    else if (py && py->site_packages.count &&
-             DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
-        cuda = DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
-                          dl_torch_install, 0).cuda.value;
+    else if (dl_q_listed_torch(f))
+        cuda = dl_q_listed_torch(f)->cuda.value;
     return cuda && isdigit((unsigned char)cuda[0]) ? atoi(cuda) : 0;
 }
 

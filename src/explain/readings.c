@@ -197,15 +197,10 @@ static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_sp
 static bool wheel_list_of_text(const dl_knowledge *k, const dl_facts *f, char *buf, size_t n)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const dl_torch_install *t = py && py->site_packages.count &&
-                                        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count
-                                    ? &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
-                                                  dl_torch_install, 0)
-                                    : NULL;
+    const dl_torch_install *t = dl_q_listed_torch(f);
     const char *version = py && py->runtime.version.value ? py->runtime.version.value
                                                           : t ? t->version.value : NULL;
-    const char *cuda = py && py->runtime.version.value ? py->runtime.cuda.value
-                                                       : t ? t->cuda.value : NULL;
+    const char *cuda = dl_q_torch_cuda(f);
     const char *os = f->os.family.value && !strcmp(f->os.family.value, "windows") ? "windows"
                                                                                   : "linux";
     char variant[16];
@@ -307,10 +302,8 @@ static void torch_minor_of(const dl_facts *f, char *out, size_t n)
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     const char *v = py ? py->runtime.version.value : NULL;
     dl_torch_version tv;
-    if (!v && py && py->site_packages.count &&
-        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count)
-        v = DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
-                       dl_torch_install, 0).version.value;
+    if (!v && dl_q_listed_torch(f))
+        v = dl_q_listed_torch(f)->version.value;
     out[0] = '\0';
     if (v && dl_torch_version_parse(v, &tv))
         snprintf(out, n, "%lu.%lu", tv.release.part[0], tv.release.part[1]);

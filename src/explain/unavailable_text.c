@@ -2,6 +2,7 @@
 
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
+#include "facts/query.h"
 #include "plan/gpu_names.h"
 
 #include <ctype.h>
@@ -32,14 +33,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
         "`python -m torch.utils.collect_env` (the CUDA torch was "
         "built with)"};
     const dl_facts *f = &e->facts;
-    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const dl_torch_install *t = py && py->site_packages.count &&
-                                        DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches.count
-                                    ? &DL_LIST_AT(DL_LIST_AT(py->site_packages, dl_site_packages, 0).torches,
-                                                  dl_torch_install, 0)
-                                    : NULL;
-    const char *cuda = py && py->runtime.version.value ? py->runtime.cuda.value
-                                                       : t ? t->cuda.value : NULL;
+    const char *cuda = dl_q_torch_cuda(f);
     dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     long line;
     if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||

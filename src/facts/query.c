@@ -144,6 +144,23 @@ const char *dl_q_first_torch_version(const dl_facts *f)
     return v || !py ? v : py->runtime.version.value;
 }
 
+const dl_torch_install *dl_q_listed_torch(const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_site_packages *site =
+        py && py->site_packages.count ? &DL_LIST_AT(py->site_packages, dl_site_packages, 0) : NULL;
+    return site && site->torches.count ? &DL_LIST_AT(site->torches, dl_torch_install, 0) : NULL;
+}
+
+const char *dl_q_torch_cuda(const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_torch_install *t = dl_q_listed_torch(f);
+    if (py && py->runtime.version.value)
+        return py->runtime.cuda.value;
+    return t ? t->cuda.value : NULL;
+}
+
 /* The newest CUDA the driver runs (1000 x major + 10 x minor): NVML's answer, else the
  * driver API's; 0 when neither answered. */
 long long dl_q_driver_cuda(const dl_facts *f)

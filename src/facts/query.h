@@ -40,6 +40,12 @@ const char *dl_q_torch_version(const dl_python *py);
 /* The first interpreter's torch version: by its files, else the one its runtime reports
  * (collect_env's "PyTorch version"); NULL when the facts give none. */
 const char *dl_q_first_torch_version(const dl_facts *f);
+/* The first torch the first interpreter's first site-packages lists (what a pasted pip list
+ * or collect_env gives), or NULL. */
+const dl_torch_install *dl_q_listed_torch(const dl_facts *f);
+/* The CUDA torch was built with, as the facts give it: the runtime's answer when torch ran
+ * (NULL there means it did not say), else the listed torch's; "none" for a CPU build. */
+const char *dl_q_torch_cuda(const dl_facts *f);
 /* The newest CUDA the driver runs (12040 for 12.4): NVML's answer, else the driver API's;
  * 0 when neither answered. */
 long long dl_q_driver_cuda(const dl_facts *f);
