@@ -270,3 +270,25 @@ void dl_explain_amd_named_without_cuda(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, amd, symptom);
 }
+
+void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_not_loaded",
+        "CUDA's \"unknown error\" on a system where nothing loads the nvidia_uvm module on "
+        "demand (NixOS, a Flatpak sandbox): the module is not loaded, so CUDA cannot start",
+        "# load it (`sudo modprobe nvidia_uvm`, or `nvidia-modprobe -u -c=0`, which also "
+        "creates /dev/nvidia-uvm) and make it load at boot (NixOS: boot.kernelModules = "
+        "[ \"nvidia_uvm\" ])",
+        {"suspend_resume_uvm"},
+        "`lsmod | grep nvidia_uvm` and `ls -l /dev/nvidia-uvm` (is the module loaded?), and "
+        "whether the error began after a suspend or resume"};
+    static const char *const unknown[] = {"cuda unknown error", "cuda error: unknown error",
+                                          "cuda_error_unknown", "error 999", "error (999)",
+                                          "error=999", "returned 999", "error: 999"};
+    long line;
+    if (e->findings.items.count || !dl_text_uvm_not_loaded_on_demand(&e->paste) ||
+        (line = dl_paste_find_any(&e->paste, unknown, sizeof unknown / sizeof unknown[0])) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -45,4 +45,9 @@ void dl_explain_wsl_kernel_without_gpu(dl_explanation *e);
  * a CPU build and an NVIDIA card beside the AMD one stay candidates. */
 void dl_explain_amd_named_without_cuda(dl_explanation *e);
 
+/* CUDA's "unknown error" (999) where nothing loads the nvidia_uvm module on demand (NixOS,
+ * a Flatpak sandbox) and no suspend is named: the module is not loaded, so CUDA cannot
+ * start (a suspend that wedged it stays the candidate; lsmod and /dev/nvidia-uvm decide). */
+void dl_explain_uvm_missing_unknown_error(dl_explanation *e);
+
 #endif
