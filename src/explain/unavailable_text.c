@@ -257,8 +257,8 @@ void dl_explain_amd_named_without_cuda(dl_explanation *e)
         "has: an NVIDIA one beside the AMD one would be the one to use)"};
     /* an NVIDIA GPU, or a build that already targets AMD (ROCm, DirectML, ZLUDA) */
     static const char *const elsewhere[] = {"geforce", "rtx", "gtx", "quadro", "tesla",
-                                            "nvidia-smi", "driver version", "nvidia gpu",
-                                            "nvidia card", "+rocm", "hip error", "hiperror",
+                                            "nvidia", "driver version", "a100", "h100",
+                                            "v100", "+rocm", "hip error", "hiperror",
                                             "directml", "zluda"};
     const dl_paste *p = &e->paste;
     long amd, symptom;
