@@ -242,6 +242,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);
+    dl_explain_lcuda_flag_named(out);
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);
     dl_explain_oom_on_one_node(out);
@@ -254,6 +255,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_plain_pip_on_aarch64(out);
     dl_explain_colab_runtime_without_gpu(out);
     dl_explain_conda_env_without_cuda(out);
+    dl_explain_amd_named_without_cuda(out);
+    dl_explain_uvm_missing_unknown_error(out);
     dl_explain_silent_unavailable(out);
     dl_explain_gpu_unused_on_windows(out);
     dl_explain_gpu_unused_on_fresh_windows(out);

@@ -231,3 +231,67 @@ void dl_explain_domain_library_just_installed(dl_explanation *e)
     if (installed >= 0)
         dl_text_cause_add(e, &cause, installed, load_line);
 }
+
+/* "-lcuda" as a word at `at`, with a word of trouble within a few words around it
+ * ("problem with -lcuda", "cannot find -lcuda"; not a link command beside another error). */
+static bool lcuda_in_trouble(const char *low, const char *at)
+{
+    static const char *const trouble[] = {"problem", "error", "issue", "fail", "cannot",
+                                          "can't", "not found", "unable"};
+    char near[96];
+    size_t k, before = (size_t)(at - low) < 40 ? (size_t)(at - low) : 40;
+    if (isalnum((unsigned char)at[6]) || at[6] == '_')
+        return false;
+    snprintf(near, sizeof near, "%.*s", (int)(before + 6 + 40), at - before);
+    for (k = 0; k < sizeof trouble / sizeof trouble[0]; k++)
+        if (strstr(near, trouble[k]))
+            return true;
+    return false;
+}
+
+/* The first line naming "-lcuda" in trouble; -1 when none. */
+static long lcuda_trouble_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "-lcuda"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "-lcuda")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "-lcuda"); at; at = strstr(at + 1, "-lcuda"))
+            if (lcuda_in_trouble(low, at))
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_lcuda_flag_named(dl_explanation *e)
+{
+    static const dl_text_cause unsure = {
+        "libcuda_not_found",
+        "Linking -lcuda fails (the text names the flag, not the linker's message): the linker "
+        "finds no libcuda.so, which WSL2 keeps only in /usr/lib/wsl/lib and many driver "
+        "installs leave without its unversioned name",
+        "# find the driver's libcuda (`ldconfig -p | grep libcuda`; on WSL2 /usr/lib/wsl/lib) "
+        "and put its folder on the link path (LIBRARY_PATH or -L)",
+        {"libcuda_not_found", "wsl_libcuda_path"},
+        "the linker's whole message and `uname -r` (a -microsoft-standard kernel is WSL2), "
+        "with `ldconfig -p | grep libcuda`"};
+    static const dl_text_cause wsl = {
+        "wsl_libcuda_path",
+        "WSL2: linking -lcuda fails: WSL keeps the driver's libcuda only in /usr/lib/wsl/lib, "
+        "which the link path lacks",
+        "# add /usr/lib/wsl/lib to the link path (LIBRARY_PATH=/usr/lib/wsl/lib or "
+        "-L/usr/lib/wsl/lib); never install a Linux driver in WSL",
+        {"libcuda_not_found"},
+        "`ls -l /usr/lib/wsl/lib/libcuda*` and the linker's whole message"};
+    static const char *const wsl_marks[] = {"wsl", "microsoft-standard"};
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count || (line = lcuda_trouble_line(&e->paste)) < 0)
+        return;
+    if (dl_paste_find_any(&e->paste, wsl_marks, sizeof wsl_marks / sizeof wsl_marks[0]) >= 0) {
+        dl_text_cause_add(e, &wsl, line, -1);
+        return;
+    }
+    /* a candidate, not a root: the text cannot tell the two apart */
+    x = dl_text_cause_add(e, &unsure, line, -1);
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+}

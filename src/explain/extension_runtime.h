@@ -26,4 +26,10 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e);
  * torch) -- torchvision_mismatch, with nothing else found. */
 void dl_explain_domain_library_just_installed(dl_explanation *e);
 
+/* The text names the link flag -lcuda as its trouble ("Install problem with -lcuda", "error
+ * with -lcuda") but not the linker's message, nothing else found: the linker finds no
+ * libcuda.so. On WSL2 (named) that is WSL's /usr/lib/wsl/lib; elsewhere the text cannot
+ * tell a missing unversioned libcuda.so from WSL, so both stay candidates, no root. */
+void dl_explain_lcuda_flag_named(dl_explanation *e);
+
 #endif

@@ -34,6 +34,16 @@ void dl_explain_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
                       "a release from before the architecture was dropped), or a newer GPU");
 }
 
+/* A CUDA error said in words, without the message ("crashes with CUDA error on RTX 5070
+ * Ti", "CUDA errors since the new card"): on a GPU only the newest wheels know, the error a
+ * torch without its kernels raises at the first kernel. */
+static bool cuda_error_in_words(const dl_paste *p)
+{
+    static const char *const words[] = {"cuda error", "cuda_error", "cuda crash",
+                                        "cuda kernel error"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
 void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
@@ -44,7 +54,8 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
     if (e->findings.items.count || !g || !g->name.value ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
-        !dl_text_shows_error(&e->paste) || !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
+        !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste)) ||
+        !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
                        "%s (sm_%u) has kernels only in the newest torch wheels; a torch "

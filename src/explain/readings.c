@@ -928,6 +928,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
      * "unknown error" has other causes, which this reading cannot name */
     if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
         return "";
+    /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence */
+    if (!strcmp(id, "suspend_resume_uvm") && dl_text_uvm_not_loaded_on_demand(p))
+        return "";
     /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */
     if ((!strcmp(id, "non_nvidia_gpu") || !strcmp(id, "cpu_only_build")) && dl_directml_failed(p))
         return "";

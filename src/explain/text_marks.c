@@ -146,3 +146,13 @@ bool dl_text_other_vendor_gpu(const dl_facts *f)
     const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
     return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA;
 }
+
+bool dl_text_uvm_not_loaded_on_demand(const dl_paste *p)
+{
+    static const char *const places[] = {"nixos", "/nix/store/", "configuration.nix",
+                                         "nix-shell", "flatpak"};
+    static const char *const sleep[] = {"suspend", "hibernat", "wake", "woke", "sleep",
+                                        "standby", "resum"};
+    return dl_paste_find_any(p, places, sizeof places / sizeof places[0]) >= 0 &&
+           dl_paste_find_any(p, sleep, sizeof sleep / sizeof sleep[0]) < 0;
+}

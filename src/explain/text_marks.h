@@ -42,4 +42,8 @@ bool dl_text_in_container(const dl_paste *p);
  * own). */
 bool dl_text_other_vendor_gpu(const dl_facts *f);
 
+/* The text runs where nothing loads the nvidia_uvm module on demand (NixOS: "nixos",
+ * /nix/store/, configuration.nix; a Flatpak sandbox) and names no suspend or resume: there
+ * CUDA's "unknown error" (999) is that module missing, not one a suspend left wedged. */
+bool dl_text_uvm_not_loaded_on_demand(const dl_paste *p);
 #endif

@@ -202,3 +202,87 @@ void dl_explain_wsl_kernel_without_gpu(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, at, symptom);
 }
+
+/* "amd" as a word at `at` in `low` that names the GPU side: not amd64 / x86-amd, and not
+ * followed by one of AMD's CPU lines or the word CPU. */
+static bool amd_gpu_word(const char *low, const char *at)
+{
+    static const char *const cpu_next[] = {"ryzen", "epyc", "threadripper", "athlon",
+                                           "phenom", "opteron", "cpu", "processor",
+                                           "fx-", "a10", "a8-", "64"};
+    const char *next = at + 3;
+    size_t k;
+    /* "amd64", "x86-amd", "_amd": an architecture or a name, not the vendor's GPU */
+    if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-')) ||
+        isalnum((unsigned char)*next) || *next == '_')
+        return false;
+    next += strspn(next, " ");
+    /* "AMD(R) Ryzen", "AMD® EPYC" */
+    next += !strncmp(next, "(r)", 3) ? 3 : !strncmp(next, "\xc2\xae", 2) ? 2 : 0;
+    next += strspn(next, " ");
+    for (k = 0; k < sizeof cpu_next / sizeof cpu_next[0]; k++)
+        if (!strncmp(next, cpu_next[k], strlen(cpu_next[k])))
+            return false;
+    return true;
+}
+
+/* The first line naming AMD's GPU side as a word; -1 when none. */
+static long amd_gpu_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "amd"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "amd")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "amd"); at; at = strstr(at + 1, "amd"))
+            if (amd_gpu_word(low, at))
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_amd_named_without_cuda(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "non_nvidia_gpu",
+        "The writer's GPU is AMD's: CUDA runs on NVIDIA GPUs only, so torch's CUDA sees none",
+        "# on Linux the ROCm wheels for a supported AMD GPU "
+        "(https://pytorch.org/get-started/locally/); on Windows DirectML or ZLUDA; else the CPU",
+        {"cpu_only_build", "no_driver_installed"},
+        "`lspci -nn | grep -i -e vga -e 3d` or Task Manager's GPU page (which GPUs the machine "
+        "has: an NVIDIA one beside the AMD one would be the one to use)"};
+    /* an NVIDIA GPU, or a build that already targets AMD (ROCm, DirectML, ZLUDA) */
+    static const char *const elsewhere[] = {"geforce", "rtx", "gtx", "quadro", "tesla",
+                                            "nvidia", "driver version", "a100", "h100",
+                                            "v100", "+rocm", "hip error", "hiperror",
+                                            "directml", "zluda"};
+    const dl_paste *p = &e->paste;
+    long amd, symptom;
+    if (e->findings.items.count ||
+        dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
+        ((symptom = dl_text_unavailable_line(p)) < 0 &&
+         (symptom = dl_paste_find(p, 0, "invalid cuda 'device=")) < 0) ||
+        (amd = amd_gpu_line(p)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, amd, symptom);
+}
+
+void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_not_loaded",
+        "CUDA's \"unknown error\" on a system where nothing loads the nvidia_uvm module on "
+        "demand (NixOS, a Flatpak sandbox): the module is not loaded, so CUDA cannot start",
+        "# load it (`sudo modprobe nvidia_uvm`, or `nvidia-modprobe -u -c=0`, which also "
+        "creates /dev/nvidia-uvm) and make it load at boot (NixOS: boot.kernelModules = "
+        "[ \"nvidia_uvm\" ])",
+        {"suspend_resume_uvm"},
+        "`lsmod | grep nvidia_uvm` and `ls -l /dev/nvidia-uvm` (is the module loaded?), and "
+        "whether the error began after a suspend or resume"};
+    static const char *const unknown[] = {"cuda unknown error", "cuda error: unknown error",
+                                          "cuda_error_unknown", "error 999", "error (999)",
+                                          "error=999", "returned 999", "error: 999"};
+    long line;
+    if (e->findings.items.count || !dl_text_uvm_not_loaded_on_demand(&e->paste) ||
+        (line = dl_paste_find_any(&e->paste, unknown, sizeof unknown / sizeof unknown[0])) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -38,4 +38,16 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e);
  * that "Found no NVIDIA driver" does not read as a driver to install. */
 void dl_explain_wsl_kernel_without_gpu(dl_explanation *e);
 
+/* torch sees no CUDA GPU (is_available() False, "Invalid CUDA 'device=0'"), nothing else was
+ * found, and the writer names AMD as the hardware, in any language ("how do I run it on
+ * amd", "как запустить на amd"): the word itself, not AMD's CPUs (Ryzen, EPYC, "AMD CPU")
+ * nor the amd64 architecture, and no NVIDIA GPU named beside it. CUDA needs an NVIDIA GPU;
+ * a CPU build and an NVIDIA card beside the AMD one stay candidates. */
+void dl_explain_amd_named_without_cuda(dl_explanation *e);
+
+/* CUDA's "unknown error" (999) where nothing loads the nvidia_uvm module on demand (NixOS,
+ * a Flatpak sandbox) and no suspend is named: the module is not loaded, so CUDA cannot
+ * start (a suspend that wedged it stays the candidate; lsmod and /dev/nvidia-uvm decide). */
+void dl_explain_uvm_missing_unknown_error(dl_explanation *e);
+
 #endif

@@ -1522,6 +1522,77 @@ static void gpu_model_alone(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* Four digits of a GeForce model at `d`: a series (10, 16, 20, 30, 40, 50) and a tier 50-90
+ * ("1080", "3060", "4090"), nothing else a digit around them. */
+static bool geforce_digits(const char *d)
+{
+    static const char *const series[] = {"10", "16", "20", "30", "40", "50"};
+    size_t k;
+    if (strspn(d, "0123456789") != 4 || d[2] < '5' || d[3] != '0')
+        return false;
+    for (k = 0; k < sizeof series / sizeof series[0]; k++)
+        if (!strncmp(d, series[k], 2))
+            return true;
+    return false;
+}
+
+/* The word before `at` is an article, a possessive or a count ("on a 1080", "my 3090",
+ * "two 2080"): the number is a thing the writer has, not a year, a size or a resolution. */
+static bool owned_word_before(const char *low, const char *at)
+{
+    static const char *const words[] = {"a", "an", "my", "our", "his", "her", "their", "one",
+                                        "two", "single", "dual"};
+    const char *end = at, *start;
+    size_t k;
+    if (end == low || end[-1] != ' ')
+        return false;
+    end--;
+    for (start = end; start > low && isalpha((unsigned char)start[-1]); start--)
+        ;
+    if (start > low && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
+        return false;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strlen(words[k]) == (size_t)(end - start) && !strncmp(start, words[k], (size_t)(end - start)))
+            return true;
+    return false;
+}
+
+/* A GeForce model number in prose without its marketing word: "maybe 1080Ti", "a 2080 Ti",
+ * "on a 1080 (not sure)": four digits of a series with "ti" or "super" after them (glued or
+ * not), or after an article or possessive with no letter or unit after them ("a 1080p
+ * video", "1920x1080" are no GPU). Named with the series' word (GTX for 10 and 16, RTX
+ * after), as the name tables know them. */
+static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    size_t i;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = low; *at; at++) {
+            const char *after = at + 4, *suffix = "";
+            char name[32];
+            if (!geforce_digits(at) ||
+                (at > low && (isalnum((unsigned char)at[-1]) || strchr("_.x*/-", at[-1]))))
+                continue;
+            if (*after == ' ' && (!strncmp(after + 1, "ti", 2) || !strncmp(after + 1, "super", 5)))
+                after++;
+            if (!strncmp(after, "ti", 2) && !isalnum((unsigned char)after[2]))
+                suffix = " Ti";
+            else if (!strncmp(after, "super", 5) && !isalnum((unsigned char)after[5]))
+                suffix = " SUPER";
+            else if (isalnum((unsigned char)at[4]) || at[4] == '.' ||
+                     !owned_word_before(low, at) || !strncmp(at + 4, " x", 2) ||
+                     !strncmp(at + 4, " mb", 3) || !strncmp(at + 4, " px", 3))
+                continue;
+            snprintf(name, sizeof name, "%s %.4s%s",
+                     !strncmp(at, "10", 2) || !strncmp(at, "16", 2) ? "GTX" : "RTX", at, suffix);
+            set_gpu_name(f, w, i, name, strlen(name));
+            return;
+        }
+    }
+}
+
 /* The official image's tag names its torch and CUDA: "pytorch/pytorch:1.4-cuda10.1-cudnn7-
  * runtime", "pytorch/pytorch:2.1.0-cuda11.8-cudnn8-devel". Read when nothing else gave the
  * torch: the image is what runs. */
@@ -1561,6 +1632,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
+    geforce_number_in_prose(p, f, w);
 }
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
