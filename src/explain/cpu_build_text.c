@@ -223,6 +223,15 @@ static long no_gpu_counted_line(const dl_paste *p)
     return -1;
 }
 
+/* Stable Diffusion web UI's launch check (torch.cuda.is_available() at start): "RuntimeError:
+ * Torch is not able to use GPU; add --skip-torch-cuda-test"; -1 when absent, or on a freshly
+ * installed Windows, where the missing VC++ runtime is the better reading
+ * (dl_explain_gpu_unused_on_fresh_windows). */
+static long webui_gpu_check_line(const dl_paste *p)
+{
+    return dl_text_fresh_windows(p) ? -1 : dl_paste_find(p, 0, "torch is not able to use gpu");
+}
+
 void dl_explain_gpu_unused_on_windows(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -240,7 +249,7 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
-         (line = no_gpu_counted_line(&e->paste)) < 0))
+         (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
@@ -267,6 +276,33 @@ static long gpu_not_seen_line(const dl_paste *p)
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
+/* The availability check's answer told in words ("it prints False", "the second line
+ * writes False", "returns false") in a text about CUDA: torch said no to CUDA; -1 when
+ * none. */
+static long false_in_words_line(const dl_paste *p)
+{
+    static const char *const verbs[] = {"prints", "printed", "writes", "wrote", "returns",
+                                        "returned", "outputs", "gives", "gave", "says",
+                                        "shows", "gives me", "get", "got"};
+    long i;
+    if (dl_paste_find(p, 0, "cuda") < 0)
+        return -1;
+    for (i = dl_paste_find(p, 0, "false"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "false")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "false"); at; at = strstr(at + 1, "false")) {
+            size_t k;
+            for (k = 0; k < sizeof verbs / sizeof verbs[0]; k++) {
+                size_t n = strlen(verbs[k]);
+                if ((size_t)(at - low) >= n + 1 && at[-1] == ' ' &&
+                    !strncmp(at - 1 - n, verbs[k], n) &&
+                    (at - 1 - n == low || !isalnum((unsigned char)at[-2 - n])))
+                    return i;
+            }
+        }
+    }
+    return -1;
+}
+
 void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -286,7 +322,8 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||
         dl_text_cuda_build_named(&e->paste) ||
-        (line = gpu_not_seen_line(&e->paste)) < 0)
+        ((line = gpu_not_seen_line(&e->paste)) < 0 &&
+         (!f->nvml.gpus.count || (line = false_in_words_line(&e->paste)) < 0)))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
