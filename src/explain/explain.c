@@ -231,6 +231,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);
     dl_explain_user_site_torch(out);
+    dl_explain_user_site_dependency(out);
     dl_explain_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
