@@ -441,3 +441,43 @@ void dl_explain_cpu_banner(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+/* Where the text fetched a CPU-only torch or libtorch from: PyTorch's CPU index
+ * ("--index-url https://download.pytorch.org/whl/cpu", a requirements file's
+ * "--extra-index-url .../whl/cpu"), its CPU libtorch ("download.pytorch.org/libtorch/cpu/",
+ * "libtorch-...-2.1.0%2Bcpu.zip") or a +cpu wheel's file name ("torch-2.3.1+cpu-cp311-...");
+ * -1 when none. */
+static long cpu_download_line(const dl_paste *p)
+{
+    static const char *const marks[] = {"download.pytorch.org/whl/cpu",
+                                        "download.pytorch.org/libtorch/cpu", "%2bcpu.zip",
+                                        "+cpu.zip", "%2bcpu-cp", "+cpu-cp"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]);
+}
+
+void dl_explain_cpu_download_named(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "The text fetches torch (or libtorch) from PyTorch's CPU-only downloads, "
+        "and the report is about CUDA",
+        "# the CUDA build instead: the /whl/cuXYZ index for pip, or libtorch from "
+        "download.pytorch.org/libtorch/cuXYZ (dlenv plan prints the command)",
+        {NULL},
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` "
+        "(a CPU build says +cpu and None)"};
+    long line, want;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts) || dl_text_cuda_build_named(&e->paste) ||
+        (line = cpu_download_line(&e->paste)) < 0)
+        return;
+    want = dl_text_unavailable_line(&e->paste);
+    if (want < 0)
+        want = dl_text_gpu_unused_line(&e->paste);
+    if (want < 0)
+        want = cuda_missing_line(&e->paste);
+    if (want < 0 && !dl_text_wants_cuda(&e->paste))
+        return;
+    dl_text_cause_add(e, &cause, line, want);
+}

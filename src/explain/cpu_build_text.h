@@ -59,4 +59,8 @@ void dl_explain_tch_cpu_libtorch(dl_explanation *e);
  * the report is about that run, so the CPU wheel is the cause. */
 void dl_explain_cpu_banner(dl_explanation *e);
 
+/* The text fetches from PyTorch's CPU-only downloads (the /whl/cpu index, a CPU libtorch,
+ * a +cpu wheel's file) and is about CUDA, with no CUDA build named: cpu_only_build. */
+void dl_explain_cpu_download_named(dl_explanation *e);
+
 #endif
