@@ -393,8 +393,8 @@ void dl_explain_tch_cpu_libtorch(dl_explanation *e)
         "cpu_only_build",
         "tch (the Rust crate) sees no CUDA: its build downloads a CPU-only "
         "libtorch unless told otherwise, whatever Python's torch can do",
-        "# export TORCH_CUDA_VERSION=cu121 (or LIBTORCH=<a CUDA libtorch>), "
-        "then cargo clean and build again",
+        "# export TORCH_CUDA_VERSION=cu121, then cargo clean and cargo build (the "
+        "crate then downloads a CUDA libtorch)",
         {NULL},
         "where libtorch came from (LIBTORCH, TORCH_CUDA_VERSION, or the crate's "
         "own download) and `ldd` of the binary (is libtorch_cuda.so there?)"};
@@ -461,8 +461,8 @@ void dl_explain_cpu_download_named(dl_explanation *e)
         "cpu_only_build",
         "The text fetches torch (or libtorch) from PyTorch's CPU-only downloads, "
         "and the report is about CUDA",
-        "# the CUDA build instead: the /whl/cuXYZ index for pip, or libtorch from "
-        "download.pytorch.org/libtorch/cuXYZ (dlenv plan prints the command)",
+        "# the CUDA build instead of the CPU download (dlenv plan prints the "
+        "command for this machine)",
         {NULL},
         "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` "
         "(a CPU build says +cpu and None)"};

@@ -274,3 +274,42 @@ void dl_explain_silent_exit_on_import(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, import);
 }
+
+/* A nightly torch named: the old package's name ("torch_nightly", "torch-nightly"), the
+ * nightly index ("/whl/nightly/") or a dev version ("2.6.0.dev20241112"). */
+static bool nightly_torch_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"torch_nightly", "torch-nightly", "/whl/nightly/",
+                                        ".dev20"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torchvision_mismatch",
+        "torchvision's DLLs fail to load beside a nightly torch: a released "
+        "torchvision was built for another torch",
+        "# install torchvision from the same nightly index as torch, in one pip "
+        "command with torch",
+        {NULL},
+        "`python -m pip list` (torch's and torchvision's versions: a nightly torch needs "
+        "the torchvision of the same day)"};
+    static const char *const vision[] = {"importing torchvision", "import torchvision"};
+    long line = dl_paste_find(&e->paste, 0, "dll load failed"), at;
+    size_t i, dll = e->findings.items.count;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (dl_q_failure(x) && strcmp(x->id.value, "win_dll_dependency_missing") != 0)
+            return; /* another cause was read: this reading is not needed */
+        if (dl_q_failure(x))
+            dll = i;
+    }
+    if (dll == e->findings.items.count || line < 0 || !nightly_torch_named(&e->paste) ||
+        (at = dl_paste_find_any(&e->paste, vision, 2)) < 0)
+        return;
+    dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, dll).severity,
+                dl_severity_name(DL_SEV_WARNING));
+    dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
+    dl_text_cause_add(e, &cause, at, line);
+}

@@ -51,4 +51,10 @@ bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f);
  * OpenMP runtimes stay candidates. */
 void dl_explain_silent_exit_on_import(dl_explanation *e);
 
+/* "DLL load failed" when importing torchvision beside a nightly torch (its old package
+ * torch_nightly, the nightly index, a .dev version): the released torchvision's binaries
+ * were built for another torch (torchvision_mismatch); the missing-DLL reading becomes its
+ * candidate. */
+void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e);
+
 #endif
