@@ -221,6 +221,15 @@ static long no_gpu_counted_line(const dl_paste *p)
     return -1;
 }
 
+/* Stable Diffusion web UI's launch check (torch.cuda.is_available() at start): "RuntimeError:
+ * Torch is not able to use GPU; add --skip-torch-cuda-test"; -1 when absent, or on a freshly
+ * installed Windows, where the missing VC++ runtime is the better reading
+ * (dl_explain_gpu_unused_on_fresh_windows). */
+static long webui_gpu_check_line(const dl_paste *p)
+{
+    return dl_text_fresh_windows(p) ? -1 : dl_paste_find(p, 0, "torch is not able to use gpu");
+}
+
 void dl_explain_gpu_unused_on_windows(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -238,7 +247,7 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
-         (line = no_gpu_counted_line(&e->paste)) < 0))
+         (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
@@ -265,6 +274,33 @@ static long gpu_not_seen_line(const dl_paste *p)
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
+/* The availability check's answer told in words ("it prints False", "the second line
+ * writes False", "returns false") in a text about CUDA: torch said no to CUDA; -1 when
+ * none. */
+static long false_in_words_line(const dl_paste *p)
+{
+    static const char *const verbs[] = {"prints", "printed", "writes", "wrote", "returns",
+                                        "returned", "outputs", "gives", "gave", "says",
+                                        "shows", "gives me", "get", "got"};
+    long i;
+    if (dl_paste_find(p, 0, "cuda") < 0)
+        return -1;
+    for (i = dl_paste_find(p, 0, "false"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "false")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "false"); at; at = strstr(at + 1, "false")) {
+            size_t k;
+            for (k = 0; k < sizeof verbs / sizeof verbs[0]; k++) {
+                size_t n = strlen(verbs[k]);
+                if ((size_t)(at - low) >= n + 1 && at[-1] == ' ' &&
+                    !strncmp(at - 1 - n, verbs[k], n) &&
+                    (at - 1 - n == low || !isalnum((unsigned char)at[-2 - n])))
+                    return i;
+            }
+        }
+    }
+    return -1;
+}
+
 void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -284,7 +320,162 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||
         dl_text_cuda_build_named(&e->paste) ||
-        (line = gpu_not_seen_line(&e->paste)) < 0)
+        ((line = gpu_not_seen_line(&e->paste)) < 0 &&
+         (!f->nvml.gpus.count || (line = false_in_words_line(&e->paste)) < 0)))
         return;
     dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* The Rust crate tch (tch-rs) named with Rust's own marks: its build script downloads a
+ * CPU-only libtorch unless TORCH_CUDA_VERSION asks for a CUDA one or LIBTORCH points at
+ * one (tch-rs README, "Libtorch Manual Install"); -1 when the text is not about tch. */
+static long tch_crate_line(const dl_paste *p)
+{
+    /* each after a word's start: "patch = ", "dispatch::" are no crate */
+    static const char *const crate[] = {"tch-rs", "tch::", "torch-sys", "tch crate", "tch =",
+                                        "tch=\""};
+    static const char *const after[] = {"use tch", "with tch", "using tch"};
+    static const char *const rust[] = {"cargo", "rustc", "rustup", "::is_available()",
+                                       "println!", "torch-sys"};
+    long i, found = -1;
+    for (i = 0; (size_t)i < p->count && found < 0; i++) {
+        const char *low = p->lines[i].lower;
+        size_t k;
+        for (k = 0; k < sizeof crate / sizeof crate[0] && found < 0; k++) {
+            const char *at;
+            for (at = strstr(low, crate[k]); at && found < 0; at = strstr(at + 1, crate[k]))
+                if (at == low || !isalnum((unsigned char)at[-1]))
+                    found = i;
+        }
+        for (k = 0; k < sizeof after / sizeof after[0] && found < 0; k++) {
+            const char *at = strstr(low, after[k]);
+            size_t n = strlen(after[k]);
+            if (at && (at == low || !isalnum((unsigned char)at[-1])) && !isalnum((unsigned char)at[n]))
+                found = i;
+        }
+    }
+    if (found < 0 || dl_paste_find_any(p, rust, sizeof rust / sizeof rust[0]) < 0)
+        return -1;
+    return found;
+}
+
+/* The text shows a CUDA libtorch chosen (the download's +cuXYZ tag, a /cuXYZ/ folder of
+ * download.pytorch.org/libtorch, TORCH_CUDA_VERSION set): then the CPU download is out. */
+static bool cuda_libtorch_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"torch_cuda_version", "libtorch/cu", "%2bcu", "+cu"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+/* CUDA said to be missing: "Cuda::is_available() ... false", "cuda not available",
+ * "CUDA not working". */
+static long cuda_missing_line(const dl_paste *p)
+{
+    static const char *const words[] = {"not available", "not availble", "not working",
+                                        "unavailable", "false"};
+    long i;
+    for (i = 0; (size_t)i < p->count; i++) {
+        size_t k;
+        if (!strstr(p->lines[i].lower, "cuda"))
+            continue;
+        for (k = 0; k < sizeof words / sizeof words[0]; k++)
+            if (strstr(p->lines[i].lower, words[k]))
+                return i;
+    }
+    return dl_text_unavailable_line(p);
+}
+
+void dl_explain_tch_cpu_libtorch(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "tch (the Rust crate) sees no CUDA: its build downloads a CPU-only "
+        "libtorch unless told otherwise, whatever Python's torch can do",
+        "# export TORCH_CUDA_VERSION=cu121, then cargo clean and cargo build (the "
+        "crate then downloads a CUDA libtorch)",
+        {NULL},
+        "where libtorch came from (LIBTORCH, TORCH_CUDA_VERSION, or the crate's "
+        "own download) and `ldd` of the binary (is libtorch_cuda.so there?)"};
+    long line, missing;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts) || cuda_libtorch_named(&e->paste) ||
+        (line = tch_crate_line(&e->paste)) < 0 || (missing = cuda_missing_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, missing, line);
+}
+
+/* Ultralytics' (and YOLOv5's) banner names the torch that runs and the device it chose:
+ * "Python-3.10.5 torch-2.2.1+cpu CPU (Intel ...)": a CPU wheel, so the work ran on the
+ * CPU; -1 when no such line. */
+static long cpu_banner_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "torch-"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch-")) {
+        const char *low = p->lines[i].lower, *at = strstr(low, " torch-");
+        if (!at || !strstr(low, "python-") || !isdigit((unsigned char)at[7]))
+            continue;
+        at += 7 + strspn(at + 7, "0123456789.");
+        if (!strncmp(at, "+cpu cpu", 8))
+            return i;
+    }
+    return -1;
+}
+
+void dl_explain_cpu_banner(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "The program's banner names a CPU-only torch (+cpu), and it chose the "
+        "CPU as its device",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {NULL},
+        "`nvidia-smi` (is there an NVIDIA GPU to use?)"};
+    long line;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts) || (line = cpu_banner_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* Where the text fetched a CPU-only torch or libtorch from: PyTorch's CPU index
+ * ("--index-url https://download.pytorch.org/whl/cpu", a requirements file's
+ * "--extra-index-url .../whl/cpu"), its CPU libtorch ("download.pytorch.org/libtorch/cpu/",
+ * "libtorch-...-2.1.0%2Bcpu.zip") or a +cpu wheel's file name ("torch-2.3.1+cpu-cp311-...");
+ * -1 when none. */
+static long cpu_download_line(const dl_paste *p)
+{
+    static const char *const marks[] = {"download.pytorch.org/whl/cpu",
+                                        "download.pytorch.org/libtorch/cpu", "%2bcpu.zip",
+                                        "+cpu.zip", "%2bcpu-cp", "+cpu-cp"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]);
+}
+
+void dl_explain_cpu_download_named(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "The text fetches torch (or libtorch) from PyTorch's CPU-only downloads, "
+        "and the report is about CUDA",
+        "# the CUDA build instead of the CPU download (dlenv plan prints the "
+        "command for this machine)",
+        {NULL},
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` "
+        "(a CPU build says +cpu and None)"};
+    long line, want;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        dl_text_other_vendor_gpu(&e->facts) || dl_text_cuda_build_named(&e->paste) ||
+        (line = cpu_download_line(&e->paste)) < 0)
+        return;
+    want = dl_text_unavailable_line(&e->paste);
+    if (want < 0)
+        want = dl_text_gpu_unused_line(&e->paste);
+    if (want < 0)
+        want = cuda_missing_line(&e->paste);
+    if (want < 0 && !dl_text_wants_cuda(&e->paste))
+        return;
+    dl_text_cause_add(e, &cause, line, want);
 }

@@ -50,4 +50,17 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e);
  * candidate and collect_env decides. */
 void dl_explain_gpu_unused_os_unknown(dl_explanation *e);
 
+/* "CUDA not available" with the Rust crate tch: its build fetched a CPU-only libtorch
+ * (the crate's default), whatever Python's torch on the same machine does. Not where a
+ * CUDA libtorch is named. */
+void dl_explain_tch_cpu_libtorch(dl_explanation *e);
+
+/* An Ultralytics / YOLOv5 banner whose torch is a +cpu wheel and whose device is the CPU:
+ * the report is about that run, so the CPU wheel is the cause. */
+void dl_explain_cpu_banner(dl_explanation *e);
+
+/* The text fetches from PyTorch's CPU-only downloads (the /whl/cpu index, a CPU libtorch,
+ * a +cpu wheel's file) and is about CUDA, with no CUDA build named: cpu_only_build. */
+void dl_explain_cpu_download_named(dl_explanation *e);
+
 #endif

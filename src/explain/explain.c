@@ -231,6 +231,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);
     dl_explain_user_site_torch(out);
+    dl_explain_user_site_dependency(out);
     dl_explain_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
@@ -239,6 +240,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
+    dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);
@@ -248,6 +250,9 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_on_one_node(out);
     dl_explain_conda_cpu_row(out);
     dl_explain_cpu_build_wanted_cuda(out);
+    dl_explain_tch_cpu_libtorch(out);
+    dl_explain_cpu_banner(out);
+    dl_explain_cpu_download_named(out);
     dl_explain_gpu_below_every_wheel(k, out);
     dl_explain_gpu_newer_than_most_wheels(k, out);
     dl_explain_gpus_hidden_by_variable(out);
@@ -261,6 +266,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_unused_on_windows(out);
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);
+    dl_explain_silent_exit_on_import(out);
     dl_explain_gpu_unused_os_unknown(out);
     dl_explain_mac_other_gpu(out);
     dl_explain_regression_between_builds(out);

@@ -94,7 +94,15 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "but not for gpu", "but not on gpu",
                                         "not touching my vram", "instead of gpu",
                                         "instead of the gpu", "instead of my gpu",
-                                        "on cpu instead of", "on the cpu instead of"};
+                                        "on cpu instead of", "on the cpu instead of",
+                                        "stays on cpu", "stays on the cpu", "stuck on cpu",
+                                        "stuck on the cpu",
+                                        /* Chinese: "can only use the CPU" (two verbs), "only
+                                         * uses the CPU", "it is the CPU that is used" */
+                                        "\xe5\x8f\xaa\xe8\x83\xbd\xe7\x94\xa8" "cpu",
+                                        "\xe5\x8f\xaa\xe8\x83\xbd\xe4\xbd\xbf\xe7\x94\xa8" "cpu",
+                                        "\xe5\x8f\xaa\xe7\x94\xa8" "cpu",
+                                        "\xe7\x94\xa8\xe7\x9a\x84\xe6\x98\xaf" "cpu"};
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 

@@ -65,3 +65,65 @@ void dl_explain_user_site_torch(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+/* The user site's marks ("...\AppData\Roaming\Python\Python37\site-packages",
+ * "~/.local/lib/python3.10/site-packages"). */
+static bool user_site_path(const char *low)
+{
+    return strstr(low, "\\roaming\\python\\python3") || strstr(low, "/roaming/python/python3") ||
+           strstr(low, "/.local/lib/python3");
+}
+
+/* A traceback line in a user site's copy of a package torch itself imports at start-up
+ * (its dependencies on PyPI); -1 when none. Extensions built against torch (flash_attn,
+ * torch_scatter) are another reading: theirs is a build mismatch. */
+static long user_site_dependency_line(const dl_paste *p)
+{
+    static const char *const deps[] = {"numpy", "typing_extensions", "sympy", "filelock",
+                                       "networkx", "jinja2", "fsspec", "mpmath"};
+    long i;
+    for (i = dl_paste_find(p, 0, "site-packages"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "site-packages")) {
+        const char *low = p->lines[i].lower, *at = strstr(low, "site-packages") + 13;
+        size_t k;
+        if (!user_site_path(low) || (*at != '\\' && *at != '/'))
+            continue;
+        for (k = 0; k < sizeof deps / sizeof deps[0]; k++) {
+            size_t n = strlen(deps[k]);
+            if (!strncmp(at + 1, deps[k], n) && !isalnum((unsigned char)at[1 + n]) && at[1 + n] != '_')
+                return i;
+        }
+    }
+    return -1;
+}
+
+/* A traceback line in torch's own files outside the user site; -1 when none. */
+static long env_torch_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "site-packages"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "site-packages")) {
+        const char *low = p->lines[i].lower;
+        if (!user_site_path(low) &&
+            (strstr(low, "site-packages\\torch\\") || strstr(low, "site-packages/torch/")))
+            return i;
+    }
+    return -1;
+}
+
+void dl_explain_user_site_dependency(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torch_shadowed",
+        "torch imports its dependencies from the user site (pip install --user), "
+        "which comes before the environment's own site-packages: two installs mix",
+        "# remove the user-site copies (pip uninstall PACKAGE run outside the env), or "
+        "set PYTHONNOUSERSITE=1 in the environment",
+        {"pip_python_mismatch"},
+        "`python -s -c \"import torch\"` (-s skips the user site: does it import then?)"};
+    long torch_line, dep;
+    if (e->findings.items.count || (torch_line = env_torch_line(&e->paste)) < 0 ||
+        (dep = user_site_dependency_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, dep, torch_line);
+}

@@ -12,4 +12,9 @@
  * "envs" folder). */
 void dl_explain_user_site_torch(dl_explanation *e);
 
+/* A traceback where torch comes from the environment but a package torch imports at start
+ * (numpy, typing_extensions, ...) comes from the user site: the user site shadows the
+ * environment's copy (torch_shadowed). */
+void dl_explain_user_site_dependency(dl_explanation *e);
+
 #endif

@@ -5,6 +5,7 @@
 #include "explain/text_cause.h"
 #include "facts/query.h"
 #include "know/version.h"
+#include "plan/plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -230,4 +231,85 @@ bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f)
     long i = dl_paste_find(p, 0, "from versions:");
     return i >= 0 && dl_paste_find(p, 0, "torch===") >= 0 &&
            only_placeholders(p->lines[i].lower) && !(py && py->bits.known) && minor < 9;
+}
+
+/* Python ends with no message while importing: "dropped back to the command prompt",
+ * "python silently exits", "crashes without any error"; -1 when the text says no such
+ * thing. */
+static long silent_exit_line(const dl_paste *p)
+{
+    static const char *const words[] = {
+        "dropped back to the command prompt", "dropped back to the prompt",
+        "back to the command prompt", "silently exits", "exits silently", "silently crashes",
+        "crashes silently", "silently quits", "quits silently", "silently closes",
+        "closes silently", "crashes without any error", "crashes without error",
+        "exits without any error", "exits without error", "closes without any error",
+        "closes without error", "quits without any error", "quits without error"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+}
+
+/* The text imports torch or one of its domain libraries, whose DLLs load at import. */
+static long torch_import_line(const dl_paste *p)
+{
+    static const char *const imports[] = {"import torch", "from torch"};
+    return dl_paste_find_any(p, imports, sizeof imports / sizeof imports[0]);
+}
+
+void dl_explain_silent_exit_on_import(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "vc_redist_missing",
+        "Python exits with no message while importing torch's libraries on Windows: "
+        "a native crash in a DLL's start-up, most often an older Visual C++ runtime "
+        "(msvcp140.dll) than the one the wheel was built with",
+        "# install the latest VC++ 2015-2022 x64 redistributable "
+        "(https://aka.ms/vs/17/release/vc_redist.x64.exe) and reboot",
+        {"win_dll_dependency_missing", "omp_duplicate_runtime"},
+        "`python -X faulthandler -c \"import torchvision\"` (the crash's module) and "
+        "the Application event log's entry for python.exe (its faulting DLL)"};
+    long line, import;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        (line = silent_exit_line(&e->paste)) < 0 || (import = torch_import_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, import);
+}
+
+/* A nightly torch named: the old package's name ("torch_nightly", "torch-nightly"), the
+ * nightly index ("/whl/nightly/") or a dev version ("2.6.0.dev20241112"). */
+static bool nightly_torch_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"torch_nightly", "torch-nightly", "/whl/nightly/",
+                                        ".dev20"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torchvision_mismatch",
+        "torchvision's DLLs fail to load beside a nightly torch: a released "
+        "torchvision was built for another torch",
+        "# install torchvision from the same nightly index as torch, in one pip "
+        "command with torch",
+        {NULL},
+        "`python -m pip list` (torch's and torchvision's versions: a nightly torch needs "
+        "the torchvision of the same day)"};
+    static const char *const vision[] = {"importing torchvision", "import torchvision"};
+    long line = dl_paste_find(&e->paste, 0, "dll load failed"), at;
+    size_t i, dll = e->findings.items.count;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (dl_q_failure(x) && strcmp(x->id.value, "win_dll_dependency_missing") != 0)
+            return; /* another cause was read: this reading is not needed */
+        if (dl_q_failure(x))
+            dll = i;
+    }
+    if (dll == e->findings.items.count || line < 0 || !nightly_torch_named(&e->paste) ||
+        (at = dl_paste_find_any(&e->paste, vision, 2)) < 0)
+        return;
+    dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, dll).severity,
+                dl_severity_name(DL_SEV_WARNING));
+    dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
+    dl_text_cause_add(e, &cause, at, line);
 }

@@ -45,4 +45,16 @@ bool dl_directml_python_covered(const dl_paste *p, const dl_facts *f);
  * default until 3.9). */
 bool dl_selector_command_on_32bit(const dl_paste *p, const dl_facts *f);
 
+/* Python exits with no message while importing torch or a domain library on Windows (no
+ * error text, nothing else found): a native crash at a DLL's start-up, most often an
+ * older Visual C++ runtime than the wheel needs (vc_redist_missing); a missing DLL and two
+ * OpenMP runtimes stay candidates. */
+void dl_explain_silent_exit_on_import(dl_explanation *e);
+
+/* "DLL load failed" when importing torchvision beside a nightly torch (its old package
+ * torch_nightly, the nightly index, a .dev version): the released torchvision's binaries
+ * were built for another torch (torchvision_mismatch); the missing-DLL reading becomes its
+ * candidate. */
+void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e);
+
 #endif
