@@ -326,6 +326,24 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+/* `mark` occurs in `low` at a word's start ("patch = " and "dispatch::" hold no crate). */
+static bool crate_at_word_start(const char *low, const char *mark)
+{
+    const char *at;
+    for (at = strstr(low, mark); at; at = strstr(at + 1, mark))
+        if (at == low || !isalnum((unsigned char)at[-1]))
+            return true;
+    return false;
+}
+
+/* The first `word` in `low` stands alone (no letter or digit on either side). */
+static bool word_at(const char *low, const char *word)
+{
+    const char *at = strstr(low, word);
+    size_t n = strlen(word);
+    return at && (at == low || !isalnum((unsigned char)at[-1])) && !isalnum((unsigned char)at[n]);
+}
+
 /* The Rust crate tch (tch-rs) named with Rust's own marks: its build script downloads a
  * CPU-only libtorch unless TORCH_CUDA_VERSION asks for a CUDA one or LIBTORCH points at
  * one (tch-rs README, "Libtorch Manual Install"); -1 when the text is not about tch. */
@@ -337,22 +355,26 @@ static long tch_crate_line(const dl_paste *p)
     static const char *const after[] = {"use tch", "with tch", "using tch"};
     static const char *const rust[] = {"cargo", "rustc", "rustup", "::is_available()",
                                        "println!", "torch-sys"};
-    long i, found = -1;
-    for (i = 0; (size_t)i < p->count && found < 0; i++) {
-        const char *low = p->lines[i].lower;
-        size_t k;
-        for (k = 0; k < sizeof crate / sizeof crate[0] && found < 0; k++) {
-            const char *at;
-            for (at = strstr(low, crate[k]); at && found < 0; at = strstr(at + 1, crate[k]))
-                if (at == low || !isalnum((unsigned char)at[-1]))
-                    found = i;
-        }
-        for (k = 0; k < sizeof after / sizeof after[0] && found < 0; k++) {
-            const char *at = strstr(low, after[k]);
-            size_t n = strlen(after[k]);
-            if (at && (at == low || !isalnum((unsigned char)at[-1])) && !isalnum((unsigned char)at[n]))
+    long found = -1;
+    size_t k;
+    /* each mark's first line that has it at a word's start; the earliest of those */
+    for (k = 0; k < sizeof crate / sizeof crate[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, crate[k]); i >= 0 && (found < 0 || i < found);
+             i = dl_paste_find(p, (size_t)i + 1, crate[k]))
+            if (crate_at_word_start(p->lines[i].lower, crate[k])) {
                 found = i;
-        }
+                break;
+            }
+    }
+    for (k = 0; k < sizeof after / sizeof after[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, after[k]); i >= 0 && (found < 0 || i < found);
+             i = dl_paste_find(p, (size_t)i + 1, after[k]))
+            if (word_at(p->lines[i].lower, after[k])) {
+                found = i;
+                break;
+            }
     }
     if (found < 0 || dl_paste_find_any(p, rust, sizeof rust / sizeof rust[0]) < 0)
         return -1;

@@ -1528,7 +1528,11 @@ static bool geforce_digits(const char *d)
 {
     static const char *const series[] = {"10", "16", "20", "30", "40", "50"};
     size_t k;
-    if (strspn(d, "0123456789") != 4 || d[2] < '5' || d[3] != '0')
+    /* four digits and no fifth, tested in order so that no byte past the line's end is
+     * read; this runs at every character of the text */
+    if (!isdigit((unsigned char)d[0]) || !isdigit((unsigned char)d[1]) ||
+        !isdigit((unsigned char)d[2]) || !isdigit((unsigned char)d[3]) ||
+        isdigit((unsigned char)d[4]) || d[2] < '5' || d[3] != '0')
         return false;
     for (k = 0; k < sizeof series / sizeof series[0]; k++)
         if (!strncmp(d, series[k], 2))
