@@ -213,9 +213,13 @@ static long no_gpu_counted_line(const dl_paste *p)
     }
     for (i = dl_paste_find(p, 0, "device_count()"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "device_count()")) {
-        const char *next = (size_t)i + 1 < p->count ? p->lines[i + 1].lower : "";
+        const char *next;
+        if ((size_t)i + 1 >= p->count)
+            break;
+        /* the next line is the REPL's answer: 0 alone */
+        next = p->lines[i + 1].lower;
         next += strspn(next, " \t");
-        if (zero_at(next) && next[1 + strspn(next + 1, " \t\r")] == '\0')
+        if (next[0] == '0' && next[1 + strspn(next + 1, " \t\r")] == '\0')
             return i + 1;
     }
     return -1;
