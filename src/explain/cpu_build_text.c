@@ -330,22 +330,30 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
-/* `mark` occurs in `low` at a word's start ("patch = " and "dispatch::" hold no crate). */
-static bool crate_at_word_start(const char *low, const char *mark)
+/* A mark at `at` starts a word ("patch = " and "dispatch::" hold no crate). */
+static bool at_word_start(const char *low, const char *at, size_t len)
 {
-    const char *at;
-    for (at = strstr(low, mark); at; at = strstr(at + 1, mark))
-        if (at == low || !isalnum((unsigned char)at[-1]))
-            return true;
-    return false;
+    (void)len;
+    return at == low || !isalnum((unsigned char)at[-1]);
 }
 
-/* The first `word` in `low` stands alone (no letter or digit on either side). */
-static bool word_at(const char *low, const char *word)
+/* A word at `at` stands alone (no letter or digit on either side). */
+static bool word_alone(const char *low, const char *at, size_t len)
 {
-    const char *at = strstr(low, word);
-    size_t n = strlen(word);
-    return at && (at == low || !isalnum((unsigned char)at[-1])) && !isalnum((unsigned char)at[n]);
+    return at_word_start(low, at, len) && !isalnum((unsigned char)at[len]);
+}
+
+/* The first line where one of n marks occurs at a place accept takes; -1 when none. */
+static long first_accepted_line(const dl_paste *p, const char *const *marks, size_t n,
+                                dl_paste_accept_fn accept, long found)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        long i = dl_paste_find_where(p, 0, marks[k], accept);
+        if (i >= 0 && (found < 0 || i < found))
+            found = i;
+    }
+    return found;
 }
 
 /* The Rust crate tch (tch-rs) named with Rust's own marks: its build script downloads a
@@ -359,27 +367,9 @@ static long tch_crate_line(const dl_paste *p)
     static const char *const after[] = {"use tch", "with tch", "using tch"};
     static const char *const rust[] = {"cargo", "rustc", "rustup", "::is_available()",
                                        "println!", "torch-sys"};
-    long found = -1;
-    size_t k;
-    /* each mark's first line that has it at a word's start; the earliest of those */
-    for (k = 0; k < sizeof crate / sizeof crate[0]; k++) {
-        long i;
-        for (i = dl_paste_find(p, 0, crate[k]); i >= 0 && (found < 0 || i < found);
-             i = dl_paste_find(p, (size_t)i + 1, crate[k]))
-            if (crate_at_word_start(p->lines[i].lower, crate[k])) {
-                found = i;
-                break;
-            }
-    }
-    for (k = 0; k < sizeof after / sizeof after[0]; k++) {
-        long i;
-        for (i = dl_paste_find(p, 0, after[k]); i >= 0 && (found < 0 || i < found);
-             i = dl_paste_find(p, (size_t)i + 1, after[k]))
-            if (word_at(p->lines[i].lower, after[k])) {
-                found = i;
-                break;
-            }
-    }
+    /* the earliest line with a crate's mark at a word's start, or a "use tch" alone */
+    long found = first_accepted_line(p, crate, sizeof crate / sizeof crate[0], at_word_start, -1);
+    found = first_accepted_line(p, after, sizeof after / sizeof after[0], word_alone, found);
     if (found < 0 || dl_paste_find_any(p, rust, sizeof rust / sizeof rust[0]) < 0)
         return -1;
     return found;

@@ -234,15 +234,15 @@ void dl_explain_domain_library_just_installed(dl_explanation *e)
 
 /* "-lcuda" as a word at `at`, with a word of trouble within a few words around it
  * ("problem with -lcuda", "cannot find -lcuda"; not a link command beside another error). */
-static bool lcuda_in_trouble(const char *low, const char *at)
+static bool lcuda_in_trouble(const char *low, const char *at, size_t len)
 {
     static const char *const trouble[] = {"problem", "error", "issue", "fail", "cannot",
                                           "can't", "not found", "unable"};
     char near[96];
     size_t k, before = (size_t)(at - low) < 40 ? (size_t)(at - low) : 40;
-    if (isalnum((unsigned char)at[6]) || at[6] == '_')
+    if (isalnum((unsigned char)at[len]) || at[len] == '_')
         return false;
-    snprintf(near, sizeof near, "%.*s", (int)(before + 6 + 40), at - before);
+    snprintf(near, sizeof near, "%.*s", (int)(before + len + 40), at - before);
     for (k = 0; k < sizeof trouble / sizeof trouble[0]; k++)
         if (strstr(near, trouble[k]))
             return true;
@@ -252,14 +252,7 @@ static bool lcuda_in_trouble(const char *low, const char *at)
 /* The first line naming "-lcuda" in trouble; -1 when none. */
 static long lcuda_trouble_line(const dl_paste *p)
 {
-    long i;
-    for (i = dl_paste_find(p, 0, "-lcuda"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "-lcuda")) {
-        const char *low = p->lines[i].lower, *at;
-        for (at = strstr(low, "-lcuda"); at; at = strstr(at + 1, "-lcuda"))
-            if (lcuda_in_trouble(low, at))
-                return i;
-    }
-    return -1;
+    return dl_paste_find_where(p, 0, "-lcuda", lcuda_in_trouble);
 }
 
 void dl_explain_lcuda_flag_named(dl_explanation *e)

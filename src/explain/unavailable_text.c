@@ -205,12 +205,12 @@ void dl_explain_wsl_kernel_without_gpu(dl_explanation *e)
 
 /* "amd" as a word at `at` in `low` that names the GPU side: not amd64 / x86-amd, and not
  * followed by one of AMD's CPU lines or the word CPU. */
-static bool amd_gpu_word(const char *low, const char *at)
+static bool amd_gpu_word(const char *low, const char *at, size_t len)
 {
     static const char *const cpu_next[] = {"ryzen", "epyc", "threadripper", "athlon",
                                            "phenom", "opteron", "cpu", "processor",
                                            "fx-", "a10", "a8-", "64"};
-    const char *next = at + 3;
+    const char *next = at + len;
     size_t k;
     /* "amd64", "x86-amd", "_amd": an architecture or a name, not the vendor's GPU */
     if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-')) ||
@@ -229,14 +229,7 @@ static bool amd_gpu_word(const char *low, const char *at)
 /* The first line naming AMD's GPU side as a word; -1 when none. */
 static long amd_gpu_line(const dl_paste *p)
 {
-    long i;
-    for (i = dl_paste_find(p, 0, "amd"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "amd")) {
-        const char *low = p->lines[i].lower, *at;
-        for (at = strstr(low, "amd"); at; at = strstr(at + 1, "amd"))
-            if (amd_gpu_word(low, at))
-                return i;
-    }
-    return -1;
+    return dl_paste_find_where(p, 0, "amd", amd_gpu_word);
 }
 
 void dl_explain_amd_named_without_cuda(dl_explanation *e)

@@ -6,19 +6,23 @@
 #include <string.h>
 
 /* The first line naming torch's files in a user site; -1 when none. */
+/* The user site's line holds torch's own files (the place in the line does not matter). */
+static bool torch_in_site_line(const char *low, const char *at, size_t len)
+{
+    (void)at;
+    (void)len;
+    return strstr(low, "site-packages\\torch\\") || strstr(low, "site-packages/torch/");
+}
+
 static long user_site_torch_line(const dl_paste *p)
 {
     static const char *const sites[] = {"\\roaming\\python\\python3", "/roaming/python/python3",
                                         "/.local/lib/python3"};
     size_t k;
     for (k = 0; k < sizeof sites / sizeof sites[0]; k++) {
-        long i;
-        for (i = dl_paste_find(p, 0, sites[k]); i >= 0;
-             i = dl_paste_find(p, (size_t)i + 1, sites[k])) {
-            const char *low = p->lines[i].lower;
-            if (strstr(low, "site-packages\\torch\\") || strstr(low, "site-packages/torch/"))
-                return i;
-        }
+        long i = dl_paste_find_where(p, 0, sites[k], torch_in_site_line);
+        if (i >= 0)
+            return i;
     }
     return -1;
 }

@@ -122,9 +122,9 @@ bool dl_oom_read(const dl_paste *p, dl_oom *out)
 
 /* "oom" at `at` stands alone: no letter before it, none after it but a plural "s", and not
  * the start of the kernel killer's names ("oomkilled", "oom-kill", "oom_kill", "oom killer"). */
-static bool oom_word_at(const char *line, const char *at)
+static bool oom_word_at(const char *line, const char *at, size_t len)
 {
-    const char *end = at + 3;
+    const char *end = at + len;
     if (at > line && isalpha((unsigned char)at[-1]))
         return false;
     if (*end == 's')
@@ -137,12 +137,5 @@ static bool oom_word_at(const char *line, const char *at)
 
 long dl_oom_word_line(const dl_paste *p)
 {
-    long i;
-    for (i = dl_paste_find(p, 0, "oom"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "oom")) {
-        const char *low = p->lines[i].lower, *at;
-        for (at = strstr(low, "oom"); at; at = strstr(at + 3, "oom"))
-            if (oom_word_at(low, at))
-                return i;
-    }
-    return -1;
+    return dl_paste_find_where(p, 0, "oom", oom_word_at);
 }

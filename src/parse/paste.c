@@ -607,3 +607,17 @@ long dl_paste_find_any(const dl_paste *p, const char *const *needles, size_t n)
     }
     return -1;
 }
+
+long dl_paste_find_where(const dl_paste *p, size_t from, const char *needle,
+                         dl_paste_accept_fn accept)
+{
+    size_t len = strlen(needle);
+    long i;
+    for (i = dl_paste_find(p, from, needle); i >= 0; i = dl_paste_find(p, (size_t)i + 1, needle)) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, needle); at; at = strstr(at + 1, needle))
+            if (accept(low, at, len))
+                return i;
+    }
+    return -1;
+}

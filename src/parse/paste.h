@@ -47,4 +47,12 @@ long dl_paste_find(const dl_paste *p, size_t from, const char *needle);
 /* The line of the first of n needles (in their order) that the text holds; -1 when none. */
 long dl_paste_find_any(const dl_paste *p, const char *const *needles, size_t n);
 
+/* Whether needle (len bytes) occurring at `at` in the lower-case line `low` counts: a word
+ * alone, not a CPU's brand, a flag beside a word of trouble. */
+typedef bool (*dl_paste_accept_fn)(const char *low, const char *at, size_t len);
+/* The first line at or after `from` where needle occurs at a place accept takes (every
+ * occurrence in a line is offered); -1 when none. */
+long dl_paste_find_where(const dl_paste *p, size_t from, const char *needle,
+                         dl_paste_accept_fn accept);
+
 #endif

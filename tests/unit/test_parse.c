@@ -11,6 +11,7 @@
 #include "parse/paste_index.h"
 #include "parse/text_facts.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,6 +138,25 @@ static void index_find_agrees_with_strstr(void **state)
     assert_ptr_equal(dl_paste_index_find(ix, text, 0, needle), strstr(text, needle));
     dl_paste_index_free(ix);
     free(text);
+}
+
+/* "gpu" as a word of its own, not inside "gpus" or "egpu". */
+static bool gpu_alone(const char *low, const char *at, size_t len)
+{
+    return (at == low || !isalpha((unsigned char)at[-1])) && !isalpha((unsigned char)at[len]);
+}
+
+static void find_where_offers_every_occurrence(void **state)
+{
+    dl_paste p;
+    (void)state;
+    read_text("two gpus here\nan egpu, then a GPU alone\nGPU\n", &p);
+    /* line 0 has only "gpus"; line 1's first occurrence is refused, its second taken */
+    assert_int_equal(dl_paste_find_where(&p, 0, "gpu", gpu_alone), 1);
+    assert_int_equal(dl_paste_find_where(&p, 2, "gpu", gpu_alone), 2);
+    assert_int_equal(dl_paste_find_where(&p, 3, "gpu", gpu_alone), -1);
+    assert_int_equal(dl_paste_find_where(&p, 0, "tpu", gpu_alone), -1);
+    dl_paste_free(&p);
 }
 
 static void find_in_a_long_paste_reports_lines(void **state)
@@ -372,6 +392,7 @@ int main(void)
         cmocka_unit_test(invalid_utf8_stays_readable),
         cmocka_unit_test(long_lines_are_cut_and_nul_bytes_survive),
         cmocka_unit_test(find_ignores_case_and_reports_lines),
+        cmocka_unit_test(find_where_offers_every_occurrence),
         cmocka_unit_test(index_find_agrees_with_strstr),
         cmocka_unit_test(find_in_a_long_paste_reports_lines),
         cmocka_unit_test(typographic_spaces_quotes_and_escapes),
