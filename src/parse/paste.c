@@ -352,9 +352,11 @@ static char *from_utf16(const char *data, size_t len, size_t *out_len)
 /* Where the raw line that starts at i ends (before its '\n', "\r\n" or '\r'). */
 static size_t line_end(const char *data, size_t len, size_t i)
 {
-    while (i < len && data[i] != '\n' && data[i] != '\r')
-        i++;
-    return i;
+    /* memchr is many times faster than a loop over a 10 MB log's bytes */
+    const char *nl = i < len ? memchr(data + i, '\n', len - i) : NULL;
+    size_t end = nl ? (size_t)(nl - data) : len;
+    const char *cr = end > i ? memchr(data + i, '\r', end - i) : NULL;
+    return cr ? (size_t)(cr - data) : end;
 }
 
 /* Where the next line starts after a line that ends at end. */
@@ -620,4 +622,36 @@ long dl_paste_find_where(const dl_paste *p, size_t from, const char *needle,
                 return i;
     }
     return -1;
+}
+
+void dl_paste_cursor_init(dl_paste_cursor *c, const dl_paste *p, const char *const *marks,
+                          size_t n)
+{
+    size_t k;
+    c->paste = p;
+    c->marks = marks;
+    c->n = n < DL_PASTE_CURSOR_MARKS ? n : DL_PASTE_CURSOR_MARKS;
+    c->nearest = -1;
+    for (k = 0; k < c->n; k++) {
+        c->next[k] = dl_paste_find(p, 0, marks[k]);
+        if (c->next[k] >= 0 && (c->nearest < 0 || c->next[k] < c->nearest))
+            c->nearest = c->next[k];
+    }
+}
+
+bool dl_paste_cursor_at(dl_paste_cursor *c, size_t line)
+{
+    size_t k;
+    /* most lines of a long log come before the nearest mark's */
+    if (c->nearest < 0 || (size_t)c->nearest > line)
+        return false;
+    c->nearest = -1;
+    for (k = 0; k < c->n; k++) {
+        /* a kept line before this one is past: find the mark's next */
+        if (c->next[k] >= 0 && (size_t)c->next[k] < line)
+            c->next[k] = dl_paste_find(c->paste, line, c->marks[k]);
+        if (c->next[k] >= 0 && (c->nearest < 0 || c->next[k] < c->nearest))
+            c->nearest = c->next[k];
+    }
+    return c->nearest == (long)line;
 }

@@ -55,4 +55,22 @@ typedef bool (*dl_paste_accept_fn)(const char *low, const char *at, size_t len);
 long dl_paste_find_where(const dl_paste *p, size_t from, const char *needle,
                          dl_paste_accept_fn accept);
 
+/* The lines that hold any of a few marks, visited in order: a reader that can fire only on
+ * such a line skips the rest of a long log. Each mark's next line is kept, so every mark's
+ * lines are searched for once in all, however many lines are asked about. */
+#define DL_PASTE_CURSOR_MARKS 24
+typedef struct dl_paste_cursor {
+    const dl_paste *paste;
+    const char *const *marks;
+    size_t n;
+    long next[DL_PASTE_CURSOR_MARKS]; /* each mark's next line from the last asked; -1: none */
+    long nearest;                      /* the least of next[]; -1 when no mark is left */
+} dl_paste_cursor;
+
+/* n at most DL_PASTE_CURSOR_MARKS (more are ignored); marks already lower case. */
+void dl_paste_cursor_init(dl_paste_cursor *c, const dl_paste *p, const char *const *marks,
+                          size_t n);
+/* Line `line` holds one of the marks; lines must be asked about in increasing order. */
+bool dl_paste_cursor_at(dl_paste_cursor *c, size_t line);
+
 #endif

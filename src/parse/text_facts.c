@@ -152,7 +152,8 @@ static bool drive_path(const char *low)
     return false;
 }
 
-/* The OS a line's paths and messages belong to; NULL when it shows none. */
+/* The OS a line's paths and messages belong to; NULL when it shows none. Each test needs
+ * one of line_os_marks (below) in the line: a new test adds its mark there. */
 static const char *line_os(const char *low)
 {
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
@@ -166,11 +167,18 @@ static const char *line_os(const char *low)
     return NULL;
 }
 
-static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+/* Every line line_os reads an OS from holds one of these (a drive path holds ":\\" or
+ * ":/"): the lines without any are skipped, a long training log's almost all. */
+static const char *const line_os_marks[] = {
+    "winerror", ":\\", ":/", ".dll", "os: microsoft windows", "darwin", "os: macos",
+    "/users/", "/opt/homebrew/", "python.framework/", "gnu/linux", "os: ubuntu", "os: debian",
+    "/site-packages/", "/dist-packages/", ".so"};
+
+static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
+                      dl_paste_cursor *os_lines)
 {
     const char *family;
-    (void)l;
-    if (!f->os.family.value) {
+    if (!f->os.family.value && dl_paste_cursor_at(os_lines, i)) {
         if ((family = line_os(low)) != NULL) {
             dl_text_set(&f->os.family, family);
             note(w, "os.family", i);
@@ -185,6 +193,7 @@ static void os_family(const char *l, const char *low, dl_facts *f, dl_text_facts
     }
 }
 
+/* A line's driver facts; each test needs one of driver_marks in dl_text_facts_read. */
 static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     char v[64], norm[32];
@@ -239,6 +248,7 @@ static void join_spaced_tag(const char *low, char *v, size_t n)
         snprintf(v, n, "%s", joined);
 }
 
+/* A line's torch facts; each test needs one of torch_marks in dl_text_facts_read. */
 static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     char v[64];
@@ -1529,7 +1539,7 @@ static bool geforce_digits(const char *d)
     static const char *const series[] = {"10", "16", "20", "30", "40", "50"};
     size_t k;
     /* four digits and no fifth, tested in order so that no byte past the line's end is
-     * read; this runs at every character of the text */
+     * read */
     if (!isdigit((unsigned char)d[0]) || !isdigit((unsigned char)d[1]) ||
         !isdigit((unsigned char)d[2]) || !isdigit((unsigned char)d[3]) ||
         isdigit((unsigned char)d[4]) || d[2] < '5' || d[3] != '0')
@@ -1572,10 +1582,14 @@ static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_fact
     if (f->nvml.gpus.count && gpu(f)->name.value)
         return;
     for (i = 0; i < p->count; i++) {
-        const char *low = p->lines[i].lower, *at;
-        for (at = low; *at; at++) {
-            const char *after = at + 4, *suffix = "";
+        const char *low = p->lines[i].lower, *at, *run;
+        /* only a run of digits can start a model number, and only at its first digit (a
+         * digit before it is alphanumeric): jump from run to run */
+        for (run = low + strcspn(low, "0123456789"); *run;
+             run += strspn(run, "0123456789"), run += strcspn(run, "0123456789")) {
+            const char *after = run + 4, *suffix = "";
             char name[32];
+            at = run;
             if (!geforce_digits(at) ||
                 (at > low && (isalnum((unsigned char)at[-1]) || strchr("_.x*/-", at[-1]))))
                 continue;
@@ -1641,13 +1655,25 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
+    /* every test of driver() needs one of these in the line, and every test of
+     * torch_build() one of those: the other lines of a long log are skipped */
+    static const char *const driver_marks[] = {"driver", "cuda version", "found version"};
+    static const char *const torch_marks[] = {"torch", "is cuda available"};
     size_t i;
+    dl_paste_cursor os_lines, driver_lines, torch_lines;
     memset(w, 0, sizeof *w);
+    dl_paste_cursor_init(&os_lines, p, line_os_marks,
+                         sizeof line_os_marks / sizeof line_os_marks[0]);
+    dl_paste_cursor_init(&driver_lines, p, driver_marks,
+                         sizeof driver_marks / sizeof driver_marks[0]);
+    dl_paste_cursor_init(&torch_lines, p, torch_marks, sizeof torch_marks / sizeof torch_marks[0]);
     for (i = 0; i < p->count; i++) {
         const char *l = p->lines[i].text, *low = p->lines[i].lower;
-        os_family(l, low, f, w, i);
-        driver(l, low, f, w, i);
-        torch_build(l, low, f, w, i);
+        os_family(low, f, w, i, &os_lines);
+        if (dl_paste_cursor_at(&driver_lines, i))
+            driver(l, low, f, w, i);
+        if (dl_paste_cursor_at(&torch_lines, i))
+            torch_build(l, low, f, w, i);
         python_version(l, low, f, w, i);
         interpreter_build(low, f, w, i);
         capability(l, low, f, w, i);

@@ -159,6 +159,34 @@ static void find_where_offers_every_occurrence(void **state)
     dl_paste_free(&p);
 }
 
+static void cursor_visits_the_lines_holding_a_mark(void **state)
+{
+    static const char *const marks[] = {".dll", "winerror", "absent mark"};
+    dl_paste p;
+    dl_paste_cursor c;
+    bool held[7];
+    size_t i;
+    (void)state;
+    read_text("step 1\nfoo.DLL missing\nstep 2\n[WinError 126] and a.dll\nstep 3\n"
+              "step 4\nWinError\n", &p);
+    dl_paste_cursor_init(&c, &p, marks, sizeof marks / sizeof marks[0]);
+    for (i = 0; i < p.count; i++)
+        held[i] = dl_paste_cursor_at(&c, i);
+    assert_int_equal(p.count, 7);
+    assert_false(held[0]);
+    assert_true(held[1]);
+    assert_false(held[2]);
+    assert_true(held[3]);
+    assert_false(held[4]);
+    assert_false(held[5]);
+    assert_true(held[6]);
+    /* lines skipped over are no matter: the next asked about is still answered */
+    dl_paste_cursor_init(&c, &p, marks, sizeof marks / sizeof marks[0]);
+    assert_true(dl_paste_cursor_at(&c, 3));
+    assert_true(dl_paste_cursor_at(&c, 6));
+    dl_paste_free(&p);
+}
+
 static void find_in_a_long_paste_reports_lines(void **state)
 {
     size_t len = 2u * 1024u * 1024u;
@@ -393,6 +421,7 @@ int main(void)
         cmocka_unit_test(long_lines_are_cut_and_nul_bytes_survive),
         cmocka_unit_test(find_ignores_case_and_reports_lines),
         cmocka_unit_test(find_where_offers_every_occurrence),
+        cmocka_unit_test(cursor_visits_the_lines_holding_a_mark),
         cmocka_unit_test(index_find_agrees_with_strstr),
         cmocka_unit_test(find_in_a_long_paste_reports_lines),
         cmocka_unit_test(typographic_spaces_quotes_and_escapes),
