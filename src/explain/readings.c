@@ -1,4 +1,5 @@
 #include "explain/readings.h"
+#include "explain/container_text.h"
 #include "explain/text_marks.h"
 #include "explain/windows_text.h"
 
@@ -951,5 +952,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
+    /* a Jetson's container with pip's torch reads cpu_only_build (container_text.c) */
+    if (!strcmp(id, "docker_no_gpu_passthrough"))
+        return dl_container_jetson_torch(p, f, id);
     return id;
 }
