@@ -36,6 +36,13 @@ const char *dl_container_jetson_torch(const dl_paste *p, const dl_facts *f, cons
     return id;
 }
 
+bool dl_container_toolkit_ran(const dl_paste *p)
+{
+    static const char *const marks[] = {"nvidia-container-cli", "error running hook",
+                                        "error running prestart hook"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
 /* The text starts the container with the GPUs: the options of docker, nvidia-docker, a
  * compose file's device reservation, Kubernetes' GPU resource. */
 static bool container_given_gpus(const dl_paste *p)

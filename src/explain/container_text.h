@@ -13,6 +13,11 @@
  * reading), else `id`. Called where a signature reads docker_no_gpu_passthrough. */
 const char *dl_container_jetson_torch(const dl_paste *p, const dl_facts *f, const char *id);
 
+/* The text shows the NVIDIA Container Toolkit's own error (nvidia-container-cli, its
+ * prestart hook failing): the toolkit runs only for a container that asked for the GPUs, so
+ * "started without GPU access" is not the reading there. */
+bool dl_container_toolkit_ran(const dl_paste *p);
+
 /* torch.cuda.is_available() is False inside a container the text shows started WITH the
  * GPUs (nvidia-docker, --gpus, --runtime=nvidia, a compose file's GPU reservation), and
  * nothing else was found: the container was asked for the GPU and torch still sees none,

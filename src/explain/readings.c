@@ -941,6 +941,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return dll_on_fresh_windows(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return driver_in_container(p, id);
+    /* the Container Toolkit's own error: the GPUs were asked for (container_text.c) */
+    if (!strcmp(id, "no_gpu_visible") && dl_container_toolkit_ran(p))
+        return id;
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
