@@ -1,6 +1,7 @@
 #include "explain/explain.h"
 
 #include "base/str.h"
+#include "explain/container_text.h"
 #include "explain/cpu_build_text.h"
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
@@ -263,6 +264,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_amd_named_without_cuda(out);
     dl_explain_uvm_missing_unknown_error(out);
     dl_explain_silent_unavailable(out);
+    dl_explain_container_gpus_given_unavailable(out);
     dl_explain_gpu_unused_on_windows(out);
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);

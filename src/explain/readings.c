@@ -1,4 +1,5 @@
 #include "explain/readings.h"
+#include "explain/container_text.h"
 #include "explain/text_marks.h"
 #include "explain/windows_text.h"
 
@@ -940,6 +941,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return dll_on_fresh_windows(p, id);
     if (!strcmp(id, "no_driver_installed") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return driver_in_container(p, id);
+    /* the Container Toolkit's own error: the GPUs were asked for (container_text.c) */
+    if (!strcmp(id, "no_gpu_visible") && dl_container_toolkit_ran(p))
+        return id;
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
@@ -951,5 +955,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
+    /* a Jetson's container with pip's torch reads cpu_only_build (container_text.c) */
+    if (!strcmp(id, "docker_no_gpu_passthrough"))
+        return dl_container_jetson_torch(p, f, id);
     return id;
 }

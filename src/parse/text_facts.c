@@ -1218,6 +1218,10 @@ static bool torch_version_in(const char *low, char *out, size_t n)
             dots += v[k++] == '.';
         if (!dots || !isdigit((unsigned char)v[0]))
             continue;
+        /* NVIDIA's images are tagged by release date ("nvcr.io/nvidia/pytorch:21.02-py3"):
+         * no torch release has a major of 10 or more */
+        if (atoi(v) >= 10)
+            continue;
         if (v[k] == '+')
             for (k++; isalnum((unsigned char)v[k]) && k + 1 < n; k++)
                 ;

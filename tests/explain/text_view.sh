@@ -11,5 +11,8 @@ for want in "nvml.driver_version = 551.86" "L4: | NVIDIA-SMI 551.86" \
             "pythons[0].site_packages[0].torches[0].version = 2.2.2" "(6 lines)"; do
     case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
 done
+# NVIDIA's image tag is a release date, not torch's version
+out=$("$dlenv" explain "$dir/ngc-gpu-not-yet-supported.txt" 2>&1)
+case "$out" in *"version = 21.02"*) echo "FAIL: NGC tag read as torch: $out"; failed=1 ;; esac
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed

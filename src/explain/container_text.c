@@ -1,0 +1,92 @@
+#include "explain/container_text.h"
+
+#include "explain/text_cause.h"
+#include "explain/text_marks.h"
+#include "facts/query.h"
+
+#include <string.h>
+
+/* The text names a Jetson and no NVIDIA index for Jetson wheels (the same marks as the
+ * signature for a Jetson's container in data/error_signatures.csv, so that where this drops
+ * the container's reading, that signature reads the text). */
+static bool jetson_named(const dl_paste *p)
+{
+    static const char *const words[] = {"jetson",   "xavier",    "jetpack", "agx orin",
+                                        "agx-orin", "orin nano", "orin nx", "l4t-"};
+    static const char *const nvidia_wheels[] = {"developer.download.nvidia", "jetson-ai-lab"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0 &&
+           dl_paste_find_any(p, nvidia_wheels, sizeof nvidia_wheels / sizeof nvidia_wheels[0]) < 0;
+}
+
+/* A plain release ("1.12.0", "2.1.0") or a "+cpu" build: what pip installs from PyPI, not
+ * NVIDIA's Jetson build ("1.12.0a0+2c916ef.nv22.3"). */
+static bool plain_release(const char *v)
+{
+    return v && *v && (strspn(v, "0123456789.") == strlen(v) || strstr(v, "+cpu"));
+}
+
+const char *dl_container_jetson_torch(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    /* the same marks as the signature for a Jetson's container, which then reads it */
+    bool unavailable = dl_paste_find(p, 0, "is_available") >= 0 &&
+                       dl_paste_find(p, 0, "false") >= 0;
+    if (unavailable && dl_text_in_container(p) && jetson_named(p) &&
+        plain_release(dl_q_first_torch_version(f)))
+        return "";
+    return id;
+}
+
+bool dl_container_toolkit_ran(const dl_paste *p)
+{
+    static const char *const marks[] = {"nvidia-container-cli", "error running hook",
+                                        "error running prestart hook"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+/* The text starts the container with the GPUs: the options of docker, nvidia-docker, a
+ * compose file's device reservation, Kubernetes' GPU resource. */
+static bool container_given_gpus(const dl_paste *p)
+{
+    static const char *const gpus[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia",
+                                       "nvidia-docker", "runtime: nvidia", "driver: nvidia",
+                                       "capabilities: [gpu]", "nvidia.com/gpu"};
+    return dl_paste_find_any(p, gpus, sizeof gpus / sizeof gpus[0]) >= 0;
+}
+
+/* Where the text says is_available() is False: on its line, the REPL's next line, or a
+ * sentence within the next three lines ("It returns False"); collect_env's "Is CUDA
+ * available: False" too. -1 when it does not. */
+static long unavailable_line(const dl_paste *p)
+{
+    long i = dl_text_unavailable_line(p);
+    if (i >= 0)
+        return i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        size_t j;
+        for (j = (size_t)i + 1; j < p->count && j <= (size_t)i + 3; j++)
+            if (strstr(p->lines[j].lower, "false"))
+                return (long)j;
+    }
+    return dl_paste_find(p, 0, "cuda available: false");
+}
+
+void dl_explain_container_gpus_given_unavailable(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu_visible",
+        "torch sees no GPU inside a container that was started with the GPUs: the text "
+        "does not say why",
+        "# run `nvidia-smi` inside the container: no GPU there is the host's toolkit or "
+        "driver; a GPU there with torch still blind is the image's torch (its CUDA "
+        "against the driver's, or a CPU build)",
+        {"driver_too_old", "cpu_only_build", "docker_no_gpu_passthrough"},
+        "`nvidia-smi` inside the container (the GPU and the driver's CUDA Version) and "
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` there"};
+    long line;
+    if (e->findings.items.count || !dl_text_in_container(&e->paste) ||
+        !container_given_gpus(&e->paste) || dl_text_other_vendor_gpu(&e->facts) ||
+        (line = unavailable_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -1,0 +1,29 @@
+/* Readings of texts from inside containers (Docker, NVIDIA's images, a Jetson's containers)
+ * that the signatures alone read otherwise or not at all. */
+#ifndef DLENV_EXPLAIN_CONTAINER_TEXT_H
+#define DLENV_EXPLAIN_CONTAINER_TEXT_H
+
+#include "explain/explain.h"
+
+/* A container that sees no GPU on a Jetson (Orin, Xavier, Nano; L4T, JetPack), with a torch
+ * whose version is a plain release (1.12.0, 2.1.0: no ".nv" tag, no "a0" pre-release):
+ * that is pip's aarch64 wheel, which has no CUDA for a Jetson's integrated GPU, while
+ * NVIDIA's Jetson builds say ".nv22.3" or "a0+<commit>". Returns "" there (the signature
+ * for a Jetson's container reads cpu_only_build, so the container's runtime is not the
+ * reading), else `id`. Called where a signature reads docker_no_gpu_passthrough. */
+const char *dl_container_jetson_torch(const dl_paste *p, const dl_facts *f, const char *id);
+
+/* The text shows the NVIDIA Container Toolkit's own error (nvidia-container-cli, its
+ * prestart hook failing): the toolkit runs only for a container that asked for the GPUs, so
+ * "started without GPU access" is not the reading there. */
+bool dl_container_toolkit_ran(const dl_paste *p);
+
+/* torch.cuda.is_available() is False inside a container the text shows started WITH the
+ * GPUs (nvidia-docker, --gpus, --runtime=nvidia, a compose file's GPU reservation), and
+ * nothing else was found: the container was asked for the GPU and torch still sees none,
+ * whose cause the text does not give (a host driver older than the image's CUDA, a CPU
+ * build in the image, a toolkit that did not hook the devices): no_gpu_visible, with
+ * those as candidates and `nvidia-smi` inside the container as the question. */
+void dl_explain_container_gpus_given_unavailable(dl_explanation *e);
+
+#endif
