@@ -684,9 +684,40 @@ static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
     return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
 }
 
+/* A "cuda" at `at` that is one of the dispatcher's keys ("AutogradCUDA", "SparseCUDA") or
+ * sits in its list of backends ("... is only available for these backends: [CPU, CUDA,
+ * ...]"): torch prints those on every "Could not run 'aten::...'" error, whatever the
+ * device, so they ask nothing of CUDA. */
+static bool dispatch_key_cuda(const char *low, const char *at)
+{
+    static const char *const keys[] = {"autograd", "autocast", "sparsecsr", "sparse",
+                                       "quantized", "nestedtensor"};
+    const char *list = strstr(low, "these backends");
+    size_t k;
+    if (list && at > list)
+        return true;
+    for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        size_t n = strlen(keys[k]);
+        if ((size_t)(at - low) >= n && !strncmp(at - n, keys[k], n))
+            return true;
+    }
+    return false;
+}
+
+/* The line names CUDA other than as a dispatcher's key (dispatch_key_cuda). */
+static bool cuda_named_on_line(const char *low)
+{
+    const char *at;
+    for (at = strstr(low, "cuda"); at; at = strstr(at + 4, "cuda"))
+        if (!dispatch_key_cuda(low, at))
+            return true;
+    return false;
+}
+
 /* A line that names CUDA other than collect_env's own labels ("CUDA used to build
  * PyTorch: N/A", "Is CUDA available", "CUDA runtime version"), which a Mac's report prints
- * too: only such a line asks anything of CUDA. */
+ * too, or the dispatcher's keys (dispatch_key_cuda): only such a line asks anything of
+ * CUDA. */
 static bool cuda_beyond_labels(const dl_paste *p)
 {
     static const char *const labels[] = {"cuda used to build", "is cuda available",
@@ -697,7 +728,7 @@ static bool cuda_beyond_labels(const dl_paste *p)
         size_t k;
         for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
             label |= strstr(p->lines[i].lower, labels[k]) != NULL;
-        if (!label)
+        if (!label && cuda_named_on_line(p->lines[i].lower))
             return true;
     }
     return false;
