@@ -975,6 +975,12 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
+    if (!strcmp(id, "no_cuda_on_macos") && dl_q_text_is(&f->os.family, "windows"))
+        return "";
+    /* torchrun's "not supported in Windows or MacOs" names Windows on a Mac too; there
+     * mac_text.c reads the missing NCCL as the Mac's */
+    if (!strcmp(id, "nccl_on_windows") && dl_q_text_is(&f->os.family, "macos"))
+        return "";
     if (!strcmp(id, "no_cuda_on_macos"))
         return mac_asks_cuda(p, id);
     if (!strcmp(id, "non_nvidia_gpu"))
