@@ -1,5 +1,6 @@
 #include "explain/readings.h"
 #include "explain/text_marks.h"
+#include "explain/unavailable_text.h"
 #include "explain/windows_text.h"
 
 #include "facts/query.h"
@@ -547,6 +548,26 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     return compiler_asks_cuda_on_mps(p) ? "" : "no_cuda_on_macos";
 }
 
+/* torch ran on the CPU and said so (whisper's "FP16 is not supported on CPU"), or the
+ * writer says the GPU goes unused: on a Mac that is the Mac (no build there has CUDA);
+ * elsewhere the bare warning, in a run given the CPU or in a text that expects no GPU,
+ * is no fault (unavailable_text.c names the candidates); beside another vendor's GPU it is
+ * that GPU. The words of a GPU left idle keep the CPU build. */
+static const char *cpu_run_reported(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    bool warning = dl_text_cpu_run_warning_line(p) >= 0;
+    if ((!warning && dl_text_gpu_unused_line(p) < 0) ||
+        dl_paste_find(p, 0, "not compiled with cuda") >= 0)
+        return id;
+    if (dl_q_text_is(&f->os.family, "macos"))
+        return "no_cuda_on_macos";
+    if (!warning || dl_text_gpu_unused_line(p) >= 0)
+        return id;
+    if (dl_text_chose_cpu(p) || !dl_text_expects_gpu(p, f))
+        return "";
+    return dl_text_other_vendor_gpu(f) ? "non_nvidia_gpu" : id;
+}
+
 /* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
  * the Mac is the cause, not the Python version or platform tag of one wheel. */
 static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
@@ -985,6 +1006,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return mac_asks_cuda(p, id);
     if (!strcmp(id, "non_nvidia_gpu"))
         return other_vendor_asks_cuda(p, id);
+    if (!strcmp(id, "cpu_only_build") && strcmp(cpu_run_reported(p, f, id), id) != 0)
+        return cpu_run_reported(p, f, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);

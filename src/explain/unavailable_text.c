@@ -279,3 +279,39 @@ void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+long dl_text_cpu_run_warning_line(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "fp16 is not supported on cpu");
+}
+
+bool dl_text_chose_cpu(const dl_paste *p)
+{
+    static const char *const chosen[] = {"--device cpu", "--device=cpu", "device=\"cpu\"",
+                                         "device='cpu'", "device=cpu", "device = \"cpu\"",
+                                         "device = 'cpu'", "device = cpu", "--cpu"};
+    return dl_paste_find_any(p, chosen, sizeof chosen / sizeof chosen[0]) >= 0;
+}
+
+bool dl_text_expects_gpu(const dl_paste *p, const dl_facts *f)
+{
+    static const char *const words[] = {"gpu", "cuda", "nvidia", "geforce", "radeon", "graphics",
+                                        "video card", "vram", "hardware acceleration",
+                                        "accelerat", "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */};
+    return f->nvml.gpus.count || dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
+void dl_explain_cpu_run_warning_alone(dl_explanation *e)
+{
+    static const char *const candidates[] = {"cpu_only_build", "no_gpu_visible"};
+    size_t i;
+    if (e->findings.items.count || dl_text_cpu_run_warning_line(&e->paste) < 0 ||
+        dl_q_text_is(&e->facts.os.family, "macos") || dl_text_chose_cpu(&e->paste))
+        return;
+    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        dl_strv_add(&e->alternatives, dl_strdup(candidates[i]));
+    dl_strv_add(&e->ask, dl_strdup("whether the machine has an NVIDIA GPU torch should use, and "
+                                   "`python -c \"import torch; print(torch.__version__, "
+                                   "torch.cuda.is_available())\"` (a \"+cpu\" version or False "
+                                   "says why torch ran on the CPU)"));
+}
