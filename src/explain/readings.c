@@ -538,9 +538,10 @@ static bool compiler_asks_cuda_on_mps(const dl_paste *p)
  * path can be the cause. */
 static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
-    /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build) */
+    /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build); on a Mac
+     * the Mac is the cause whatever its GPU's brand */
     if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
-        other_vendor_only(p, f))
+        !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
         return "non_nvidia_gpu";
     if (!dl_q_text_is(&f->os.family, "macos") ||
         (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
@@ -944,8 +945,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
+    /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help */
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
-        return "no_gpu";
+        return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos" : "no_gpu";
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
         return "";
     if (strcmp(own_symbol(p, id), id) != 0)
@@ -1004,6 +1006,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "no_cuda_on_macos"))
         return mac_asks_cuda(p, id);
+    /* a Mac asking for CUDA is the Mac, whatever its GPU's brand (an Intel Mac's AMD) */
+    if (!strcmp(id, "non_nvidia_gpu") && dl_q_text_is(&f->os.family, "macos"))
+        return mac_asks_cuda(p, "no_cuda_on_macos");
     if (!strcmp(id, "non_nvidia_gpu"))
         return other_vendor_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") && strcmp(cpu_run_reported(p, f, id), id) != 0)
