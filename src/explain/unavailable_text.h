@@ -67,4 +67,10 @@ bool dl_text_expects_gpu(const dl_paste *p, const dl_facts *f);
  * candidates, with the question that decides. */
 void dl_explain_cpu_run_warning_alone(dl_explanation *e);
 
+/* The text names an AMD or Intel GPU and no NVIDIA one, shows no error, and asks whether
+ * or how a GPU can do the work ("can AMD 6000 cards run this?", "it uses just the CPU:
+ * how can I use the Intel GPU?"), with nothing else found and not on a Mac: torch's CUDA
+ * needs NVIDIA's GPU; a machine without any GPU stays the candidate. */
+void dl_explain_other_vendor_gpu_question(dl_explanation *e);
+
 #endif
