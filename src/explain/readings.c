@@ -1006,6 +1006,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "no_cuda_on_macos"))
         return mac_asks_cuda(p, id);
+    /* "no NVIDIA GPU here" where the text names the GPU it has, another vendor's ("a
+     * laptop with Intel i5 Graphics"): that GPU, as its name in the signature's words reads */
+    if (!strcmp(id, "no_gpu") && !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
+        return "non_nvidia_gpu";
     /* a Mac asking for CUDA is the Mac, whatever its GPU's brand (an Intel Mac's AMD) */
     if (!strcmp(id, "non_nvidia_gpu") && dl_q_text_is(&f->os.family, "macos"))
         return mac_asks_cuda(p, "no_cuda_on_macos");
