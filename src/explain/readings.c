@@ -766,11 +766,31 @@ static bool cuda_ran(const dl_paste *p)
     return dl_paste_find(p, 0, "cuda out of memory") >= 0 && dl_oom_read(p, &oom);
 }
 
+/* The code ran on the Mac's GPU and failed there: an error of torch's MPS backend (an
+ * operator not implemented for MPS, float64, its allocator), with no CUDA call failing
+ * beside it. "I switched from cuda to mps" then names CUDA in prose only: the error is
+ * MPS's, a library limit or the Mac's memory, not a Mac asked for CUDA. */
+static bool mps_failed_not_cuda(const dl_paste *p)
+{
+    static const char *const mps[] = {"for the mps device", "mps backend", "mps framework",
+                                      "mps tensor", "'mps' backend", "'sparsemps' backend",
+                                      "allocated on mps device", "on the mps device"};
+    static const char *const cuda[] = {"not compiled with cuda", "no nvidia driver",
+                                       "no cuda gpus", "cuda error", "cuda driver",
+                                       "cuda is not available", "attribute '_cuda",
+                                       "cuda_home", "'cuda' backend"};
+    return dl_paste_find_any(p, mps, sizeof mps / sizeof mps[0]) >= 0 &&
+           dl_paste_find_any(p, cuda, sizeof cuda / sizeof cuda[0]) < 0;
+}
+
 /* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
  * Mac is the cause only when something else in the text asks for CUDA. */
 static const char *mac_asks_cuda(const dl_paste *p, const char *id)
 {
-    return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) ? id : "";
+    return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) &&
+                   !mps_failed_not_cuda(p)
+               ? id
+               : "";
 }
 
 /* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
