@@ -984,6 +984,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "python_unsupported") &&
         !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))
         return cuda_wheel_on_a_mac(p, f, "wheel_tag_mismatch");
+    /* a "+cuXYZ" torch asked for on a Mac: the CUDA index has no macOS wheel at all */
+    if (!strcmp(id, "python_unsupported") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
+        return "no_cuda_on_macos";
     if (!strcmp(id, "python_unsupported"))
         return from_versions(k, p, id);
     if (!strcmp(id, "wheel_tag_mismatch") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
