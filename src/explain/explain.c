@@ -271,6 +271,9 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_silent_exit_on_import(out);
     dl_explain_gpu_unused_os_unknown(out);
     dl_explain_mac_other_gpu(out);
+    dl_explain_mac_nccl(out);
+    dl_explain_cpu_run_warning_alone(out);
+    dl_explain_other_vendor_gpu_question(out);
     dl_explain_regression_between_builds(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

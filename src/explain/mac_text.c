@@ -44,3 +44,34 @@ void dl_explain_mac_other_gpu(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, gpu, -1);
 }
+
+/* The line where torch says it has no NCCL ("Distributed package doesn't have NCCL built
+ * in"), else, when the text shows an error, where the code asks for it
+ * (init_process_group("nccl"), "with backend nccl"); -1 when none. */
+static long nccl_line(const dl_paste *p)
+{
+    static const char *const asks[] = {"init_process_group(\"nccl\"",
+                                       "init_process_group('nccl'", "backend=\"nccl\"",
+                                       "backend='nccl'", "with backend nccl"};
+    long line = dl_paste_find(p, 0, "have nccl built in");
+    if (line >= 0 || !dl_text_shows_error(p))
+        return line;
+    return dl_paste_find_any(p, asks, sizeof asks / sizeof asks[0]);
+}
+
+void dl_explain_mac_nccl(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_cuda_on_macos",
+        "A Mac runs code that asks for NCCL: NCCL is NVIDIA's CUDA library, and macOS has "
+        "neither CUDA nor an NCCL build of torch",
+        "# use the gloo backend (or no distributed launch for one process), and run on "
+        "torch.device(\"mps\") or the CPU where the code hard-codes CUDA",
+        {NULL},
+        NULL};
+    long line;
+    if (e->findings.items.count || !dl_q_text_is(&e->facts.os.family, "macos") ||
+        (line = nccl_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

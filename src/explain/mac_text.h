@@ -10,4 +10,10 @@
  * is whether torch can use that GPU at all on macOS. */
 void dl_explain_mac_other_gpu(dl_explanation *e);
 
+/* Adds no_cuda_on_macos when nothing else was found, the text's machine is a Mac and the
+ * text asks for NCCL or torch says it has none ("Distributed package doesn't have NCCL
+ * built in", a launcher's hard-coded init_process_group("nccl")): on macOS torch has no
+ * CUDA, so no NCCL either; gloo is the backend there. */
+void dl_explain_mac_nccl(dl_explanation *e);
+
 #endif

@@ -1,6 +1,7 @@
 #include "explain/readings.h"
 #include "explain/container_text.h"
 #include "explain/text_marks.h"
+#include "explain/unavailable_text.h"
 #include "explain/windows_text.h"
 
 #include "facts/query.h"
@@ -538,14 +539,35 @@ static bool compiler_asks_cuda_on_mps(const dl_paste *p)
  * path can be the cause. */
 static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
-    /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build) */
+    /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build); on a Mac
+     * the Mac is the cause whatever its GPU's brand */
     if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
-        other_vendor_only(p, f))
+        !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
         return "non_nvidia_gpu";
     if (!dl_q_text_is(&f->os.family, "macos") ||
         (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
         return id;
     return compiler_asks_cuda_on_mps(p) ? "" : "no_cuda_on_macos";
+}
+
+/* torch ran on the CPU and said so (whisper's "FP16 is not supported on CPU"), or the
+ * writer says the GPU goes unused: on a Mac that is the Mac (no build there has CUDA);
+ * elsewhere the bare warning, in a run given the CPU or in a text that expects no GPU,
+ * is no fault (unavailable_text.c names the candidates); beside another vendor's GPU it is
+ * that GPU. The words of a GPU left idle keep the CPU build. */
+static const char *cpu_run_reported(const dl_paste *p, const dl_facts *f, const char *id)
+{
+    bool warning = dl_text_cpu_run_warning_line(p) >= 0;
+    if ((!warning && dl_text_gpu_unused_line(p) < 0) ||
+        dl_paste_find(p, 0, "not compiled with cuda") >= 0)
+        return id;
+    if (dl_q_text_is(&f->os.family, "macos"))
+        return "no_cuda_on_macos";
+    if (!warning || dl_text_gpu_unused_line(p) >= 0)
+        return id;
+    if (dl_text_chose_cpu(p) || !dl_text_expects_gpu(p, f))
+        return "";
+    return dl_text_other_vendor_gpu(f) ? "non_nvidia_gpu" : id;
 }
 
 /* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
@@ -685,9 +707,40 @@ static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
     return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
 }
 
+/* A "cuda" at `at` that is one of the dispatcher's keys ("AutogradCUDA", "SparseCUDA") or
+ * sits in its list of backends ("... is only available for these backends: [CPU, CUDA,
+ * ...]"): torch prints those on every "Could not run 'aten::...'" error, whatever the
+ * device, so they ask nothing of CUDA. */
+static bool dispatch_key_cuda(const char *low, const char *at)
+{
+    static const char *const keys[] = {"autograd", "autocast", "sparsecsr", "sparse",
+                                       "quantized", "nestedtensor"};
+    const char *list = strstr(low, "these backends");
+    size_t k;
+    if (list && at > list)
+        return true;
+    for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        size_t n = strlen(keys[k]);
+        if ((size_t)(at - low) >= n && !strncmp(at - n, keys[k], n))
+            return true;
+    }
+    return false;
+}
+
+/* The line names CUDA other than as a dispatcher's key (dispatch_key_cuda). */
+static bool cuda_named_on_line(const char *low)
+{
+    const char *at;
+    for (at = strstr(low, "cuda"); at; at = strstr(at + 4, "cuda"))
+        if (!dispatch_key_cuda(low, at))
+            return true;
+    return false;
+}
+
 /* A line that names CUDA other than collect_env's own labels ("CUDA used to build
  * PyTorch: N/A", "Is CUDA available", "CUDA runtime version"), which a Mac's report prints
- * too: only such a line asks anything of CUDA. */
+ * too, or the dispatcher's keys (dispatch_key_cuda): only such a line asks anything of
+ * CUDA. */
 static bool cuda_beyond_labels(const dl_paste *p)
 {
     static const char *const labels[] = {"cuda used to build", "is cuda available",
@@ -698,7 +751,7 @@ static bool cuda_beyond_labels(const dl_paste *p)
         size_t k;
         for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
             label |= strstr(p->lines[i].lower, labels[k]) != NULL;
-        if (!label)
+        if (!label && cuda_named_on_line(p->lines[i].lower))
             return true;
     }
     return false;
@@ -714,11 +767,31 @@ static bool cuda_ran(const dl_paste *p)
     return dl_paste_find(p, 0, "cuda out of memory") >= 0 && dl_oom_read(p, &oom);
 }
 
+/* The code ran on the Mac's GPU and failed there: an error of torch's MPS backend (an
+ * operator not implemented for MPS, float64, its allocator), with no CUDA call failing
+ * beside it. "I switched from cuda to mps" then names CUDA in prose only: the error is
+ * MPS's, a library limit or the Mac's memory, not a Mac asked for CUDA. */
+static bool mps_failed_not_cuda(const dl_paste *p)
+{
+    static const char *const mps[] = {"for the mps device", "mps backend", "mps framework",
+                                      "mps tensor", "'mps' backend", "'sparsemps' backend",
+                                      "allocated on mps device", "on the mps device"};
+    static const char *const cuda[] = {"not compiled with cuda", "no nvidia driver",
+                                       "no cuda gpus", "cuda error", "cuda driver",
+                                       "cuda is not available", "attribute '_cuda",
+                                       "cuda_home", "'cuda' backend"};
+    return dl_paste_find_any(p, mps, sizeof mps / sizeof mps[0]) >= 0 &&
+           dl_paste_find_any(p, cuda, sizeof cuda / sizeof cuda[0]) < 0;
+}
+
 /* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
  * Mac is the cause only when something else in the text asks for CUDA. */
 static const char *mac_asks_cuda(const dl_paste *p, const char *id)
 {
-    return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) ? id : "";
+    return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) &&
+                   !mps_failed_not_cuda(p)
+               ? id
+               : "";
 }
 
 /* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
@@ -893,8 +966,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
+    /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help */
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
-        return "no_gpu";
+        return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos" : "no_gpu";
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
         return "";
     if (strcmp(own_symbol(p, id), id) != 0)
@@ -911,6 +985,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "python_unsupported") &&
         !strcmp(from_versions(k, p, id), "wheel_tag_mismatch"))
         return cuda_wheel_on_a_mac(p, f, "wheel_tag_mismatch");
+    /* a "+cuXYZ" torch asked for on a Mac: the CUDA index has no macOS wheel at all */
+    if (!strcmp(id, "python_unsupported") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
+        return "no_cuda_on_macos";
     if (!strcmp(id, "python_unsupported"))
         return from_versions(k, p, id);
     if (!strcmp(id, "wheel_tag_mismatch") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
@@ -948,10 +1025,25 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
+    if (!strcmp(id, "no_cuda_on_macos") && dl_q_text_is(&f->os.family, "windows"))
+        return "";
+    /* torchrun's "not supported in Windows or MacOs" names Windows on a Mac too; there
+     * mac_text.c reads the missing NCCL as the Mac's */
+    if (!strcmp(id, "nccl_on_windows") && dl_q_text_is(&f->os.family, "macos"))
+        return "";
     if (!strcmp(id, "no_cuda_on_macos"))
         return mac_asks_cuda(p, id);
+    /* "no NVIDIA GPU here" where the text names the GPU it has, another vendor's ("a
+     * laptop with Intel i5 Graphics"): that GPU, as its name in the signature's words reads */
+    if (!strcmp(id, "no_gpu") && !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
+        return "non_nvidia_gpu";
+    /* a Mac asking for CUDA is the Mac, whatever its GPU's brand (an Intel Mac's AMD) */
+    if (!strcmp(id, "non_nvidia_gpu") && dl_q_text_is(&f->os.family, "macos"))
+        return mac_asks_cuda(p, "no_cuda_on_macos");
     if (!strcmp(id, "non_nvidia_gpu"))
         return other_vendor_asks_cuda(p, id);
+    if (!strcmp(id, "cpu_only_build") && strcmp(cpu_run_reported(p, f, id), id) != 0)
+        return cpu_run_reported(p, f, id);
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);

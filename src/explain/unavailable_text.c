@@ -279,3 +279,126 @@ void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+long dl_text_cpu_run_warning_line(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "fp16 is not supported on cpu");
+}
+
+bool dl_text_chose_cpu(const dl_paste *p)
+{
+    static const char *const chosen[] = {"--device cpu", "--device=cpu", "device=\"cpu\"",
+                                         "device='cpu'", "device=cpu", "device = \"cpu\"",
+                                         "device = 'cpu'", "device = cpu", "--cpu"};
+    return dl_paste_find_any(p, chosen, sizeof chosen / sizeof chosen[0]) >= 0;
+}
+
+bool dl_text_expects_gpu(const dl_paste *p, const dl_facts *f)
+{
+    static const char *const words[] = {"gpu", "cuda", "nvidia", "geforce", "radeon", "graphics",
+                                        "video card", "vram", "hardware acceleration",
+                                        "accelerat", "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */};
+    return f->nvml.gpus.count || dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
+void dl_explain_cpu_run_warning_alone(dl_explanation *e)
+{
+    static const char *const candidates[] = {"cpu_only_build", "no_gpu_visible"};
+    size_t i;
+    if (e->findings.items.count || dl_text_cpu_run_warning_line(&e->paste) < 0 ||
+        dl_q_text_is(&e->facts.os.family, "macos") || dl_text_chose_cpu(&e->paste))
+        return;
+    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        dl_strv_add(&e->alternatives, dl_strdup(candidates[i]));
+    dl_strv_add(&e->ask, dl_strdup("whether the machine has an NVIDIA GPU torch should use, and "
+                                   "`python -c \"import torch; print(torch.__version__, "
+                                   "torch.cuda.is_available())\"` (a \"+cpu\" version or False "
+                                   "says why torch ran on the CPU)"));
+}
+
+/* The line naming a GPU that is not NVIDIA's: the text's GPU where the reader found it
+ * (not Apple's: a Mac has its own reading), else AMD's GPU side as a word, else Intel's
+ * graphics in words; -1 when none. */
+static long other_vendor_gpu_line(const dl_explanation *e)
+{
+    static const char *const intel[] = {"intel hd graphics", "intel uhd", "intel(r) uhd",
+                                        "intel(r) hd graphics", "iris xe", "iris graphics",
+                                        "iris pro", "intel arc", "intel(r) arc", "intel gpu",
+                                        "intel graphics", "intel integrated graphics"};
+    const dl_nvml_gpu *g =
+        e->facts.nvml.gpus.count ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    long line;
+    size_t j;
+    if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_APPLE &&
+        dl_text_other_vendor_gpu(&e->facts))
+        for (j = 0; j < e->where.n; j++)
+            if (!strcmp(e->where.where[j].fact, "nvml.gpus[0].name"))
+                return (long)e->where.where[j].line;
+    line = amd_gpu_line(&e->paste);
+    return line >= 0 ? line : dl_paste_find_any(&e->paste, intel, sizeof intel / sizeof intel[0]);
+}
+
+/* The writer asks whether or how a GPU can do the work: a question about a GPU ("can AMD
+ * 6000 cards run this?", "how do I make it use the GPU?"), support asked about on a line
+ * that names a GPU, or the CPU doing the work in words; -1 when none. */
+static long gpu_use_asked(const dl_paste *p)
+{
+    static const char *const gpu_words[] = {"gpu", "graphics", "card", "cuda", "radeon",
+                                            "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */};
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        bool gpu = false;
+        if (!strchr(low, '?') && !strstr(low, "support"))
+            continue;
+        for (k = 0; k < sizeof gpu_words / sizeof gpu_words[0] && !gpu; k++)
+            gpu = strstr(low, gpu_words[k]) != NULL;
+        if (gpu)
+            return (long)i;
+    }
+    return dl_text_gpu_unused_line(p);
+}
+
+/* A line that says the machine has an NVIDIA GPU: "nvidia" not in words that deny or wish
+ * for one ("no NVIDIA GPU", "should I buy an NVIDIA card", "only NVIDIA is supported"). */
+static bool nvidia_owned(const char *low, const char *at, size_t len)
+{
+    static const char *const not_owned[] = {"no nvidia", "not nvidia", "non-nvidia",
+                                            "non nvidia", "not an nvidia", "not a nvidia",
+                                            "without", "buy", "instead of", "only",
+                                            "don't have", "do not have", "dont have"};
+    size_t k;
+    (void)at;
+    (void)len;
+    for (k = 0; k < sizeof not_owned / sizeof not_owned[0]; k++)
+        if (strstr(low, not_owned[k]))
+            return false;
+    return true;
+}
+
+void dl_explain_other_vendor_gpu_question(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "non_nvidia_gpu",
+        "The writer's GPU is AMD's or Intel's and the question is whether torch can use it: "
+        "CUDA runs on NVIDIA GPUs only",
+        "# on Linux the ROCm wheels for a supported AMD GPU, the XPU wheels for Intel Arc "
+        "(https://pytorch.org/get-started/locally/); on Windows DirectML; else the CPU",
+        {"no_gpu"},
+        "which GPUs the machine has (`lspci -nn | grep -i -e vga -e 3d` or Task Manager's GPU "
+        "page): an NVIDIA one beside it would be the one to use"};
+    /* an NVIDIA GPU named, or a backend that already targets the other vendor */
+    static const char *const elsewhere[] = {"geforce", "rtx", "gtx", "quadro", "tesla",
+                                            "nvidia-smi", "driver version", "a100", "h100",
+                                            "v100", "+rocm", "directml", "zluda", "+xpu",
+                                            "torch.xpu", "rocm", "ipex"};
+    const dl_paste *p = &e->paste;
+    long gpu, asked;
+    if (e->findings.items.count || dl_q_text_is(&e->facts.os.family, "macos") ||
+        dl_text_shows_error(p) ||
+        dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
+        dl_paste_find_where(p, 0, "nvidia", nvidia_owned) >= 0 ||
+        (gpu = other_vendor_gpu_line(e)) < 0 || (asked = gpu_use_asked(p)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, gpu, asked == gpu ? -1 : asked);
+}

@@ -50,4 +50,27 @@ void dl_explain_amd_named_without_cuda(dl_explanation *e);
  * start (a suspend that wedged it stays the candidate; lsmod and /dev/nvidia-uvm decide). */
 void dl_explain_uvm_missing_unknown_error(dl_explanation *e);
 
+/* The line of a library's warning that it runs on the CPU (openai/whisper's "FP16 is not
+ * supported on CPU; using FP32 instead"); -1 when none. The warning says where torch ran,
+ * not why: on a machine without a GPU, or in a run given the CPU, it is no fault. */
+long dl_text_cpu_run_warning_line(const dl_paste *p);
+
+/* The text gives the run the CPU itself ("--device cpu", device="cpu", "--cpu"). */
+bool dl_text_chose_cpu(const dl_paste *p);
+
+/* The text expects a GPU: it names one (a GPU fact), or the words GPU, CUDA, NVIDIA,
+ * graphics, VRAM, hardware acceleration. */
+bool dl_text_expects_gpu(const dl_paste *p, const dl_facts *f);
+
+/* The CPU-run warning alone (readings.c drops the CPU build there: nothing expects a GPU)
+ * with no other finding: no cause, and the CPU build and a GPU torch does not see stay the
+ * candidates, with the question that decides. */
+void dl_explain_cpu_run_warning_alone(dl_explanation *e);
+
+/* The text names an AMD or Intel GPU and no NVIDIA one, shows no error, and asks whether
+ * or how a GPU can do the work ("can AMD 6000 cards run this?", "it uses just the CPU:
+ * how can I use the Intel GPU?"), with nothing else found and not on a Mac: torch's CUDA
+ * needs NVIDIA's GPU; a machine without any GPU stays the candidate. */
+void dl_explain_other_vendor_gpu_question(dl_explanation *e);
+
 #endif
