@@ -269,6 +269,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_silent_exit_on_import(out);
     dl_explain_dataloader_worker_start(out);
     dl_explain_gpu_unused_os_unknown(out);
+    dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);
     dl_explain_regression_between_builds(out);
     dl_signature_hits_free(&hits);
