@@ -322,8 +322,10 @@ static int worker_pids_say_windows(const char *low)
 {
     const char *at = strstr(low, "pid(s) ");
     int seen = 0;
+    /* "worker (pid 39637) exited unexpectedly with exit code 1" comes from the SIGCHLD
+     * handler, which torch sets only where there are signals: not Windows */
     if (!at)
-        return -1;
+        return strstr(low, "worker (pid ") ? 0 : -1;
     at += 7;
     while (*at >= '0' && *at <= '9') {
         unsigned long pid = 0;
