@@ -495,3 +495,58 @@ void dl_explain_cpu_download_named(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, want);
 }
+
+/* A program's log says torch's device is the CPU ("Torch generator: device=cpu", "Using
+ * device: cpu", "device = cpu"): the value alone, not code that picks it ("device='cpu'",
+ * "device = 'cuda' if ... else 'cpu'"); -1 when none. */
+static long cpu_device_logged_line(const dl_paste *p)
+{
+    static const char *const forms[] = {"device=cpu", "device: cpu", "device = cpu",
+                                        "device cpu"};
+    size_t k;
+    for (k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, forms[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, forms[k])) {
+            const char *low = p->lines[i].lower;
+            const char *at = strstr(low, forms[k]), *end = at + strlen(forms[k]);
+            /* a whole word: "device=cpu," not "device=cpu_offload", nor "map_device=cpu" */
+            if ((at == low || (!isalnum((unsigned char)at[-1]) && at[-1] != '_')) &&
+                !isalnum((unsigned char)*end) && *end != '_' && !strstr(low, " if "))
+                return i;
+        }
+    }
+    return -1;
+}
+
+/* The text names another GPU stack than CUDA (AMD's, DirectML, ZLUDA, Intel's): a CPU device
+ * there has causes of its own. */
+static bool other_gpu_stack_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"rocm", "zluda", "directml", "radeon", "amd gpu",
+                                        "ipex", "openvino", "intel arc", " rx "};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+void dl_explain_cpu_device_logged(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "the program's log says torch runs on the CPU, with no error, on a machine with an "
+        "NVIDIA GPU: most often torch was installed without its CUDA build (on Windows, "
+        "PyPI's torch is CPU-only)",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {"driver_too_old", "no_gpu_visible"},
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda, "
+        "torch.cuda.is_available())\"` (a +cpu torch says None) and `nvidia-smi`"};
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
+    long line;
+    if (e->findings.items.count || (os != DL_PLAN_OS_WINDOWS && os != DL_PLAN_OS_UNKNOWN) ||
+        dl_text_other_vendor_gpu(&e->facts) || other_gpu_stack_named(&e->paste) ||
+        dl_text_in_container(&e->paste) || dl_text_cuda_build_named(&e->paste) ||
+        !(e->facts.nvml.gpus.count || dl_paste_find(&e->paste, 0, "nvidia") >= 0) ||
+        (line = cpu_device_logged_line(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -63,4 +63,10 @@ void dl_explain_cpu_banner(dl_explanation *e);
  * a +cpu wheel's file) and is about CUDA, with no CUDA build named: cpu_only_build. */
 void dl_explain_cpu_download_named(dl_explanation *e);
 
+/* A program's log says torch's device is the CPU ("device=cpu", "Using device: cpu"), on
+ * Windows or an unnamed OS, with an NVIDIA GPU named and no other GPU stack (ROCm, DirectML,
+ * ZLUDA, Intel's), no CUDA build asked for, not in a container, nothing else found:
+ * cpu_only_build; an old driver and a hidden GPU stay candidates. */
+void dl_explain_cpu_device_logged(dl_explanation *e);
+
 #endif

@@ -71,7 +71,30 @@ static bool cuda_wheel_fetched(const dl_paste *p)
     return false;
 }
 
-static void derive_windows_pypi_cpu(const dl_paste *p, dl_facts *f)
+/* The line that gave torch's version names a CUDA release beside it ("PyTorch 2.6.0 and
+ * CUDA 12.6", "torch 2.1 (cuda 11.8)"): the text says which build it means. */
+static bool version_said_with_cuda(const dl_paste *p, const dl_text_facts *w)
+{
+    size_t i;
+    for (i = 0; i < w->n; i++) {
+        const char *fact = w->where[i].fact, *at;
+        size_t n = strlen(fact);
+        if (w->where[i].line >= p->count ||
+            (strcmp(fact, "pythons[0].runtime.version") != 0 &&
+             (n < 9 || strcmp(fact + n - 9, "].version") != 0 || !strstr(fact, "torches["))))
+            continue;
+        for (at = strstr(p->lines[w->where[i].line].lower, "cuda"); at;
+             at = strstr(at + 4, "cuda")) {
+            const char *d = at + 4;
+            d += strspn(d, " :=v");
+            if (*d >= '1' && *d <= '9')
+                return true;
+        }
+    }
+    return false;
+}
+
+static void derive_windows_pypi_cpu(const dl_paste *p, const dl_text_facts *w, dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     dl_torch_install *t;
@@ -79,6 +102,7 @@ static void derive_windows_pypi_cpu(const dl_paste *p, dl_facts *f)
      * the version line is untagged, but the wheel it fetched is a CUDA build */
     /* libtorch's zips come from download.pytorch.org in CPU and CUDA builds, not from PyPI */
     if (!py || cuda_wheel_fetched(p) || dl_paste_find(p, 0, "libtorch") >= 0 ||
+        version_said_with_cuda(p, w) ||
         dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
         (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;
@@ -99,5 +123,5 @@ void dl_explain_derive_facts(const dl_knowledge *k, dl_explanation *e)
 {
     derive_driver_cuda(k, &e->facts);
     derive_gpu_cc(k, &e->facts, &e->gpu);
-    derive_windows_pypi_cpu(&e->paste, &e->facts);
+    derive_windows_pypi_cpu(&e->paste, &e->where, &e->facts);
 }

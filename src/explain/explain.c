@@ -269,7 +269,9 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);
     dl_explain_silent_exit_on_import(out);
+    dl_explain_dataloader_worker_start(out);
     dl_explain_gpu_unused_os_unknown(out);
+    dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);
     dl_explain_mac_nccl(out);
     dl_explain_cpu_run_warning_alone(out);

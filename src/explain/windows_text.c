@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "explain/quote.h"
 #include "explain/text_cause.h"
+#include "explain/text_marks.h"
 #include "facts/query.h"
 #include "know/version.h"
 #include "plan/plan.h"
@@ -312,4 +313,77 @@ void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e)
                 dl_severity_name(DL_SEV_WARNING));
     dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
     dl_text_cause_add(e, &cause, at, line);
+}
+
+/* Windows hands out process ids in steps of four (its handle table's granularity), Linux and
+ * macOS one by one: the worker ids of "DataLoader worker (pid(s) 1448, 8988)" all divisible
+ * by four say Windows, one that is not says another OS. 1 Windows, 0 not, -1 no id. */
+static int worker_pids_say_windows(const char *low)
+{
+    const char *at = strstr(low, "pid(s) ");
+    int seen = 0;
+    /* "worker (pid 39637) exited unexpectedly with exit code 1" comes from the SIGCHLD
+     * handler, which torch sets only where there are signals: not Windows */
+    if (!at)
+        return strstr(low, "worker (pid ") ? 0 : -1;
+    at += 7;
+    while (*at >= '0' && *at <= '9') {
+        unsigned long pid = 0;
+        for (; *at >= '0' && *at <= '9'; at++)
+            pid = pid * 10 + (unsigned long)(*at - '0');
+        if (pid % 4)
+            return 0;
+        seen = 1;
+        while (*at == ',' || *at == ' ')
+            at++;
+    }
+    return seen ? 1 : -1;
+}
+
+/* A DataLoader worker that died while starting: torch's "DataLoader worker (pid(s) ...)
+ * exited unexpectedly" (the parent's poll found it gone), or the parent's BrokenPipeError
+ * while it hands a worker its task, next to the DataLoader. -1 when none. */
+static long worker_start_failure_line(const dl_paste *p, int *pids_windows)
+{
+    static const char *const loader[] = {"dataloader", "num_workers", "w.start()",
+                                         "forkingpickler", "_multiprocessingdataloaderiter"};
+    long i = dl_paste_find(p, 0, "exited unexpectedly");
+    *pids_windows = -1;
+    for (; i >= 0; i = dl_paste_find(p, (size_t)i + 1, "exited unexpectedly"))
+        if (strstr(p->lines[i].lower, "worker (pid")) {
+            *pids_windows = worker_pids_say_windows(p->lines[i].lower);
+            return i;
+        }
+    i = dl_paste_find(p, 0, "brokenpipeerror");
+    if (i >= 0 && dl_paste_find_any(p, loader, sizeof loader / sizeof loader[0]) >= 0)
+        return i;
+    return -1;
+}
+
+void dl_explain_dataloader_worker_start(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "spawn_guard_missing",
+        "a DataLoader worker died while starting: on Windows (and macOS) workers start by "
+        "spawn, which re-imports the script (its top level must sit under `if __name__ == "
+        "\"__main__\":`) and pickles the dataset to the child",
+        "# put the script's top level under `if __name__ == \"__main__\":` (define the Dataset "
+        "in a module, not a notebook); num_workers=0 shows the worker's own error",
+        {"pagefile_too_small", NULL},
+        "the worker's own error (rerun with num_workers=0) and the OS"};
+    /* the kernel or a signal ended the worker: memory or shared memory, not its start */
+    static const char *const ended[] = {"killed by signal", "bus error", "shared memory",
+                                        "/dev/shm", "shm_size", "shm-size", "out of memory"};
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
+    int pids_windows;
+    long line;
+    if (e->findings.items.count ||
+        (line = worker_start_failure_line(&e->paste, &pids_windows)) < 0 ||
+        dl_paste_find_any(&e->paste, ended, sizeof ended / sizeof ended[0]) >= 0)
+        return;
+    /* fork (Linux's default) re-imports nothing; macOS spawns as Windows does */
+    if (os == DL_PLAN_OS_LINUX || dl_text_in_container(&e->paste) ||
+        (os == DL_PLAN_OS_UNKNOWN && pids_windows == 0))
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
 }

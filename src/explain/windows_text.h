@@ -57,4 +57,10 @@ void dl_explain_silent_exit_on_import(dl_explanation *e);
  * candidate. */
 void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e);
 
+/* A DataLoader worker that died while starting ("DataLoader worker (pid(s) ...) exited
+ * unexpectedly", or BrokenPipeError beside the DataLoader), nothing else found, no signal or
+ * shared memory named, and not on Linux or in a container (fork re-imports nothing; worker
+ * ids all divisible by four are Windows'): spawn_guard_missing, the paging file a candidate. */
+void dl_explain_dataloader_worker_start(dl_explanation *e);
+
 #endif
