@@ -228,6 +228,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_rule_oom_message(&out->paste, &out->findings);
     dl_explain_known_bad_message(k, out);
     dl_explain_known_bad_on_old_arm(k, out);
+    dl_explain_known_bad_package_message(k, out);
     dl_explain_shm_dll_release(k, out);
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);

@@ -278,3 +278,27 @@ void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e)
         return;
     }
 }
+
+void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    size_t r;
+    for (r = 0; kb && r < kb->rows && !dl_findings_has(&e->findings, "known_bad_release");
+         r++) {
+        const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
+        const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        size_t name = strcspn(release, " ");
+        long line;
+        dl_finding *x;
+        if (strncmp(cond, "package_message:", 16) != 0 || !release[name] ||
+            (line = dl_paste_find(&e->paste, 0, cond + 16)) < 0)
+            continue;
+        x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                           "this message is %s's known problem: %s", release,
+                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+        dl_quote_line(x, &e->paste, (size_t)line);
+        dl_finding_fix(x, "pip install --upgrade %.*s   # fixed in %s", (int)name, release,
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
+        dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    }
+}
