@@ -288,3 +288,39 @@ void dl_explain_lcuda_flag_named(dl_explanation *e)
     x = dl_text_cause_add(e, &unsure, line, -1);
     dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
 }
+
+void dl_explain_torchvision_c_fails_to_load(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torchvision_mismatch",
+        "torchvision's compiled ops (_C) fail to load while torch itself imported: that "
+        "torchvision was built for another torch or another CUDA variant",
+        "# uninstall torchvision and install the release paired with the installed torch "
+        "from torch's own index (dlenv plan gives the command)",
+        {"win_dll_dependency_missing"},
+        "`python -m pip list | grep torch` (torch's and torchvision's versions and +cuXYZ "
+        "tags)"};
+    static const char *const load[] = {"dll load failed", "winerror 126", "winerror 127",
+                                       "procedure could not be found"};
+    size_t i, dll = e->findings.items.count;
+    long c_import = dl_paste_find(&e->paste, 0, "from torchvision import _c"), failed;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (dl_q_failure(x) && strcmp(x->id.value, "win_dll_dependency_missing") != 0)
+            return; /* another cause was read */
+        if (dl_q_failure(x))
+            dll = i;
+    }
+    /* the DLL that fails is torchvision's _C: the failure comes right after that import, with
+     * no other import between them */
+    if (c_import < 0 ||
+        (failed = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < c_import ||
+        last_import_before(&e->paste, failed) != c_import)
+        return;
+    if (dll < e->findings.items.count) {
+        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, dll).severity,
+                    dl_severity_name(DL_SEV_WARNING));
+        dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
+    }
+    dl_text_cause_add(e, &cause, c_import, failed);
+}
