@@ -188,6 +188,34 @@ static bool names_release(const char *v, size_t len, const char *release)
     return !strcmp(mine, release);
 }
 
+/* A line that says the illegal instruction and the version with it, in words ("Illegal
+ * instruction in ARM64 (ver 2.0.0)", "... while importing torch. (version 2.0.0)"): in a
+ * report about torch's crash, that version is torch's. -1 when none is `release`. */
+static long crash_line_release(const dl_paste *p, const char *release)
+{
+    static const char *const words[] = {"version ", "ver ", "ver. "};
+    long i;
+    if (dl_paste_find(p, 0, "torch") < 0)
+        return -1;
+    for (i = dl_paste_find(p, 0, "illegal instruction"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "illegal instruction")) {
+        size_t w;
+        for (w = 0; w < sizeof words / sizeof words[0]; w++) {
+            const char *at = strstr(p->lines[i].lower, words[w]);
+            size_t len;
+            if (!at)
+                continue;
+            at += strlen(words[w]);
+            len = strspn(at, "0123456789.");
+            while (len && at[len - 1] == '.')
+                len--;
+            if (len && names_release(at, len, release))
+                return i;
+        }
+    }
+    return -1;
+}
+
 /* The line where the text names torch at `release` ("torch 2.4.0", "pytorch 2.4",
  * "torch==2.4.0", "PyTorch version: 2.4.0"), or the text's own torch is that release;
  * -1 when neither. */
@@ -208,7 +236,7 @@ static long torch_release_line(const dl_explanation *e, const char *release)
     if (text_torch_release(&e->facts, own, sizeof own) && !strcmp(own, release) &&
         e->where.n)
         return (long)e->where.where[0].line;
-    return -1;
+    return crash_line_release(&e->paste, release);
 }
 
 static bool word_at(const char *low, const char *at, size_t len)
@@ -233,7 +261,9 @@ static long armv8_0_line(const dl_paste *p)
     static const char *const newer[] = {
         "cortex-a55", "cortex-a65", "cortex-a75", "cortex-a76", "cortex-a77", "cortex-a78",
         "cortex-x", "neoverse", "graviton2", "graviton3", "graviton4", "raspberry pi 5",
-        "jetson", "tegra", "orin", "xavier", "altra", "gh200", "grace hopper"};
+        "jetson", "tegra", "orin", "xavier", "altra", "gh200", "grace hopper",
+        /* a Mac's arm64 (Apple silicon, Rosetta's "illegal hardware instruction") */
+        "macos", "darwin", "apple m", "apple silicon", "rosetta"};
     long line, f;
     if (dl_paste_find_any(p, newer, sizeof newer / sizeof newer[0]) >= 0)
         return -1;
@@ -253,7 +283,9 @@ void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e)
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
     long crash, arm;
     size_t r;
+    /* the rows are Linux aarch64 wheels */
     if (!kb || dl_findings_has(&e->findings, "known_bad_release") ||
+        (e->facts.os.family.value && strcmp(e->facts.os.family.value, "linux") != 0) ||
         (crash = dl_paste_find_any(&e->paste, sigill, sizeof sigill / sizeof sigill[0])) < 0 ||
         (arm = armv8_0_line(&e->paste)) < 0)
         return;
