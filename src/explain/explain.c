@@ -228,6 +228,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_directml_rules(&out->paste, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
     dl_explain_known_bad_message(k, out);
+    dl_explain_known_bad_on_old_arm(k, out);
+    dl_explain_known_bad_package_message(k, out);
     dl_explain_shm_dll_release(k, out);
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);
@@ -245,6 +247,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);
+    dl_explain_torchvision_c_fails_to_load(out);
+    dl_explain_torchvision_pair_from_table(k, out);
     dl_explain_lcuda_flag_named(out);
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);

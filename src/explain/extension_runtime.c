@@ -4,6 +4,7 @@
 #include "explain/quote.h"
 #include "facts/query.h"
 #include "explain/text_cause.h"
+#include "explain/text_marks.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -287,4 +288,104 @@ void dl_explain_lcuda_flag_named(dl_explanation *e)
     /* a candidate, not a root: the text cannot tell the two apart */
     x = dl_text_cause_add(e, &unsure, line, -1);
     dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+}
+
+void dl_explain_torchvision_c_fails_to_load(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "torchvision_mismatch",
+        "torchvision's compiled ops (_C) fail to load while torch itself imported: that "
+        "torchvision was built for another torch or another CUDA variant",
+        "# uninstall torchvision and install the release paired with the installed torch "
+        "from torch's own index (dlenv plan gives the command)",
+        {"win_dll_dependency_missing"},
+        "`python -m pip list | grep torch` (torch's and torchvision's versions and +cuXYZ "
+        "tags)"};
+    static const char *const load[] = {"dll load failed", "winerror 126", "winerror 127",
+                                       "procedure could not be found"};
+    size_t i, dll = e->findings.items.count;
+    long c_import = dl_paste_find(&e->paste, 0, "from torchvision import _c"), failed;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (dl_q_failure(x) && strcmp(x->id.value, "win_dll_dependency_missing") != 0)
+            return; /* another cause was read */
+        if (dl_q_failure(x))
+            dll = i;
+    }
+    /* the DLL that fails is torchvision's _C: the failure comes right after that import, with
+     * no other import between them */
+    if (c_import < 0 ||
+        (failed = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < c_import ||
+        last_import_before(&e->paste, failed) != c_import)
+        return;
+    if (dll < e->findings.items.count) {
+        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, dll).severity,
+                    dl_severity_name(DL_SEV_WARNING));
+        dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
+    }
+    dl_text_cause_add(e, &cause, c_import, failed);
+}
+
+/* "0.16.0+cu121" -> major 0, minor 16; false when it is no version. */
+static bool major_minor(const char *v, unsigned *major, unsigned *minor)
+{
+    return v && sscanf(v, "%u.%u", major, minor) == 2;
+}
+
+/* The torchvision release torch_releases.csv pairs with torch `torch` ("2.3.0+cu121": the
+ * row of 2.3.0), or NULL. */
+static const char *paired_torchvision(const dl_knowledge *k, const char *torch)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    size_t len = strcspn(torch, "+"), r;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *row = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
+        if (strlen(row) == len && !strncmp(row, torch, len))
+            return dl_table_cell(t, r, DL_COL_torch_releases_torchvision);
+    }
+    return NULL;
+}
+
+/* The line that names torchvision at `version`; -1 when none. */
+static long torchvision_line(const dl_paste *p, const char *version)
+{
+    char low[48];
+    size_t i;
+    long at;
+    for (i = 0; version[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)tolower((unsigned char)version[i]);
+    low[i] = '\0';
+    for (at = dl_paste_find(p, 0, "torchvision"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "torchvision"))
+        if (strstr(p->lines[at].lower, low))
+            return at;
+    return -1;
+}
+
+void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_python *py = dl_q_main_python(&e->facts);
+    const dl_py_package *torch = dl_q_package(py, "torch"), *tv = dl_q_package(py, "torchvision");
+    const char *paired;
+    unsigned a, b, c, d;
+    long line;
+    dl_finding *x;
+    if (e->findings.items.count || !torch || !tv || !torch->version.value ||
+        !tv->version.value || !dl_text_shows_error(&e->paste) ||
+        !(paired = paired_torchvision(k, torch->version.value)) ||
+        !major_minor(paired, &a, &b) || !major_minor(tv->version.value, &c, &d) ||
+        (a == c && b == d) || (line = torchvision_line(&e->paste, tv->version.value)) < 0)
+        return;
+    x = dl_finding_add(&e->findings, "torchvision_mismatch", DL_SEV_FAILURE,
+                       "torchvision %s is not the release built for torch %s (that is "
+                       "torchvision %s), and the text shows an error",
+                       tv->version.value, torch->version.value, paired);
+    dl_quote_line(x, &e->paste, (size_t)line);
+    if ((line = dl_paste_find(&e->paste, 0, "error")) >= 0)
+        dl_quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "pip install \"torchvision==%s\"   # from the index torch came from "
+                      "(its +cuXYZ tag), in one command with torch==%.*s",
+                   paired, (int)strcspn(torch->version.value, "+"), torch->version.value);
+    dl_strv_add(&e->alternatives, dl_strdup("extension_mismatch"));
+    dl_strv_add(&e->ask, dl_strdup("the whole error, and `python -m pip list | grep torch`"));
 }

@@ -26,6 +26,19 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e);
  * torch) -- torchvision_mismatch, with nothing else found. */
 void dl_explain_domain_library_just_installed(dl_explanation *e);
 
+/* "from torchvision import _C" and, right after it with no other import between, the DLL
+ * failing to load ("DLL load failed", WinError 126/127), nothing but a missing DLL read: torch
+ * imported and torchvision's own compiled ops do not load beside it, so that torchvision was
+ * built for another torch or CUDA variant (torchvision_mismatch; the missing DLL stays a
+ * candidate). */
+void dl_explain_torchvision_c_fails_to_load(dl_explanation *e);
+
+/* Nothing else found, the text shows an error, and it names torch and torchvision releases
+ * that torch_releases.csv does not pair (torch 2.3.0 beside torchvision 0.16, which was built
+ * for torch 2.1): that torchvision was built for another torch (torchvision_mismatch, an
+ * extension built for another torch the other candidate). */
+void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanation *e);
+
 /* The text names the link flag -lcuda as its trouble ("Install problem with -lcuda", "error
  * with -lcuda") but not the linker's message, nothing else found: the linker finds no
  * libcuda.so. On WSL2 (named) that is WSL's /usr/lib/wsl/lib; elsewhere the text cannot

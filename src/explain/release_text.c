@@ -169,3 +169,168 @@ void dl_explain_regression_between_builds(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+/* Whether the torch version at `v` (len bytes: "2.4.0", "2.4", "2.4.0+cpu") is the
+ * published release `release` ("2.4.0"); a pre-release or a source build ("2.4.0a0+git...")
+ * is another build. */
+static bool names_release(const char *v, size_t len, const char *release)
+{
+    char buf[48], mine[48];
+    dl_torch_version tv;
+    if (len >= sizeof buf)
+        return false;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    if (!dl_torch_version_parse(buf, &tv) || tv.pre != DL_PRE_NONE)
+        return false;
+    snprintf(mine, sizeof mine, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1],
+             tv.release.part[2]);
+    return !strcmp(mine, release);
+}
+
+/* A line that says the illegal instruction and the version with it, in words ("Illegal
+ * instruction in ARM64 (ver 2.0.0)", "... while importing torch. (version 2.0.0)"): in a
+ * report about torch's crash, that version is torch's. -1 when none is `release`. */
+static long crash_line_release(const dl_paste *p, const char *release)
+{
+    static const char *const words[] = {"version ", "ver ", "ver. "};
+    long i;
+    if (dl_paste_find(p, 0, "torch") < 0)
+        return -1;
+    for (i = dl_paste_find(p, 0, "illegal instruction"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "illegal instruction")) {
+        size_t w;
+        for (w = 0; w < sizeof words / sizeof words[0]; w++) {
+            const char *at = strstr(p->lines[i].lower, words[w]);
+            size_t len;
+            if (!at)
+                continue;
+            at += strlen(words[w]);
+            len = strspn(at, "0123456789.");
+            while (len && at[len - 1] == '.')
+                len--;
+            if (len && names_release(at, len, release))
+                return i;
+        }
+    }
+    return -1;
+}
+
+/* The line where the text names torch at `release` ("torch 2.4.0", "pytorch 2.4",
+ * "torch==2.4.0", "PyTorch version: 2.4.0"), or the text's own torch is that release;
+ * -1 when neither. */
+static long torch_release_line(const dl_explanation *e, const char *release)
+{
+    char own[48];
+    long i;
+    for (i = dl_paste_find(&e->paste, 0, "torch"); i >= 0;
+         i = dl_paste_find(&e->paste, (size_t)i + 1, "torch")) {
+        const char *at;
+        for (at = strstr(e->paste.lines[i].lower, "torch"); at; at = strstr(at + 5, "torch")) {
+            const char *v = NULL;
+            size_t len = version_after_torch(at, &v);
+            if (len && names_release(v, len, release))
+                return i;
+        }
+    }
+    if (text_torch_release(&e->facts, own, sizeof own) && !strcmp(own, release) &&
+        e->where.n)
+        return (long)e->where.where[0].line;
+    return crash_line_release(&e->paste, release);
+}
+
+static bool word_at(const char *low, const char *at, size_t len)
+{
+    return (at == low || at[-1] == ' ' || at[-1] == '\t') &&
+           (at[len] == '\0' || at[len] == ' ' || at[len] == '\t');
+}
+
+/* The line where the text puts the machine on an ARMv8.0 aarch64 CPU, one without LSE
+ * atomics: a board or core that is one (Raspberry Pi 3/4, Cortex-A35/A53/A57/A72/A73, AWS
+ * a1 / Graviton1), else aarch64 or arm64 named with no newer core beside it; -1 when the
+ * text names none, names a newer core (Cortex-A55/A7x from A75, Neoverse, Graviton2+, a
+ * Jetson, a Raspberry Pi 5), or lists "atomics" among the CPU's features. */
+static long armv8_0_line(const dl_paste *p)
+{
+    static const char *const cores[] = {
+        "raspberry pi 4", "raspberry pi 3", "raspberry pi", "raspberrypi", "rpi-v8", "rpi 4",
+        "rpi4", "cortex-a35", "cortex-a53", "cortex-a57", "cortex-a72", "cortex-a73",
+        "bcm2711", "bcm2837", "a1.medium", "a1.large", "a1.xlarge", "a1.2xlarge",
+        "a1.4xlarge", "a1.metal", "graviton1"};
+    static const char *const generic[] = {"aarch64", "arm64"};
+    static const char *const newer[] = {
+        "cortex-a55", "cortex-a65", "cortex-a75", "cortex-a76", "cortex-a77", "cortex-a78",
+        "cortex-x", "neoverse", "graviton2", "graviton3", "graviton4", "raspberry pi 5",
+        "jetson", "tegra", "orin", "xavier", "altra", "gh200", "grace hopper",
+        /* a Mac's arm64 (Apple silicon, Rosetta's "illegal hardware instruction") */
+        "macos", "darwin", "apple m", "apple silicon", "rosetta"};
+    long line, f;
+    if (dl_paste_find_any(p, newer, sizeof newer / sizeof newer[0]) >= 0)
+        return -1;
+    /* an lscpu or /proc/cpuinfo feature line ("fp asimd ... atomics ...") that lists LSE */
+    for (f = dl_paste_find_where(p, 0, "atomics", word_at); f >= 0;
+         f = dl_paste_find_where(p, (size_t)f + 1, "atomics", word_at))
+        if (strstr(p->lines[f].lower, "asimd"))
+            return -1;
+    line = dl_paste_find_any(p, cores, sizeof cores / sizeof cores[0]);
+    return line >= 0 ? line : dl_paste_find_any(p, generic, sizeof generic / sizeof generic[0]);
+}
+
+void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e)
+{
+    static const char *const sigill[] = {"illegal instruction", "illegal hardware instruction",
+                                         "sigill"};
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    long crash, arm;
+    size_t r;
+    /* the rows are Linux aarch64 wheels */
+    if (!kb || dl_findings_has(&e->findings, "known_bad_release") ||
+        (e->facts.os.family.value && strcmp(e->facts.os.family.value, "linux") != 0) ||
+        (crash = dl_paste_find_any(&e->paste, sigill, sizeof sigill / sizeof sigill[0])) < 0 ||
+        (arm = armv8_0_line(&e->paste)) < 0)
+        return;
+    for (r = 0; r < kb->rows; r++) {
+        const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        const char *fixed = dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in);
+        long named;
+        dl_finding *x;
+        if (strncmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_condition), "aarch64_lacks:",
+                    14) != 0 ||
+            (named = torch_release_line(e, release)) < 0)
+            continue;
+        x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                           "torch %s has a known problem here: %s", release,
+                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+        dl_quote_line(x, &e->paste, (size_t)crash);
+        dl_quote_line(x, &e->paste, (size_t)named);
+        dl_quote_line(x, &e->paste, (size_t)arm);
+        dl_finding_fix(x, "pip install \"torch>=%s\"   # fixed in %s; or keep the release before %s",
+                       fixed, fixed, release);
+        dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+        return;
+    }
+}
+
+void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    size_t r;
+    for (r = 0; kb && r < kb->rows && !dl_findings_has(&e->findings, "known_bad_release");
+         r++) {
+        const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
+        const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        size_t name = strcspn(release, " ");
+        long line;
+        dl_finding *x;
+        if (strncmp(cond, "package_message:", 16) != 0 || !release[name] ||
+            (line = dl_paste_find(&e->paste, 0, cond + 16)) < 0)
+            continue;
+        x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                           "this message is %s's known problem: %s", release,
+                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+        dl_quote_line(x, &e->paste, (size_t)line);
+        dl_finding_fix(x, "pip install --upgrade %.*s   # fixed in %s", (int)name, release,
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
+        dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    }
+}

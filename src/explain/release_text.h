@@ -13,6 +13,19 @@
  * its layer; one pass over the table's few rows, one search per matching row. */
 void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e);
 
+/* The text shows an illegal instruction (SIGILL) on an ARMv8.0 aarch64 CPU (a Raspberry Pi
+ * 3/4, a Cortex-A53/A72, AWS a1; or aarch64 with no newer core named) under a torch release
+ * whose aarch64 wheel the known-bad table lists for CPUs without LSE atomics (condition
+ * "aarch64_lacks:atomics"): that wheel, not the machine, is the cause. Runs before the
+ * signatures, so the import-crash reading stays out. */
+void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e);
+
+/* A row of the known-bad table for a package beside torch (its torch_version cell is
+ * "<package> <version>", its condition "package_message:<message>") whose message the text
+ * shows: that release of the package is the cause (torch-directml 0.2.1.dev240521 sends
+ * dropout to the CPU), and a newer one fixes it. */
+void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation *e);
+
 /* The text says one torch build works and another does not ("worked with 0.4.0", "the first
  * build where it broke", "downgraded to 2.0.1 and it works") and names both, with nothing else
  * found: a regression in the newer build, which its release notes or issue tracker know,

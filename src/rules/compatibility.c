@@ -341,6 +341,25 @@ static bool cell_is(const char *cell, const char *value)
     return !cell || !*cell || !strcmp(cell, "any") || (value && !strcmp(cell, value));
 }
 
+/* An aarch64 CPU without the feature ("atomics": an ARMv8.0 core): 0 on another
+ * architecture or where /proc/cpuinfo lists it, -1 where the ARM CPU's features are not
+ * known. */
+static int arm_cpu_lacks(const dl_facts *f, const char *feature)
+{
+    const char *arch = f->os.arch.value;
+    size_t i;
+    if (!arch)
+        return -1;
+    if (strcmp(arch, "aarch64") != 0 && strcmp(arch, "arm64") != 0 && strcmp(arch, "ARM64") != 0)
+        return 0;
+    if (!f->cpu.isa.known)
+        return -1;
+    for (i = 0; i < f->cpu.isa.count; i++)
+        if (!strcmp(DL_LIST_AT(f->cpu.isa, char *, i), feature))
+            return 0;
+    return 1;
+}
+
 /* A row's condition, decided on the facts where they can decide it: true (it holds),
  * false (it cannot), or -1 (unknown: the row is said as a warning). */
 static int condition_holds(const dl_facts *f, const char *cond)
@@ -358,6 +377,8 @@ static int condition_holds(const dl_facts *f, const char *cond)
     }
     if (!strcmp(cond, "wsl"))
         return dl_q_is_wsl(f) ? 1 : 0;
+    if (!strncmp(cond, "aarch64_lacks:", 14))
+        return arm_cpu_lacks(f, cond + 14);
     return -1;
 }
 

@@ -150,7 +150,7 @@ static void graviton3(void **state)
     assert_int(&p.f.cpu.physical_cores, 4);
     assert_int(&p.f.cpu.logical_threads, 4);
     /* svei8mm and svebf16 are other words: i8mm and bf16 are there in their own right. */
-    assert_isa(&p.f.cpu, "neon asimdhp sve bf16 i8mm", "/proc/cpuinfo");
+    assert_isa(&p.f.cpu, "neon asimdhp sve bf16 i8mm atomics", "/proc/cpuinfo");
     probed_free(&p);
 }
 
@@ -167,7 +167,7 @@ static void ampereone_without_sys(void **state)
     assert_int_unknown(&p.f.cpu.physical_cores, "no physical id and core id");
     assert_int_unknown(&p.f.cpu.physical_cores, "/sys/devices/system/cpu");
     assert_int_unknown(&p.f.cpu.sockets, "/sys/devices/system/cpu");
-    assert_isa(&p.f.cpu, "neon asimdhp bf16 i8mm", "/proc/cpuinfo");
+    assert_isa(&p.f.cpu, "neon asimdhp bf16 i8mm atomics", "/proc/cpuinfo");
     probed_free(&p);
 }
 

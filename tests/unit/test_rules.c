@@ -511,6 +511,24 @@ static void m_sse41_210(dl_facts *f)
     dl_textlist_add(&f->cpu.isa, "sse4_1");
 }
 static void m_prerelease_1130(dl_facts *f) { set_torch(f, "1.13.0a0"); }
+/* torch 2.4.0's aarch64 wheel and an ARMv8.0 core (a Raspberry Pi 4: no LSE atomics) */
+static void m_arm_v80_240(dl_facts *f)
+{
+    set_torch(f, "2.4.0");
+    dl_text_set(&f->os.arch, "aarch64");
+    clear_texts(&f->cpu.isa);
+    dl_textlist_add(&f->cpu.isa, "neon");
+}
+static void m_arm_v82_240(dl_facts *f)
+{
+    m_arm_v80_240(f);
+    dl_textlist_add(&f->cpu.isa, "atomics");
+}
+static void m_x86_240(dl_facts *f)
+{
+    set_torch(f, "2.4.0");
+    dl_text_set(&f->os.arch, "x86_64");
+}
 static void known_bad(void **state)
 {
     (void)state;
@@ -524,6 +542,11 @@ static void known_bad(void **state)
     expect_not(m_sse41_210, "known_bad_release");
     /* Debian's 1.13.0a0 is a source build, not the 1.13.0 wheel the table describes. */
     expect_not(m_prerelease_1130, "known_bad_release");
+    /* An aarch64 wheel's problem on an ARMv8.0 core: said there, never on another arch
+     * or on an ARM core with LSE atomics. */
+    expect_severity(m_arm_v80_240, "known_bad_release", "warning");
+    expect_not(m_arm_v82_240, "known_bad_release");
+    expect_not(m_x86_240, "known_bad_release");
 }
 
 /* ---- torch build ---- */

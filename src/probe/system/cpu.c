@@ -449,6 +449,9 @@ typedef struct arm_feature {
 static const arm_feature arm_features[] = {
     {"neon", "asimd", "neon"}, {"asimdhp", "asimdhp", NULL}, {"sve", "sve", NULL},
     {"sve2", "sve2", NULL},    {"bf16", "bf16", NULL},       {"i8mm", "i8mm", NULL},
+    /* LSE atomics (ARMv8.1): an ARMv8.0 core (Cortex-A53/A72, Raspberry Pi 4, AWS a1)
+     * lacks them, and some torch aarch64 wheels died there (known_bad_releases.csv) */
+    {"atomics", "atomics", NULL},
 };
 
 static void isa_from_flags(dl_list *isa, const cpuinfo *ci)
