@@ -344,3 +344,64 @@ void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+/* The nearest of words that ends before `end` and starts at most `reach` bytes before it,
+ * in the line `low`; NULL when none. */
+static const char *word_before(const char *low, const char *end, size_t reach,
+                               const char *const *words, size_t n)
+{
+    const char *best = NULL;
+    const char *from = (size_t)(end - low) > reach ? end - reach : low;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        const char *at;
+        size_t len = strlen(words[k]);
+        for (at = strstr(from, words[k]); at && at + len <= end; at = strstr(at + 1, words[k]))
+            if (!best || at > best)
+                best = at;
+    }
+    return best;
+}
+
+/* "driver" at `at` is the object of an update the writer cannot make ("I can't update nvidia
+ * drivers", "no permission to install a newer cuda driver", "not convenient for me to
+ * upgrade the driver"); installing a driver at all ("can't install drivers") is another
+ * trouble. */
+static bool driver_stuck_at(const char *low, const char *at, size_t len)
+{
+    static const char *const update[] = {"update", "upgrade", "updating", "upgrading"};
+    static const char *const install[] = {"install a newer", "install newer", "install a new",
+                                          "install the latest", "install a higher",
+                                          "install a upper", "install an upper",
+                                          "install a more recent"};
+    static const char *const cannot[] = {"can't", "can\xe2\x80\x99t", "cant ", "cannot",
+                                         "can not", "unable to", "not able to",
+                                         "not allowed to", "no permission", "not permitted",
+                                         "not convenient", "impossible to", "not possible to",
+                                         "no rights to", "no root", "no sudo", "no admin"};
+    const char *verb;
+    (void)len;
+    verb = word_before(low, at, 40, update, sizeof update / sizeof update[0]);
+    if (!verb)
+        verb = word_before(low, at, 40, install, sizeof install / sizeof install[0]);
+    return verb && word_before(low, verb, 36, cannot, sizeof cannot / sizeof cannot[0]);
+}
+
+void dl_explain_driver_cannot_be_updated(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "The writer cannot update the driver, and what they install needs a newer one: a "
+        "torch built for a newer CUDA than the driver runs",
+        "# keep the driver and install builds for the CUDA it runs (nvidia-smi's \"CUDA "
+        "Version\"): the matching torch index (e.g. https://download.pytorch.org/whl/cu118) "
+        "and the packages' builds for it",
+        {NULL},
+        "`nvidia-smi` (the newest CUDA the driver runs) and `python -m torch.utils.collect_env` "
+        "(the CUDA torch was built with)"};
+    long line;
+    if (e->findings.items.count || dl_paste_find(&e->paste, 0, "cuda") < 0 ||
+        (line = dl_paste_find_where(&e->paste, 0, "driver", driver_stuck_at)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -50,4 +50,10 @@ void dl_explain_amd_named_without_cuda(dl_explanation *e);
  * start (a suspend that wedged it stays the candidate; lsmod and /dev/nvidia-uvm decide). */
 void dl_explain_uvm_missing_unknown_error(dl_explanation *e);
 
+/* The writer says the driver cannot be updated ("I can't update nvidia drivers", "no
+ * permission to install a newer driver") in a text about CUDA, and nothing else was found:
+ * the driver is the constraint the text is about, older than what is being installed
+ * needs. */
+void dl_explain_driver_cannot_be_updated(dl_explanation *e);
+
 #endif
