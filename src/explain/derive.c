@@ -1,6 +1,7 @@
 #include "explain/derive.h"
 
 #include "know/arch.h"
+#include "know/geforce_series.h"
 #include "plan/driver_table.h"
 #include "plan/gpu_names.h"
 
@@ -44,6 +45,9 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f, dl_gpu_span *span)
     dl_gpu_resolve_name(k, g->name.value, &m);
     span->lo = m.span_lo;
     span->hi = m.span_hi;
+    /* a three-digit GeForce the name table lacks ("GT 720M"): its series' span */
+    if (!m.found && !span->hi && !dl_geforce_series_span(k, g->name.value, &span->lo, &span->hi))
+        span->lo = span->hi = 0;
     if (!m.found)
         return;
     snprintf(cc, sizeof cc, "%u.%u", m.major, m.minor);

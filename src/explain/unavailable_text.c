@@ -20,6 +20,71 @@ static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
            f->nvml.cuda_driver_version.value >= 12000;
 }
 
+/* "true" at `at` is what is_available() answered, not what it should answer ("should be
+ * True but is False", "== True", "expected True"). */
+static bool answered_true(const char *low, const char *at)
+{
+    static const char *const wanted[] = {"should be ", "should return ", "must be ", "to be ",
+                                         "expected ", "expect ", "== ", "==", "is not ", "want "};
+    size_t k;
+    if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) ||
+        isalnum((unsigned char)at[4]) || at[4] == '_')
+        return false;
+    for (k = 0; k < sizeof wanted / sizeof wanted[0]; k++) {
+        size_t n = strlen(wanted[k]);
+        if ((size_t)(at - low) >= n && !strncmp(at - n, wanted[k], n))
+            return false;
+    }
+    return true;
+}
+
+/* torch.cuda.is_available() answered True somewhere in the text (after the call on its line,
+ * or the REPL's True alone on the next): the writer's own check sees the GPU. */
+static bool available_somewhere(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
+        const char *low = p->lines[i].lower, *at = strstr(low, "is_available"), *next;
+        if (!strncmp(low + strspn(low, " \t>"), "assert", 6))
+            continue;
+        for (at = strstr(at, "true"); at; at = strstr(at + 4, "true"))
+            if (answered_true(low, at))
+                return true;
+        if ((size_t)i + 1 >= p->count)
+            continue;
+        next = p->lines[i + 1].lower + strspn(p->lines[i + 1].lower, " \t");
+        if (!strncmp(next, "true", 4) && next[4 + strspn(next + 4, " \t\r")] == '\0')
+            return true;
+    }
+    return false;
+}
+
+/* is_available() False in one place and True in another (the terminal and an IDE, python
+ * and python3, a console and a script, the user's check and the app), with no update
+ * between them: the driver runs CUDA for this torch somewhere, so no driver or build reading holds; what differs between the
+ * two places does. Candidates and the question, no root cause. */
+static bool availability_differs(dl_explanation *e)
+{
+    static const char *const candidates[] = {"pip_python_mismatch", "cuda_visible_devices",
+                                              "ld_library_path_conflict"};
+    /* True before an update and False after it is a change of build, which the driver
+     * reading covers (the new build's CUDA is newer than the driver runs) */
+    static const char *const changed[] = {"updat", "upgrad", "downgrad"};
+    size_t k;
+    if (!available_somewhere(&e->paste) ||
+        dl_paste_find_any(&e->paste, changed, sizeof changed / sizeof changed[0]) >= 0)
+        return false;
+    for (k = 0; k < sizeof candidates / sizeof candidates[0]; k++)
+        dl_strv_add(&e->alternatives, dl_strdup(candidates[k]));
+    dl_strv_add(&e->ask, dl_strdup("in each place that answers differently: "
+                                   "`python -c \"import sys, os, torch; print(sys.executable, "
+                                   "torch.__file__, torch.version.cuda, "
+                                   "os.environ.get('CUDA_VISIBLE_DEVICES'))\"` (which "
+                                   "interpreter and torch run there, and what hides the GPU)"));
+    return true;
+}
+
 void dl_explain_silent_unavailable(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -40,7 +105,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) ||
-        (line = dl_text_unavailable_line(&e->paste)) < 0)
+        (line = dl_text_unavailable_line(&e->paste)) < 0 || availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
@@ -401,4 +466,65 @@ void dl_explain_other_vendor_gpu_question(dl_explanation *e)
         (gpu = other_vendor_gpu_line(e)) < 0 || (asked = gpu_use_asked(p)) < 0)
         return;
     dl_text_cause_add(e, &cause, gpu, asked == gpu ? -1 : asked);
+}
+
+/* The nearest of words that ends before `end` and starts at most `reach` bytes before it,
+ * in the line `low`; NULL when none. */
+static const char *word_before(const char *low, const char *end, size_t reach,
+                               const char *const *words, size_t n)
+{
+    const char *best = NULL;
+    const char *from = (size_t)(end - low) > reach ? end - reach : low;
+    size_t k;
+    for (k = 0; k < n; k++) {
+        const char *at;
+        size_t len = strlen(words[k]);
+        for (at = strstr(from, words[k]); at && at + len <= end; at = strstr(at + 1, words[k]))
+            if (!best || at > best)
+                best = at;
+    }
+    return best;
+}
+
+/* "driver" at `at` is the object of an update the writer cannot make ("I can't update nvidia
+ * drivers", "no permission to install a newer cuda driver", "not convenient for me to
+ * upgrade the driver"); installing a driver at all ("can't install drivers") is another
+ * trouble. */
+static bool driver_stuck_at(const char *low, const char *at, size_t len)
+{
+    static const char *const update[] = {"update", "upgrade", "updating", "upgrading"};
+    static const char *const install[] = {"install a newer", "install newer", "install a new",
+                                          "install the latest", "install a higher",
+                                          "install a upper", "install an upper",
+                                          "install a more recent"};
+    static const char *const cannot[] = {"can't", "can\xe2\x80\x99t", "cant ", "cannot",
+                                         "can not", "unable to", "not able to",
+                                         "not allowed to", "no permission", "not permitted",
+                                         "not convenient", "impossible to", "not possible to",
+                                         "no rights to", "no root", "no sudo", "no admin"};
+    const char *verb;
+    (void)len;
+    verb = word_before(low, at, 40, update, sizeof update / sizeof update[0]);
+    if (!verb)
+        verb = word_before(low, at, 40, install, sizeof install / sizeof install[0]);
+    return verb && word_before(low, verb, 36, cannot, sizeof cannot / sizeof cannot[0]);
+}
+
+void dl_explain_driver_cannot_be_updated(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "The writer cannot update the driver, and what they install needs a newer one: a "
+        "torch built for a newer CUDA than the driver runs",
+        "# keep the driver and install builds for the CUDA it runs (nvidia-smi's \"CUDA "
+        "Version\"): the matching torch index (e.g. https://download.pytorch.org/whl/cu118) "
+        "and the packages' builds for it",
+        {NULL},
+        "`nvidia-smi` (the newest CUDA the driver runs) and `python -m torch.utils.collect_env` "
+        "(the CUDA torch was built with)"};
+    long line;
+    if (e->findings.items.count || dl_paste_find(&e->paste, 0, "cuda") < 0 ||
+        (line = dl_paste_find_where(&e->paste, 0, "driver", driver_stuck_at)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
 }

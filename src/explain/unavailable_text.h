@@ -73,4 +73,10 @@ void dl_explain_cpu_run_warning_alone(dl_explanation *e);
  * needs NVIDIA's GPU; a machine without any GPU stays the candidate. */
 void dl_explain_other_vendor_gpu_question(dl_explanation *e);
 
+/* The writer says the driver cannot be updated ("I can't update nvidia drivers", "no
+ * permission to install a newer driver") in a text about CUDA, and nothing else was found:
+ * the driver is the constraint the text is about, older than what is being installed
+ * needs. */
+void dl_explain_driver_cannot_be_updated(dl_explanation *e);
+
 #endif

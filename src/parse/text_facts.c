@@ -1283,6 +1283,19 @@ static bool name_word(const char *low)
     return false;
 }
 
+/* "gt650m", "gt1030" at `at`: GT glued to its model number (with a space, "gt " finds it),
+ * a word of its own: after a space or a bracket, digits, maybe "m", then no letter, digit,
+ * dot or underscore ("data/gt500/", "val_gt100.json", "gt300k" are no GPU). */
+static bool glued_gt_model(const char *low, const char *at)
+{
+    const char *end = at + 2 + strspn(at + 2, "0123456789");
+    if (end == at + 2 || (at > low && !strchr(" \t(", at[-1])))
+        return false;
+    if (*end == 'm')
+        end++;
+    return !isalnum((unsigned char)*end) && *end != '.' && *end != '_';
+}
+
 /* Where mark names a GPU in the line: at a word's start, and for the short marks (RTX,
  * GTX, GT, MX) with the model number after it ("rtx3060", "GT 1030", "MX450", "RTX A6000"),
  * so that
@@ -1292,7 +1305,7 @@ static const char *gpu_mark_at(const char *low, const char *mark)
     const char *at;
     size_t n = strlen(mark);
     bool short_mark = !strcmp(mark, "rtx") || !strcmp(mark, "gtx") || !strcmp(mark, "gt ") ||
-                      !strcmp(mark, "mx");
+                      !strcmp(mark, "mx") || !strcmp(mark, "gt");
     /* "Nvidia 1080ti", "NVIDIA 3090": the maker and a bare four-digit model number, nothing
      * between (three digits are a driver branch: "NVIDIA 535"; a dot makes a version) */
     if (!strcmp(mark, "nvidia ")) {
@@ -1305,6 +1318,8 @@ static const char *gpu_mark_at(const char *low, const char *mark)
     for (at = strstr(low, mark); at; at = strstr(at + 1, mark)) {
         const char *after = at + n;
         if (at > low && isalnum((unsigned char)at[-1]))
+            continue;
+        if (!strcmp(mark, "gt") && !glued_gt_model(low, at))
             continue;
         if (short_mark) {
             if (*after == ' ' && strcmp(mark, "gt ") != 0)
@@ -1345,7 +1360,7 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                         "radeon", "intel hd", "intel uhd", "intel(r) uhd",
                                         "intel(r) hd", "iris", "intel arc", "nvidia a100",
                                         "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4",
-                                        "gt ", "mx", "a100", "h100", "h200", "v100", "p100",
+                                        "gt ", "gt", "mx", "a100", "h100", "h200", "v100", "p100",
                                         "l40", "a10g", "b200", "k80", "h800", "a800", "h20",
                                         "nvidia "};
     const char *l, *low, *best = NULL;

@@ -4,7 +4,7 @@ set -eu
 
 tables="torch_releases cuda_driver wheel_arches gpu_compute_capability cudnn cudnn_libraries
         torch_wheels known_bad_releases error_signatures gpu_arch gpu_chips
-        gpu_targets wheel_targets gpu_codenames pci_gpus cuda_arch_ceiling"
+        gpu_targets wheel_targets gpu_codenames pci_gpus cuda_arch_ceiling geforce_series"
 
 run data
 expect_eq "data exit code" 0 "$rc"
@@ -27,7 +27,7 @@ for t in $tables; do
     case "$(get "tables.$i.sources.0")" in ?*) ;; *) fail "table $t cites no source" ;; esac
     i=$((i + 1))
 done
-expect_eq "no seventeenth table" "" "$(get "tables.16.name" 2>/dev/null || true)"
+expect_eq "no eighteenth table" "" "$(get "tables.17.name" 2>/dev/null || true)"
 
 # One table replaced; the others stay built in.
 mkdir "$work/d"

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "know/geforce_series.h"
 #include "know/gpu_chip.h"
 #include "plan/gpu_names.h"
 #include "test_know.h"
@@ -267,6 +268,67 @@ static void pci_ids_names_resolve(void **state)
     assert_int_equal(g.cc_major, 0);
 }
 
+/* The series a three-digit GeForce name is read as, and names that are no such GeForce. */
+static void geforce_series_names(void **state)
+{
+    unsigned lo = 0, hi = 0;
+    (void)state;
+    assert_int_equal(dl_geforce_series_of("NVIDIA GeForce GT 720M"), 700);
+    assert_int_equal(dl_geforce_series_of("nvidia gt 630"), 600);
+    assert_int_equal(dl_geforce_series_of("gt650m"), 600);
+    assert_int_equal(dl_geforce_series_of("Nvidia GTX 860 M"), 800);
+    assert_int_equal(dl_geforce_series_of("GeForce 210"), 200);
+    assert_int_equal(dl_geforce_series_of("GeForce 940MX"), 900);
+    assert_int_equal(dl_geforce_series_of("GeForce GTX 1060"), 0);
+    assert_int_equal(dl_geforce_series_of("GeForce MX 570"), 0);
+    assert_int_equal(dl_geforce_series_of("GeForce 8800 GTX"), 0);
+    assert_int_equal(dl_geforce_series_of("Quadro 600"), 0);
+    assert_int_equal(dl_geforce_series_of("NVIDIA 535"), 0);
+    assert_true(dl_geforce_series_span(&dl_test_know, "GeForce GT 720M", &lo, &hi));
+    assert_int_equal(lo, 21);
+    assert_int_equal(hi, 52);
+    assert_false(dl_geforce_series_span(&dl_test_know, "GeForce RTX 3060", &lo, &hi));
+}
+
+/* Every three-digit GeForce in this machine's pci.ids is made of a chip whose capability
+ * lies in its series' span (data/geforce_series.csv). */
+static void geforce_series_spans_hold(void **state)
+{
+    const char *path = getenv("DLENV_PCI_IDS") ? getenv("DLENV_PCI_IDS")
+                                               : "/usr/share/misc/pci.ids";
+    FILE *f = fopen(path, "r");
+    char line[512];
+    bool nvidia = false;
+    size_t checked = 0, failed = 0;
+    (void)state;
+    if (!f)
+        skip(); /* no pci.ids here (Windows, a minimal container) */
+    while (fgets(line, sizeof line, f)) {
+        dl_gpu_chip chip;
+        const char *open;
+        unsigned lo, hi, cc;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (isxdigit((unsigned char)line[0])) {
+            nvidia = starts(line, "10de  ");
+            continue;
+        }
+        if (!nvidia || line[0] != '\t' || line[1] == '\t' || strlen(line) < 8 ||
+            (open = strstr(line, "[GeForce ")) == NULL || strchr(open, '/') ||
+            !dl_geforce_series_span(&dl_test_know, open + 1, &lo, &hi) ||
+            !dl_gpu_chip_lookup(&dl_test_know, line + 7, &chip))
+            continue;
+        checked++;
+        cc = chip.cc_major * 10 + chip.cc_minor;
+        if (cc < lo || cc > hi) {
+            failed++;
+            print_message("outside its series: %s (sm_%u, span %u-%u)\n", line + 7, cc, lo, hi);
+        }
+    }
+    fclose(f);
+    assert_true(checked > 100);
+    assert_int_equal(failed, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +336,8 @@ int main(void)
         cmocka_unit_test(names_resolve),
         cmocka_unit_test(pci_ids_names_resolve),
         cmocka_unit_test(every_pci_ids_gpu_resolves),
+        cmocka_unit_test(geforce_series_names),
+        cmocka_unit_test(geforce_series_spans_hold),
     };
     return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
 }
