@@ -383,8 +383,8 @@ void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanatio
     dl_quote_line(x, &e->paste, (size_t)line);
     if ((line = dl_paste_find(&e->paste, 0, "error")) >= 0)
         dl_quote_line(x, &e->paste, (size_t)line);
-    dl_finding_fix(x, "pip install \"torchvision==%s\"   # from the index torch came from "
-                      "(its +cuXYZ tag), in one command with torch==%.*s",
+    dl_finding_fix(x, "# torchvision %s from the index torch came from (the same CUDA tag), in "
+                      "one command with torch %.*s (dlenv plan gives it)",
                    paired, (int)strcspn(torch->version.value, "+"), torch->version.value);
     dl_strv_add(&e->alternatives, dl_strdup("extension_mismatch"));
     dl_strv_add(&e->ask, dl_strdup("the whole error, and `python -m pip list | grep torch`"));

@@ -304,8 +304,8 @@ void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e)
         dl_quote_line(x, &e->paste, (size_t)crash);
         dl_quote_line(x, &e->paste, (size_t)named);
         dl_quote_line(x, &e->paste, (size_t)arm);
-        dl_finding_fix(x, "pip install \"torch>=%s\"   # fixed in %s; or keep the release before %s",
-                       fixed, fixed, release);
+        dl_finding_fix(x, "# fixed in %s (or keep the release before %s):", fixed, release);
+        dl_finding_fix(x, "pip install \"torch>=%s\"", fixed);
         dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
         return;
     }
@@ -329,8 +329,8 @@ void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation 
                            "this message is %s's known problem: %s", release,
                            dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
         dl_quote_line(x, &e->paste, (size_t)line);
-        dl_finding_fix(x, "pip install --upgrade %.*s   # fixed in %s", (int)name, release,
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
+        dl_finding_fix(x, "# fixed in %s:", dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
+        dl_finding_fix(x, "pip install --upgrade %.*s", (int)name, release);
         dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
     }
 }
