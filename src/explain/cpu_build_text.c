@@ -496,6 +496,15 @@ void dl_explain_cpu_download_named(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, want);
 }
 
+/* The device's value at `at` as a whole word ("device=cpu," not "device=cpu_offload", nor
+ * "map_device=cpu") on a line that does not choose it ("device = 'cuda' if ..."). */
+static bool device_value_alone(const char *low, const char *at, size_t len)
+{
+    const char *end = at + len;
+    return (at == low || (!isalnum((unsigned char)at[-1]) && at[-1] != '_')) &&
+           !isalnum((unsigned char)*end) && *end != '_' && !strstr(low, " if ");
+}
+
 /* A program's log says torch's device is the CPU ("Torch generator: device=cpu", "Using
  * device: cpu", "device = cpu"): the value alone, not code that picks it ("device='cpu'",
  * "device = 'cuda' if ... else 'cpu'"); -1 when none. */
@@ -505,16 +514,9 @@ static long cpu_device_logged_line(const dl_paste *p)
                                         "device cpu"};
     size_t k;
     for (k = 0; k < sizeof forms / sizeof forms[0]; k++) {
-        long i;
-        for (i = dl_paste_find(p, 0, forms[k]); i >= 0;
-             i = dl_paste_find(p, (size_t)i + 1, forms[k])) {
-            const char *low = p->lines[i].lower;
-            const char *at = strstr(low, forms[k]), *end = at + strlen(forms[k]);
-            /* a whole word: "device=cpu," not "device=cpu_offload", nor "map_device=cpu" */
-            if ((at == low || (!isalnum((unsigned char)at[-1]) && at[-1] != '_')) &&
-                !isalnum((unsigned char)*end) && *end != '_' && !strstr(low, " if "))
-                return i;
-        }
+        long i = dl_paste_find_where(p, 0, forms[k], device_value_alone);
+        if (i >= 0)
+            return i;
     }
     return -1;
 }
