@@ -512,13 +512,7 @@ static long cpu_device_logged_line(const dl_paste *p)
 {
     static const char *const forms[] = {"device=cpu", "device: cpu", "device = cpu",
                                         "device cpu"};
-    size_t k;
-    for (k = 0; k < sizeof forms / sizeof forms[0]; k++) {
-        long i = dl_paste_find_where(p, 0, forms[k], device_value_alone);
-        if (i >= 0)
-            return i;
-    }
-    return -1;
+    return dl_paste_find_any_where(p, forms, sizeof forms / sizeof forms[0], device_value_alone);
 }
 
 /* The text names another GPU stack than CUDA (AMD's, DirectML, ZLUDA, Intel's): a CPU device

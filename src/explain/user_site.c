@@ -18,13 +18,7 @@ static long user_site_torch_line(const dl_paste *p)
 {
     static const char *const sites[] = {"\\roaming\\python\\python3", "/roaming/python/python3",
                                         "/.local/lib/python3"};
-    size_t k;
-    for (k = 0; k < sizeof sites / sizeof sites[0]; k++) {
-        long i = dl_paste_find_where(p, 0, sites[k], torch_in_site_line);
-        if (i >= 0)
-            return i;
-    }
-    return -1;
+    return dl_paste_find_any_where(p, sites, sizeof sites / sizeof sites[0], torch_in_site_line);
 }
 
 /* A shell prompt of an active environment: "(name) " at the line's start, then PowerShell's

@@ -655,3 +655,15 @@ bool dl_paste_cursor_at(dl_paste_cursor *c, size_t line)
     }
     return c->nearest == (long)line;
 }
+
+long dl_paste_find_any_where(const dl_paste *p, const char *const *needles, size_t n,
+                             dl_paste_accept_fn accept)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        long i = dl_paste_find_where(p, 0, needles[k], accept);
+        if (i >= 0)
+            return i;
+    }
+    return -1;
+}

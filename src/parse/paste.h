@@ -54,6 +54,10 @@ typedef bool (*dl_paste_accept_fn)(const char *low, const char *at, size_t len);
  * occurrence in a line is offered); -1 when none. */
 long dl_paste_find_where(const dl_paste *p, size_t from, const char *needle,
                          dl_paste_accept_fn accept);
+/* dl_paste_find_where for the first of n needles (in their order) that the text holds at an
+ * accepted place; -1 when none. */
+long dl_paste_find_any_where(const dl_paste *p, const char *const *needles, size_t n,
+                             dl_paste_accept_fn accept);
 
 /* The lines that hold any of a few marks, visited in order: a reader that can fire only on
  * such a line skips the rest of a long log. Each mark's next line is kept, so every mark's

@@ -156,6 +156,11 @@ static void find_where_offers_every_occurrence(void **state)
     assert_int_equal(dl_paste_find_where(&p, 2, "gpu", gpu_alone), 2);
     assert_int_equal(dl_paste_find_where(&p, 3, "gpu", gpu_alone), -1);
     assert_int_equal(dl_paste_find_where(&p, 0, "tpu", gpu_alone), -1);
+    {
+        /* the needles in their order: "tpu" is absent, "gpu" first taken on line 1 */
+        static const char *const needles[] = {"tpu", "gpu"};
+        assert_int_equal(dl_paste_find_any_where(&p, needles, 2, gpu_alone), 1);
+    }
     dl_paste_free(&p);
 }
 
