@@ -4,6 +4,7 @@
 #include "explain/text_marks.h"
 #include "facts/query.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The text names a Jetson and no NVIDIA index for Jetson wheels (the same marks as the
@@ -88,5 +89,64 @@ void dl_explain_container_gpus_given_unavailable(dl_explanation *e)
         !container_given_gpus(&e->paste) || dl_text_other_vendor_gpu(&e->facts) ||
         (line = unavailable_line(&e->paste)) < 0)
         return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* The run is inside a container by the writer's words or commands ("in a docker", "in
+ * container", a k8s pod, docker run): not a "Docker version" line among the tools listed. */
+static bool runs_in_container(const dl_paste *p)
+{
+    static const char *const marks[] = {
+        "in a docker", "inside a docker", "in docker", "inside docker", "in a container",
+        "in container", "in the container", "inside the container", "inside a container",
+        "docker run", "docker-compose", "docker compose", "dockerfile", "kubernetes", "k8s"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
+/* torch's CUDA (major.minor as 12040) is newer than the driver's: the old driver is then
+ * read from the numbers, not guessed. */
+static bool torch_cuda_beyond_driver(const dl_facts *f)
+{
+    const char *cuda = dl_q_torch_cuda(f);
+    unsigned major = 0, minor = 0;
+    if (!cuda || sscanf(cuda, "%u.%u", &major, &minor) != 2)
+        return false;
+    return (long)(major * 1000 + minor * 10) > f->nvml.cuda_driver_version.value;
+}
+
+static long insufficient_driver_line(const dl_paste *p)
+{
+    static const char *const words[] = {"driver version is insufficient",
+                                        "cudaerrorinsufficientdriver", "insufficient driver",
+                                        "cuda_error_insufficient_driver"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+}
+
+void dl_explain_insufficient_driver_in_container(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "docker_no_gpu_passthrough",
+        "CUDA's runtime finds no usable driver inside a container, while the host's driver "
+        "runs CUDA 12: a container started without the GPU has no libcuda, and the runtime "
+        "then says the driver is insufficient",
+        "# start the container with the GPUs (docker run --gpus all with the NVIDIA Container "
+        "Toolkit; Kubernetes: the runtime class and a nvidia.com/gpu resource limit), then "
+        "check `nvidia-smi` inside it",
+        {"driver_too_old"},
+        "`nvidia-smi` inside the container (does it see the GPU and the driver?) and the CUDA "
+        "the image or program was built with"};
+    dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
+    long line = insufficient_driver_line(&e->paste);
+    size_t i, failures = 0;
+    for (i = 0; i < e->findings.items.count; i++)
+        failures += dl_q_failure(&DL_LIST_AT(e->findings.items, dl_finding, i));
+    /* torch's own "driver on your system is too old" means it found libcuda and read it */
+    if (!x || !dl_q_failure(x) || failures != 1 || line < 0 ||
+        dl_paste_find(&e->paste, 0, "driver on your system is too old") >= 0 ||
+        !runs_in_container(&e->paste) || container_given_gpus(&e->paste) ||
+        !e->facts.nvml.cuda_driver_version.known ||
+        e->facts.nvml.cuda_driver_version.value < 12000 || torch_cuda_beyond_driver(&e->facts))
+        return;
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
     dl_text_cause_add(e, &cause, line, -1);
 }

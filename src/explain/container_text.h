@@ -26,4 +26,13 @@ bool dl_container_toolkit_ran(const dl_paste *p);
  * those as candidates and `nvidia-smi` inside the container as the question. */
 void dl_explain_container_gpus_given_unavailable(dl_explanation *e);
 
+/* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver,
+ * error 35) read as driver_too_old, inside a container the writer names (not merely a
+ * "Docker version" line), started with no GPU option the text shows, where the host's driver
+ * runs CUDA 12 or newer and torch's CUDA (if given) is not newer than it: CUDA's runtime
+ * gives error 35 also when it finds no libcuda at all, which is a container started without
+ * the GPU, and a CUDA 12 driver runs every CUDA 12 runtime (minor-version compatibility).
+ * The container's GPU access becomes the reading, the old driver its candidate. */
+void dl_explain_insufficient_driver_in_container(dl_explanation *e);
+
 #endif
