@@ -49,6 +49,10 @@ static bool value_after(const char *line, const char *key, char *out, size_t n)
         p++;
     while (*p && *p != ' ' && *p != ',' && *p != ')' && *p != '(' && i + 1 < n)
         out[i++] = *p++;
+    /* markdown and prose close around the value ("`torch==2.10.0+cu130`", "'2.1.0'.",
+     * "**True**"): what closes it is no part of it */
+    while (i > 0 && strchr("`'\";.*]", out[i - 1]))
+        i--;
     out[i] = '\0';
     return i > 0;
 }
@@ -1045,13 +1049,44 @@ long dl_text_wsl_line(const dl_paste *p)
     return best;
 }
 
+static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
+                                          "linux"};
+
+/* os.family is Linux only because of a path form (a site-packages folder, a .so), which pip
+ * and Python write alike on a Mac: not "GNU/Linux" or an issue form's "OS: Ubuntu". */
+static bool linux_from_path_only(const dl_paste *p, const dl_facts *f, const dl_text_facts *w)
+{
+    size_t i;
+    if (!f->os.family.value || strcmp(f->os.family.value, "linux") != 0 ||
+        f->os.pretty_name.value)
+        return false;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "os.family")) {
+            const char *low = p->lines[w->where[i].line].lower;
+            return !strstr(low, "gnu/linux") && !strstr(low, "os: ubuntu") &&
+                   !strstr(low, "os: debian");
+        }
+    return false;
+}
+
+/* A Mac the writer names ("macOS 14", "MacBook Pro", "M2") wins over a Linux read from a path
+ * alone, when no word names Linux and none says WSL. */
+static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    long mac;
+    if (!linux_from_path_only(p, f, w) ||
+        first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]) >= 0 ||
+        dl_text_wsl_line(p) >= 0 || (mac = mac_line(p)) < 0)
+        return;
+    dl_text_set(&f->os.family, "macos");
+    note_again(w, "os.family", (size_t)mac);
+}
+
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
  * issue form: the first mention. */
 static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const windows[] = {"windows", "win10", "win11"};
-    static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
-                                              "linux"};
     long at[3];
     const char *family[3] = {"windows", "macos", "linux"};
     size_t k, best = 3;
@@ -1659,6 +1694,7 @@ static void torch_image_tag(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
+    mac_words_over_path(p, f, w);
     os_in_words(p, f, w);
     python_in_words(p, f, w);
     bits_by_check(p, f, w);
