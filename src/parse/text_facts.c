@@ -252,6 +252,22 @@ static void join_spaced_tag(const char *low, char *v, size_t n)
         snprintf(v, n, "%s", joined);
 }
 
+/* The version's local tag names the CUDA torch was built with ("2.2.0+cu121": 12.1, "+cpu":
+ * none): an issue form's "PyTorch Version: 2.2.0+cu121" says the build even where no
+ * "CUDA used to build PyTorch" line follows (a later one still overrides it). */
+static void runtime_cuda_from_tag(dl_python *py, dl_text_facts *w, size_t i, const char *version)
+{
+    dl_torch_version v;
+    dl_variant var;
+    if (py->runtime.cuda.value || !dl_torch_version_parse(version, &v))
+        return;
+    var = dl_torch_variant(v.local);
+    if (var.kind != DL_VARIANT_CUDA && var.kind != DL_VARIANT_CPU)
+        return;
+    dl_text_set(&py->runtime.cuda, var.kind == DL_VARIANT_CUDA ? var.version : "none");
+    note(w, "pythons[0].runtime.cuda", i);
+}
+
 /* A line's torch facts; each test needs one of torch_marks in dl_text_facts_read. */
 static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
@@ -281,6 +297,7 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
                 dl_text_set(&py->runtime.status, "imported");
                 if (!py->runtime.hip.value)
                     dl_text_set(&py->runtime.hip, "none");
+                runtime_cuda_from_tag(py, w, i, v);
             }
         }
     }
