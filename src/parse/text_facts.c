@@ -115,6 +115,26 @@ static void set_installed(dl_facts *f, dl_text_facts *w, size_t i, const char *v
     }
 }
 
+/* A torch the text only asks for (an install command), with the CUDA of its build: the
+ * version when the command pins one. */
+static void install_asked(dl_facts *f, dl_text_facts *w, size_t i, const char *version,
+                          const char *cuda)
+{
+    dl_torch_install *t = installed_torch(f);
+    /* a version read elsewhere ("pytorch==1.6.0" in a title) is the command's when the
+     * command pins none or the same */
+    if (t->version.value && *version && strcmp(t->version.value, version) != 0)
+        return;
+    if (*version && !t->version.value) {
+        set_installed(f, w, i, version, cuda);
+        return;
+    }
+    dl_text_set(&t->location, "(from the pasted text)");
+    dl_text_set(&t->cuda, cuda);
+    dl_text_set(&t->hip, "none");
+    note(w, "pythons[0].site_packages[0].torches[0].cuda", i);
+}
+
 static dl_nvml_gpu *gpu(dl_facts *f)
 {
     if (!f->nvml.gpus.count) {
@@ -1308,6 +1328,59 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* The version after `key` in an install command ("cudatoolkit=10.2", "pytorch==1.6.0",
+ * "pytorch-cuda=11.8"), the key a word of its own; false when absent or not a version. */
+static bool pinned_after(const char *low, const char *key, char *out, size_t n)
+{
+    const char *at;
+    size_t len = strlen(key), k;
+    for (at = strstr(low, key); at; at = strstr(at + 1, key)) {
+        const char *v = at + len;
+        if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_')) ||
+            *v != '=')
+            continue;
+        v += strspn(v, "=");
+        k = strspn(v, "0123456789.");
+        if (!k || k >= n || !isdigit((unsigned char)v[0]) || !memchr(v, '.', k))
+            continue;
+        memcpy(out, v, k);
+        out[k] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* conda's install command names the build it asks for: "conda install pytorch
+ * cudatoolkit=10.2 -c pytorch" (torch 1.x), "pytorch-cuda=11.8" (2.x), "cpuonly". Where
+ * nothing shows the installed torch, that command is the build the writer has (a CUDA
+ * conda build of that cudatoolkit; conda's own CPU pick has a reading of its own). */
+static void conda_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const cuda_keys[] = {"cudatoolkit", "pytorch-cuda"};
+    char cuda[16], version[24];
+    long at;
+    size_t k;
+    if (f->pythons.count && (python(f)->runtime.version.value || python(f)->runtime.cuda.value ||
+                             (python(f)->site_packages.count && installed_torch(f)->cuda.value)))
+        return;
+    for (at = dl_paste_find(p, 0, "install"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "install")) {
+        const char *low = p->lines[at].lower;
+        if ((!strstr(low, "conda install") && !strstr(low, "mamba install")) ||
+            !strstr(low, "pytorch") || strstr(low, "cpuonly"))
+            continue;
+        for (k = 0; k < sizeof cuda_keys / sizeof cuda_keys[0]; k++)
+            if (pinned_after(low, cuda_keys[k], cuda, sizeof cuda))
+                break;
+        if (k == sizeof cuda_keys / sizeof cuda_keys[0])
+            continue;
+        if (!pinned_after(low, "pytorch", version, sizeof version))
+            version[0] = '\0';
+        install_asked(f, w, (size_t)at, version, cuda);
+        return;
+    }
+}
+
 /* The name so far holds its model number (a word with a digit: "5090", "A6000", "740M"). */
 static bool model_seen(const char *name, size_t n)
 {
@@ -1451,6 +1524,16 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                          (model_seen(out, i) && !name_word(low + k + 1))))
             break;
         out[i++] = c;
+    }
+    /* nvidia-smi's table cuts a long name with "..." ("GeForce GTX 108..." for a 1080 Ti):
+     * a number cut there is no model number, so it goes ("Tesla V100-SXM2..." keeps its
+     * model) */
+    if (i && (!strncmp(l + k, "...", 3) || !strncmp(l + k, "\xe2\x80\xa6", 3))) {
+        size_t start = i;
+        while (start && isdigit((unsigned char)out[start - 1]))
+            start--;
+        if (start < i && (!start || out[start - 1] == ' '))
+            i = start;
     }
     while (i && out[i - 1] == ' ')
         i--;
@@ -1718,6 +1801,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     bits_in_words(p, f, w);
     torch_image_tag(p, f, w);
     torch_in_words(p, f, w);
+    conda_install_build(p, f, w);
     gpu_in_words(p, f, w);
     gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);
