@@ -160,6 +160,47 @@ long dl_text_unavailable_line(const dl_paste *p)
     return i >= 0 ? i : failed_availability_assert(p);
 }
 
+/* The message at `at` opens the line or follows a log prefix ("Windows: ", "[INFO] ",
+ * "WARNING - "), markdown's quotes aside: a program wrote it. */
+static bool opens_message(const char *low, const char *at)
+{
+    const char *b = at;
+    while (b > low && strchr(" \t`'\">*", b[-1]))
+        b--;
+    return b == low || b[-1] == ':' || b[-1] == ']' || b[-1] == '-' || b[-1] == '|';
+}
+
+long dl_text_app_no_gpu_line(const dl_paste *p)
+{
+    /* the first says the fallback itself; the others need the CPU or slowness after them */
+    static const char *const alone[] = {"no gpu being used"};
+    static const char *const needs[] = {"no gpu found", "no gpu detected", "no gpu available",
+                                        "no cuda device", "no cuda-capable", "no cuda capable",
+                                        "cuda is not available", "cuda not available",
+                                        "gpu not available", "gpu is not available",
+                                        "cuda unavailable", "no nvidia gpu"};
+    long best = -1;
+    size_t k;
+    for (k = 0; k < sizeof alone / sizeof alone[0] + sizeof needs / sizeof needs[0]; k++) {
+        bool sufficient = k < sizeof alone / sizeof alone[0];
+        const char *mark = sufficient ? alone[k] : needs[k - sizeof alone / sizeof alone[0]];
+        long i;
+        for (i = dl_paste_find(p, 0, mark); i >= 0 && (best < 0 || i < best);
+             i = dl_paste_find(p, (size_t)i + 1, mark)) {
+            const char *low = p->lines[i].lower, *at = strstr(low, mark);
+            const char *rest = at + strlen(mark);
+            /* a question in the same sentence asks about it ("no gpu found? can I...") */
+            size_t sentence = strcspn(rest, ".!");
+            if (opens_message(low, at) && !memchr(rest, '?', sentence) &&
+                (sufficient || strstr(rest, "cpu") || strstr(rest, "slow"))) {
+                best = i;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
 long dl_text_gpu_unused_line(const dl_paste *p)
 {
     static const char *const words[] = {"run it on my gpu", "run it on the gpu", "run on my gpu",
