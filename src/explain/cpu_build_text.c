@@ -251,7 +251,8 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
-         (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0))
+         (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
+         (line = dl_text_app_no_gpu_line(&e->paste)) < 0))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
@@ -325,7 +326,8 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||
         dl_text_cuda_build_named(&e->paste) ||
         ((line = gpu_not_seen_line(&e->paste)) < 0 &&
-         (!f->nvml.gpus.count || (line = false_in_words_line(&e->paste)) < 0)))
+         (!f->nvml.gpus.count || ((line = false_in_words_line(&e->paste)) < 0 &&
+                                  (line = dl_text_app_no_gpu_line(&e->paste)) < 0))))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

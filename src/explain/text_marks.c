@@ -2,6 +2,7 @@
 
 #include "plan/gpu_names.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -64,9 +65,85 @@ static long failed_availability_assert(const dl_paste *p)
     return -1;
 }
 
+/* A line that is the word False alone once quotes and markdown are set aside ("`False`",
+ * "\"False\".", "Out[3]: False"). */
+static bool false_alone(const char *low)
+{
+    char word[16];
+    size_t n;
+    const char *out = strstr(low, "]:");
+    if (!strncmp(low + strspn(low, " \t"), "out[", 4) && out)
+        low = out + 2;
+    low += strspn(low, " \t>`'\"*");
+    n = strcspn(low, "`'\"*.!\r");
+    if (n >= sizeof word || low[n + strspn(low + n, "`'\"*.! \t\r")] != '\0')
+        return false;
+    memcpy(word, low, n);
+    word[n] = '\0';
+    return only_false(word);
+}
+
+/* False told as the answer in prose: after a verb of answering, with quotes or markdown
+ * between ("yielded \"False\"", "it returns `False`", "printed: False"); not code's
+ * "return False". */
+static bool false_answered(const char *low)
+{
+    static const char *const verbs[] = {"yielded", "yields", "returns", "returned", "prints",
+                                        "printed", "outputs", "gives", "gave", "got", "shows",
+                                        "says", "said", "answered", "is still"};
+    const char *at;
+    for (at = strstr(low, "false"); at; at = strstr(at + 5, "false")) {
+        const char *b = at;
+        size_t k;
+        while (b > low && strchr(" \t`'\"*:", b[-1]))
+            b--;
+        for (k = 0; k < sizeof verbs / sizeof verbs[0]; k++) {
+            size_t n = strlen(verbs[k]);
+            if ((size_t)(b - low) >= n && !strncmp(b - n, verbs[k], n) &&
+                (b - n == low || !isalnum((unsigned char)b[-(long)n - 1])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A line that is True alone (the REPL's other answer), quotes aside. */
+static bool true_alone(const char *low)
+{
+    low += strspn(low, " \t>`'\"*");
+    return !strncmp(low, "true", 4) && low[4 + strspn(low + 4, "`'\"*.! \t\r")] == '\0';
+}
+
+/* The answer to an is_available() call at line i given a few lines below it, as a REPL or
+ * a writer puts it: after a closing code fence ("```" then 'yielded "False"'), after the
+ * version printed first ("1.3.1" then "False"), after "returns:". The search stops at the
+ * next call and at a True; -1 when no False comes. */
+static long false_below(const dl_paste *p, size_t i)
+{
+    const char *call = p->lines[i].lower, *at = strstr(call, "is_available");
+    size_t j, len = strlen(call);
+    /* a condition's lines below are its body ("if torch.cuda.is_available():" then code
+     * that returns False), not an answer */
+    while (len && strchr(" \t\r", call[len - 1]))
+        len--;
+    if ((len && call[len - 1] == ':') || strstr(call, "if ") || strstr(call, "assert") ||
+        strstr(call, "while ") || (at && strstr(at, " else ")))
+        return -1;
+    for (j = i + 1; j < p->count && j <= i + 6; j++) {
+        const char *low = p->lines[j].lower;
+        if (strstr(low, "is_available") || true_alone(low))
+            return -1;
+        /* "return False" alone under a printed call is the writer's answer in prose */
+        if (false_alone(low) || false_answered(low) ||
+            !strcmp(low + strspn(low, " \t"), "return false"))
+            return (long)j;
+    }
+    return -1;
+}
+
 long dl_text_unavailable_line(const dl_paste *p)
 {
-    long i;
+    long i, below;
     for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
         const char *after = strstr(p->lines[i].lower, "is_available");
@@ -74,11 +151,54 @@ long dl_text_unavailable_line(const dl_paste *p)
             return i;
         if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
             return i + 1;
+        if ((below = false_below(p, (size_t)i)) >= 0)
+            return below;
     }
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
     i = dl_paste_find(p, 0, "but cuda is not available");
     return i >= 0 ? i : failed_availability_assert(p);
+}
+
+/* The message at `at` opens the line or follows a log prefix ("Windows: ", "[INFO] ",
+ * "WARNING - "), markdown's quotes aside: a program wrote it. */
+static bool opens_message(const char *low, const char *at)
+{
+    const char *b = at;
+    while (b > low && strchr(" \t`'\">*", b[-1]))
+        b--;
+    return b == low || b[-1] == ':' || b[-1] == ']' || b[-1] == '-' || b[-1] == '|';
+}
+
+long dl_text_app_no_gpu_line(const dl_paste *p)
+{
+    /* the first says the fallback itself; the others need the CPU or slowness after them */
+    static const char *const alone[] = {"no gpu being used"};
+    static const char *const needs[] = {"no gpu found", "no gpu detected", "no gpu available",
+                                        "no cuda device", "no cuda-capable", "no cuda capable",
+                                        "cuda is not available", "cuda not available",
+                                        "gpu not available", "gpu is not available",
+                                        "cuda unavailable", "no nvidia gpu"};
+    long best = -1;
+    size_t k;
+    for (k = 0; k < sizeof alone / sizeof alone[0] + sizeof needs / sizeof needs[0]; k++) {
+        bool sufficient = k < sizeof alone / sizeof alone[0];
+        const char *mark = sufficient ? alone[k] : needs[k - sizeof alone / sizeof alone[0]];
+        long i;
+        for (i = dl_paste_find(p, 0, mark); i >= 0 && (best < 0 || i < best);
+             i = dl_paste_find(p, (size_t)i + 1, mark)) {
+            const char *low = p->lines[i].lower, *at = strstr(low, mark);
+            const char *rest = at + strlen(mark);
+            /* a question in the same sentence asks about it ("no gpu found? can I...") */
+            size_t sentence = strcspn(rest, ".!");
+            if (opens_message(low, at) && !memchr(rest, '?', sentence) &&
+                (sufficient || strstr(rest, "cpu") || strstr(rest, "slow"))) {
+                best = i;
+                break;
+            }
+        }
+    }
+    return best;
 }
 
 long dl_text_gpu_unused_line(const dl_paste *p)

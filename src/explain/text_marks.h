@@ -19,6 +19,12 @@ bool dl_text_shows_error(const dl_paste *p);
  * ("is_available() returns False") or as the REPL's answer on the next; -1 when none. */
 long dl_text_unavailable_line(const dl_paste *p);
 
+/* A program's own log line that torch found no GPU and it falls back to the CPU, as apps
+ * print it ("No GPU being used. Careful, inference might be very slow!", "CUDA not
+ * available, using CPU"): at a line's start or after a log prefix ("Windows: ", "] "), not
+ * the writer's "I have no GPU"; -1 when none. */
+long dl_text_app_no_gpu_line(const dl_paste *p);
+
 /* The text asks why torch does not use the GPU, in words ("how do I run it on my GPU",
  * "can't run on cuda", "does not recognize my gpu"); -1 when it does not. */
 long dl_text_gpu_unused_line(const dl_paste *p);

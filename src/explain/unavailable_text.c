@@ -528,3 +528,98 @@ void dl_explain_driver_cannot_be_updated(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+/* After "without" or "no": up to two of the words a writer puts before "GPU" ("any cuda",
+ * "a dedicated", "an nvidia"), then the GPU itself ("gpu", "gpus", "graphics card"); not a
+ * GPU's driver ("without a gpu driver"). */
+static bool gpu_after(const char *s)
+{
+    static const char *const fill[] = {"any ", "a ", "an ", "cuda ", "nvidia ", "dedicated ",
+                                       "discrete ", "cuda-capable ", "cuda capable ",
+                                       "cuda-enabled ", "proper ", "real "};
+    size_t words, k;
+    bool moved = true;
+    while (*s == ' ')
+        s++;
+    for (words = 0; words < 2 && moved; words++)
+        for (moved = false, k = 0; k < sizeof fill / sizeof fill[0] && !moved; k++)
+            if (!strncmp(s, fill[k], strlen(fill[k]))) {
+                s += strlen(fill[k]);
+                moved = true;
+            }
+    if (strncmp(s, "gpu", 3) != 0 && strncmp(s, "graphics card", 13) != 0)
+        return false;
+    s += strncmp(s, "gpu", 3) ? 13 : 3;
+    if (*s == 's')
+        s++;
+    if (isalnum((unsigned char)*s))
+        return false;
+    while (*s == ' ' || *s == '-')
+        s++;
+    return strncmp(s, "driver", 6) != 0;
+}
+
+/* The line where the writer says the machine has no GPU: "without (any cuda) GPUs", "does
+ * not have a GPU", "have no GPU", "no dedicated GPU"; -1 when none. */
+static long no_gpu_said_line(const dl_paste *p)
+{
+    static const char *const before[] = {"without", "doesn't have", "does not have",
+                                         "don't have", "do not have", "have no", "has no",
+                                         "there is no", "there's no"};
+    long best = -1;
+    size_t k;
+    for (k = 0; k < sizeof before / sizeof before[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, before[k]); i >= 0 && (best < 0 || i < best);
+             i = dl_paste_find(p, (size_t)i + 1, before[k])) {
+            const char *low = p->lines[i].lower, *at;
+            bool said = false;
+            for (at = strstr(low, before[k]); at && !said; at = strstr(at + 1, before[k]))
+                said = (at == low || !isalnum((unsigned char)at[-1])) &&
+                       gpu_after(at + strlen(before[k]));
+            if (said) {
+                best = i;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* The program fails in words, or the writer asks to run it on the CPU; -1 when neither. */
+static long run_fails_or_cpu_asked(const dl_paste *p)
+{
+    static const char *const words[] = {"not working", "not to be working", "doesn't work",
+                                        "does not work", "didn't work", "won't run",
+                                        "can't run", "cannot run", "fails", "failed",
+                                        "run on the cpu", "run on cpu", "run it on the cpu",
+                                        "run it on cpu", "run on a cpu", "on cpu only",
+                                        "cpu only?", "on the cpu as well", "with cpu only",
+                                        "run it with cpu", "run with cpu",
+                                        "run it with the cpu"};
+    long at = dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+    return at >= 0 ? at : dl_text_unavailable_line(p);
+}
+
+void dl_explain_writer_without_gpu(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu",
+        "The writer's machine has no GPU for CUDA: torch's CUDA needs an NVIDIA GPU, so the "
+        "program runs only if it has a CPU path",
+        "# run on the CPU (the program's CPU option; dlenv plan --for cpu for the install), "
+        "or on a machine with an NVIDIA GPU",
+        {"non_nvidia_gpu"},
+        "which GPU the machine has, if any (`nvidia-smi`, `lspci | grep -i -e vga -e 3d`, or "
+        "Task Manager's GPU page), and whether the program has a CPU option"};
+    static const char *const nvidia[] = {"nvidia-smi", "driver version", "geforce", "rtx ",
+                                         "gtx", "quadro", "tesla"};
+    const dl_paste *p = &e->paste;
+    long said, fails;
+    if (e->findings.items.count || dl_q_text_is(&e->facts.os.family, "macos") ||
+        e->facts.nvml.gpus.count || e->gpu.hi || dl_text_in_container(p) || dl_text_colab(p) ||
+        dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) >= 0 ||
+        (said = no_gpu_said_line(p)) < 0 || (fails = run_fails_or_cpu_asked(p)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, said, fails == said ? -1 : fails);
+}

@@ -73,6 +73,12 @@ void dl_explain_cpu_run_warning_alone(dl_explanation *e);
  * needs NVIDIA's GPU; a machine without any GPU stays the candidate. */
 void dl_explain_other_vendor_gpu_question(dl_explanation *e);
 
+/* The writer says the machine has no (NVIDIA) GPU ("a laptop without any cuda GPUs", "my
+ * computer does not have a GPU") and that the program does not work or asks to run it on
+ * the CPU, with nothing else found, no NVIDIA GPU named and not on a Mac: the machine has
+ * no GPU for CUDA, and the code needs one or its CPU path. */
+void dl_explain_writer_without_gpu(dl_explanation *e);
+
 /* The writer says the driver cannot be updated ("I can't update nvidia drivers", "no
  * permission to install a newer driver") in a text about CUDA, and nothing else was found:
  * the driver is the constraint the text is about, older than what is being installed

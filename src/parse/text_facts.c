@@ -49,6 +49,10 @@ static bool value_after(const char *line, const char *key, char *out, size_t n)
         p++;
     while (*p && *p != ' ' && *p != ',' && *p != ')' && *p != '(' && i + 1 < n)
         out[i++] = *p++;
+    /* markdown and prose close around the value ("`torch==2.10.0+cu130`", "'2.1.0'.",
+     * "**True**"): what closes it is no part of it */
+    while (i > 0 && strchr("`'\";.*]", out[i - 1]))
+        i--;
     out[i] = '\0';
     return i > 0;
 }
@@ -109,6 +113,26 @@ static void set_installed(dl_facts *f, dl_text_facts *w, size_t i, const char *v
         dl_text_set(&t->cuda, cuda);
         dl_text_set(&t->hip, "none");
     }
+}
+
+/* A torch the text only asks for (an install command), with the CUDA of its build: the
+ * version when the command pins one. */
+static void install_asked(dl_facts *f, dl_text_facts *w, size_t i, const char *version,
+                          const char *cuda)
+{
+    dl_torch_install *t = installed_torch(f);
+    /* a version read elsewhere ("pytorch==1.6.0" in a title) is the command's when the
+     * command pins none or the same */
+    if (t->version.value && *version && strcmp(t->version.value, version) != 0)
+        return;
+    if (*version && !t->version.value) {
+        set_installed(f, w, i, version, cuda);
+        return;
+    }
+    dl_text_set(&t->location, "(from the pasted text)");
+    dl_text_set(&t->cuda, cuda);
+    dl_text_set(&t->hip, "none");
+    note(w, "pythons[0].site_packages[0].torches[0].cuda", i);
 }
 
 static dl_nvml_gpu *gpu(dl_facts *f)
@@ -248,6 +272,22 @@ static void join_spaced_tag(const char *low, char *v, size_t n)
         snprintf(v, n, "%s", joined);
 }
 
+/* The version's local tag names the CUDA torch was built with ("2.2.0+cu121": 12.1, "+cpu":
+ * none): an issue form's "PyTorch Version: 2.2.0+cu121" says the build even where no
+ * "CUDA used to build PyTorch" line follows (a later one still overrides it). */
+static void runtime_cuda_from_tag(dl_python *py, dl_text_facts *w, size_t i, const char *version)
+{
+    dl_torch_version v;
+    dl_variant var;
+    if (py->runtime.cuda.value || !dl_torch_version_parse(version, &v))
+        return;
+    var = dl_torch_variant(v.local);
+    if (var.kind != DL_VARIANT_CUDA && var.kind != DL_VARIANT_CPU)
+        return;
+    dl_text_set(&py->runtime.cuda, var.kind == DL_VARIANT_CUDA ? var.version : "none");
+    note(w, "pythons[0].runtime.cuda", i);
+}
+
 /* A line's torch facts; each test needs one of torch_marks in dl_text_facts_read. */
 static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
@@ -277,6 +317,7 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
                 dl_text_set(&py->runtime.status, "imported");
                 if (!py->runtime.hip.value)
                     dl_text_set(&py->runtime.hip, "none");
+                runtime_cuda_from_tag(py, w, i, v);
             }
         }
     }
@@ -1045,13 +1086,44 @@ long dl_text_wsl_line(const dl_paste *p)
     return best;
 }
 
+static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
+                                          "linux"};
+
+/* os.family is Linux only because of a path form (a site-packages folder, a .so), which pip
+ * and Python write alike on a Mac: not "GNU/Linux" or an issue form's "OS: Ubuntu". */
+static bool linux_from_path_only(const dl_paste *p, const dl_facts *f, const dl_text_facts *w)
+{
+    size_t i;
+    if (!f->os.family.value || strcmp(f->os.family.value, "linux") != 0 ||
+        f->os.pretty_name.value)
+        return false;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "os.family")) {
+            const char *low = p->lines[w->where[i].line].lower;
+            return !strstr(low, "gnu/linux") && !strstr(low, "os: ubuntu") &&
+                   !strstr(low, "os: debian");
+        }
+    return false;
+}
+
+/* A Mac the writer names ("macOS 14", "MacBook Pro", "M2") wins over a Linux read from a path
+ * alone, when no word names Linux and none says WSL. */
+static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    long mac;
+    if (!linux_from_path_only(p, f, w) ||
+        first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]) >= 0 ||
+        dl_text_wsl_line(p) >= 0 || (mac = mac_line(p)) < 0)
+        return;
+    dl_text_set(&f->os.family, "macos");
+    note_again(w, "os.family", (size_t)mac);
+}
+
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
  * issue form: the first mention. */
 static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const windows[] = {"windows", "win10", "win11"};
-    static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
-                                              "linux"};
     long at[3];
     const char *family[3] = {"windows", "macos", "linux"};
     size_t k, best = 3;
@@ -1256,6 +1328,59 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* The version after `key` in an install command ("cudatoolkit=10.2", "pytorch==1.6.0",
+ * "pytorch-cuda=11.8"), the key a word of its own; false when absent or not a version. */
+static bool pinned_after(const char *low, const char *key, char *out, size_t n)
+{
+    const char *at;
+    size_t len = strlen(key), k;
+    for (at = strstr(low, key); at; at = strstr(at + 1, key)) {
+        const char *v = at + len;
+        if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_')) ||
+            *v != '=')
+            continue;
+        v += strspn(v, "=");
+        k = strspn(v, "0123456789.");
+        if (!k || k >= n || !isdigit((unsigned char)v[0]) || !memchr(v, '.', k))
+            continue;
+        memcpy(out, v, k);
+        out[k] = '\0';
+        return true;
+    }
+    return false;
+}
+
+/* conda's install command names the build it asks for: "conda install pytorch
+ * cudatoolkit=10.2 -c pytorch" (torch 1.x), "pytorch-cuda=11.8" (2.x), "cpuonly". Where
+ * nothing shows the installed torch, that command is the build the writer has (a CUDA
+ * conda build of that cudatoolkit; conda's own CPU pick has a reading of its own). */
+static void conda_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const cuda_keys[] = {"cudatoolkit", "pytorch-cuda"};
+    char cuda[16], version[24];
+    long at;
+    size_t k;
+    if (f->pythons.count && (python(f)->runtime.version.value || python(f)->runtime.cuda.value ||
+                             (python(f)->site_packages.count && installed_torch(f)->cuda.value)))
+        return;
+    for (at = dl_paste_find(p, 0, "install"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "install")) {
+        const char *low = p->lines[at].lower;
+        if ((!strstr(low, "conda install") && !strstr(low, "mamba install")) ||
+            !strstr(low, "pytorch") || strstr(low, "cpuonly"))
+            continue;
+        for (k = 0; k < sizeof cuda_keys / sizeof cuda_keys[0]; k++)
+            if (pinned_after(low, cuda_keys[k], cuda, sizeof cuda))
+                break;
+        if (k == sizeof cuda_keys / sizeof cuda_keys[0])
+            continue;
+        if (!pinned_after(low, "pytorch", version, sizeof version))
+            version[0] = '\0';
+        install_asked(f, w, (size_t)at, version, cuda);
+        return;
+    }
+}
+
 /* The name so far holds its model number (a word with a digit: "5090", "A6000", "740M"). */
 static bool model_seen(const char *name, size_t n)
 {
@@ -1399,6 +1524,16 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                          (model_seen(out, i) && !name_word(low + k + 1))))
             break;
         out[i++] = c;
+    }
+    /* nvidia-smi's table cuts a long name with "..." ("GeForce GTX 108..." for a 1080 Ti):
+     * a number cut there is no model number, so it goes ("Tesla V100-SXM2..." keeps its
+     * model) */
+    if (i && (!strncmp(l + k, "...", 3) || !strncmp(l + k, "\xe2\x80\xa6", 3))) {
+        size_t start = i;
+        while (start && isdigit((unsigned char)out[start - 1]))
+            start--;
+        if (start < i && (!start || out[start - 1] == ' '))
+            i = start;
     }
     while (i && out[i - 1] == ' ')
         i--;
@@ -1659,12 +1794,14 @@ static void torch_image_tag(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
+    mac_words_over_path(p, f, w);
     os_in_words(p, f, w);
     python_in_words(p, f, w);
     bits_by_check(p, f, w);
     bits_in_words(p, f, w);
     torch_image_tag(p, f, w);
     torch_in_words(p, f, w);
+    conda_install_build(p, f, w);
     gpu_in_words(p, f, w);
     gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);

@@ -417,6 +417,61 @@ static void wsl_said_not_denied(void **state)
     }
 }
 
+/* The facts a text gives: the OS from a Mac's words over a path form pip writes alike on
+ * both, a version closed by markdown's backtick without the backtick, the build a conda
+ * install command pins, and a GPU name nvidia-smi cut short without its cut word. */
+static void os_and_version_read_from_words(void **state)
+{
+    static const struct {
+        const char *text, *family, *torch, *cuda, *gpu;
+    } cases[] = {
+        {"MacBook Pro M2, macOS 14\n  File \"/opt/venv/lib/python3.11/site-packages/torch/x.py\"",
+         "macos", NULL, NULL, NULL},
+        {"  File \"/opt/venv/lib/python3.11/site-packages/torch/x.py\"\nOS: Ubuntu 22.04 on my mac",
+         "linux", NULL, NULL, NULL},
+        {"OS: Ubuntu 22.04\nFile \"/usr/lib/python3/dist-packages/a.py\"", "linux", NULL, NULL,
+         NULL},
+        {"I have `torch==2.10.0+cu130` and an RTX 5090", NULL, "2.10.0+cu130", "13.0", NULL},
+        {"conda install pytorch torchvision cudatoolkit=10.2 -c pytorch", NULL, NULL, "10.2",
+         NULL},
+        {"fails with pytorch==1.6.0\n`conda install pytorch==1.6.0 cudatoolkit=10.1 -c pytorch`",
+         NULL, "1.6.0", "10.1", NULL},
+        {"conda install pytorch cpuonly -c pytorch", NULL, NULL, NULL, NULL},
+        {"|   0  GeForce GTX 108...  Off  | 00000000:02:00.0 Off |   N/A |", NULL, NULL, NULL,
+         "GeForce GTX"},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dl_paste p;
+        dl_facts f;
+        dl_text_facts w;
+        read_text(cases[i].text, &p);
+        dl_facts_init(&f);
+        dl_text_facts_read(&p, &f, &w);
+        if (cases[i].family) {
+            assert_non_null(f.os.family.value);
+            assert_string_equal(f.os.family.value, cases[i].family);
+        }
+        if (cases[i].torch || cases[i].cuda) {
+            const dl_python *py = &DL_LIST_AT(f.pythons, dl_python, 0);
+            const dl_site_packages *sp = &DL_LIST_AT(py->site_packages, dl_site_packages, 0);
+            const dl_torch_install *t = &DL_LIST_AT(sp->torches, dl_torch_install, 0);
+            if (cases[i].torch)
+                assert_string_equal(t->version.value, cases[i].torch);
+            if (cases[i].cuda)
+                assert_string_equal(t->cuda.value, cases[i].cuda);
+        }
+        if (!cases[i].torch && !cases[i].cuda && !cases[i].family && !cases[i].gpu)
+            assert_int_equal(f.pythons.count, 0);
+        if (cases[i].gpu)
+            assert_string_equal(DL_LIST_AT(f.nvml.gpus, dl_nvml_gpu, 0).name.value,
+                                cases[i].gpu);
+        dl_facts_free(&f);
+        dl_paste_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +493,7 @@ int main(void)
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
         cmocka_unit_test(wsl_said_not_denied),
+        cmocka_unit_test(os_and_version_read_from_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
