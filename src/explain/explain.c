@@ -14,6 +14,7 @@
 #include "explain/unavailable_text.h"
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
+#include "explain/worker_prose.h"
 #include "parse/signatures.h"
 #include "rules/rules.h"
 
@@ -275,6 +276,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_portable_bare_pip(out);
     dl_explain_silent_exit_on_import(out);
     dl_explain_dataloader_worker_start(out);
+    dl_explain_workers_fail_in_words(out);
     dl_explain_gpu_unused_os_unknown(out);
     dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);
