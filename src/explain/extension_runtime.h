@@ -39,6 +39,12 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e);
  * extension built for another torch the other candidate). */
 void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanation *e);
 
+/* Nothing else found, a prebuilt wheel whose name carries the torch it was built for
+ * ("flash_attn-2.3.2+cu118torch2.2cxx11abiFALSE-...whl") and, from there on, an import said to
+ * fail (not "No module named"): extension_mismatch, unless the text's torch is that release
+ * (then the name cannot tell: its ABI or CUDA is asked for elsewhere). */
+void dl_explain_wheel_for_other_torch(dl_explanation *e);
+
 /* The text names the link flag -lcuda as its trouble ("Install problem with -lcuda", "error
  * with -lcuda") but not the linker's message, nothing else found: the linker finds no
  * libcuda.so. On WSL2 (named) that is WSL's /usr/lib/wsl/lib; elsewhere the text cannot
