@@ -247,6 +247,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);
+    dl_explain_extension_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);
     dl_explain_torchvision_c_fails_to_load(out);
     dl_explain_torchvision_pair_from_table(k, out);

@@ -187,6 +187,35 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e)
                                    "own) and `python -m pip list | grep torch`"));
 }
 
+void dl_explain_extension_symbol_unplaced(dl_explanation *e)
+{
+    /* any sign of the library, the package or how it got there decides for the extension */
+    static const char *const placed[] = {".so", ".pyd", ".dll", ".dylib", "import",
+                                         "site-packages", "dist-packages", "install", "build",
+                                         "setup.py", "compile", "pip ", "conda "};
+    static const char *const candidates[] = {"torchvision_mismatch", "torch_import_failed"};
+    dl_finding *x = NULL;
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!dl_q_failure(f))
+            continue;
+        if (x || strcmp(f->id.value, "extension_mismatch") != 0)
+            return;
+        x = f;
+    }
+    if (!x || torch_api_symbol_line(&e->paste) < 0 ||
+        dl_paste_find_any(&e->paste, placed, sizeof placed / sizeof placed[0]) >= 0)
+        return;
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        if (!dl_strv_has(&e->alternatives, candidates[i]))
+            dl_strv_add(&e->alternatives, dl_strdup(candidates[i]));
+    dl_strv_add(&e->ask, dl_strdup("the whole traceback: which library lacks the symbol (a "
+                                   "package's own _C, torchvision / torchaudio / torchtext, or "
+                                   "torch's own) and `python -m pip list | grep torch`"));
+}
+
 /* The last line before `line` that imports something; -1 when none. */
 static long last_import_before(const dl_paste *p, long line)
 {

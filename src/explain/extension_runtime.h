@@ -19,6 +19,13 @@ void dl_explain_extension_runtime(dl_explanation *e);
  * beside those two, and the whole traceback is asked for. */
 void dl_explain_torch_symbol_unplaced(dl_explanation *e);
 
+/* extension_mismatch read from an undefined symbol of torch's own C++ API alone: the text
+ * names no library, package, import or install ("undefined symbol: _ZN6caffe26detail36_type
+ * MetaDataInstance_preallocated_7E" and a question). Whether a package's own extension,
+ * torchvision / torchaudio / torchtext or torch's own library lacks it, the text does not
+ * say: the finding becomes a candidate beside those, and the whole traceback is asked for. */
+void dl_explain_extension_symbol_unplaced(dl_explanation *e);
+
 /* pip installs torchvision / torchaudio / torchtext into an environment that has torch
  * ("Successfully installed torchaudio-0.10.0") and the next import of that package fails
  * loading its compiled library (ctypes' dlopen, an undefined symbol, a DLL): the wheel pip
