@@ -252,6 +252,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_torchvision_c_fails_to_load(out);
     dl_explain_torchvision_pair_from_table(k, out);
     dl_explain_wheel_for_other_torch(out);
+    dl_explain_domain_requirement_warning(out);
     dl_explain_lcuda_flag_named(out);
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);

@@ -504,3 +504,73 @@ void dl_explain_wheel_for_other_torch(dl_explanation *e)
                                    "torch.version.cuda, torch._C._GLIBCXX_USE_CXX11_ABI)\"` and "
                                    "the import's whole error"));
 }
+
+/* The release after `name` at `at` ("torchvision 0.4.2 has", "torchvision-0.4.0-cp36",
+ * "torchvision==0.4.0"), copied into buf; false when no version follows. */
+static bool release_after(const char *at, size_t name_len, char *buf, size_t n)
+{
+    const char *v = at + name_len;
+    size_t len = 0;
+    if (*v != ' ' && *v != '-' && strncmp(v, "==", 2) != 0)
+        return false;
+    v += *v == '=' ? 2 : 1;
+    while (isdigit((unsigned char)v[len]) || v[len] == '.')
+        len++;
+    while (len && v[len - 1] == '.')
+        len--;
+    if (!len || len >= n || !isdigit((unsigned char)v[0]))
+        return false;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    return true;
+}
+
+/* Whether the text installs `name` at another release than `version` anywhere (a wheel
+ * "torchvision-0.4.0-cp36...", a pin "torchvision==0.4.0"): the pair is being set right. */
+static bool other_release_installed(const dl_paste *p, const char *name, const char *version)
+{
+    size_t len = strlen(name);
+    long i;
+    for (i = dl_paste_find(p, 0, name); i >= 0; i = dl_paste_find(p, (size_t)i + 1, name)) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, name); at; at = strstr(at + 1, name)) {
+            char other[32];
+            if ((at[len] == '-' || at[len] == '=') &&
+                release_after(at, len, other, sizeof other) && strcmp(other, version) != 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+void dl_explain_domain_requirement_warning(dl_explanation *e)
+{
+    static const char *const names[] = {"torchvision", "torchaudio"};
+    size_t k;
+    if (e->findings.items.count)
+        return;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        long i;
+        for (i = dl_paste_find(&e->paste, 0, "has requirement torch"); i >= 0;
+             i = dl_paste_find(&e->paste, (size_t)i + 1, "has requirement torch")) {
+            const char *at = strstr(e->paste.lines[i].lower, names[k]);
+            char version[32];
+            dl_finding *x;
+            if (!at || !release_after(at, strlen(names[k]), version, sizeof version) ||
+                other_release_installed(&e->paste, names[k], version))
+                continue;
+            x = dl_finding_add(&e->findings, "torchvision_mismatch", DL_SEV_FAILURE,
+                               "pip says %s %s was built for another torch than the one it "
+                               "installs",
+                               names[k], version);
+            dl_quote_line(x, &e->paste, (size_t)i);
+            dl_finding_fix(x, "# install torch and %s together, at a pair from one index "
+                              "(pip install torch==X %s==Y, the table in pytorch/vision's "
+                              "README; dlenv plan gives it)",
+                           names[k], names[k]);
+            dl_strv_add(&e->ask, dl_strdup("`python -m pip list | grep torch` after the install "
+                                           "(a later command may have set the pair right)"));
+            return;
+        }
+    }
+}
