@@ -64,6 +64,9 @@ static bool workers_fail_said(const char *low, const char *at, size_t len)
                                         "skip", "solve", "fix",
                                         "\xe5\x8f\xaf\xe4\xbb\xa5" /* 可以 */,
                                         "\xe6\xad\xa3\xe5\xb8\xb8" /* 正常 */};
+    static const char *const no_help[] = {"still", "same error", "not help", "n't help",
+                                          "not fix", "n't fix", "not work", "n't work",
+                                          "not solve", "n't solve"};
     size_t pos = (size_t)(at - low), end = strlen(low);
     const char *after = at + len;
     int value;
@@ -73,10 +76,12 @@ static bool workers_fail_said(const char *low, const char *at, size_t len)
     /* "when num_workers is not zero there is an error" */
     if (value == 2)
         return word_between(low, 0, end, fails, sizeof fails / sizeof fails[0]);
-    /* "set num_workers = 0, it works", "I comment num_workers=2, it successes" */
+    /* "set num_workers = 0, it works", "I comment num_workers=2, it successes"; not "with
+     * num_workers=0 it still crashes": then the workers are not the cause */
     if (value == 0 || word_between(low, pos > 30 ? pos - 30 : 0, pos, removed,
                                    sizeof removed / sizeof removed[0]))
-        return word_between(low, pos, end, works, sizeof works / sizeof works[0]);
+        return word_between(low, pos, end, works, sizeof works / sizeof works[0]) &&
+               !word_between(low, pos, end, no_help, sizeof no_help / sizeof no_help[0]);
     return false;
 }
 
