@@ -14,6 +14,7 @@
 #include "explain/unavailable_text.h"
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
+#include "explain/worker_prose.h"
 #include "parse/signatures.h"
 #include "rules/rules.h"
 
@@ -246,9 +247,12 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);
+    dl_explain_extension_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);
     dl_explain_torchvision_c_fails_to_load(out);
     dl_explain_torchvision_pair_from_table(k, out);
+    dl_explain_wheel_for_other_torch(out);
+    dl_explain_domain_requirement_warning(out);
     dl_explain_lcuda_flag_named(out);
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);
@@ -276,6 +280,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_portable_bare_pip(out);
     dl_explain_silent_exit_on_import(out);
     dl_explain_dataloader_worker_start(out);
+    dl_explain_workers_fail_in_words(out);
     dl_explain_gpu_unused_os_unknown(out);
     dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);

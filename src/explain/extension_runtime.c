@@ -187,6 +187,35 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e)
                                    "own) and `python -m pip list | grep torch`"));
 }
 
+void dl_explain_extension_symbol_unplaced(dl_explanation *e)
+{
+    /* any sign of the library, the package or how it got there decides for the extension */
+    static const char *const placed[] = {".so", ".pyd", ".dll", ".dylib", "import",
+                                         "site-packages", "dist-packages", "install", "build",
+                                         "setup.py", "compile", "pip ", "conda "};
+    static const char *const candidates[] = {"torchvision_mismatch", "torch_import_failed"};
+    dl_finding *x = NULL;
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!dl_q_failure(f))
+            continue;
+        if (x || strcmp(f->id.value, "extension_mismatch") != 0)
+            return;
+        x = f;
+    }
+    if (!x || torch_api_symbol_line(&e->paste) < 0 ||
+        dl_paste_find_any(&e->paste, placed, sizeof placed / sizeof placed[0]) >= 0)
+        return;
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        if (!dl_strv_has(&e->alternatives, candidates[i]))
+            dl_strv_add(&e->alternatives, dl_strdup(candidates[i]));
+    dl_strv_add(&e->ask, dl_strdup("the whole traceback: which library lacks the symbol (a "
+                                   "package's own _C, torchvision / torchaudio / torchtext, or "
+                                   "torch's own) and `python -m pip list | grep torch`"));
+}
+
 /* The last line before `line` that imports something; -1 when none. */
 static long last_import_before(const dl_paste *p, long line)
 {
@@ -388,4 +417,160 @@ void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanatio
                    paired, (int)strcspn(torch->version.value, "+"), torch->version.value);
     dl_strv_add(&e->alternatives, dl_strdup("extension_mismatch"));
     dl_strv_add(&e->ask, dl_strdup("the whole error, and `python -m pip list | grep torch`"));
+}
+
+/* The torch release a prebuilt wheel's name says it was built for, as Dao-AILab's builds
+ * name it ("flash_attn-2.3.2+cu118torch2.2cxx11abiFALSE-cp310-cp310-linux_x86_64.whl", and
+ * likewise mamba_ssm, causal_conv1d): "2.2" copied into buf; the line, or -1. */
+static long wheel_torch_line(const dl_paste *p, char *buf, size_t n)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "cxx11abi"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "cxx11abi")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "+cu"); at; at = strstr(at + 1, "+cu")) {
+            const char *t = at + 3;
+            size_t len = 0;
+            while (isdigit((unsigned char)*t))
+                t++;
+            if (t == at + 3 || strncmp(t, "torch", 5) != 0)
+                continue;
+            t += 5;
+            while (isdigit((unsigned char)t[len]) || t[len] == '.')
+                len++;
+            if (!len || len >= n || strncmp(t + len, "cxx11abi", 8) != 0)
+                continue;
+            memcpy(buf, t, len);
+            buf[len] = '\0';
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* A line at or after `from` that says an import fails ("when I import flash_attn_2_cuda,
+ * another error occurred", "ImportError: ..."); -1 when none. */
+static long import_fails_line(const dl_paste *p, long from)
+{
+    static const char *const fails[] = {"error", "fail", "occur", "exception",
+                                        "\xe6\x8a\xa5\xe9\x94\x99" /* 报错 */};
+    long i;
+    for (i = dl_paste_find(p, (size_t)from, "import"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "import")) {
+        const char *low = p->lines[i].lower;
+        size_t k;
+        if (strstr(low, "no error") || strstr(low, "without error") ||
+            strstr(low, "without any error"))
+            continue; /* "the import works with no error" */
+        for (k = 0; k < sizeof fails / sizeof fails[0]; k++)
+            if (strstr(low, fails[k]))
+                return i;
+    }
+    return -1;
+}
+
+/* "2.2" against "2.1.0+cu121": whether the release's major.minor differ; false when either
+ * is no version. */
+static bool other_minor(const char *wheel, const char *torch)
+{
+    unsigned a, b, c, d;
+    return major_minor(wheel, &a, &b) && major_minor(torch, &c, &d) && (a != c || b != d);
+}
+
+void dl_explain_wheel_for_other_torch(dl_explanation *e)
+{
+    const char *torch = dl_q_first_torch_version(&e->facts);
+    char wheel[16];
+    long line, failed;
+    dl_finding *x;
+    if (e->findings.items.count || (line = wheel_torch_line(&e->paste, wheel, sizeof wheel)) < 0 ||
+        (failed = import_fails_line(&e->paste, line)) < 0 ||
+        dl_paste_find(&e->paste, 0, "no module named") >= 0 ||
+        (torch && !other_minor(wheel, torch)))
+        return;
+    x = dl_finding_add(&e->findings, "extension_mismatch", DL_SEV_FAILURE,
+                       torch ? "the wheel installed by hand is built for torch %s, the text's "
+                               "torch is %s: its compiled module fails to import"
+                             : "the wheel installed by hand is built for torch %s (and one C++ "
+                               "ABI and CUDA), and its compiled module fails to import%s",
+                       wheel, torch ? torch : "");
+    dl_quote_line(x, &e->paste, (size_t)line);
+    if (failed != line)
+        dl_quote_line(x, &e->paste, (size_t)failed);
+    dl_finding_fix(x, "# the wheel whose name carries the installed torch's release, CUDA and "
+                      "C++ ABI (torch.__version__, torch.version.cuda, "
+                      "torch._C._GLIBCXX_USE_CXX11_ABI), or build it against that torch");
+    dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; print(torch.__version__, "
+                                   "torch.version.cuda, torch._C._GLIBCXX_USE_CXX11_ABI)\"` and "
+                                   "the import's whole error"));
+}
+
+/* The release after `name` at `at` ("torchvision 0.4.2 has", "torchvision-0.4.0-cp36",
+ * "torchvision==0.4.0"), copied into buf; false when no version follows. */
+static bool release_after(const char *at, size_t name_len, char *buf, size_t n)
+{
+    const char *v = at + name_len;
+    size_t len = 0;
+    if (*v != ' ' && *v != '-' && strncmp(v, "==", 2) != 0)
+        return false;
+    v += *v == '=' ? 2 : 1;
+    while (isdigit((unsigned char)v[len]) || v[len] == '.')
+        len++;
+    while (len && v[len - 1] == '.')
+        len--;
+    if (!len || len >= n || !isdigit((unsigned char)v[0]))
+        return false;
+    memcpy(buf, v, len);
+    buf[len] = '\0';
+    return true;
+}
+
+/* Whether the text installs `name` at another release than `version` anywhere (a wheel
+ * "torchvision-0.4.0-cp36...", a pin "torchvision==0.4.0"): the pair is being set right. */
+static bool other_release_installed(const dl_paste *p, const char *name, const char *version)
+{
+    size_t len = strlen(name);
+    long i;
+    for (i = dl_paste_find(p, 0, name); i >= 0; i = dl_paste_find(p, (size_t)i + 1, name)) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, name); at; at = strstr(at + 1, name)) {
+            char other[32];
+            if ((at[len] == '-' || at[len] == '=') &&
+                release_after(at, len, other, sizeof other) && strcmp(other, version) != 0)
+                return true;
+        }
+    }
+    return false;
+}
+
+void dl_explain_domain_requirement_warning(dl_explanation *e)
+{
+    static const char *const names[] = {"torchvision", "torchaudio"};
+    size_t k;
+    if (e->findings.items.count)
+        return;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        long i;
+        for (i = dl_paste_find(&e->paste, 0, "has requirement torch"); i >= 0;
+             i = dl_paste_find(&e->paste, (size_t)i + 1, "has requirement torch")) {
+            const char *at = strstr(e->paste.lines[i].lower, names[k]);
+            char version[32];
+            dl_finding *x;
+            if (!at || !release_after(at, strlen(names[k]), version, sizeof version) ||
+                other_release_installed(&e->paste, names[k], version))
+                continue;
+            x = dl_finding_add(&e->findings, "torchvision_mismatch", DL_SEV_FAILURE,
+                               "pip says %s %s was built for another torch than the one it "
+                               "installs",
+                               names[k], version);
+            dl_quote_line(x, &e->paste, (size_t)i);
+            dl_finding_fix(x, "# install torch and %s together, at a pair from one index "
+                              "(pip install torch==X %s==Y, the table in pytorch/vision's "
+                              "README; dlenv plan gives it)",
+                           names[k], names[k]);
+            dl_strv_add(&e->ask, dl_strdup("`python -m pip list | grep torch` after the install "
+                                           "(a later command may have set the pair right)"));
+            return;
+        }
+    }
 }

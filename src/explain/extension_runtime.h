@@ -19,6 +19,13 @@ void dl_explain_extension_runtime(dl_explanation *e);
  * beside those two, and the whole traceback is asked for. */
 void dl_explain_torch_symbol_unplaced(dl_explanation *e);
 
+/* extension_mismatch read from an undefined symbol of torch's own C++ API alone: the text
+ * names no library, package, import or install ("undefined symbol: _ZN6caffe26detail36_type
+ * MetaDataInstance_preallocated_7E" and a question). Whether a package's own extension,
+ * torchvision / torchaudio / torchtext or torch's own library lacks it, the text does not
+ * say: the finding becomes a candidate beside those, and the whole traceback is asked for. */
+void dl_explain_extension_symbol_unplaced(dl_explanation *e);
+
 /* pip installs torchvision / torchaudio / torchtext into an environment that has torch
  * ("Successfully installed torchaudio-0.10.0") and the next import of that package fails
  * loading its compiled library (ctypes' dlopen, an undefined symbol, a DLL): the wheel pip
@@ -38,6 +45,19 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e);
  * for torch 2.1): that torchvision was built for another torch (torchvision_mismatch, an
  * extension built for another torch the other candidate). */
 void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanation *e);
+
+/* Nothing else found, a prebuilt wheel whose name carries the torch it was built for
+ * ("flash_attn-2.3.2+cu118torch2.2cxx11abiFALSE-...whl") and, from there on, an import said to
+ * fail (not "No module named"): extension_mismatch, unless the text's torch is that release
+ * (then the name cannot tell: its ABI or CUDA is asked for elsewhere). */
+void dl_explain_wheel_for_other_torch(dl_explanation *e);
+
+/* Nothing else found, and pip's legacy resolver says "torchvision X has requirement
+ * torch==Y, but you'll have torch Z" (torchaudio likewise): torchvision_mismatch, unless the
+ * text also installs that package at another release (a wheel "torchvision-A-...", a pin
+ * "torchvision==A"): then a later command sets the pair right and the message was only on
+ * the way (pytorch-lr-finder#17). */
+void dl_explain_domain_requirement_warning(dl_explanation *e);
 
 /* The text names the link flag -lcuda as its trouble ("Install problem with -lcuda", "error
  * with -lcuda") but not the linker's message, nothing else found: the linker finds no
