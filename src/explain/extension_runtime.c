@@ -155,6 +155,23 @@ static long torch_api_symbol_line(const dl_paste *p)
     return -1;
 }
 
+/* The last failure found when every failure found is `id` (NULL when one is not, or when
+   there is none): a reading that only refines what the signatures named. */
+static dl_finding *failures_all_of(dl_explanation *e, const char *id)
+{
+    dl_finding *x = NULL;
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!dl_q_failure(f))
+            continue;
+        if (strcmp(f->id.value, id) != 0)
+            return NULL;
+        x = f;
+    }
+    return x;
+}
+
 void dl_explain_torch_symbol_unplaced(dl_explanation *e)
 {
     /* torch's import or its own libraries in the text: torch is what fails to load */
@@ -162,16 +179,8 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e)
                                             "\\torch\\lib\\", "libtorch", "torch/__init__.py",
                                             "torch\\__init__.py", "import torch"};
     static const char *const candidates[] = {"extension_mismatch", "torchvision_mismatch"};
-    dl_finding *x = NULL;
+    dl_finding *x = failures_all_of(e, "torch_import_failed");
     size_t i;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (!dl_q_failure(f))
-            continue;
-        if (strcmp(f->id.value, "torch_import_failed") != 0)
-            return;
-        x = f;
-    }
     if (!x || torch_api_symbol_line(&e->paste) < 0 ||
         dl_paste_find_any(&e->paste, torch_own, sizeof torch_own / sizeof torch_own[0]) >= 0)
         return;
@@ -194,16 +203,8 @@ void dl_explain_extension_symbol_unplaced(dl_explanation *e)
                                          "site-packages", "dist-packages", "install", "build",
                                          "setup.py", "compile", "pip ", "conda "};
     static const char *const candidates[] = {"torchvision_mismatch", "torch_import_failed"};
-    dl_finding *x = NULL;
+    dl_finding *x = failures_all_of(e, "extension_mismatch");
     size_t i;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (!dl_q_failure(f))
-            continue;
-        if (x || strcmp(f->id.value, "extension_mismatch") != 0)
-            return;
-        x = f;
-    }
     if (!x || torch_api_symbol_line(&e->paste) < 0 ||
         dl_paste_find_any(&e->paste, placed, sizeof placed / sizeof placed[0]) >= 0)
         return;
