@@ -46,7 +46,7 @@ bool dl_container_toolkit_ran(const dl_paste *p)
 
 /* The text starts the container with the GPUs: the options of docker, nvidia-docker, a
  * compose file's device reservation, Kubernetes' GPU resource. */
-static bool container_given_gpus(const dl_paste *p)
+bool dl_container_given_gpus(const dl_paste *p)
 {
     static const char *const gpus[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia",
                                        "nvidia-docker", "runtime: nvidia", "driver: nvidia",
@@ -86,7 +86,7 @@ void dl_explain_container_gpus_given_unavailable(dl_explanation *e)
         "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` there"};
     long line;
     if (e->findings.items.count || !dl_text_in_container(&e->paste) ||
-        !container_given_gpus(&e->paste) || dl_text_other_vendor_gpu(&e->facts) ||
+        !dl_container_given_gpus(&e->paste) || dl_text_other_vendor_gpu(&e->facts) ||
         (line = unavailable_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
@@ -143,7 +143,7 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e)
     /* torch's own "driver on your system is too old" means it found libcuda and read it */
     if (!x || !dl_q_failure(x) || failures != 1 || line < 0 ||
         dl_paste_find(&e->paste, 0, "driver on your system is too old") >= 0 ||
-        !runs_in_container(&e->paste) || container_given_gpus(&e->paste) ||
+        !runs_in_container(&e->paste) || dl_container_given_gpus(&e->paste) ||
         !e->facts.nvml.cuda_driver_version.known ||
         e->facts.nvml.cuda_driver_version.value < 12000 || torch_cuda_beyond_driver(&e->facts))
         return;

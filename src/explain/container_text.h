@@ -18,6 +18,10 @@ const char *dl_container_jetson_torch(const dl_paste *p, const dl_facts *f, cons
  * "started without GPU access" is not the reading there. */
 bool dl_container_toolkit_ran(const dl_paste *p);
 
+/* The text starts the container with the GPUs: docker's --gpus or NVIDIA runtime,
+ * nvidia-docker, a compose file's device reservation, Kubernetes' GPU resource. */
+bool dl_container_given_gpus(const dl_paste *p);
+
 /* torch.cuda.is_available() is False inside a container the text shows started WITH the
  * GPUs (nvidia-docker, --gpus, --runtime=nvidia, a compose file's GPU reservation), and
  * nothing else was found: the container was asked for the GPU and torch still sees none,

@@ -614,11 +614,8 @@ static bool container_without_gpus(const dl_paste *p)
         "-cudnn8-runtime", "-cudnn8-devel", "-cudnn9-runtime", "-cudnn9-devel",
         "kubernetes", "in the container", "inside the container", "in a container",
         "inside a container", "inside docker", "in docker"};
-    static const char *const gpus[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia",
-                                       "nvidia-docker", "runtime: nvidia", "driver: nvidia",
-                                       "capabilities: [gpu]", "nvidia.com/gpu"};
     return dl_paste_find_any(p, container, sizeof container / sizeof container[0]) >= 0 &&
-           dl_paste_find_any(p, gpus, sizeof gpus / sizeof gpus[0]) < 0;
+           !dl_container_given_gpus(p);
 }
 
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
