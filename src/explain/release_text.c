@@ -23,6 +23,27 @@ static bool text_torch_release(const dl_facts *f, char *out, size_t n)
     return true;
 }
 
+/* Whether the text's torch can be the row's build (`variant`: "any", "cu102"): a local tag
+ * the text shows ("1.8.0+cu111") or the CUDA collect_env says it was built with ("CUDA used
+ * to build PyTorch: 11.1") must name it; an untagged torch with no CUDA said is PyPI's
+ * default build, which the row's variant describes. */
+static bool variant_fits(const dl_facts *f, const char *variant)
+{
+    const char *v = dl_q_first_torch_version(f);
+    const char *cuda = dl_q_torch_cuda(f);
+    dl_torch_version tv;
+    char built[16];
+    unsigned major = 0, minor = 0;
+    if (!strcmp(variant, "any"))
+        return true;
+    if (v && dl_torch_version_parse(v, &tv) && tv.local[0])
+        return !strcmp(tv.local, variant);
+    if (!cuda || sscanf(cuda, "%u.%u", &major, &minor) != 2)
+        return true;
+    snprintf(built, sizeof built, "cu%u%u", major, minor);
+    return !strcmp(built, variant);
+}
+
 void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
@@ -44,6 +65,7 @@ void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
         if ((!sole && strncmp(cond, "text:", 5) != 0) || (!versioned && !sole) ||
             (versioned && strcmp(row_release, release) != 0) ||
             (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
+            !variant_fits(&e->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_variant)) ||
             (line = dl_paste_find(&e->paste, 0, cond + (sole ? 8 : 5))) < 0 ||
             dl_findings_has(&e->findings, "known_bad_release"))
             continue;
