@@ -230,6 +230,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_known_bad_message(k, out);
     dl_explain_known_bad_on_old_arm(k, out);
     dl_explain_known_bad_package_message(k, out);
+    dl_explain_known_bad_ctypes_dll(k, out);
     dl_explain_shm_dll_release(k, out);
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);
@@ -243,6 +244,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
+    dl_explain_demote_dll_beside_ctypes_release(out);
     dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);

@@ -356,3 +356,85 @@ void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation 
         dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
     }
 }
+
+/* The line where one of torch's own DLLs fails to load through ctypes.CDLL on Python 3.8 or
+ * later: "FileNotFoundError: Could not find module '...\torch\lib\caffe2_nvrtc.dll' (or one
+ * of its dependencies). Try using the full path with constructor syntax." Only torch 1.5.0's
+ * __init__ loaded torch\lib's DLLs that way (1.5.1 went to LoadLibraryExW, whose failure
+ * reads "[WinError 126] ... Error loading"); a DLL of torchaudio's or torchvision's folder is
+ * theirs, not torch's. -1 when none. */
+static long torch_dll_by_ctypes_line(const dl_paste *p)
+{
+    static const char *const folders[] = {"\\torch\\lib\\", "\\\\torch\\\\lib\\\\",
+                                          "/torch/lib/"};
+    long i;
+    for (i = dl_paste_find(p, 0, "could not find module"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "could not find module")) {
+        const char *low = p->lines[i].lower;
+        size_t k;
+        if (!strstr(low, ".dll"))
+            continue;
+        for (k = 0; k < sizeof folders / sizeof folders[0]; k++)
+            if (strstr(low, folders[k]))
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e)
+{
+    /* a torch built here loads its DLLs the way its checkout does, not as a release */
+    static const char *const source_build[] = {"setup.py install", "setup.py develop",
+                                               "pip, source): source", "built from source",
+                                               "build from source", "compiled from source"};
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    const char *os = e->facts.os.family.value;
+    char own[48];
+    long line;
+    size_t r;
+    dl_finding *x;
+    if (!kb || dl_findings_has(&e->findings, "known_bad_release") ||
+        (os && strcmp(os, "windows") != 0) || (line = torch_dll_by_ctypes_line(&e->paste)) < 0 ||
+        dl_paste_find_any(&e->paste, source_build, sizeof source_build / sizeof source_build[0]) >= 0)
+        return;
+    for (r = 0; r < kb->rows; r++)
+        if (!strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_condition), "ctypes_dll_load"))
+            break;
+    /* another release named is another loader (a source build of 1.4 or a nightly did the
+     * same, and has no row) */
+    if (r == kb->rows ||
+        (text_torch_release(&e->facts, own, sizeof own) &&
+         strcmp(own, dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version)) != 0))
+        return;
+    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                       "this error is torch %s's known problem: %s",
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+    dl_quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` and `python --version` (torch "
+                                   "1.5.0 on Python 3.8 or later fails this way)"));
+}
+
+void dl_explain_demote_dll_beside_ctypes_release(dl_explanation *e)
+{
+    size_t i;
+    bool release = false;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
+            release = true;
+    }
+    if (!release || torch_dll_by_ctypes_line(&e->paste) < 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if ((!strcmp(x->id.value, "win_dll_dependency_missing") ||
+             !strcmp(x->id.value, "vc_redist_missing")) && dl_q_failure(x)) {
+            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+            dl_strv_add(&e->alternatives, dl_strdup(x->id.value));
+        }
+    }
+}

@@ -26,6 +26,18 @@ void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e);
  * dropout to the CPU), and a newer one fixes it. */
 void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation *e);
 
+/* One of torch's own DLLs (torch\lib\*.dll) fails to load through ctypes ("FileNotFoundError:
+ * Could not find module '...\torch\lib\caffe2_nvrtc.dll' (or one of its dependencies)"),
+ * the form only torch 1.5.0's loader gives, on Python 3.8 or later: the release's row
+ * (condition "ctypes_dll_load") is the cause unless the text names another release; a
+ * missing DLL stays a candidate. */
+void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e);
+
+/* Beside that release's reading, the missing-DLL reading of the same line (and the VC++
+ * runtime's) is a candidate, not the cause: the DLL is there, 1.5.0 looks in the wrong
+ * places for its dependencies. */
+void dl_explain_demote_dll_beside_ctypes_release(dl_explanation *e);
+
 /* The text says one torch build works and another does not ("worked with 0.4.0", "the first
  * build where it broke", "downgraded to 2.0.1 and it works") and names both, with nothing else
  * found: a regression in the newer build, which its release notes or issue tracker know,
