@@ -244,7 +244,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
-    dl_explain_demote_dll_beside_ctypes_release(out);
+    dl_explain_demote_dll_beside_release(k, out);
+    dl_explain_fbgemm_release_candidate(k, out);
     dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);

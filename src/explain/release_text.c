@@ -418,7 +418,35 @@ void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e)
                                    "1.5.0 on Python 3.8 or later fails this way)"));
 }
 
-void dl_explain_demote_dll_beside_ctypes_release(dl_explanation *e)
+/* Whether the text shows the DLL a Windows row of the release the text names describes
+ * ("Error loading torch\lib\fbgemm.dll" in 2.4.0's row, and the text's torch is 2.4.0). */
+static bool release_dll_shown(const dl_knowledge *k, const dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    char own[48], dll[48];
+    size_t r;
+    if (!kb || !text_torch_release(&e->facts, own, sizeof own))
+        return false;
+    for (r = 0; r < kb->rows; r++) {
+        const char *sym = dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom);
+        const char *at = strstr(sym, "torch\\lib\\");
+        size_t len;
+        if (!at || strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), "windows") != 0 ||
+            strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), own) != 0)
+            continue;
+        at += 10;
+        len = strcspn(at, " ,;");
+        if (len < 5 || len >= sizeof dll || strncmp(at + len - 4, ".dll", 4) != 0)
+            continue;
+        memcpy(dll, at, len);
+        dll[len] = '\0';
+        if (dl_paste_find(&e->paste, 0, dll) >= 0)
+            return true;
+    }
+    return false;
+}
+
+void dl_explain_demote_dll_beside_release(const dl_knowledge *k, dl_explanation *e)
 {
     size_t i;
     bool release = false;
@@ -427,7 +455,8 @@ void dl_explain_demote_dll_beside_ctypes_release(dl_explanation *e)
         if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
             release = true;
     }
-    if (!release || torch_dll_by_ctypes_line(&e->paste) < 0)
+    if (!release ||
+        (torch_dll_by_ctypes_line(&e->paste) < 0 && !release_dll_shown(k, e)))
         return;
     for (i = 0; i < e->findings.items.count; i++) {
         dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
@@ -437,4 +466,29 @@ void dl_explain_demote_dll_beside_ctypes_release(dl_explanation *e)
             dl_strv_add(&e->alternatives, dl_strdup(x->id.value));
         }
     }
+}
+
+void dl_explain_fbgemm_release_candidate(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    char own[48], ask[160];
+    long line = dl_paste_find(&e->paste, 0, "fbgemm.dll");
+    size_t r;
+    if (!kb || line < 0 || !dl_findings_has(&e->findings, "win_dll_dependency_missing") ||
+        dl_findings_has(&e->findings, "known_bad_release"))
+        return;
+    for (r = 0; r < kb->rows; r++)
+        if (!strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), "windows") &&
+            strstr(dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom), "fbgemm.dll"))
+            break;
+    /* the text's own torch, when it names one, settles it either way: the rules read the
+     * row where it is that release, and another release has not that problem */
+    if (r == kb->rows || text_torch_release(&e->facts, own, sizeof own))
+        return;
+    dl_strv_add(&e->alternatives, dl_strdup("known_bad_release"));
+    snprintf(ask, sizeof ask, "`python -m pip show torch` (torch %s's Windows wheels lack "
+                              "fbgemm.dll's OpenMP runtime; fixed in %s)",
+             dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+             dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
+    dl_strv_add(&e->ask, dl_strdup(ask));
 }
