@@ -231,6 +231,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_known_bad_message(k, out);
     dl_explain_known_bad_on_old_arm(k, out);
     dl_explain_known_bad_package_message(k, out);
+    dl_explain_known_bad_ctypes_dll(k, out);
     dl_explain_shm_dll_release(k, out);
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);
@@ -244,6 +245,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
+    dl_explain_demote_dll_beside_release(k, out);
+    dl_explain_fbgemm_release_candidate(k, out);
     dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
     dl_explain_torch_symbol_unplaced(out);
@@ -285,6 +288,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);
     dl_explain_mac_nccl(out);
+    dl_explain_windows_nccl(out);
     dl_explain_cpu_run_warning_alone(out);
     dl_explain_other_vendor_gpu_question(out);
     dl_explain_writer_without_gpu(out);

@@ -44,6 +44,20 @@ static bool cuda_error_in_words(const dl_paste *p)
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
 }
 
+/* torch and the new card said not to work together, or a nightly build asked for to run it
+ * ("pytorch has trouble working with the new RTX 5090", "a nightly build compatible with
+ * RTX 5090s"): on a GPU only the newest wheels know, what a torch without its kernels does.
+ * A driver talked of is another candidate (an app's "try updating your Nvidia drivers"),
+ * which these words cannot set aside. */
+static bool support_in_words(const dl_paste *p)
+{
+    static const char *const words[] = {"nightly", "not compatible", "incompatible",
+                                        "trouble working with", "does not support",
+                                        "doesn't support", "not supported"};
+    return dl_paste_find(p, 0, "driver") < 0 &&
+           dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
 void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
@@ -54,7 +68,8 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
     if (e->findings.items.count || !g || !g->name.value ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
-        !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste)) ||
+        !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste) ||
+          support_in_words(&e->paste)) ||
         !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,

@@ -23,6 +23,27 @@ static bool text_torch_release(const dl_facts *f, char *out, size_t n)
     return true;
 }
 
+/* Whether the text's torch can be the row's build (`variant`: "any", "cu102"): a local tag
+ * the text shows ("1.8.0+cu111") or the CUDA collect_env says it was built with ("CUDA used
+ * to build PyTorch: 11.1") must name it; an untagged torch with no CUDA said is PyPI's
+ * default build, which the row's variant describes. */
+static bool variant_fits(const dl_facts *f, const char *variant)
+{
+    const char *v = dl_q_first_torch_version(f);
+    const char *cuda = dl_q_torch_cuda(f);
+    dl_torch_version tv;
+    char built[16];
+    unsigned major = 0, minor = 0;
+    if (!strcmp(variant, "any"))
+        return true;
+    if (v && dl_torch_version_parse(v, &tv) && tv.local[0])
+        return !strcmp(tv.local, variant);
+    if (!cuda || sscanf(cuda, "%u.%u", &major, &minor) != 2)
+        return true;
+    snprintf(built, sizeof built, "cu%u%u", major, minor);
+    return !strcmp(built, variant);
+}
+
 void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
@@ -44,6 +65,7 @@ void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
         if ((!sole && strncmp(cond, "text:", 5) != 0) || (!versioned && !sole) ||
             (versioned && strcmp(row_release, release) != 0) ||
             (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
+            !variant_fits(&e->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_variant)) ||
             (line = dl_paste_find(&e->paste, 0, cond + (sole ? 8 : 5))) < 0 ||
             dl_findings_has(&e->findings, "known_bad_release"))
             continue;
@@ -333,4 +355,140 @@ void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation 
         dl_finding_fix(x, "pip install --upgrade %.*s", (int)name, release);
         dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
     }
+}
+
+/* The line where one of torch's own DLLs fails to load through ctypes.CDLL on Python 3.8 or
+ * later: "FileNotFoundError: Could not find module '...\torch\lib\caffe2_nvrtc.dll' (or one
+ * of its dependencies). Try using the full path with constructor syntax." Only torch 1.5.0's
+ * __init__ loaded torch\lib's DLLs that way (1.5.1 went to LoadLibraryExW, whose failure
+ * reads "[WinError 126] ... Error loading"); a DLL of torchaudio's or torchvision's folder is
+ * theirs, not torch's. -1 when none. */
+static long torch_dll_by_ctypes_line(const dl_paste *p)
+{
+    static const char *const folders[] = {"\\torch\\lib\\", "\\\\torch\\\\lib\\\\",
+                                          "/torch/lib/"};
+    long i;
+    for (i = dl_paste_find(p, 0, "could not find module"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "could not find module")) {
+        const char *low = p->lines[i].lower;
+        size_t k;
+        if (!strstr(low, ".dll"))
+            continue;
+        for (k = 0; k < sizeof folders / sizeof folders[0]; k++)
+            if (strstr(low, folders[k]))
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e)
+{
+    /* a torch built here loads its DLLs the way its checkout does, not as a release */
+    static const char *const source_build[] = {"setup.py install", "setup.py develop",
+                                               "pip, source): source", "built from source",
+                                               "build from source", "compiled from source"};
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    const char *os = e->facts.os.family.value;
+    char own[48];
+    long line;
+    size_t r;
+    dl_finding *x;
+    if (!kb || dl_findings_has(&e->findings, "known_bad_release") ||
+        (os && strcmp(os, "windows") != 0) || (line = torch_dll_by_ctypes_line(&e->paste)) < 0 ||
+        dl_paste_find_any(&e->paste, source_build, sizeof source_build / sizeof source_build[0]) >= 0)
+        return;
+    for (r = 0; r < kb->rows; r++)
+        if (!strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_condition), "ctypes_dll_load"))
+            break;
+    /* another release named is another loader (a source build of 1.4 or a nightly did the
+     * same, and has no row) */
+    if (r == kb->rows ||
+        (text_torch_release(&e->facts, own, sizeof own) &&
+         strcmp(own, dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version)) != 0))
+        return;
+    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                       "this error is torch %s's known problem: %s",
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+                       dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+    dl_quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` and `python --version` (torch "
+                                   "1.5.0 on Python 3.8 or later fails this way)"));
+}
+
+/* Whether the text shows the DLL a Windows row of the release the text names describes
+ * ("Error loading torch\lib\fbgemm.dll" in 2.4.0's row, and the text's torch is 2.4.0). */
+static bool release_dll_shown(const dl_knowledge *k, const dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    char own[48], dll[48];
+    size_t r;
+    if (!kb || !text_torch_release(&e->facts, own, sizeof own))
+        return false;
+    for (r = 0; r < kb->rows; r++) {
+        const char *sym = dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom);
+        const char *at = strstr(sym, "torch\\lib\\");
+        size_t len;
+        if (!at || strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), "windows") != 0 ||
+            strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version), own) != 0)
+            continue;
+        at += 10;
+        len = strcspn(at, " ,;");
+        if (len < 5 || len >= sizeof dll || strncmp(at + len - 4, ".dll", 4) != 0)
+            continue;
+        memcpy(dll, at, len);
+        dll[len] = '\0';
+        if (dl_paste_find(&e->paste, 0, dll) >= 0)
+            return true;
+    }
+    return false;
+}
+
+void dl_explain_demote_dll_beside_release(const dl_knowledge *k, dl_explanation *e)
+{
+    size_t i;
+    bool release = false;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
+            release = true;
+    }
+    if (!release ||
+        (torch_dll_by_ctypes_line(&e->paste) < 0 && !release_dll_shown(k, e)))
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if ((!strcmp(x->id.value, "win_dll_dependency_missing") ||
+             !strcmp(x->id.value, "vc_redist_missing")) && dl_q_failure(x)) {
+            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+            dl_strv_add(&e->alternatives, dl_strdup(x->id.value));
+        }
+    }
+}
+
+void dl_explain_fbgemm_release_candidate(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
+    char own[48], ask[160];
+    long line = dl_paste_find(&e->paste, 0, "fbgemm.dll");
+    size_t r;
+    if (!kb || line < 0 || !dl_findings_has(&e->findings, "win_dll_dependency_missing") ||
+        dl_findings_has(&e->findings, "known_bad_release"))
+        return;
+    for (r = 0; r < kb->rows; r++)
+        if (!strcmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_os), "windows") &&
+            strstr(dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom), "fbgemm.dll"))
+            break;
+    /* the text's own torch, when it names one, settles it either way: the rules read the
+     * row where it is that release, and another release has not that problem */
+    if (r == kb->rows || text_torch_release(&e->facts, own, sizeof own))
+        return;
+    dl_strv_add(&e->alternatives, dl_strdup("known_bad_release"));
+    snprintf(ask, sizeof ask, "`python -m pip show torch` (torch %s's Windows wheels lack "
+                              "fbgemm.dll's OpenMP runtime; fixed in %s)",
+             dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+             dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
+    dl_strv_add(&e->ask, dl_strdup(ask));
 }

@@ -26,6 +26,19 @@ void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e);
  * dropout to the CPU), and a newer one fixes it. */
 void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation *e);
 
+/* One of torch's own DLLs (torch\lib\*.dll) fails to load through ctypes ("FileNotFoundError:
+ * Could not find module '...\torch\lib\caffe2_nvrtc.dll' (or one of its dependencies)"),
+ * the form only torch 1.5.0's loader gives, on Python 3.8 or later: the release's row
+ * (condition "ctypes_dll_load") is the cause unless the text names another release; a
+ * missing DLL stays a candidate. */
+void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e);
+
+/* Beside a known-bad release's failure whose DLL the text shows (1.5.0's ctypes loader
+ * above; the text's torch is a release whose Windows row names the DLL, 2.4.0 and
+ * fbgemm.dll), the missing-DLL reading of the same line (and the VC++ runtime's) is a
+ * candidate, not the cause: the release ships or loads that DLL wrong. */
+void dl_explain_demote_dll_beside_release(const dl_knowledge *k, dl_explanation *e);
+
 /* The text says one torch build works and another does not ("worked with 0.4.0", "the first
  * build where it broke", "downgraded to 2.0.1 and it works") and names both, with nothing else
  * found: a regression in the newer build, which its release notes or issue tracker know,
@@ -36,5 +49,11 @@ void dl_explain_regression_between_builds(dl_explanation *e);
  * Windows without MKL's dispatched DLLs) explains "Cannot load mkl_...": the two-MKL reading
  * of the same line stays a candidate, not the cause. */
 void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e);
+
+/* "Error loading ...\torch\lib\fbgemm.dll or one of its dependencies" read as a missing DLL
+ * where the text names no torch release: the release the known-bad table lists for that DLL
+ * (2.4.0's wheels without libomp140) is a candidate, and the installed release the question
+ * that decides. */
+void dl_explain_fbgemm_release_candidate(const dl_knowledge *k, dl_explanation *e);
 
 #endif

@@ -387,3 +387,24 @@ void dl_explain_dataloader_worker_start(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+/* torch's own "Distributed package doesn't have NCCL built in" where the text's facts put the
+ * machine on Windows (a drive path, the OS named) though no line names Windows or C:\ (the
+ * signatures' marks): Windows builds of torch have no NCCL, only Gloo. */
+void dl_explain_windows_nccl(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "nccl_on_windows",
+        "Code asks for the NCCL backend on Windows: torch's Windows builds have no NCCL, "
+        "only Gloo",
+        "# use the gloo backend (init_process_group(\"gloo\")), or train on Linux or WSL2 "
+        "where the code needs NCCL",
+        {NULL},
+        "the distributed backend the script or launcher asks for (nccl is the default "
+        "for CUDA)"};
+    long line;
+    if (e->findings.items.count || !dl_q_text_is(&e->facts.os.family, "windows") ||
+        (line = dl_paste_find(&e->paste, 0, "have nccl built in")) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}

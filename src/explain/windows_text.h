@@ -63,4 +63,9 @@ void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e);
  * ids all divisible by four are Windows'): spawn_guard_missing, the paging file a candidate. */
 void dl_explain_dataloader_worker_start(dl_explanation *e);
 
+/* "Distributed package doesn't have NCCL built in" where the facts say Windows (a drive
+ * path such as D:\python\lib\site-packages) with nothing else found: NCCL is not in
+ * torch's Windows builds. */
+void dl_explain_windows_nccl(dl_explanation *e);
+
 #endif

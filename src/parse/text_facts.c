@@ -1274,6 +1274,10 @@ static bool torch_version_in(const char *low, char *out, size_t n)
         for (;;) {
             if (*v == ' ' || *v == ':' || *v == '*')
                 v++;
+            /* a quoted key and its value, as a JSON or dict dump writes them (InvokeAI's
+             * "dependencies": {"torch": "2.6.0+cu124"}) */
+            else if (at > low && (at[-1] == '"' || at[-1] == '\'') && *v == at[-1])
+                v++;
             else if (!strncmp(v, "version", 7))
                 v += 7;
             else if (!strncmp(v, "stable(", 7) && isdigit((unsigned char)v[7]))
