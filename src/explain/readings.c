@@ -294,7 +294,11 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
         return "extension_mismatch";
     if (!seen || split)
         return id;
-    if (settled)
+    /* a GPU above only the oldest lists (an A800 against the cu102 wheels of torch 1.12)
+     * runs every recent wheel: with no torch in the text, the wheel is the reading but not
+     * a settled one, and code built apart from torch stays a candidate */
+    if (settled && !(strcmp(seen, "arch_not_in_wheel") == 0 && !text_arch_list(f, list, sizeof list) &&
+                     !dl_gpu_newer_than_most_wheels(k, f, gpu)))
         *settled = true;
     return seen;
 }
