@@ -278,11 +278,12 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
     const char *os = f->os.family.value, *seen = NULL;
-    bool split = false;
+    bool split = false, own_list;
     char list[512];
     if (!gpu->hi)
         return no_gpu_named(k, f, id, settled);
-    if (text_arch_list(f, list, sizeof list))
+    own_list = text_arch_list(f, list, sizeof list);
+    if (own_list)
         judge(gpu, list, &seen, &split);
     else
         judge_every_wheel(t, os, gpu, &seen, &split);
@@ -297,7 +298,7 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
     /* a GPU above only the oldest lists (an A800 against the cu102 wheels of torch 1.12)
      * runs every recent wheel: with no torch in the text, the wheel is the reading but not
      * a settled one, and code built apart from torch stays a candidate */
-    if (settled && !(strcmp(seen, "arch_not_in_wheel") == 0 && !text_arch_list(f, list, sizeof list) &&
+    if (settled && !(strcmp(seen, "arch_not_in_wheel") == 0 && !own_list &&
                      !dl_gpu_newer_than_most_wheels(k, f, gpu)))
         *settled = true;
     return seen;
