@@ -130,13 +130,14 @@ void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanati
         return;
     x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
                        "%s (sm_%u%s) is older than every architecture in the newest torch "
-                       "wheels (cu128 and later); only the older cu126 wheels still carry it",
+                       "wheels; older wheels (cu126 for Maxwell, Pascal and Volta) still "
+                       "carry it",
                        g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "gpus[0]"))
             dl_quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "# a wheel that still covers it: dlenv plan --gpu \"%s\" prints the "
-                      "command (the cu126 index for Maxwell and Pascal)", g->name.value);
+                      "command", g->name.value);
     dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (the torch and CUDA "
                                    "build the installer chose)"));
 }
