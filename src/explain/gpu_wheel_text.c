@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "explain/quote.h"
 #include "explain/text_marks.h"
+#include "facts/query.h"
 #include "plan/gpu_names.h"
 
 #include <string.h>
@@ -84,4 +85,59 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
     dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (torch's version and "
                                    "build) and the whole error, from the first line of the "
                                    "traceback"));
+}
+
+/* torch (or its CUDA build) said not to support the card, on one line ("installed versions
+ * of torch that did not support ... this card", "cu128 (which no longer supports Pascal)",
+ * "cuda dropped support for these cards"): a feature not supported on the card ("bf16 is
+ * not supported on the GTX 1080") names neither before the words. A driver talked of is
+ * another cause of the same words (the 590 drivers dropped the same GPUs), which these
+ * words cannot set aside. */
+static bool dropped_support_in_words(const dl_paste *p)
+{
+    static const char *const words[] = {"no longer support", "dropped support",
+                                        "did not support",   "didn't support",
+                                        "does not support",  "doesn't support",
+                                        "not supported"};
+    static const char *const whose[] = {"torch", "cu12", "cu13", "cuda"};
+    size_t i, w, o;
+    if (dl_paste_find(p, 0, "driver") >= 0)
+        return false;
+    for (i = 0; i < p->count; i++)
+        for (w = 0; w < sizeof words / sizeof words[0]; w++) {
+            const char *at = strstr(p->lines[i].lower, words[w]);
+            for (o = 0; at && o < sizeof whose / sizeof whose[0]; o++) {
+                const char *by = strstr(p->lines[i].lower, whose[o]);
+                if (by && by < at)
+                    return true;
+            }
+        }
+    return false;
+}
+
+void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    size_t i;
+    /* with torch's version in the text the wheel table judges the GPU against that torch */
+    if (e->findings.items.count || !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
+        (py && (py->runtime.version.value || py->site_packages.count)) || dl_q_listed_torch(f) ||
+        !dropped_support_in_words(&e->paste) || !dl_gpu_dropped_by_newest_wheels(k, f, &e->gpu))
+        return;
+    x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
+                       "%s (sm_%u%s) is older than every architecture in the newest torch "
+                       "wheels; older wheels (cu126 for Maxwell, Pascal and Volta) still "
+                       "carry it",
+                       g->name.value, e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# a wheel that still covers it: dlenv plan --gpu \"%s\" prints the "
+                      "command", g->name.value);
+    dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (the torch and CUDA "
+                                   "build the installer chose)"));
 }

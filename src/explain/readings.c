@@ -278,11 +278,12 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
     const char *os = f->os.family.value, *seen = NULL;
-    bool split = false;
+    bool split = false, own_list;
     char list[512];
     if (!gpu->hi)
         return no_gpu_named(k, f, id, settled);
-    if (text_arch_list(f, list, sizeof list))
+    own_list = text_arch_list(f, list, sizeof list);
+    if (own_list)
         judge(gpu, list, &seen, &split);
     else
         judge_every_wheel(t, os, gpu, &seen, &split);
@@ -294,7 +295,11 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
         return "extension_mismatch";
     if (!seen || split)
         return id;
-    if (settled)
+    /* a GPU above only the oldest lists (an A800 against the cu102 wheels of torch 1.12)
+     * runs every recent wheel: with no torch in the text, the wheel is the reading but not
+     * a settled one, and code built apart from torch stays a candidate */
+    if (settled && !(strcmp(seen, "arch_not_in_wheel") == 0 && !own_list &&
+                     !dl_gpu_newer_than_most_wheels(k, f, gpu)))
         *settled = true;
     return seen;
 }
@@ -409,6 +414,62 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
         judged++;
     }
     return judged > 0 && runs * 2 < judged;
+}
+
+/* The table's rows that count for the text's OS: its own when the table has any, else all
+ * but the arm64 ones (see arm_row_unasked). */
+static bool row_counts(const dl_table *t, size_t r, const char *os, bool any_os_row)
+{
+    return any_os_row ? !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)
+                      : !arm_row_unasked(t, r, os);
+}
+
+/* The newest torch minor among the rows that count; false when none parses. */
+static bool newest_minor(const dl_table *t, const char *os, bool any_os_row, dl_version *out)
+{
+    bool found = false;
+    size_t r;
+    for (r = 0; r < t->rows; r++) {
+        dl_version v;
+        if (row_counts(t, r, os, any_os_row) &&
+            dl_version_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), &v) &&
+            (!found || dl_version_cmp(&v, out) > 0)) {
+            *out = v;
+            found = true;
+        }
+    }
+    return found;
+}
+
+bool dl_gpu_dropped_by_newest_wheels(const dl_knowledge *k, const dl_facts *f,
+                                     const dl_gpu_span *gpu)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    const char *os = f->os.family.value;
+    bool any_os_row = false, dropped = false, runs = false;
+    dl_version newest;
+    size_t r;
+    if (!t || !gpu->hi || gpu->hi < 20)
+        return false;
+    for (r = 0; r < t->rows && os; r++)
+        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    if (!newest_minor(t, os, any_os_row, &newest))
+        return false;
+    for (r = 0; r < t->rows; r++) {
+        dl_arch_list list;
+        dl_version v;
+        dl_arch_verdict verdict;
+        if (!row_counts(t, r, os, any_os_row) ||
+            !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+                                &list) || !list.n)
+            continue;
+        verdict = dl_arch_check(gpu->hi / 10, gpu->hi % 10, &list).verdict;
+        runs |= verdict == DL_ARCH_RUNS_SASS;
+        if (dl_version_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), &v) &&
+            !dl_version_cmp(&v, &newest))
+            dropped |= verdict == DL_ARCH_TOO_OLD || verdict == DL_ARCH_NOT_COVERED;
+    }
+    return dropped && runs;
 }
 
 /* Interpreters the text lists (`where python`, `which -a python`): distinct paths that end

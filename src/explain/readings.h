@@ -28,6 +28,12 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
 bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
                                    const dl_gpu_span *gpu);
 
+/* The newest torch release dlenv knows (on the text's OS when it says) has a wheel with no
+ * kernels for the GPU's highest possible capability, while some wheel has them: a Maxwell
+ * or Pascal GPU, which the cu128 and later wheels dropped and only cu126 still carries. */
+bool dl_gpu_dropped_by_newest_wheels(const dl_knowledge *k, const dl_facts *f,
+                                     const dl_gpu_span *gpu);
+
 /* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id.
  * *settled (when given) is set when the text's facts rule the signature's alternatives out
  * (the GPU against the wheels), so none stays a candidate. */
