@@ -155,23 +155,6 @@ static long torch_api_symbol_line(const dl_paste *p)
     return -1;
 }
 
-/* The last failure found when every failure found is `id` (NULL when one is not, or when
-   there is none): a reading that only refines what the signatures named. */
-static dl_finding *failures_all_of(dl_explanation *e, const char *id)
-{
-    dl_finding *x = NULL;
-    size_t i;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *f = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (!dl_q_failure(f))
-            continue;
-        if (strcmp(f->id.value, id) != 0)
-            return NULL;
-        x = f;
-    }
-    return x;
-}
-
 void dl_explain_torch_symbol_unplaced(dl_explanation *e)
 {
     /* torch's import or its own libraries in the text: torch is what fails to load */
@@ -179,9 +162,9 @@ void dl_explain_torch_symbol_unplaced(dl_explanation *e)
                                             "\\torch\\lib\\", "libtorch", "torch/__init__.py",
                                             "torch\\__init__.py", "import torch"};
     static const char *const candidates[] = {"extension_mismatch", "torchvision_mismatch"};
-    dl_finding *x = failures_all_of(e, "torch_import_failed");
+    dl_finding *x;
     size_t i;
-    if (!x || torch_api_symbol_line(&e->paste) < 0 ||
+    if (!dl_findings_failures_all(&e->findings, "torch_import_failed", &x) || !x || torch_api_symbol_line(&e->paste) < 0 ||
         dl_paste_find_any(&e->paste, torch_own, sizeof torch_own / sizeof torch_own[0]) >= 0)
         return;
     dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
@@ -203,9 +186,9 @@ void dl_explain_extension_symbol_unplaced(dl_explanation *e)
                                          "site-packages", "dist-packages", "install", "build",
                                          "setup.py", "compile", "pip ", "conda "};
     static const char *const candidates[] = {"torchvision_mismatch", "torch_import_failed"};
-    dl_finding *x = failures_all_of(e, "extension_mismatch");
+    dl_finding *x;
     size_t i;
-    if (!x || torch_api_symbol_line(&e->paste) < 0 ||
+    if (!dl_findings_failures_all(&e->findings, "extension_mismatch", &x) || !x || torch_api_symbol_line(&e->paste) < 0 ||
         dl_paste_find_any(&e->paste, placed, sizeof placed / sizeof placed[0]) >= 0)
         return;
     dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
@@ -333,24 +316,18 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e)
         "tags)"};
     static const char *const load[] = {"dll load failed", "winerror 126", "winerror 127",
                                        "procedure could not be found"};
-    size_t i, dll = e->findings.items.count;
+    dl_finding *dll;
     long c_import = dl_paste_find(&e->paste, 0, "from torchvision import _c"), failed;
-    for (i = 0; i < e->findings.items.count; i++) {
-        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (dl_q_failure(x) && strcmp(x->id.value, "win_dll_dependency_missing") != 0)
-            return; /* another cause was read */
-        if (dl_q_failure(x))
-            dll = i;
-    }
+    if (!dl_findings_failures_all(&e->findings, "win_dll_dependency_missing", &dll))
+        return; /* another cause was read */
     /* the DLL that fails is torchvision's _C: the failure comes right after that import, with
      * no other import between them */
     if (c_import < 0 ||
         (failed = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < c_import ||
         last_import_before(&e->paste, failed) != c_import)
         return;
-    if (dll < e->findings.items.count) {
-        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, dll).severity,
-                    dl_severity_name(DL_SEV_WARNING));
+    if (dll) {
+        dl_text_set(&dll->severity, dl_severity_name(DL_SEV_WARNING));
         dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
     }
     dl_text_cause_add(e, &cause, c_import, failed);

@@ -59,17 +59,28 @@ static bool support_in_words(const dl_paste *p)
            dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
 }
 
-void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e)
+/* The text's first GPU, when it is a named NVIDIA one, nothing was found, and no torch
+ * of an interpreter was read (its version or packages): the readings below judge the GPU
+ * against the wheels alone. NULL otherwise. */
+static const dl_nvml_gpu *named_nvidia_gpu_only(const dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    dl_finding *x;
-    size_t i;
     if (e->findings.items.count || !g || !g->name.value ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
-        (py && (py->runtime.version.value || py->site_packages.count)) ||
-        !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste) ||
+        (py && (py->runtime.version.value || py->site_packages.count)))
+        return NULL;
+    return g;
+}
+
+void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_nvml_gpu *g = named_nvidia_gpu_only(e);
+    dl_finding *x;
+    size_t i;
+    if (!g || !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste) ||
           support_in_words(&e->paste)) ||
         !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
         return;
@@ -118,14 +129,11 @@ static bool dropped_support_in_words(const dl_paste *p)
 void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
-    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    const dl_nvml_gpu *g = named_nvidia_gpu_only(e);
     dl_finding *x;
     size_t i;
     /* with torch's version in the text the wheel table judges the GPU against that torch */
-    if (e->findings.items.count || !g || !g->name.value ||
-        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
-        (py && (py->runtime.version.value || py->site_packages.count)) || dl_q_listed_torch(f) ||
+    if (!g || dl_q_listed_torch(f) ||
         !dropped_support_in_words(&e->paste) || !dl_gpu_dropped_by_newest_wheels(k, f, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,

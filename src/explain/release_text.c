@@ -82,16 +82,24 @@ void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
     }
 }
 
+dl_finding *dl_explain_known_bad_row(const dl_table *kb, size_t r, dl_explanation *e,
+                                     size_t line)
+{
+    dl_finding *x = dl_finding_add(
+        &e->findings, "known_bad_release", DL_SEV_FAILURE, "this error is torch %s's known problem: %s",
+        dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+        dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+    dl_quote_line(x, &e->paste, line);
+    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    return x;
+}
+
 void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e)
 {
     size_t i;
-    bool release = false;
-    for (i = 0; i < e->findings.items.count; i++) {
-        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
-            release = true;
-    }
-    if (!release || dl_paste_find(&e->paste, 0, "cannot load mkl_") < 0)
+    if (!dl_findings_has_failure(&e->findings, "known_bad_release") || dl_paste_find(&e->paste, 0, "cannot load mkl_") < 0)
         return;
     for (i = 0; i < e->findings.items.count; i++) {
         dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
@@ -392,7 +400,6 @@ void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e)
     char own[48];
     long line;
     size_t r;
-    dl_finding *x;
     if (!kb || dl_findings_has(&e->findings, "known_bad_release") ||
         (os && strcmp(os, "windows") != 0) || (line = torch_dll_by_ctypes_line(&e->paste)) < 0 ||
         dl_paste_find_any(&e->paste, source_build, sizeof source_build / sizeof source_build[0]) >= 0)
@@ -406,14 +413,7 @@ void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e)
         (text_torch_release(&e->facts, own, sizeof own) &&
          strcmp(own, dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version)) != 0))
         return;
-    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
-                       "this error is torch %s's known problem: %s",
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
-    dl_quote_line(x, &e->paste, (size_t)line);
-    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
-                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
-                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    dl_explain_known_bad_row(kb, r, e, (size_t)line);
     dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` and `python --version` (torch "
                                    "1.5.0 on Python 3.8 or later fails this way)"));
 }
@@ -449,13 +449,7 @@ static bool release_dll_shown(const dl_knowledge *k, const dl_explanation *e)
 void dl_explain_demote_dll_beside_release(const dl_knowledge *k, dl_explanation *e)
 {
     size_t i;
-    bool release = false;
-    for (i = 0; i < e->findings.items.count; i++) {
-        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x))
-            release = true;
-    }
-    if (!release ||
+    if (!dl_findings_has_failure(&e->findings, "known_bad_release") ||
         (torch_dll_by_ctypes_line(&e->paste) < 0 && !release_dll_shown(k, e)))
         return;
     for (i = 0; i < e->findings.items.count; i++) {

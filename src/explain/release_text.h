@@ -13,6 +13,11 @@
  * its layer; one pass over the table's few rows, one search per matching row. */
 void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e);
 
+/* Row r of the known-bad table as the cause the text's line shows ("this error is torch
+ * X's known problem"), with the release that fixed it: for the readings of one message. */
+dl_finding *dl_explain_known_bad_row(const dl_table *kb, size_t r, dl_explanation *e,
+                                     size_t line);
+
 /* The text shows an illegal instruction (SIGILL) on an ARMv8.0 aarch64 CPU (a Raspberry Pi
  * 3/4, a Cortex-A53/A72, AWS a1; or aarch64 with no newer core named) under a torch release
  * whose aarch64 wheel the known-bad table lists for CPUs without LSE atomics (condition

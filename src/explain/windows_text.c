@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/quote.h"
+#include "explain/release_text.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
@@ -62,7 +63,6 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
     long line = dl_shm_dll_release_line(&e->paste, &e->facts);
-    dl_finding *x;
     size_t r;
     if (!kb || line < 0 || dl_findings_has(&e->findings, "known_bad_release"))
         return;
@@ -72,14 +72,7 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
             break;
     if (r == kb->rows)
         return;
-    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
-                       "this error is torch %s's known problem: %s",
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
-    dl_quote_line(x, &e->paste, (size_t)line);
-    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
-                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
-                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    dl_explain_known_bad_row(kb, r, e, (size_t)line);
     dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
     dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` (the release: 2.3.0's wheels had "
                                    "this failure) and how torch was installed (--user, an "
@@ -298,19 +291,13 @@ void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e)
         "the torchvision of the same day)"};
     static const char *const vision[] = {"importing torchvision", "import torchvision"};
     long line = dl_paste_find(&e->paste, 0, "dll load failed"), at;
-    size_t i, dll = e->findings.items.count;
-    for (i = 0; i < e->findings.items.count; i++) {
-        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (dl_q_failure(x) && strcmp(x->id.value, "win_dll_dependency_missing") != 0)
-            return; /* another cause was read: this reading is not needed */
-        if (dl_q_failure(x))
-            dll = i;
-    }
-    if (dll == e->findings.items.count || line < 0 || !nightly_torch_named(&e->paste) ||
+    dl_finding *dll;
+    /* another cause read: this reading is not needed */
+    if (!dl_findings_failures_all(&e->findings, "win_dll_dependency_missing", &dll) || !dll ||
+        line < 0 || !nightly_torch_named(&e->paste) ||
         (at = dl_paste_find_any(&e->paste, vision, 2)) < 0)
         return;
-    dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, dll).severity,
-                dl_severity_name(DL_SEV_WARNING));
+    dl_text_set(&dll->severity, dl_severity_name(DL_SEV_WARNING));
     dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
     dl_text_cause_add(e, &cause, at, line);
 }

@@ -123,6 +123,32 @@ bool dl_findings_has(const dl_findings *f, const char *id)
     return false;
 }
 
+bool dl_findings_has_failure(const dl_findings *f, const char *id)
+{
+    size_t i;
+    for (i = 0; i < f->items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(f->items, dl_finding, i);
+        if (strcmp(x->id.value, id) == 0 && dl_q_failure(x))
+            return true;
+    }
+    return false;
+}
+
+bool dl_findings_failures_all(dl_findings *f, const char *id, dl_finding **last)
+{
+    size_t i;
+    *last = NULL;
+    for (i = 0; i < f->items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(f->items, dl_finding, i);
+        if (!dl_q_failure(x))
+            continue;
+        if (strcmp(x->id.value, id) != 0)
+            return false;
+        *last = x;
+    }
+    return true;
+}
+
 dl_finding *dl_findings_get(dl_findings *f, const char *id)
 {
     size_t i;

@@ -61,6 +61,11 @@ void dl_finding_fix(dl_finding *f, const char *fmt, ...)
     DL_PRINTF_LIKE(2, 3)
     ;
 bool dl_findings_has(const dl_findings *f, const char *id);
+/* A failure with this id is among the findings (a warning or a note with it is not). */
+bool dl_findings_has_failure(const dl_findings *f, const char *id);
+/* Every failure among the findings has this id (true when there is none); *last is the last
+ * of them, or NULL. For readings that only refine what one reading named. */
+bool dl_findings_failures_all(dl_findings *f, const char *id, dl_finding **last);
 /* The finding with this id (the first), or NULL: for rules that add to one finding that
  * another rule row started (power_plan_saving on Windows and from NVML). */
 dl_finding *dl_findings_get(dl_findings *f, const char *id);
