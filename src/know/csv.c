@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,8 @@ typedef struct parser {
     const char *name;
     const char *s;
     size_t len, i;
-    size_t line, col;   /* of s[i] */
+    size_t begin;         /* the first byte of the table (after a byte-order mark) */
+    size_t line, line_at; /* s[line_at] is on this line: counted on as records start */
     /* Every field read, the header's first, each ended by a NUL, in one buffer: a table
      * is then three allocations, not one per cell (loading the tables is most of an
      * `explain` of one report). */
@@ -22,29 +24,43 @@ typedef struct parser {
     char *error;
 } parser;
 
-static void fail_at(parser *p, size_t line, size_t col, const char *what)
+/* The line of s[at], at or after the last asked: newlines are counted once in all. */
+static size_t line_of(parser *p, size_t at)
 {
-    if (!p->error)
-        p->error = dl_fmt("%s:%zu:%zu: %s", p->name, line, col, what);
+    const char *nl;
+    while (p->line_at < at &&
+           (nl = memchr(p->s + p->line_at, '\n', at - p->line_at)) != NULL) {
+        p->line++;
+        p->line_at = (size_t)(nl - p->s) + 1;
+    }
+    p->line_at = at;
+    return p->line;
+}
+
+/* An error at s[at], with its line and column. Columns count characters, so only a UTF-8
+ * lead byte (or an ASCII one) starts a new column. Found by reading from the start: the
+ * parser itself keeps no column, which was most of the time of loading the tables. */
+static void fail_at(parser *p, size_t at, const char *what)
+{
+    size_t line = 1, col = 1, i;
+    if (p->error)
+        return;
+    for (i = p->begin; i < at; i++) {
+        unsigned char b = (unsigned char)p->s[i];
+        if (b == '\n') {
+            line++;
+            col = 1;
+        } else if ((b & 0xC0) != 0x80) {
+            col++;
+        }
+    }
+    p->error = dl_fmt("%s:%zu:%zu: %s", p->name, line, col, what);
 }
 
 static void fail_line(parser *p, size_t line, const char *what)
 {
     if (!p->error)
         p->error = dl_fmt("%s:%zu: %s", p->name, line, what);
-}
-
-/* Moves past one byte. Columns count characters, so only a UTF-8 lead byte (or an ASCII
- * one) starts a new column. */
-static void step(parser *p)
-{
-    unsigned char b = (unsigned char)p->s[p->i++];
-    if (b == '\n') {
-        p->line++;
-        p->col = 1;
-    } else if ((b & 0xC0) != 0x80) {
-        p->col++;
-    }
 }
 
 static int peek(const parser *p, size_t ahead)
@@ -63,26 +79,55 @@ static size_t utf8_len(const char *s, size_t avail)
     return 0;
 }
 
+/* Eight bytes at a time (the tables are mostly long runs of plain bytes). */
+#define ONES ((uint64_t)0x0101010101010101u)
+#define HIGHS ((uint64_t)0x8080808080808080u)
+
+/* Some byte of w is c: the classic test for a zero byte, on w with c's bytes zeroed. */
+static uint64_t has_byte(uint64_t w, unsigned char c)
+{
+    uint64_t x = w ^ (ONES * c);
+    return (x - ONES) & ~x & HIGHS;
+}
+
+/* Moves p->i on by whole words of eight that hold neither a nor b nor c nor d. */
+static void skip_words_without(parser *p, char a, char b, char c, char d)
+{
+    uint64_t w;
+    while (p->i + 8 <= p->len) {
+        memcpy(&w, p->s + p->i, 8);
+        if (has_byte(w, (unsigned char)a) | has_byte(w, (unsigned char)b) |
+            has_byte(w, (unsigned char)c) | has_byte(w, (unsigned char)d))
+            return;
+        p->i += 8;
+    }
+}
+
 /* A first pass so that the parser proper can assume clean text, and so that a bad byte is
  * reported where it is even when it sits inside a quoted field. */
 static bool check_text(parser *p)
 {
-    size_t line = 1, col = 1, i = p->i;
+    size_t i = p->i;
     while (i < p->len) {
-        /* ASCII, nearly all of every table, without a call */
-        size_t n = (unsigned char)p->s[i] < 0x80 ? 1 : utf8_len(p->s + i, p->len - i);
-        if (!n || p->s[i] == '\0') {
-            char *what = dl_fmt(n ? "NUL byte" : "invalid UTF-8 (byte 0x%02x)",
-                                (unsigned char)p->s[i]);
-            fail_at(p, line, col, what);
+        unsigned char b = (unsigned char)p->s[i];
+        size_t n;
+        uint64_t w;
+        /* ASCII, nearly all of every table, eight bytes at a time: no byte is 0 (which the
+         * subtraction would carry into the high bit) and none has the high bit set */
+        if (i + 8 <= p->len && (memcpy(&w, p->s + i, 8), !(((w - ONES) | w) & HIGHS))) {
+            i += 8;
+            continue;
+        }
+        if (b && b < 0x80) {
+            i++;
+            continue;
+        }
+        n = b ? utf8_len(p->s + i, p->len - i) : 1;
+        if (!n || !b) {
+            char *what = dl_fmt(n ? "NUL byte" : "invalid UTF-8 (byte 0x%02x)", b);
+            fail_at(p, i, what);
             free(what);
             return false;
-        }
-        if (p->s[i] == '\n') {
-            line++;
-            col = 1;
-        } else {
-            col++;
         }
         i += n;
     }
@@ -103,37 +148,46 @@ static void take_run(parser *p, size_t start)
         dl_buf_add(&p->fields, p->s + start, p->i - start);
 }
 
+/* Moves past the bytes of a quoted field that need no care: up to a quote or a CR. */
+static void skip_quoted_run(parser *p)
+{
+    skip_words_without(p, '"', '\r', '"', '\r');
+    while (p->i < p->len && p->s[p->i] != '"' && p->s[p->i] != '\r')
+        p->i++;
+}
+
 static bool read_quoted(parser *p)
 {
-    size_t line = p->line, col = p->col, run;
-    step(p); /* the opening quote */
+    size_t open = p->i, run;
+    p->i++; /* the opening quote */
     run = p->i;
     for (;;) {
-        int c = peek(p, 0);
+        int c;
+        skip_quoted_run(p);
+        c = peek(p, 0);
         if (c == -1) {
-            fail_at(p, line, col, "unterminated quoted field");
+            fail_at(p, open, "unterminated quoted field");
             return false;
         }
         if (c == '"' && peek(p, 1) == '"') {
             take_run(p, run);
             dl_buf_add(&p->fields, "\"", 1);
-            step(p);
-            step(p);
+            p->i += 2;
             run = p->i;
         } else if (c == '"') {
             take_run(p, run);
-            step(p);
+            p->i++;
             break;
         } else if (c == '\r' && peek(p, 1) == '\n') {
             take_run(p, run);
-            step(p); /* CRLF inside a field reads as LF */
+            p->i++; /* CRLF inside a field reads as LF */
             run = p->i;
         } else {
-            step(p);
+            p->i++;
         }
     }
     if (!at_field_end(p)) {
-        fail_at(p, p->line, p->col, "text after the closing quote of a field");
+        fail_at(p, p->i, "text after the closing quote of a field");
         return false;
     }
     return true;
@@ -142,13 +196,17 @@ static bool read_quoted(parser *p)
 static bool read_unquoted(parser *p)
 {
     size_t run = p->i;
-    while (!at_field_end(p)) {
-        if (peek(p, 0) == '"') {
-            fail_at(p, p->line, p->col,
+    skip_words_without(p, ',', '\n', '\r', '"');
+    while (p->i < p->len) {
+        char c = p->s[p->i];
+        if (c == ',' || c == '\n' || c == '\r')
+            break;
+        if (c == '"') {
+            fail_at(p, p->i,
                     "quote inside an unquoted field (quote the whole field, double the quote)");
             return false;
         }
-        step(p);
+        p->i++;
     }
     take_run(p, run);
     return true;
@@ -176,26 +234,26 @@ static bool end_record(parser *p)
 {
     int c = peek(p, 0);
     if (c == '\r' && peek(p, 1) != '\n') {
-        fail_at(p, p->line, p->col, "carriage return without a line feed");
+        fail_at(p, p->i, "carriage return without a line feed");
         return false;
     }
     if (c == '\r')
-        step(p);
+        p->i++;
     if (c != -1)
-        step(p);
+        p->i++;
     return true;
 }
 
 static bool read_record(parser *p)
 {
     p->lines = dl_xgrow(p->lines, &p->lines_cap, p->records + 1, sizeof *p->lines);
-    p->lines[p->records++] = p->line;
+    p->lines[p->records++] = line_of(p, p->i);
     for (;;) {
         if (!read_field(p))
             return false;
         if (peek(p, 0) != ',')
             return end_record(p);
-        step(p);
+        p->i++;
     }
 }
 
@@ -275,9 +333,10 @@ bool dl_csv_parse(const char *name, const char *text, size_t len, dl_csv *out, c
     p.name = name;
     p.s = text;
     p.len = len;
-    p.line = p.col = 1;
+    p.line = 1;
     if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* spreadsheets write a BOM */
         p.i = 3;
+    p.begin = p.line_at = p.i;
     /* the fields, each ended by a NUL in place of its comma or line end, fit in the text's
      * size and one more: one allocation instead of a doubling's dozen copies */
     p.fields.cap = len + 2;

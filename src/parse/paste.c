@@ -103,10 +103,19 @@ static size_t escape_sequence(const char *s, size_t n)
 
 /* One raw line as the writer typed it: entities decoded, terminal escapes dropped,
  * typographic spaces and quotes as ASCII, tabs as spaces; at most DL_PASTE_MAX_LINE bytes. */
-static size_t decode(const char *s, size_t n, char *buf)
+static size_t decode(const char *s, size_t n, char *buf, bool *plain)
 {
-    size_t i, o = 0;
-    for (i = 0; i < n && o < DL_PASTE_MAX_LINE; i++) {
+    size_t i, o, m = n < DL_PASTE_MAX_LINE ? n : DL_PASTE_MAX_LINE;
+    /* most lines of a long log are printable ASCII without an entity: copied in one go up
+     * to the first byte that is not; *plain when the whole line is */
+    for (i = 0; i < m; i++) {
+        unsigned char u = (unsigned char)s[i];
+        if ((unsigned char)(u - 0x20) > 0x5E || u == '&')
+            break;
+    }
+    *plain = i == n;
+    memcpy(buf, s, i);
+    for (o = i; i < n && o < DL_PASTE_MAX_LINE; i++) {
         unsigned char u = (unsigned char)s[i];
         char c;
         size_t used = 0;
@@ -233,7 +242,8 @@ static size_t drop_pair(char *s, size_t n, const char *mark)
 static char *normalise(const char *s, size_t n, bool *fence, char *buf)
 {
     size_t i, o;
-    o = decode(s, n, buf);
+    bool plain;
+    o = decode(s, n, buf, &plain);
     /* a quoted log or a logged quote: either order */
     i = quoting(buf, o);
     i += log_prefix(buf + i, o - i);
@@ -252,7 +262,7 @@ static char *normalise(const char *s, size_t n, bool *fence, char *buf)
         o = drop_pair(buf, o, "**");
     if (memchr(buf, '`', o))
         o = drop_pair(buf, o, "`");
-    if (plain_ascii(buf, o))
+    if (plain || plain_ascii(buf, o)) /* dropping marks above made nothing unplain */
         return dl_url_strip_userinfo(buf); /* a pasted index URL keeps no password */
     return dl_url_strip_userinfo(dl_utf8_clean(buf, o));
 }
@@ -486,8 +496,11 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     line->text = keep(out, 2 * (n + 1));
     line->lower = line->text + n + 1;
     memcpy(line->text, text, n + 1);
-    for (k = 0; k <= n; k++)
-        line->lower[k] = text[k] >= 'A' && text[k] <= 'Z' ? (char)(text[k] - 'A' + 'a') : text[k];
+    for (k = 0; k <= n; k++) {
+        /* branch-free, so that the compiler can do many bytes at once */
+        unsigned char c = (unsigned char)text[k];
+        line->lower[k] = (char)(c | (unsigned char)((unsigned char)(c - 'A') < 26u) << 5);
+    }
     line->number = number;
 }
 

@@ -51,9 +51,16 @@ dl_paste_index *dl_paste_index_build(const char *text, size_t len)
         size_t i = b * BLOCK_BYTES, end = i + BLOCK_BYTES + LONGEST;
         if (end > len)
             end = len;
-        for (; i + 3 <= end; i++) {
-            unsigned h = trigram(text + i);
-            f[h >> 6] |= (uint64_t)1 << (h & 63);
+        if (i + 3 <= end) {
+            /* trigram()'s value, rolled on a byte at a time */
+            const unsigned char *u = (const unsigned char *)text;
+            uint32_t v = ((uint32_t)u[i] << 8) | u[i + 1];
+            for (i += 2; i < end; i++) {
+                unsigned h;
+                v = ((v << 8) | u[i]) & 0xFFFFFFu;
+                h = (unsigned)((uint32_t)(v * 2654435761u) >> (32 - FILTER_SHIFT));
+                f[h >> 6] |= (uint64_t)1 << (h & 63);
+            }
         }
     }
     return ix;

@@ -1729,6 +1729,22 @@ static bool owned_word_before(const char *low, const char *at)
     return false;
 }
 
+/* The first digit from s, or its end; the first byte past a run of digits. Plain loops: a
+ * long log has many short runs, and strspn's setup costs more than the run. */
+static const char *next_digit(const char *s)
+{
+    while (*s && !isdigit((unsigned char)*s))
+        s++;
+    return s;
+}
+
+static const char *past_digits(const char *s)
+{
+    while (isdigit((unsigned char)*s))
+        s++;
+    return s;
+}
+
 /* A GeForce model number in prose without its marketing word: "maybe 1080Ti", "a 2080 Ti",
  * "on a 1080 (not sure)": four digits of a series with "ti" or "super" after them (glued or
  * not), or after an article or possessive with no letter or unit after them ("a 1080p
@@ -1743,8 +1759,7 @@ static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_fact
         const char *low = p->lines[i].lower, *at, *run;
         /* only a run of digits can start a model number, and only at its first digit (a
          * digit before it is alphanumeric): jump from run to run */
-        for (run = low + strcspn(low, "0123456789"); *run;
-             run += strspn(run, "0123456789"), run += strcspn(run, "0123456789")) {
+        for (run = next_digit(low); *run; run = next_digit(past_digits(run))) {
             const char *after = run + 4, *suffix = "";
             char name[32];
             at = run;
@@ -1819,31 +1834,55 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
      * torch_build() one of those: the other lines of a long log are skipped */
     static const char *const driver_marks[] = {"driver", "cuda version", "found version"};
     static const char *const torch_marks[] = {"torch", "is cuda available"};
+    /* and so on for the readers below: each fires only on a line holding one of its marks
+     * (python_version's and interpreter_build's tests all name "python", " bit (" or "[msc
+     * v."; capability's a "capabilit"; the GPU lists' "gpu 0: ", "product name" or
+     * "(uuid: gpu-"; repl_answers' "torch"). A new test adds its mark here. */
+    static const char *const python_marks[] = {"python", " bit (", "[msc v."};
+    static const char *const capability_marks[] = {"capabilit"};
+    static const char *const toolkit_marks[] = {"cuda compilation tools, release"};
+    static const char *const gpu_list_marks[] = {"gpu 0: ", "product name", "(uuid: gpu-"};
+    static const char *const smi_csv_marks[] = {"driver_version"};
     size_t i;
-    dl_paste_cursor os_lines, driver_lines, torch_lines;
+    dl_paste_cursor os_lines, driver_lines, torch_lines, python_lines, capability_lines,
+        toolkit_lines, gpu_list_lines, smi_csv_lines;
     memset(w, 0, sizeof *w);
-    dl_paste_cursor_init(&os_lines, p, line_os_marks,
-                         sizeof line_os_marks / sizeof line_os_marks[0]);
-    dl_paste_cursor_init(&driver_lines, p, driver_marks,
-                         sizeof driver_marks / sizeof driver_marks[0]);
-    dl_paste_cursor_init(&torch_lines, p, torch_marks, sizeof torch_marks / sizeof torch_marks[0]);
+    DL_PASTE_CURSOR_INIT(&os_lines, p, line_os_marks);
+    DL_PASTE_CURSOR_INIT(&driver_lines, p, driver_marks);
+    DL_PASTE_CURSOR_INIT(&torch_lines, p, torch_marks);
+    DL_PASTE_CURSOR_INIT(&python_lines, p, python_marks);
+    DL_PASTE_CURSOR_INIT(&capability_lines, p, capability_marks);
+    DL_PASTE_CURSOR_INIT(&toolkit_lines, p, toolkit_marks);
+    DL_PASTE_CURSOR_INIT(&gpu_list_lines, p, gpu_list_marks);
+    DL_PASTE_CURSOR_INIT(&smi_csv_lines, p, smi_csv_marks);
     for (i = 0; i < p->count; i++) {
         const char *l = p->lines[i].text, *low = p->lines[i].lower;
+        bool torch_line = dl_paste_cursor_at(&torch_lines, i);
+        bool python_line = dl_paste_cursor_at(&python_lines, i);
+        bool gpu_list_line = dl_paste_cursor_at(&gpu_list_lines, i);
         os_family(low, f, w, i, &os_lines);
         if (dl_paste_cursor_at(&driver_lines, i))
             driver(l, low, f, w, i);
-        if (dl_paste_cursor_at(&torch_lines, i))
+        if (torch_line)
             torch_build(l, low, f, w, i);
-        python_version(l, low, f, w, i);
-        interpreter_build(low, f, w, i);
-        capability(l, low, f, w, i);
-        toolkit(l, low, f, w, i);
-        gpu_model(l, low, f, w, i);
-        smi_names(l, low, f, w, i);
+        if (python_line) {
+            python_version(l, low, f, w, i);
+            interpreter_build(low, f, w, i);
+        }
+        if (dl_paste_cursor_at(&capability_lines, i))
+            capability(l, low, f, w, i);
+        if (dl_paste_cursor_at(&toolkit_lines, i))
+            toolkit(l, low, f, w, i);
+        if (gpu_list_line) {
+            gpu_model(l, low, f, w, i);
+            smi_names(l, low, f, w, i);
+        }
         smi_row(l, low, f, w, i);
-        smi_csv(p, i, f, w);
+        if (dl_paste_cursor_at(&smi_csv_lines, i))
+            smi_csv(p, i, f, w);
         packages(p, i, f, w);
-        repl_answers(p, i, f, w);
+        if (torch_line)
+            repl_answers(p, i, f, w);
         system_lines(l, low, f, w, i);
     }
     facts_in_words(p, f, w);
