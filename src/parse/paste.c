@@ -484,9 +484,20 @@ static int goes_on(const char *s, size_t n, const char *next, size_t m)
     return cut_at_terminal_width(s, n, next, m) ? 1 : soft_wrapped(s, n, next, m) ? 2 : 0;
 }
 
+/* n bytes of src with A-Z as a-z; branch-free and on buffers that cannot overlap, so
+ * that the compiler can do many bytes at once (a long log is mostly this). */
+static void lower_copy(char *restrict dst, const char *restrict src, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        unsigned char c = (unsigned char)src[k];
+        dst[k] = (char)(c | (unsigned char)((unsigned char)(c - 'A') < 26u) << 5);
+    }
+}
+
 static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
-    size_t n = strlen(text), k;
+    size_t n = strlen(text);
     dl_paste_line *line;
     if (out->count == *cap) {
         *cap = *cap ? *cap * 2 : 64;
@@ -496,11 +507,7 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     line->text = keep(out, 2 * (n + 1));
     line->lower = line->text + n + 1;
     memcpy(line->text, text, n + 1);
-    for (k = 0; k <= n; k++) {
-        /* branch-free, so that the compiler can do many bytes at once */
-        unsigned char c = (unsigned char)text[k];
-        line->lower[k] = (char)(c | (unsigned char)((unsigned char)(c - 'A') < 26u) << 5);
-    }
+    lower_copy(line->lower, text, n + 1);
     line->number = number;
 }
 

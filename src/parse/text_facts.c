@@ -1733,14 +1733,14 @@ static bool owned_word_before(const char *low, const char *at)
  * long log has many short runs, and strspn's setup costs more than the run. */
 static const char *next_digit(const char *s)
 {
-    while (*s && !isdigit((unsigned char)*s))
+    while (*s && (unsigned char)(*s - '0') > 9)
         s++;
     return s;
 }
 
 static const char *past_digits(const char *s)
 {
-    while (isdigit((unsigned char)*s))
+    while ((unsigned char)(*s - '0') <= 9)
         s++;
     return s;
 }
