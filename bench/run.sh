@@ -51,6 +51,18 @@ for args in "explain $root/tests/cases/c13.txt" "explain /tmp/dlenv-bench-10mb.l
         "$(mean_ms "$dlenv" $args)" "$(peak_rss_kib "$dlenv" $args)"
 done
 echo "targets: explain one report under 5 ms, 10 MB of log under 200 ms (the reports: no target)"
+# Instructions do not depend on what else the machine runs: compare these between commits
+# when the wall-clock figures above are noisy (a shared machine).
+if command -v valgrind >/dev/null; then
+    head -c 1048576 /tmp/dlenv-bench-10mb.log > /tmp/dlenv-bench-1mb.log
+    for args in "explain $root/tests/cases/c13.txt" "explain /tmp/dlenv-bench-1mb.log"; do
+        # shellcheck disable=SC2086
+        ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$dlenv" $args 2>&1 >/dev/null |
+             sed -n 's/.*Collected : *\([0-9]*\).*/\1/p')
+        printf '%-34s %s million instructions\n' "dlenv $(echo $args | sed "s|$root/||")" \
+            "$(awk -v n="$ir" 'BEGIN { printf "%.1f", n / 1e6 }')"
+    done
+fi
 for args in "report --no-runtime" "report --json --no-runtime" "plan" \
             "plan --os windows --gpu sm_61 --driver 535.98 --python 3.12 --why"; do
     # shellcheck disable=SC2086
