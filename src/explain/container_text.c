@@ -92,14 +92,17 @@ void dl_explain_container_gpus_given_unavailable(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
-/* The run is inside a container by the writer's words or commands ("in a docker", "in
- * container", a k8s pod, docker run): not a "Docker version" line among the tools listed. */
-static bool runs_in_container(const dl_paste *p)
+/* One list for every reading that asks where the run is (readings.c's container without
+ * GPUs, the insufficient driver below): an image's name says "in a container" as well as
+ * the writer's words do. */
+bool dl_container_named(const dl_paste *p)
 {
     static const char *const marks[] = {
         "in a docker", "inside a docker", "in docker", "inside docker", "in a container",
         "in container", "in the container", "inside the container", "inside a container",
-        "docker run", "docker-compose", "docker compose", "dockerfile", "kubernetes", "k8s"};
+        "docker run", "docker-compose", "docker compose", "dockerfile", "kubernetes", "k8s",
+        "nvcr.io/", "pytorch/pytorch:", "nvidia/cuda:", "-devel-ubuntu", "-runtime-ubuntu",
+        "-cudnn8-runtime", "-cudnn8-devel", "-cudnn9-runtime", "-cudnn9-devel"};
     return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
 }
 
@@ -143,7 +146,7 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e)
     /* torch's own "driver on your system is too old" means it found libcuda and read it */
     if (!x || !dl_q_failure(x) || failures != 1 || line < 0 ||
         dl_paste_find(&e->paste, 0, "driver on your system is too old") >= 0 ||
-        !runs_in_container(&e->paste) || dl_container_given_gpus(&e->paste) ||
+        !dl_container_named(&e->paste) || dl_container_given_gpus(&e->paste) ||
         !e->facts.nvml.cuda_driver_version.known ||
         e->facts.nvml.cuda_driver_version.value < 12000 || torch_cuda_beyond_driver(&e->facts))
         return;

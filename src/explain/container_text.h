@@ -18,6 +18,12 @@ const char *dl_container_jetson_torch(const dl_paste *p, const dl_facts *f, cons
  * "started without GPU access" is not the reading there. */
 bool dl_container_toolkit_ran(const dl_paste *p);
 
+/* The run is inside a container by the writer's words, commands or image ("in a docker",
+ * "inside the container", docker run, a Dockerfile, a k8s pod, an image such as nvcr.io/...
+ * or nvidia/cuda:...-devel-ubuntu22.04): not a "Docker version" line among the tools listed,
+ * which dl_text_in_container (any "docker") takes too. */
+bool dl_container_named(const dl_paste *p);
+
 /* The text starts the container with the GPUs: docker's --gpus or NVIDIA runtime,
  * nvidia-docker, a compose file's device reservation, Kubernetes' GPU resource. */
 bool dl_container_given_gpus(const dl_paste *p);

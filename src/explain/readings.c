@@ -664,19 +664,11 @@ static bool launch_script(const dl_paste *p)
     return false;
 }
 
-/* The text runs inside a container it names (a docker command, a Dockerfile, an image's
- * tag, "inside the container") and shows no option that passes GPUs into it: torch there
- * sees no driver and no GPU because the container was started without them. */
+/* The text runs inside a container it names and shows no option that passes GPUs into it:
+ * torch there sees no driver and no GPU because the container was started without them. */
 static bool container_without_gpus(const dl_paste *p)
 {
-    static const char *const container[] = {
-        "docker run", "docker-compose", "docker compose", "dockerfile", "nvcr.io/",
-        "pytorch/pytorch:", "nvidia/cuda:", "-devel-ubuntu", "-runtime-ubuntu",
-        "-cudnn8-runtime", "-cudnn8-devel", "-cudnn9-runtime", "-cudnn9-devel",
-        "kubernetes", "in the container", "inside the container", "in a container",
-        "inside a container", "inside docker", "in docker"};
-    return dl_paste_find_any(p, container, sizeof container / sizeof container[0]) >= 0 &&
-           !dl_container_given_gpus(p);
+    return dl_container_named(p) && !dl_container_given_gpus(p);
 }
 
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is

@@ -6,20 +6,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "A ... B": the first line where B follows A within a short gap that names no other
- * command ("nvidia-smi returns command not found", "`nvidia-smi` 命令返回 command not
- * found", but not "nvidia-smi works, nvcc: command not found"): people put their own words
- * between the stable parts of a message. -1 when none. */
-static bool in_order_on(const char *low, const char *a, const char *b)
+/* The gap between the end of an A and the B after it: short, and naming no other command
+ * ("nvidia-smi works, nvcc: command not found" is about nvcc). */
+static bool short_plain_gap(const char *from, const char *to)
 {
-    const char *from = strstr(low, a) + strlen(a);
-    const char *to = strstr(from, b), *c;
-    if (!to || to - from > 48)
+    const char *c;
+    if (to - from > 48)
         return false;
     for (c = from; c < to; c++)
         if (*c == ':' && c > from && isalnum((unsigned char)c[-1]))
             return false;
     return true;
+}
+
+/* "A ... B": the first line where B follows A within a short gap that names no other
+ * command ("nvidia-smi returns command not found", "`nvidia-smi` 命令返回 command not
+ * found", but not "nvidia-smi works, nvcc: command not found"): people put their own words
+ * between the stable parts of a message. Every A on the line is tried, not only the first
+ * ("the GPU in Task Manager is fine, but my GPU is not recognized"); the first B after an A
+ * is the only one that can pass (a later one has a longer gap holding the same text), and it
+ * is looked up again only once an A has passed it, so a line costs one pass over each. */
+static bool in_order_on(const char *low, const char *a, const char *b)
+{
+    size_t na = strlen(a);
+    const char *at = strstr(low, a), *to = NULL;
+    for (; at; at = strstr(at + 1, a)) {
+        const char *from = at + na;
+        if (!to || to < from)
+            to = strstr(from, b);
+        if (!to)
+            return false;
+        if (short_plain_gap(from, to))
+            return true;
+    }
+    return false;
 }
 
 static long find_in_order(const dl_paste *p, const char *a, const char *b)

@@ -1119,11 +1119,23 @@ static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w
     note_again(w, "os.family", (size_t)mac);
 }
 
+/* Windows in words: "Windows 10", "Windows11", "Win10", and the short name with a space
+ * ("Win 11", "win 10 pro") or without its s ("System : Window 11"), read as a whole word
+ * only: "darwin 10" is a Mac's kernel, and "winrar", "Winston", "win32" name no OS. */
+static long windows_line(const dl_paste *p)
+{
+    static const char *const windows[] = {"windows", "win10", "win11"};
+    static const char *const spaced[] = {"win 10", "win 11", "win 7", "win 8", "window 10",
+                                         "window 11"};
+    long a = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
+    long b = first_word_line_of(p, spaced, sizeof spaced / sizeof spaced[0]);
+    return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
  * issue form: the first mention. */
 static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
-    static const char *const windows[] = {"windows", "win10", "win11"};
     long at[3];
     const char *family[3] = {"windows", "macos", "linux"};
     size_t k, best = 3;
@@ -1137,7 +1149,7 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         note(w, "os.family", (size_t)in_wsl);
         return;
     }
-    at[0] = first_line_of(p, windows, sizeof windows / sizeof windows[0]);
+    at[0] = windows_line(p);
     at[1] = mac_line(p);
     at[2] = first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]);
     for (k = 0; k < 3; k++)
