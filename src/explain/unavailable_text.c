@@ -289,7 +289,10 @@ static long windows_build(const char *low)
 
 /* The first line naming a Windows build older than 19044 (Windows 10 21H2), the first
  * release build whose WSL2 passes the GPU in; -1 when none. Insider builds from 20145 and
- * Windows 11 (22000) have it, so only the numbers below 19044 count. */
+ * Windows 11 (22000) have it, so only the numbers below 19044 count: "Windows 11 and
+ * Windows 10, version 21H2 support running existing ML tools ... inside WSL"
+ * (https://learn.microsoft.com/windows/ai/directml/gpu-cuda-in-wsl); GPU compute came with
+ * build 20150, not 19041 (microsoft/WSL2-Linux-Kernel#126). */
 static long windows_without_wsl_gpu_line(const dl_paste *p)
 {
     static const char *const marks[] = {"10.0.", "build "};
