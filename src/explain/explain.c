@@ -237,6 +237,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_release_without_platform_wheel(out);
     dl_explain_user_site_torch(out);
     dl_explain_user_site_dependency(out);
+    dl_explain_wsl_on_windows_without_gpu(out);
+    dl_explain_mps_needs_newer_macos(out);
     dl_explain_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);
     out->signatures = hits.n;
@@ -245,6 +247,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
+    dl_explain_demote_beside_old_windows(out);
     dl_explain_demote_dll_beside_release(k, out);
     dl_explain_fbgemm_release_candidate(k, out);
     dl_explain_torchvision_dll_beside_nightly(out);

@@ -5,6 +5,7 @@
 #include "facts/query.h"
 #include "plan/gpu_names.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* The line naming a GPU that is not Apple's: the text's first GPU when its vendor is
@@ -74,4 +75,77 @@ void dl_explain_mac_nccl(dl_explanation *e)
         (line = nccl_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* "12.7.6" right after `at` (past spaces, "-", ":" and tabs), as major*100 + minor; -1
+ * when no version of a macOS (10 to 99) follows. */
+static long version_after(const char *at)
+{
+    unsigned major = 0, minor = 0;
+    at += strspn(at, " -:\t`*");
+    if (sscanf(at, "%u.%u", &major, &minor) < 1 || major < 10 || major > 99 || minor > 99)
+        return -1;
+    return (long)(major * 100 + minor);
+}
+
+/* The Mac's macOS version as the text gives it (sw_vers' "ProductVersion: 12.7.6",
+ * platform's "macOS-12.7.6-arm64", "macOS 13.7.4 (arm64)", "MacOS 12.6.3"), as
+ * major*100 + minor; -1 when none. */
+static long macos_version(const dl_paste *p, long *line)
+{
+    static const char *const names[] = {"productversion", "macos", "mac os"};
+    size_t k, i;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++)
+        for (i = 0; i < p->count; i++) {
+            const char *at = strstr(p->lines[i].lower, names[k]);
+            for (; at; at = strstr(at + 1, names[k])) {
+                /* the message's own "supported on MacOS 12.3+" is the need, not the OS */
+                long v = at - p->lines[i].lower >= 13 && !strncmp(at - 13, "supported on ", 13)
+                             ? -1
+                             : version_after(at + strlen(names[k]));
+                if (v >= 0) {
+                    *line = (long)i;
+                    return v;
+                }
+            }
+        }
+    return -1;
+}
+
+/* The macOS the running torch's MPS needs, from its message ("The MPS backend is supported
+ * on MacOS 12.3+"): torch 2.5 and later need 13.0 but kept the 12.3 message
+ * (pytorch/pytorch#139425), so with a torch of 2.5 or later named the need is 13.0; with
+ * none named a 12.3 message leaves 12.3 to 13.0 undecided (0 is returned for it). */
+static long mps_needs(const dl_explanation *e, const char *low, long os)
+{
+    const char *torch = dl_q_first_torch_version(&e->facts);
+    unsigned major = 0, minor = 0;
+    long needs = version_after(strstr(low, "supported on macos") + strlen("supported on macos"));
+    if (needs != 1203)
+        return needs;
+    if (torch && sscanf(torch, "%u.%u", &major, &minor) == 2)
+        return major > 2 || (major == 2 && minor >= 5) ? 1300 : 1203;
+    return os < 1203 ? 1203 : 0;
+}
+
+void dl_explain_mps_needs_newer_macos(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "This macOS is older than the running torch's MPS backend needs (torch 2.5 and later "
+        "need macOS 13.0 though their message says 12.3+): torch cannot use the Mac's GPU",
+        "# update macOS (13.0 or later for torch 2.5+, 14.0 where the message says so), or "
+        "keep this macOS with torch 2.4.1, the last release whose MPS runs on 12.3",
+        {NULL},
+        "`sw_vers` and `python -c \"import torch; print(torch.__version__)\"`"};
+    const dl_paste *p = &e->paste;
+    long line = dl_paste_find(p, 0, "mps backend is supported on macos"), os, needs, os_line;
+    if (line < 0 || (os = macos_version(p, &os_line)) < 0)
+        return;
+    needs = mps_needs(e, p->lines[line].lower, os);
+    /* at or above the need the OS is not why: no Metal device (a sandbox, a VM, an SSH
+     * session without the GPU) gives the same message */
+    if (needs <= 0 || os >= needs)
+        return;
+    dl_text_cause_add(e, &cause, line, os_line);
 }

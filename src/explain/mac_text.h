@@ -16,4 +16,11 @@ void dl_explain_mac_other_gpu(dl_explanation *e);
  * CUDA, so no NCCL either; gloo is the backend there. */
 void dl_explain_mac_nccl(dl_explanation *e);
 
+/* torch's MPS refuses the Mac ("The MPS backend is supported on MacOS 12.3+") and the text's
+ * macOS version is below what that torch needs: 12.3, or 13.0 for torch 2.5 and later
+ * (whose message still says 12.3), or the version the message names. The OS is then too
+ * old for the torch (driver_too_old, the Mac's OS standing in for the driver). At or above
+ * the need the message comes from a process without a Metal device, and nothing is said. */
+void dl_explain_mps_needs_newer_macos(dl_explanation *e);
+
 #endif

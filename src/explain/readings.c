@@ -834,12 +834,41 @@ static bool mps_failed_not_cuda(const dl_paste *p)
            dl_paste_find_any(p, cuda, sizeof cuda / sizeof cuda[0]) < 0;
 }
 
+/* The requirement pip could not resolve on `low` ("... requirement torch==2.4.1 (from ...",
+ * "found for torch==2.4.1") is a plain torch release: no local tag such as +cu118. */
+static bool plain_torch_unresolved(const char *low, const char *at, size_t len)
+{
+    const char *req = at + len, *end;
+    (void)low;
+    req += strspn(req, " ");
+    if (strncmp(req, "torch", 5) != 0 || isalnum((unsigned char)req[5]) || req[5] == '-' ||
+        req[5] == '_')
+        return false;
+    end = req + strcspn(req, " )`'\"");
+    return !memchr(req, '+', (size_t)(end - req));
+}
+
+/* pip stopped at resolving a plain torch release ("No matching distribution found for
+ * torch==2.4.1" with Intel macOS's list that ends at 2.2.2) and nothing asks for a CUDA
+ * build (no +cuXYZ, no CUDA index): the install failed before any CUDA, so a Mac's
+ * "CUDA" in a template's GPU field or in prose is not what failed. */
+static bool install_failed_before_cuda(const dl_paste *p)
+{
+    static const char *const unresolved[] = {"no matching distribution found for",
+                                             "satisfies the requirement"};
+    static const char *const cuda_build[] = {"+cu", "whl/cu", "pytorch-cuda", "cudatoolkit"};
+    return dl_paste_find_any_where(p, unresolved, sizeof unresolved / sizeof unresolved[0],
+                                   plain_torch_unresolved) >= 0 &&
+           dl_paste_find_any(p, cuda_build, sizeof cuda_build / sizeof cuda_build[0]) < 0;
+}
+
 /* "macOS ... CUDA": a Mac's collect_env names CUDA in its labels whatever the error is; the
- * Mac is the cause only when something else in the text asks for CUDA. */
+ * Mac is the cause only when something else in the text asks for CUDA, and pip got as far
+ * as a torch to install. */
 static const char *mac_asks_cuda(const dl_paste *p, const char *id)
 {
     return cuda_beyond_labels(p) && !cuda_ran(p) && !compiler_asks_cuda_on_mps(p) &&
-                   !mps_failed_not_cuda(p)
+                   !mps_failed_not_cuda(p) && !install_failed_before_cuda(p)
                ? id
                : "";
 }

@@ -2,6 +2,7 @@
 
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
+#include "base/str.h"
 #include "facts/query.h"
 #include "plan/gpu_names.h"
 
@@ -253,6 +254,9 @@ void dl_explain_wsl_kernel_without_gpu(dl_explanation *e)
     const dl_paste *p = &e->paste;
     long at, symptom = -1;
     size_t k;
+    /* a Windows too old to pass the GPU in is below any kernel */
+    if (dl_findings_has(&e->findings, "no_gpu_visible"))
+        return;
     for (k = 0; k < sizeof symptoms / sizeof symptoms[0] && symptom < 0; k++)
         symptom = dl_paste_find(p, 0, symptoms[k]);
     if (symptom < 0)
@@ -266,6 +270,99 @@ void dl_explain_wsl_kernel_without_gpu(dl_explanation *e)
     if (at < 0)
         return;
     dl_text_cause_add(e, &cause, at, symptom);
+}
+
+/* The Windows build a line names: "Microsoft Windows [Version 10.0.19042.1052]",
+ * "Win32NT 10.0.20170.0" (10.0. and five digits), or "Windows 10 Version 1909 build 18363"
+ * (the word build after Windows on the line); -1 when none. */
+static long windows_build(const char *low)
+{
+    const char *at = strstr(low, "10.0.");
+    if (at && (at == low || !isdigit((unsigned char)at[-1])) && strspn(at + 5, "0123456789") == 5)
+        return strtol(at + 5, NULL, 10);
+    at = strstr(low, "windows");
+    at = at ? strstr(at, "build ") : NULL;
+    if (at && strspn(at + 6, "0123456789") == 5)
+        return strtol(at + 6, NULL, 10);
+    return -1;
+}
+
+/* The first line naming a Windows build older than 19044 (Windows 10 21H2), the first
+ * release build whose WSL2 passes the GPU in; -1 when none. Insider builds from 20145 and
+ * Windows 11 (22000) have it, so only the numbers below 19044 count: "Windows 11 and
+ * Windows 10, version 21H2 support running existing ML tools ... inside WSL"
+ * (https://learn.microsoft.com/windows/ai/directml/gpu-cuda-in-wsl); GPU compute came with
+ * build 20150, not 19041 (microsoft/WSL2-Linux-Kernel#126). */
+static long windows_without_wsl_gpu_line(const dl_paste *p)
+{
+    static const char *const marks[] = {"10.0.", "build "};
+    long at;
+    size_t k;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
+        for (at = dl_paste_find(p, 0, marks[k]); at >= 0;
+             at = dl_paste_find(p, (size_t)at + 1, marks[k])) {
+            long build = windows_build(p->lines[at].lower);
+            if (build >= 10000 && build < 19044)
+                return at;
+        }
+    return -1;
+}
+
+/* WSL, a Windows build too old to pass the GPU in, and CUDA or nvidia-smi failing: the
+ * build's line in *at and the symptom's in *symptom. */
+static bool wsl_on_old_windows_fails(const dl_paste *p, long *at, long *symptom)
+{
+    static const char *const symptoms[] = {
+        "couldn't communicate with the nvidia driver", "found no nvidia driver",
+        "no cuda-capable device is detected", "no cuda gpus are available",
+        "cuda driver version is insufficient", "cudaerrorinsufficientdriver",
+        "cuda driver initialization failed"};
+    size_t k;
+    *symptom = -1;
+    if (dl_paste_find(p, 0, "wsl") < 0 || (*at = windows_without_wsl_gpu_line(p)) < 0)
+        return false;
+    for (k = 0; k < sizeof symptoms / sizeof symptoms[0] && *symptom < 0; k++)
+        *symptom = dl_paste_find(p, 0, symptoms[k]);
+    if (*symptom < 0)
+        *symptom = dl_text_unavailable_line(p);
+    return *symptom >= 0;
+}
+
+void dl_explain_wsl_on_windows_without_gpu(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu_visible",
+        "WSL on a Windows build older than 19044 (Windows 10 21H2): that Windows does not "
+        "pass the GPU into WSL, so nvidia-smi and CUDA find no driver or device there",
+        "# update Windows to Windows 11 or Windows 10 21H2 (build 19044) or later, then "
+        "wsl --update and use WSL 2; keep the driver on Windows, never install a Linux "
+        "driver inside WSL",
+        {"wsl_libcuda_path", "driver_not_loaded"},
+        "`winver` (the Windows build) and `wsl -l -v` (WSL 1 or 2)"};
+    long at, symptom;
+    if (wsl_on_old_windows_fails(&e->paste, &at, &symptom))
+        dl_text_cause_add(e, &cause, at, symptom);
+}
+
+void dl_explain_demote_beside_old_windows(dl_explanation *e)
+{
+    /* what the signatures read from the same symptom inside WSL */
+    static const char *const above[] = {"wsl_libcuda_path", "driver_not_loaded",
+                                        "no_driver_installed", "driver_too_old",
+                                        "libcuda_not_found", "kernel_module_not_built"};
+    long at, symptom;
+    size_t i, k;
+    if (!dl_findings_has_failure(&e->findings, "no_gpu_visible") ||
+        !wsl_on_old_windows_fails(&e->paste, &at, &symptom))
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        for (k = 0; k < sizeof above / sizeof above[0]; k++)
+            if (!strcmp(x->id.value, above[k]) && dl_q_failure(x)) {
+                dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+                dl_strv_add(&e->alternatives, dl_strdup(above[k]));
+            }
+    }
 }
 
 /* "amd" as a word at `at` in `low` that names the GPU side: not amd64 / x86-amd, and not

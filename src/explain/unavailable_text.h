@@ -38,6 +38,16 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e);
  * that "Found no NVIDIA driver" does not read as a driver to install. */
 void dl_explain_wsl_kernel_without_gpu(dl_explanation *e);
 
+/* WSL on a Windows build older than 19044 (Windows 10 21H2) with nvidia-smi or CUDA finding
+ * no driver or device (or is_available() False): before that build (Insider builds from
+ * 20145 aside) Windows does not pass the GPU into WSL at all, so no Linux-side fix helps.
+ * Runs before the signatures and the WSL kernel reading: the Windows build is the lower
+ * layer. */
+void dl_explain_wsl_on_windows_without_gpu(dl_explanation *e);
+/* After the signatures: what they read from the same symptom inside WSL (WSL's library
+ * path, a driver not loaded) becomes a candidate beside that Windows build. */
+void dl_explain_demote_beside_old_windows(dl_explanation *e);
+
 /* torch sees no CUDA GPU (is_available() False, "Invalid CUDA 'device=0'"), nothing else was
  * found, and the writer names AMD as the hardware, in any language ("how do I run it on
  * amd", "как запустить на amd"): the word itself, not AMD's CPUs (Ryzen, EPYC, "AMD CPU")
