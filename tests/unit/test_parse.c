@@ -472,10 +472,11 @@ static void os_and_version_read_from_words(void **state)
     }
 }
 
-/* A driver number in NVIDIA's Windows form (a major since 410 that is no branch: 536.23)
- * names Windows when nothing else names the OS; a branch's own major (535, 410) is either's,
- * and a container or a named Linux keeps the number from deciding. */
-static void os_from_windows_driver_number(void **state)
+/* A driver number in NVIDIA's Windows form (a major since 410 that is no branch: 536.23) or
+ * a Windows shell the writer ran in ("in the CMD", PowerShell) names Windows when nothing
+ * else names the OS; a branch's own major (535, 410) is either's, a template's
+ * "```powershell" fence is no shell, and a container or a named Linux keeps them out. */
+static void os_from_windows_driver_or_shell(void **state)
 {
     static const struct {
         const char *text, *family;
@@ -488,6 +489,11 @@ static void os_from_windows_driver_number(void **state)
         {"nvidia driver: 418.67", NULL},
         {"docker run --gpus all img\nDriver Version: 536.23", NULL},
         {"Ubuntu 22.04\nnvidia driver: 536.23", "linux"},
+        {"when I launch it, it says in the CMD that GPU is not available", "windows"},
+        {"I ran it from PowerShell", "windows"},
+        {"set it in cmdline args", NULL},
+        {"### Logs\n```powershell\nDevice: cpu\n```", NULL},
+        {"in PowerShell: docker run -it img python app.py", NULL},
     };
     size_t i;
     (void)state;
@@ -531,7 +537,7 @@ int main(void)
         cmocka_unit_test(markdown_inline_marks_of_fields),
         cmocka_unit_test(wsl_said_not_denied),
         cmocka_unit_test(os_and_version_read_from_words),
-        cmocka_unit_test(os_from_windows_driver_number),
+        cmocka_unit_test(os_from_windows_driver_or_shell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
