@@ -1822,6 +1822,72 @@ static void torch_image_tag(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* Linux hosts a Windows machine runs torch in: a Windows driver number or shell in a text
+ * that names one says nothing of the OS torch runs on. */
+static const char *const linux_hosts[] = {"docker", "container", "wsl", "kubernetes",
+                                          "podman"};
+
+static bool names_linux_host(const dl_paste *p)
+{
+    return first_line_of(p, linux_hosts, sizeof linux_hosts / sizeof linux_hosts[0]) >= 0;
+}
+
+/* Windows' own shells named where the writer ran something ("says in the CMD", "typed it in
+ * cmd", "a Command Prompt", "PowerShell", "cmd.exe"), when nothing else named the OS: the
+ * shell is where the app or Python ran. "cmd" alone is any command (and a Dockerfile's
+ * CMD), so only "in (the) cmd" as a word counts; a container named keeps it out, its
+ * Linux torch being run from a Windows shell. */
+static bool windows_shell_at(const char *low, const char *at, size_t len)
+{
+    /* a code fence's language ("```powershell") is an issue template's, whatever the OS
+     * (ComfyUI's "Logs" section has it for Linux users too) */
+    return (at == low || (!isalnum((unsigned char)at[-1]) && at[-1] != '`')) &&
+           !isalnum((unsigned char)at[len]) && at[len] != '_';
+}
+
+static void os_from_windows_shell(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const shells[] = {"in the cmd", "in cmd", "cmd window", "cmd.exe",
+                                         "command prompt", "powershell"};
+    size_t k;
+    long best = -1;
+    if (f->os.family.value || names_linux_host(p))
+        return;
+    for (k = 0; k < sizeof shells / sizeof shells[0]; k++) {
+        long i = dl_paste_find_where(p, 0, shells[k], windows_shell_at);
+        if (i >= 0 && (best < 0 || i < best))
+            best = i;
+    }
+    if (best < 0)
+        return;
+    dl_text_set(&f->os.family, "windows");
+    note(w, "os.family", (size_t)best);
+}
+
+/* A driver number in NVIDIA's Windows form names Windows when nothing else named the OS.
+ * A Linux driver's major is its branch ("535.54.03", "470.82.01"), and every branch since
+ * R410 but R418 is a multiple of 5 (data/cuda_driver.csv: 410, 418, 440, 450 ... 595); the
+ * Windows drivers of a branch count on from it ("536.25", "551.61", "572.61" in the same
+ * table). A major from 410 on that is neither is a Windows driver; a multiple of 5 is
+ * either's (Windows has 545.84, 560.94). WSL and containers on a Windows host show the
+ * Windows driver to a Linux torch, so a text that names a container says nothing here
+ * (WSL is read before, as Linux). */
+static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    const char *v = f->nvml.driver_version.value;
+    long major;
+    size_t i;
+    if (f->os.family.value || !v || !isdigit((unsigned char)v[0]) || names_linux_host(p))
+        return;
+    major = strtol(v, NULL, 10);
+    if (major < 410 || major % 5 == 0 || major == 418)
+        return;
+    dl_text_set(&f->os.family, "windows");
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "nvml.driver_version"))
+            note(w, "os.family", w->where[i].line);
+}
+
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
@@ -1838,6 +1904,8 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     driver_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
+    os_from_windows_shell(p, f, w);
+    os_from_windows_driver(p, f, w);
 }
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)

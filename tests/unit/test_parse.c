@@ -483,6 +483,49 @@ static void os_and_version_read_from_words(void **state)
     }
 }
 
+/* A driver number in NVIDIA's Windows form (a major since 410 that is no branch: 536.23) or
+ * a Windows shell the writer ran in ("in the CMD", PowerShell) names Windows when nothing
+ * else names the OS; a branch's own major (535, 410) is either's, a template's
+ * "```powershell" fence is no shell, and a container or a named Linux keeps them out. */
+static void os_from_windows_driver_or_shell(void **state)
+{
+    static const struct {
+        const char *text, *family;
+    } cases[] = {
+        {"pytorch: Version: 2.0.1\nnvidia driver:536.23", "windows"},
+        {"Driver Version: 551.61   CUDA Version: 12.4", "windows"},
+        {"Driver Version: 535.54.03   CUDA Version: 12.2", NULL},
+        {"nvidia driver: 535.98", NULL},
+        {"nvidia driver: 410.48", NULL},
+        {"nvidia driver: 418.67", NULL},
+        {"docker run --gpus all img\nDriver Version: 536.23", NULL},
+        {"Ubuntu 22.04\nnvidia driver: 536.23", "linux"},
+        {"when I launch it, it says in the CMD that GPU is not available", "windows"},
+        {"I ran it from PowerShell", "windows"},
+        {"set it in cmdline args", NULL},
+        {"### Logs\n```powershell\nDevice: cpu\n```", NULL},
+        {"in PowerShell: docker run -it img python app.py", NULL},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dl_paste p;
+        dl_facts f;
+        dl_text_facts w;
+        read_text(cases[i].text, &p);
+        dl_facts_init(&f);
+        dl_text_facts_read(&p, &f, &w);
+        if (cases[i].family) {
+            assert_non_null(f.os.family.value);
+            assert_string_equal(f.os.family.value, cases[i].family);
+        } else if (f.os.family.value) {
+            fail_msg("\"%s\": os %s, want none", cases[i].text, f.os.family.value);
+        }
+        dl_facts_free(&f);
+        dl_paste_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -505,6 +548,7 @@ int main(void)
         cmocka_unit_test(markdown_inline_marks_of_fields),
         cmocka_unit_test(wsl_said_not_denied),
         cmocka_unit_test(os_and_version_read_from_words),
+        cmocka_unit_test(os_from_windows_driver_or_shell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
