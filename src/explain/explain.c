@@ -202,6 +202,11 @@ static void ask_for_missing(dl_explanation *e)
     bool torch_known = py && (py->runtime.version.value || py->site_packages.count);
     if (!e->alternatives.n && e->findings.root_cause.value)
         return;
+    /* the import order (readings.c) dropped the build mismatch: the run that decides */
+    if (!e->findings.root_cause.value && dl_text_extension_before_torch(&e->paste))
+        dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; import EXTENSION\"`: torch's "
+                                       "libraries (libc10.so) load with torch, so an extension "
+                                       "imported before torch cannot find them"));
     if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi"))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));

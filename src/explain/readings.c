@@ -968,6 +968,49 @@ static bool own_function_symbols_only(const dl_paste *p)
     return seen;
 }
 
+/* A statement that imports torch itself ("import torch", "import torch.nn as nn", "from
+ * torch import nn"; not "import torchvision"). */
+static bool imports_torch(const char *low)
+{
+    static const char *const marks[] = {"import torch", "from torch"};
+    size_t k;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        const char *at;
+        for (at = strstr(low, marks[k]); at; at = strstr(at + 1, marks[k])) {
+            char next = at[strlen(marks[k])];
+            if (!isalnum((unsigned char)next) && next != '_')
+                return true;
+        }
+    }
+    return false;
+}
+
+/* An extension imported before torch: torch's own libraries (libc10.so, libtorch.so,
+ * libtorch_python.so, in every torch) are found once "import torch" has loaded them, not
+ * through the extension's own search path, so "libc10.so: cannot open shared object file"
+ * from "import causal_conv1d_cuda" or "from pytorch3d import _C" with no torch imported
+ * before it is the import order, not a package built for another torch (import torch
+ * first); torchvision imports torch before its own libraries, so it cannot fail so either.
+ * Another torch's symbol ("undefined symbol") anywhere in the text is that mismatch, and
+ * torch's own __init__.py failing is torch's import. */
+bool dl_text_extension_before_torch(const dl_paste *p)
+{
+    static const char *const libs[] = {"libc10.so: cannot open", "libtorch.so: cannot open",
+                                       "libtorch_python.so: cannot open"};
+    long err = dl_paste_find_any(p, libs, sizeof libs / sizeof libs[0]), i;
+    /* Python's loader error, not a program's ("error while loading shared libraries") */
+    if (err < 0 || (!strstr(p->lines[err].lower, "importerror") &&
+                    !strstr(p->lines[err].lower, "oserror")) ||
+        dl_paste_find(p, 0, "undefined symbol") >= 0 ||
+        dl_paste_find(p, 0, "torch/__init__.py") >= 0 ||
+        dl_paste_find(p, 0, "torch\\__init__.py") >= 0)
+        return false;
+    for (i = 0; i <= err; i++)
+        if (imports_torch(p->lines[i].lower))
+            return false;
+    return true;
+}
+
 static const char *own_symbol(const dl_paste *p, const char *id)
 {
     if (strcmp(id, "extension_mismatch") != 0)
@@ -1051,6 +1094,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
         return "";
     if (strcmp(own_symbol(p, id), id) != 0)
+        return "";
+    if ((!strcmp(id, "extension_mismatch") || !strcmp(id, "torch_import_failed") ||
+         !strcmp(id, "torchvision_mismatch")) &&
+        dl_text_extension_before_torch(p))
         return "";
     if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;

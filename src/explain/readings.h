@@ -34,6 +34,10 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
 bool dl_gpu_dropped_by_newest_wheels(const dl_knowledge *k, const dl_facts *f,
                                      const dl_gpu_span *gpu);
 
+/* torch's own library (libc10.so, ...) is missing where an extension was imported with no
+ * "import torch" before it: the import order, not a build for another torch. */
+bool dl_text_extension_before_torch(const dl_paste *p);
+
 /* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id.
  * *settled (when given) is set when the text's facts rule the signature's alternatives out
  * (the GPU against the wheels), so none stays a candidate. */
