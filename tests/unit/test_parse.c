@@ -26,6 +26,15 @@ static void read_text(const char *text, dl_paste *p)
     dl_paste_read(text, strlen(text), p);
 }
 
+/* The facts a text gives, as explain reads them (free both). */
+static void read_facts(const char *text, dl_paste *p, dl_facts *f)
+{
+    dl_text_facts w;
+    read_text(text, p);
+    dl_facts_init(f);
+    dl_text_facts_read(p, f, &w);
+}
+
 static void line_ends_and_numbers(void **state)
 {
     dl_paste p;
@@ -453,10 +462,7 @@ static void os_and_version_read_from_words(void **state)
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dl_paste p;
         dl_facts f;
-        dl_text_facts w;
-        read_text(cases[i].text, &p);
-        dl_facts_init(&f);
-        dl_text_facts_read(&p, &f, &w);
+        read_facts(cases[i].text, &p, &f);
         if (cases[i].family && !strcmp(cases[i].family, "-")) {
             assert_null(f.os.family.value);
         } else if (cases[i].family) {
@@ -511,10 +517,7 @@ static void os_from_windows_driver_or_shell(void **state)
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dl_paste p;
         dl_facts f;
-        dl_text_facts w;
-        read_text(cases[i].text, &p);
-        dl_facts_init(&f);
-        dl_text_facts_read(&p, &f, &w);
+        read_facts(cases[i].text, &p, &f);
         if (cases[i].family) {
             assert_non_null(f.os.family.value);
             assert_string_equal(f.os.family.value, cases[i].family);
