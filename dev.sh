@@ -139,6 +139,21 @@ dist() {
     sh tests/dist/run.sh build-dist/out
 }
 
+# suite DIR: the whole CTest suite of a build, two at a time (CI's machines have two cores)
+suite() {
+    (cd "$1" && ctest --output-on-failure -j 2)
+}
+
+# timed LABEL COMMAND ARGS...: run a step and say how long it took: CI has a 30-minute
+# budget, and its log then shows where the time goes.
+timed() {
+    label=$1
+    shift
+    t0=$(date +%s)
+    "$@"
+    echo "dev.sh: $label took $(($(date +%s) - t0)) s"
+}
+
 case "${1:-}" in
 doctor)
     setup $BUILD_DEPS
@@ -147,19 +162,21 @@ doctor)
     ./build/dlenv doctor || [ $? -eq 1 ]
     ;;
 test)
-    setup $BUILD_DEPS $TEST_DEPS $DIST_DEPS
-    build build -DDLENV_WERROR=ON
-    (cd build && ctest --output-on-failure -j 2)
+    timed setup setup $BUILD_DEPS $TEST_DEPS $DIST_DEPS
+    timed "build" build build -DDLENV_WERROR=ON
+    timed "tests" suite build
     # the sanitizer build lints with the tree-sitter runtime the release binaries ship
     # (compiled from its sdist), the first build with Debian's: the lint tests run on both
-    build build-asan -DDLENV_WERROR=ON -DDLENV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
+    timed "sanitizer build" build build-asan -DDLENV_WERROR=ON -DDLENV_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug \
         -DDLENV_LINT_RUNTIME=SOURCE
-    (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest --output-on-failure -j 2)
+    (
+        export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+        timed "sanitizer tests" suite build-asan
+    )
     # four targets: under two minutes in all
-    fuzz "${DLENV_FUZZ_SECONDS:-28}"
-    windows
-    dist
+    timed fuzzing fuzz "${DLENV_FUZZ_SECONDS:-28}"
+    timed "Windows build and tests" windows
+    timed "release files" dist
     ;;
 dist)
     setup $BUILD_DEPS python3 python3-venv $DIST_DEPS
