@@ -86,6 +86,18 @@ static bool availability_differs(dl_explanation *e)
     return true;
 }
 
+/* The writer says the driver is new ("after moving to the new NVIDIA driver", "updated the
+ * driver", "the latest driver"): an old driver is then no reading to put first. */
+static bool driver_said_new(const dl_paste *p)
+{
+    static const char *const words[] = {"new nvidia driver", "new driver", "newest driver",
+                                        "latest driver", "latest nvidia driver",
+                                        "updated the driver", "updated my driver",
+                                        "updated the nvidia driver", "updated my nvidia driver",
+                                        "driver update"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
 void dl_explain_silent_unavailable(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -105,7 +117,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
     if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         dl_text_other_vendor_gpu(&e->facts) ||
-        dl_text_in_container(&e->paste) ||
+        dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
         (line = dl_text_unavailable_line(&e->paste)) < 0 || availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);
