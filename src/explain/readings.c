@@ -878,6 +878,13 @@ static const char *mac_asks_cuda(const dl_paste *p, const char *id)
  * CUDA: the Intel GPU runs its own backend, and "no NVIDIA GPU" is no cause. When CUDA's
  * out-of-memory message shows a GPU at work, the other vendor's card is not the one that
  * failed either. */
+/* The text's (first) GPU is an NVIDIA one. */
+static bool nvidia_gpu_named(const dl_facts *f)
+{
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA;
+}
+
 static const char *other_vendor_asks_cuda(const dl_paste *p, const char *id)
 {
     static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu"};
@@ -1194,6 +1201,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* a Mac asking for CUDA is the Mac, whatever its GPU's brand (an Intel Mac's AMD) */
     if (!strcmp(id, "non_nvidia_gpu") && dl_q_text_is(&f->os.family, "macos"))
         return mac_asks_cuda(p, "no_cuda_on_macos");
+    /* the text's GPU is NVIDIA's (a laptop's "dedicated 4070" beside its integrated
+     * Radeon): the other vendor's GPU there is not the one that fails */
+    if (!strcmp(id, "non_nvidia_gpu") && nvidia_gpu_named(f))
+        return "";
     if (!strcmp(id, "non_nvidia_gpu"))
         return other_vendor_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") && strcmp(cpu_run_reported(p, f, id), id) != 0)
