@@ -17,6 +17,7 @@ static void note(dl_text_facts *w, const char *fact, size_t line)
     if (w->n < DL_TEXT_FACT_MAX) {
         w->where[w->n].fact = fact;
         w->where[w->n].line = line;
+        w->where[w->n].inferred_from = NULL;
         w->n++;
     }
 }
@@ -1903,8 +1904,12 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
         return;
     dl_text_set(&f->os.family, "windows");
     for (i = 0; i < w->n; i++)
-        if (!strcmp(w->where[i].fact, "nvml.driver_version"))
+        if (!strcmp(w->where[i].fact, "nvml.driver_version")) {
             note(w, "os.family", w->where[i].line);
+            if (w->n && !strcmp(w->where[w->n - 1].fact, "os.family"))
+                w->where[w->n - 1].inferred_from = "nvml.driver_version";
+            break;
+        }
 }
 
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
