@@ -381,3 +381,40 @@ bool dl_text_uvm_not_loaded_on_demand(const dl_paste *p)
     return dl_paste_find_any(p, places, sizeof places / sizeof places[0]) >= 0 &&
            dl_paste_find_any(p, sleep, sizeof sleep / sizeof sleep[0]) < 0;
 }
+
+/* A bare "nano" at `at` in low is the board: a word of its own ("nanoGPT", "nano_gpt" are
+ * not), not the editor ("sudo nano", "nano ~/.bashrc", "nano /etc/...", "nano file.py"). */
+static bool nano_board(const char *low, const char *at)
+{
+    const char *after = at + 4;
+    if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-')) ||
+        isalnum((unsigned char)*after) || *after == '_' || *after == '-')
+        return false;
+    if (at - low >= 5 && !strncmp(at - 5, "sudo ", 5))
+        return false;
+    if (*after == ' ') {
+        const char *arg = after + 1;
+        size_t n = strcspn(arg, " \t");
+        if (*arg == '~' || *arg == '/' || *arg == '.' || memchr(arg, '.', n) || memchr(arg, '/', n))
+            return false;
+    }
+    return true;
+}
+
+long dl_text_jetson_line(const dl_paste *p)
+{
+    static const char *const words[] = {"jetson", "xavier", "jetpack", "agx orin", "agx-orin",
+                                        "orin nano", "orin nx", "l4t", " tegra", "nv_tegra",
+                                        "tegrastats"};
+    static const char *const arm[] = {"jetpack", "l4t", "aarch64"};
+    long i = dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+    if (i >= 0 || dl_paste_find_any(p, arm, sizeof arm / sizeof arm[0]) < 0)
+        return i;
+    for (i = dl_paste_find(p, 0, "nano"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "nano")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "nano"); at; at = strstr(at + 4, "nano"))
+            if (nano_board(low, at))
+                return i;
+    }
+    return -1;
+}
