@@ -878,6 +878,13 @@ static const char *mac_asks_cuda(const dl_paste *p, const char *id)
  * CUDA: the Intel GPU runs its own backend, and "no NVIDIA GPU" is no cause. When CUDA's
  * out-of-memory message shows a GPU at work, the other vendor's card is not the one that
  * failed either. */
+/* The text's (first) GPU is an NVIDIA one. */
+static bool nvidia_gpu_named(const dl_facts *f)
+{
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA;
+}
+
 static const char *other_vendor_asks_cuda(const dl_paste *p, const char *id)
 {
     static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu"};
@@ -1075,8 +1082,34 @@ static bool writer_wants_cpu_build(const dl_paste *p)
     static const char *const wants[] = {
         "trying to install cpu", "trying to install the cpu", "want to install cpu",
         "want to install the cpu", "want the cpu version", "want the cpu-only",
-        "need the cpu version", "need the cpu-only"};
-    return dl_paste_find_any(p, wants, sizeof wants / sizeof wants[0]) >= 0;
+        "need the cpu version", "need the cpu-only", "should i install the cpu",
+        "should i install cpu", "should i use the cpu version", "should i get the cpu"};
+    size_t k;
+    for (k = 0; k < sizeof wants / sizeof wants[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, wants[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, wants[k])) {
+            const char *low = p->lines[i].lower, *at = strstr(low, wants[k]);
+            /* "I don't want the CPU version" wants the other */
+            if (!((at - low >= 6 && !strncmp(at - 6, "don't ", 6)) ||
+                  (at - low >= 7 && !strncmp(at - 7, "do not ", 7)) ||
+                  (at - low >= 5 && !strncmp(at - 5, "dont ", 5))))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The writer asks which build to install or says they want the CPU one, and tells of no
+ * install that gave it ("it installed the cpu version", "ended up with"): a CPU build is
+ * then the plan, not the fault. */
+static bool cpu_build_only_wanted(const dl_paste *p)
+{
+    static const char *const got[] = {"installed the cpu", "installs the cpu",
+                                      "installed cpu", "installs cpu", "ended up with",
+                                      "resulted in", "+cpu", "is_available", "was cpu",
+                                      "is cpu"};
+    return writer_wants_cpu_build(p) && dl_paste_find_any(p, got, sizeof got / sizeof got[0]) < 0;
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
@@ -1092,6 +1125,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
         return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos" : "no_gpu";
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
+        return "";
+    if (!strcmp(id, "cpu_only_build") && cpu_build_only_wanted(p))
         return "";
     if (strcmp(own_symbol(p, id), id) != 0)
         return "";
@@ -1166,6 +1201,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* a Mac asking for CUDA is the Mac, whatever its GPU's brand (an Intel Mac's AMD) */
     if (!strcmp(id, "non_nvidia_gpu") && dl_q_text_is(&f->os.family, "macos"))
         return mac_asks_cuda(p, "no_cuda_on_macos");
+    /* the text's GPU is NVIDIA's (a laptop's "dedicated 4070" beside its integrated
+     * Radeon): the other vendor's GPU there is not the one that fails */
+    if (!strcmp(id, "non_nvidia_gpu") && nvidia_gpu_named(f))
+        return "";
     if (!strcmp(id, "non_nvidia_gpu"))
         return other_vendor_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") && strcmp(cpu_run_reported(p, f, id), id) != 0)

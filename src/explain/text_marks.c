@@ -141,6 +141,101 @@ static long false_below(const dl_paste *p, size_t i)
     return -1;
 }
 
+/* The sentence around `at` in low (from its last '.', '!', '?' or the line's start) says
+ * the words under a condition or asks about them: "if CUDA is not available, ...", "what
+ * to do when the GPU is not detected", "cuda not available?". */
+static bool hypothetical(const char *low, const char *at, size_t len)
+{
+    static const char *const conditions[] = {"if ", "when ", "whether ", "in case ", "unless ",
+                                             "otherwise"};
+    const char *start = at, *end = at + len;
+    size_t k;
+    while (start > low && !strchr(".!?", start[-1]))
+        start--;
+    end += strcspn(end, ".!?");
+    if (*end == '?')
+        return true;
+    for (k = 0; k < sizeof conditions / sizeof conditions[0]; k++) {
+        const char *c = strstr(start, conditions[k]);
+        if (c && c < at && (c == low || !isalpha((unsigned char)c[-1])))
+            return true;
+    }
+    return false;
+}
+
+/* A line of code that holds the words in a string ("raise RuntimeError('CUDA is not
+ * available')", "print(\"cuda not available\")"): the program's text, not what it did. */
+static bool in_code(const char *low)
+{
+    static const char *const code[] = {"raise ", "print(", "assert ", "warn(", "log(",
+                                       "logger.", "else:", "return "};
+    size_t k;
+    for (k = 0; k < sizeof code / sizeof code[0]; k++)
+        if (strstr(low, code[k]))
+            return true;
+    return false;
+}
+
+/* The writer tells what the program said or did before `at`, in the same sentence: "it
+ * says CUDA is not available", "I get cuda not available", "still shows that". */
+static bool told(const char *low, const char *at)
+{
+    static const char *const verbs[] = {"says", "said", "saying", "shows", "showed", "showing",
+                                        "tells", "told", "reports", "reported", "claims",
+                                        "i get ", "i got ", "getting ", "it thinks"};
+    const char *start = at;
+    size_t k;
+    while (start > low && !strchr(".!?", start[-1]))
+        start--;
+    for (k = 0; k < sizeof verbs / sizeof verbs[0]; k++) {
+        const char *v = strstr(start, verbs[k]);
+        if (v && v < at)
+            return true;
+    }
+    return false;
+}
+
+/* is_available() False retold in prose, without the call: "it says CUDA is not available",
+ * "it still says that cuda isnt available", "pytorch doesn't detect my GPU", "run.py fails
+ * to detect the gpu". A program's own "CUDA is not available" (a log line) is no retelling:
+ * the CUDA words need a verb of telling before them. Not under a condition or in a question
+ * ("if CUDA is not available, ..."), not in a line of code. -1 when none. */
+static long prose_unavailable_line(const dl_paste *p)
+{
+    /* not "cuda not available": an app's own message in that form ("CUDA not available -
+     * using CPU") retold is its fallback, read elsewhere with the app's other words */
+    static const char *const said[] = {"cuda is not available", "cuda isn't available",
+                                       "cuda isnt available", "cuda is unavailable",
+                                       "gpu not detected", "gpu is not detected"};
+    static const char *const prose[] = {"does not detect my gpu", "doesn't detect my gpu",
+                                        "doesnt detect my gpu", "not detecting my gpu",
+                                        "does not detect the gpu", "doesn't detect the gpu",
+                                        "not detecting the gpu", "fails to detect the gpu",
+                                        "fails to detect my gpu"};
+    /* another framework's CUDA retold is not torch's (onnxruntime's CUDA provider that
+     * failed, TensorFlow's GPU list) */
+    static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",
+                                         "jax", "cupy", "llama.cpp", "llama_cpp", "ollama",
+                                         "ctranslate2", "directml"};
+    const size_t n_said = sizeof said / sizeof said[0];
+    size_t i, k;
+    if (dl_paste_find_any(p, others, sizeof others / sizeof others[0]) >= 0)
+        return -1;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        if (!strstr(low, "cuda") && !strstr(low, "gpu"))
+            continue;
+        for (k = 0; k < n_said + sizeof prose / sizeof prose[0]; k++) {
+            const char *w = k < n_said ? said[k] : prose[k - n_said];
+            const char *at = strstr(low, w);
+            if (at && (k >= n_said || told(low, at)) && !hypothetical(low, at, strlen(w)) &&
+                !in_code(low))
+                return (long)i;
+        }
+    }
+    return -1;
+}
+
 long dl_text_unavailable_line(const dl_paste *p)
 {
     long i, below;
@@ -157,7 +252,9 @@ long dl_text_unavailable_line(const dl_paste *p)
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
     i = dl_paste_find(p, 0, "but cuda is not available");
-    return i >= 0 ? i : failed_availability_assert(p);
+    if (i >= 0 || (i = failed_availability_assert(p)) >= 0)
+        return i;
+    return prose_unavailable_line(p);
 }
 
 /* The message at `at` opens the line or follows a log prefix ("Windows: ", "[INFO] ",
@@ -283,4 +380,41 @@ bool dl_text_uvm_not_loaded_on_demand(const dl_paste *p)
                                         "standby", "resum"};
     return dl_paste_find_any(p, places, sizeof places / sizeof places[0]) >= 0 &&
            dl_paste_find_any(p, sleep, sizeof sleep / sizeof sleep[0]) < 0;
+}
+
+/* A bare "nano" at `at` in low is the board: a word of its own ("nanoGPT", "nano_gpt" are
+ * not), not the editor ("sudo nano", "nano ~/.bashrc", "nano /etc/...", "nano file.py"). */
+static bool nano_board(const char *low, const char *at)
+{
+    const char *after = at + 4;
+    if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-')) ||
+        isalnum((unsigned char)*after) || *after == '_' || *after == '-')
+        return false;
+    if (at - low >= 5 && !strncmp(at - 5, "sudo ", 5))
+        return false;
+    if (*after == ' ') {
+        const char *arg = after + 1;
+        size_t n = strcspn(arg, " \t");
+        if (*arg == '~' || *arg == '/' || *arg == '.' || memchr(arg, '.', n) || memchr(arg, '/', n))
+            return false;
+    }
+    return true;
+}
+
+long dl_text_jetson_line(const dl_paste *p)
+{
+    static const char *const words[] = {"jetson", "xavier", "jetpack", "agx orin", "agx-orin",
+                                        "orin nano", "orin nx", "l4t", " tegra", "nv_tegra",
+                                        "tegrastats"};
+    static const char *const arm[] = {"jetpack", "l4t", "aarch64"};
+    long i = dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+    if (i >= 0 || dl_paste_find_any(p, arm, sizeof arm / sizeof arm[0]) < 0)
+        return i;
+    for (i = dl_paste_find(p, 0, "nano"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "nano")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "nano"); at; at = strstr(at + 4, "nano"))
+            if (nano_board(low, at))
+                return i;
+    }
+    return -1;
 }

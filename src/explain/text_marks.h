@@ -52,4 +52,9 @@ bool dl_text_other_vendor_gpu(const dl_facts *f);
  * /nix/store/, configuration.nix; a Flatpak sandbox) and names no suspend or resume: there
  * CUDA's "unknown error" (999) is that module missing, not one a suspend left wedged. */
 bool dl_text_uvm_not_loaded_on_demand(const dl_paste *p);
+
+/* The first line that names a Jetson: "Jetson Nano", "Orin Nano", JetPack, L4T, Tegra, or a
+ * bare "nano" where the text names JetPack, L4T or aarch64 (not the nano editor, not
+ * "nanoGPT"); -1 when none. */
+long dl_text_jetson_line(const dl_paste *p);
 #endif

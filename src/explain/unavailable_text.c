@@ -86,6 +86,33 @@ static bool availability_differs(dl_explanation *e)
     return true;
 }
 
+/* The writer says the driver is new ("after moving to the new NVIDIA driver", "updated the
+ * driver", "the latest driver"): an old driver is then no reading to put first. */
+static bool driver_said_new(const dl_paste *p)
+{
+    static const char *const words[] = {"new nvidia driver", "new driver", "newest driver",
+                                        "latest driver", "latest nvidia driver",
+                                        "updated the driver", "updated my driver",
+                                        "updated the nvidia driver", "updated my nvidia driver",
+                                        "driver update"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
+/* A Jetson: its driver comes with JetPack (L4T), so an old driver is no reading. What
+ * torch sees there turns on the build: pip's aarch64 wheel has no CUDA for the Jetson,
+ * NVIDIA's builds for the JetPack release do. A candidate and the question, no cause. */
+static bool jetson_unavailable(dl_explanation *e)
+{
+    if (dl_text_jetson_line(&e->paste) < 0)
+        return false;
+    dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
+    dl_strv_add(&e->ask, dl_strdup("`python3 -c \"import torch; print(torch.__version__, "
+                                   "torch.version.cuda)\"` (NVIDIA's Jetson builds carry .nv "
+                                   "in the version; pip's wheel has no CUDA there) and "
+                                   "`cat /etc/nv_tegra_release` (the L4T release)"));
+    return true;
+}
+
 void dl_explain_silent_unavailable(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -105,8 +132,9 @@ void dl_explain_silent_unavailable(dl_explanation *e)
     if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         dl_text_other_vendor_gpu(&e->facts) ||
-        dl_text_in_container(&e->paste) ||
-        (line = dl_text_unavailable_line(&e->paste)) < 0 || availability_differs(e))
+        dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
+        (line = dl_text_unavailable_line(&e->paste)) < 0 || availability_differs(e) ||
+        jetson_unavailable(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

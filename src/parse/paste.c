@@ -415,6 +415,64 @@ static bool key_value(const char *s, size_t n)
     return i > 1 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ' && s[i - 1] != ' ';
 }
 
+/* The start of next (m bytes) reads as code: its first token holds '(' or '.', or '_'
+ * ("torch.cuda.is_available()", "print(x)"). */
+static bool code_start(const char *next, size_t m)
+{
+    size_t i;
+    for (i = 0; i < m && next[i] != ' '; i++)
+        if (i && (next[i] == '(' || next[i] == '.' || next[i] == '_'))
+            return true;
+    return false;
+}
+
+/* next (m bytes) starts a statement of its own: a command or a line of torch code, which
+ * no word of the line before goes on into ("GPU." + "torch.cuda...", "." + "pip install"). */
+static bool statement_start(const char *next, size_t m)
+{
+    static const char *const starts[] = {"torch.", "print(", "import ", "from ", "python ",
+                                         "python3 ", "pip ", "pip3 ", "conda ", "nvidia-smi",
+                                         "nvcc "};
+    size_t k;
+    for (k = 0; k < sizeof starts / sizeof starts[0]; k++)
+        if (m >= strlen(starts[k]) && !strncmp(next, starts[k], strlen(starts[k])))
+            return true;
+    return false;
+}
+
+/* next (m bytes) starts with a word of letters followed by a space: "it says ...". */
+static bool word_then_space(const char *next, size_t m)
+{
+    size_t i = 0;
+    while (i < m && isalpha((unsigned char)next[i]))
+        i++;
+    return i > 0 && i < m && next[i] == ' ';
+}
+
+/* s (n bytes) ends a sentence and next (m bytes) starts another: s's last word is plain
+ * (letters, digits, '-'; not a path or code) and ends in '.', '!' or '?', and next starts
+ * with a lower-case word. A sentence that ends at column 80 is no cut word: "...on my GTX
+ * 1650." + "torch.cuda.is_available() returns False" must not read "1650.torch". A '.'
+ * ends a sentence only before a statement, or after a number before a word ("1650." + "it
+ * says"): "x = torch." + "cuda.is_available()", "python3." + "dll" go on. */
+static bool sentence_ends(const char *s, size_t n, const char *next, size_t m)
+{
+    size_t i = n - 1;
+    bool letter = false;
+    if (n < 3 || !m || !strchr(".!?", s[n - 1]) || !isalnum((unsigned char)s[n - 2]) ||
+        !islower((unsigned char)next[0]))
+        return false;
+    while (i > 0 && s[i - 1] != ' ') {
+        unsigned char c = (unsigned char)s[--i];
+        if (!isalnum(c) && c != '-')
+            return false;
+        letter = letter || isalpha(c);
+    }
+    if (i == 0)
+        return false; /* one token as wide as the line: not prose */
+    return s[n - 1] != '.' || statement_start(next, m) || (!letter && word_then_space(next, m));
+}
+
 /* The line s (n bytes) was cut at the terminal's width when it was copied, and next (m bytes)
  * is the rest of it: s is exactly 80 columns and no table row, and either s ends with the
  * space before a word, or the cut falls inside a word or a path (next starts with a lower-case
@@ -430,7 +488,7 @@ static bool cut_at_terminal_width(const char *s, size_t n, const char *next, siz
         border(next, m, false))
         return false;
     c = (unsigned char)next[0];
-    if (key_value(next, m))
+    if (key_value(next, m) || sentence_ends(s, n, next, m))
         return false;
     /* cut at the space between two words: " this platform.", " 1.5.0, 1.5.0+cpu" */
     if (c == ' ')
@@ -472,6 +530,9 @@ static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
     for (word = 0; word < m && next[word] != ' '; word++)
         ; /* the raw text has no NUL after the line: bounded by m */
     word = columns(next, word);
+    /* a sentence followed by a line of code: "...on my GTX 1650." + "torch.cuda..." */
+    if (strchr(".!?", s[n - 1]) && code_start(next, m))
+        return false;
     return cols + 1 + word > DL_PASTE_WRAP_COLUMNS;
 }
 

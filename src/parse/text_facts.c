@@ -17,6 +17,7 @@ static void note(dl_text_facts *w, const char *fact, size_t line)
     if (w->n < DL_TEXT_FACT_MAX) {
         w->where[w->n].fact = fact;
         w->where[w->n].line = line;
+        w->where[w->n].inferred_from = NULL;
         w->n++;
     }
 }
@@ -1495,6 +1496,23 @@ static bool prose_word(const char *low)
 
 /* A GPU named in prose or an issue form ("**GPU**: RTX 5090", "GPU is GeForce GT 740M |
  * 3.0", "Graphics card: 1 Tesla P100"): from the marketing word to the end of the name. */
+/* The GPU at `hit` is the integrated one of a laptop that also has a dedicated GPU ("an
+ * integrated Radeon 780M and a dedicated RTX 4070"): "integrated" within the two words
+ * before it ("integrated AMD Radeon"), and the text names a dedicated or discrete GPU. The
+ * dedicated one is the GPU the question is about. */
+static bool integrated_beside_dedicated(const dl_paste *p, const char *low, const char *hit)
+{
+    static const char *const dedicated[] = {"dedicated", "discrete", "dgpu"};
+    const char *from = hit - low > 24 ? hit - 24 : low;
+    const char *at = strstr(from, "integrated"), *comma;
+    if (!at || at >= hit)
+        return false;
+    comma = strchr(at, ',');
+    if (comma && comma < hit)
+        return false;
+    return dl_paste_find_any(p, dedicated, sizeof dedicated / sizeof dedicated[0]) >= 0;
+}
+
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const marks[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
@@ -1515,7 +1533,7 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         for (at = dl_paste_find(p, 0, marks[k]); at >= 0 && (line < 0 || at <= line);
              at = dl_paste_find(p, (size_t)at + 1, marks[k])) {
             const char *hit = gpu_mark_at(p->lines[at].lower, marks[k]);
-            if (!hit)
+            if (!hit || integrated_beside_dedicated(p, p->lines[at].lower, hit))
                 continue;
             if (line < 0 || at < line || hit < best) {
                 line = at;
@@ -1724,8 +1742,9 @@ static bool geforce_digits(const char *d)
  * "two 2080"): the number is a thing the writer has, not a year, a size or a resolution. */
 static bool owned_word_before(const char *low, const char *at)
 {
+    /* "a dedicated 4070" beside an integrated GPU: the laptop's discrete GPU */
     static const char *const words[] = {"a", "an", "my", "our", "his", "her", "their", "one",
-                                        "two", "single", "dual"};
+                                        "two", "single", "dual", "dedicated", "discrete"};
     const char *end = at, *start;
     size_t k;
     if (end == low || end[-1] != ' ')
@@ -1784,7 +1803,8 @@ static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_fact
                 suffix = " Ti";
             else if (!strncmp(after, "super", 5) && !isalnum((unsigned char)after[5]))
                 suffix = " SUPER";
-            else if (isalnum((unsigned char)at[4]) || at[4] == '.' ||
+            else if (isalnum((unsigned char)at[4]) ||
+                     (at[4] == '.' && isalnum((unsigned char)at[5])) ||
                      !owned_word_before(low, at) || !strncmp(at + 4, " x", 2) ||
                      !strncmp(at + 4, " mb", 3) || !strncmp(at + 4, " px", 3))
                 continue;
@@ -1884,8 +1904,12 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
         return;
     dl_text_set(&f->os.family, "windows");
     for (i = 0; i < w->n; i++)
-        if (!strcmp(w->where[i].fact, "nvml.driver_version"))
+        if (!strcmp(w->where[i].fact, "nvml.driver_version")) {
             note(w, "os.family", w->where[i].line);
+            if (w->n && !strcmp(w->where[w->n - 1].fact, "os.family"))
+                w->where[w->n - 1].inferred_from = "nvml.driver_version";
+            break;
+        }
 }
 
 /* ---- facts said in words, read only where the text has no structured line for them ---- */

@@ -14,6 +14,9 @@
 typedef struct dl_text_fact_line {
     const char *fact;   /* "nvml.driver_version" */
     size_t line;        /* paste index */
+    /* NULL for a fact the text says; else the fact it was inferred from ("os.family" from
+     * "nvml.driver_version": Windows' driver numbering), which the views show as such */
+    const char *inferred_from;
 } dl_text_fact_line;
 
 typedef struct dl_text_facts {

@@ -42,6 +42,9 @@ char *dl_render_explain_json(const dl_explanation *e, const char *name)
         cJSON *w = cJSON_CreateObject();
         cJSON_AddStringToObject(w, "fact", e->where.where[i].fact);
         cJSON_AddNumberToObject(w, "line", (double)e->paste.lines[e->where.where[i].line].number);
+        /* a fact dlenv inferred, not one the text says: the fact it came from */
+        if (e->where.where[i].inferred_from)
+            cJSON_AddStringToObject(w, "inferred_from", e->where.where[i].inferred_from);
         cJSON_AddItemToArray(where, w);
     }
     cJSON_AddItemToObject(doc, "facts_from", where);

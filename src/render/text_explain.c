@@ -78,6 +78,31 @@ static void put_value(dl_buf *b, const cJSON *v)
     }
 }
 
+/* A fact the text does not say but dlenv inferred from another one: shown with what it
+ * was inferred from ("windows (inferred from the driver version 536.23)"), so that it is
+ * not read as the writer's word. */
+static void inferred(dl_buf *b, const cJSON *json, const char *from)
+{
+    static const struct {
+        const char *fact, *words;
+    } labels[] = {{"nvml.driver_version", "the driver version"}};
+    const char *words = from;
+    const cJSON *v;
+    size_t k;
+    if (!from)
+        return;
+    for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
+        if (!strcmp(labels[k].fact, from))
+            words = labels[k].words;
+    dl_buf_printf(b, " (inferred from %s", words);
+    v = at_path(json, from);
+    if (v) {
+        dl_buf_printf(b, " ");
+        put_value(b, v);
+    }
+    dl_buf_printf(b, ")");
+}
+
 static void facts(dl_buf *b, const dl_explanation *e)
 {
     cJSON *json;
@@ -94,6 +119,7 @@ static void facts(dl_buf *b, const dl_explanation *e)
             put_value(b, v);
         else
             dl_buf_printf(b, "?");
+        inferred(b, json, e->where.where[i].inferred_from);
         dl_buf_printf(b, "\n      L%zu: %s\n", e->paste.lines[e->where.where[i].line].number,
                       e->paste.lines[e->where.where[i].line].text);
     }

@@ -14,5 +14,14 @@ done
 # NVIDIA's image tag is a release date, not torch's version
 out=$("$dlenv" explain "$dir/ngc-gpu-not-yet-supported.txt" 2>&1)
 case "$out" in *"version = 21.02"*) echo "FAIL: NGC tag read as torch: $out"; failed=1 ;; esac
+# an OS inferred from Windows' driver numbering is shown as inferred, not as the text's word
+out=$("$dlenv" explain "$dir/windows-driver-number-untagged-torch.txt" 2>&1)
+want="os.family = windows (inferred from the driver version 546.33)"
+case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+out=$("$dlenv" explain --json "$dir/windows-driver-number-untagged-torch.txt" 2>&1)
+case "$out" in *'"inferred_from":'*'"nvml.driver_version"'*) ;;
+    *) echo "FAIL: no inferred_from in --json: $out"; failed=1 ;; esac
+out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
+case "$out" in *"inferred from"*) echo "FAIL: a read fact shown as inferred: $out"; failed=1 ;; esac
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed

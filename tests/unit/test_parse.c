@@ -379,6 +379,34 @@ static void lines_wrapped_at_a_space_are_joined(void **state)
     dl_paste_free(&p);
 }
 
+static void a_sentence_that_ends_at_80_columns_stays(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* 80 columns that end a sentence, then a line of code or a new sentence: no "1650.torch"
+     * nor "1650!it" (a text box's wrap at the space, at most); a 79-column sentence before
+     * code is not wrapped either; "x = torch." + "cuda..." and
+     * "python3." + "dll" are cut inside one token and go on */
+    read_text("xI reinstalled everything twice today and still get the same result on GTX 1650.\n"
+              "torch.cuda.is_available() returns False\n"
+              "I still see no GPU at all, after I reinstalled everything twice, on my GTX 1650!\n"
+              "it says no\n"
+              "I reinstalled everything twice today and still get the same result on GTX 1650.\n"
+              "torch.cuda.is_available() returns False\n"
+              "so I went and wrote it down once more, line by line, and it printed yyy = torch.\n"
+              "cuda.is_available()\n"
+              "xSo I went and wrote it down once more, line by line; it could not load python3.\n"
+              "dll",
+              &p);
+    assert_int_equal(p.count, 7);
+    assert_string_equal(p.lines[1].text, "torch.cuda.is_available() returns False");
+    assert_non_null(strstr(p.lines[2].text, "GTX 1650! it says no")); /* wrapped, not cut */
+    assert_string_equal(p.lines[4].text, "torch.cuda.is_available() returns False");
+    assert_non_null(strstr(p.lines[5].text, "yyy = torch.cuda.is_available()"));
+    assert_non_null(strstr(p.lines[6].text, "python3.dll"));
+    dl_paste_free(&p);
+}
+
 static void list_markers_and_indented_blocks(void **state)
 {
     dl_paste p;
@@ -533,6 +561,7 @@ int main(void)
         cmocka_unit_test(lines_cut_at_80_columns_are_joined),
         cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
         cmocka_unit_test(lines_wrapped_at_a_space_are_joined),
+        cmocka_unit_test(a_sentence_that_ends_at_80_columns_stays),
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
         cmocka_unit_test(wsl_said_not_denied),
