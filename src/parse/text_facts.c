@@ -1,4 +1,5 @@
 #include "parse/text_facts.h"
+#include "parse/os_signs.h"
 
 #include "base/str.h"
 #include "know/version.h"
@@ -181,22 +182,27 @@ static bool drive_path(const char *low)
 static const char *line_os(const char *low)
 {
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
-        strstr(low, "os: microsoft windows"))
+        strstr(low, "os: microsoft windows") || dl_os_windows_sign(low))
         return "windows";
-    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low))
+    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low) ||
+        strstr(low, ".dylib"))
         return "macos";
     if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
-        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || strstr(low, ".so"))
+        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || strstr(low, ".so") ||
+        dl_os_linux_sign(low))
         return "linux";
     return NULL;
 }
 
-/* Every line line_os reads an OS from holds one of these (a drive path holds ":\\" or
+/* Every line line_os reads an OS from holds one of these (at most DL_PASTE_CURSOR_MARKS,
+ * all a cursor reads; a drive path holds ":\\" or
  * ":/"): the lines without any are skipped, a long training log's almost all. */
 static const char *const line_os_marks[] = {
     "winerror", ":\\", ":/", ".dll", "os: microsoft windows", "darwin", "os: macos",
     "/users/", "/opt/homebrew/", "python.framework/", "gnu/linux", "os: ubuntu", "os: debian",
-    "/site-packages/", "/dist-packages/", ".so"};
+    "/site-packages/", "/dist-packages/", ".so", "\\site-packages\\", "\\appdata\\", ".\\",
+    "os: windows", ".dylib", "/opt/", "-linux-gnu", "/usr/lib64/", "/usr/local/cuda", "/home/",
+    "root@", "/content/", "/mnt/", "/media/", "/root/", "/pytorch/"};
 
 static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
                       dl_paste_cursor *os_lines)
@@ -1030,7 +1036,8 @@ static long mac_prompt_line(const dl_paste *p)
     return -1;
 }
 
-/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac", Apple silicon
+/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac" or "MBP"
+ * (MacBook Pro), Apple silicon
  * ("M1 Pro", "on an M2"), or torch's Metal device ('mps'), which exists only on macOS. */
 static long mac_line(const dl_paste *p)
 {
@@ -1038,7 +1045,7 @@ static long mac_line(const dl_paste *p)
                                         "imac", "apple silicon", "apple m1", "apple m2",
                                         "apple m3", "apple m4", "backends.mps", "'mps'",
                                         "\"mps\""};
-    static const char *const mac_words[] = {"mac", "m1", "m2", "m3", "m4"};
+    static const char *const mac_words[] = {"mac", "mbp", "m1", "m2", "m3", "m4"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
     long c = mac_prompt_line(p);
@@ -1864,6 +1871,40 @@ static void os_from_windows_shell(const dl_paste *p, dl_facts *f, dl_text_facts 
     note(w, "os.family", (size_t)best);
 }
 
+/* A Windows program or script run by name ("webui-user.bat", "nvidia-smi.exe",
+ * "install.ps1"): the name's end, after a name's own character. */
+static bool windows_program_at(const char *low, const char *at, size_t len)
+{
+    return at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_') &&
+           !isalnum((unsigned char)at[len]) && at[len] != '-' && at[len] != '_';
+}
+
+/* The last signs, when nothing else named the OS: a Windows script or program named, or a
+ * tool only Linux has (apt, the kernel's modprobe/lsmod/dkms, Google Colab's Linux VM). The
+ * first line with either wins; a container or WSL named keeps Windows' names out (a Windows
+ * host's launcher starts a Linux torch there). */
+static void os_from_tools(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const programs[] = {".bat", ".exe", ".ps1"};
+    static const char *const linux_tools[] = {"apt install", "apt-get", "modprobe", "lsmod",
+                                              "dkms", "colab"};
+    size_t k;
+    long win = -1, lin;
+    if (f->os.family.value)
+        return;
+    for (k = 0; k < sizeof programs / sizeof programs[0] && !names_linux_host(p); k++) {
+        long i = dl_paste_find_where(p, 0, programs[k], windows_program_at);
+        if (i >= 0 && (win < 0 || i < win))
+            win = i;
+    }
+    lin = first_word_line_of(p, linux_tools, sizeof linux_tools / sizeof linux_tools[0]);
+    /* both on one line ("setup.bat for Windows, apt-get for Linux"): the text cannot say */
+    if ((win < 0 && lin < 0) || win == lin)
+        return;
+    dl_text_set(&f->os.family, lin < 0 || (win >= 0 && win < lin) ? "windows" : "linux");
+    note(w, "os.family", (size_t)(lin < 0 || (win >= 0 && win < lin) ? win : lin));
+}
+
 /* A driver number in NVIDIA's Windows form names Windows when nothing else named the OS.
  * A Linux driver's major is its branch ("535.54.03", "470.82.01"), and every branch since
  * R410 but R418 is a multiple of 5 (data/cuda_driver.csv: 410, 418, 440, 450 ... 595); the
@@ -1905,6 +1946,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
     os_from_windows_shell(p, f, w);
+    os_from_tools(p, f, w);
     os_from_windows_driver(p, f, w);
 }
 
