@@ -1880,14 +1880,16 @@ static bool windows_program_at(const char *low, const char *at, size_t len)
 }
 
 /* The last signs, when nothing else named the OS: a Windows script or program named, or a
- * tool only Linux has (apt, the kernel's modprobe/lsmod/dkms, Google Colab's Linux VM). The
+ * tool only Linux has (apt, the kernel's modprobe/lsmod/dkms). The
  * first line with either wins; a container or WSL named keeps Windows' names out (a Windows
  * host's launcher starts a Linux torch there). */
 static void os_from_tools(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const programs[] = {".bat", ".exe", ".ps1"};
+    /* not "Colab": "it runs in Colab" is as often said of where it works, the failing
+     * machine being the writer's own (Colab's /content/ path is read above) */
     static const char *const linux_tools[] = {"apt install", "apt-get", "modprobe", "lsmod",
-                                              "dkms", "colab"};
+                                              "dkms"};
     size_t k;
     long win = -1, lin;
     if (f->os.family.value)

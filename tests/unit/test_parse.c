@@ -515,7 +515,7 @@ static void os_and_version_read_from_words(void **state)
          * "MBP" is a Mac */
         {"after opening the webui-user.bat file, CMD returned", "windows", NULL, NULL, NULL},
         {"sudo modprobe nvidia fails", "linux", NULL, NULL, NULL},
-        {"Colab GPU unavailable", "linux", NULL, NULL, NULL},
+        {"I could run all the scripts in colab, from GPU by the way.", "-", NULL, NULL, NULL},
         {"setup.bat or apt-get install, both fail", "-", NULL, NULL, NULL},
         {"docker compose up, then run.bat in the container", "-", NULL, NULL, NULL},
         {"a battery.bat-tery", "-", NULL, NULL, NULL},
