@@ -1057,8 +1057,12 @@ static long mac_line(const dl_paste *p)
  * WSL"): the word right before it decides. */
 static bool wsl_denied(const char *low, const char *at)
 {
-    static const char *const denials[] = {"not", "no", "without", "outside", "instead of",
-                                          "rather than", "(not"};
+    /* and in Chinese: "没有使用WSL" (did not use), 未使用, 没有, 没用, 不是, 不用 */
+    static const char *const denials[] = {
+        "not", "no", "without", "outside", "instead of", "rather than", "(not",
+        "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8", "\xe6\x9c\xaa\xe4\xbd\xbf\xe7\x94\xa8",
+        "\xe6\xb2\xa1\xe6\x9c\x89", "\xe6\xb2\xa1\xe7\x94\xa8", "\xe4\xb8\x8d\xe6\x98\xaf",
+        "\xe4\xb8\x8d\xe7\x94\xa8"};
     size_t k;
     while (at > low && at[-1] == ' ')
         at--;
@@ -1124,6 +1128,25 @@ static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w
         return;
     dl_text_set(&f->os.family, "macos");
     note_again(w, "os.family", (size_t)mac);
+}
+
+/* An issue form's "OS: Windows 11" is the host's when the text says WSL elsewhere ("WSL2
+ * Ubuntu 22.04" a line below): torch runs on Linux there, as os_in_words reads it. */
+static void wsl_over_windows_form(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    size_t i;
+    long wsl;
+    if (!f->os.family.value || strcmp(f->os.family.value, "windows") != 0)
+        return;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "os.family")) {
+            if (!strstr(p->lines[w->where[i].line].lower, "os: windows") ||
+                (wsl = dl_text_wsl_line(p)) < 0)
+                return;
+            dl_text_set(&f->os.family, "linux");
+            note_again(w, "os.family", (size_t)wsl);
+            return;
+        }
 }
 
 /* Windows in words: "Windows 10", "Windows11", "Win10", and the short name with a space
@@ -1935,6 +1958,7 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     mac_words_over_path(p, f, w);
+    wsl_over_windows_form(p, f, w);
     os_in_words(p, f, w);
     python_in_words(p, f, w);
     bits_by_check(p, f, w);

@@ -423,6 +423,7 @@ static void wsl_said_not_denied(void **state)
         {"not WSL1 but WSL2", 0},
         {"wsl", 0},
         {"Ubuntu on bare metal", -1},
+        {"\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8WSL", -1},
     };
     size_t i;
     (void)state;
@@ -499,6 +500,8 @@ static void os_and_version_read_from_words(void **state)
         {"the README says .\\venv\\Scripts\\activate, see there", "-", NULL, NULL, NULL},
         {"OS: Windows 10", "windows", NULL, NULL, NULL},
         {"OS: Windows 11 + WSL2 Ubuntu", "linux", NULL, NULL, NULL},
+        {"OS: Windows 11\nRunning in WSL2, Ubuntu 22.04", "linux", NULL, NULL, NULL},
+        {"OS: Windows 11\nnative, not WSL", "windows", NULL, NULL, NULL},
         {"  File \"/home/me/QuaRot/quarot/nn/linear.py\", line 50", "linux", NULL, NULL, NULL},
         {"  File \"/data/home/me/main.py\", line 56", "linux", NULL, NULL, NULL},
         {"see https://example.com/home/docs", "-", NULL, NULL, NULL},
