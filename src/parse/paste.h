@@ -62,7 +62,7 @@ long dl_paste_find_any_where(const dl_paste *p, const char *const *needles, size
 /* The lines that hold any of a few marks, visited in order: a reader that can fire only on
  * such a line skips the rest of a long log. Each mark's next line is kept, so every mark's
  * lines are searched for once in all, however many lines are asked about. */
-#define DL_PASTE_CURSOR_MARKS 24
+#define DL_PASTE_CURSOR_MARKS 32
 typedef struct dl_paste_cursor {
     const dl_paste *paste;
     const char *const *marks;

@@ -1,4 +1,5 @@
 #include "parse/text_facts.h"
+#include "parse/os_signs.h"
 
 #include "base/str.h"
 #include "know/version.h"
@@ -182,22 +183,27 @@ static bool drive_path(const char *low)
 static const char *line_os(const char *low)
 {
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
-        strstr(low, "os: microsoft windows"))
+        strstr(low, "os: microsoft windows") || dl_os_windows_sign(low))
         return "windows";
-    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low))
+    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low) ||
+        strstr(low, ".dylib"))
         return "macos";
     if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
-        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || strstr(low, ".so"))
+        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || strstr(low, ".so") ||
+        dl_os_linux_sign(low))
         return "linux";
     return NULL;
 }
 
-/* Every line line_os reads an OS from holds one of these (a drive path holds ":\\" or
+/* Every line line_os reads an OS from holds one of these (at most DL_PASTE_CURSOR_MARKS,
+ * all a cursor reads; a drive path holds ":\\" or
  * ":/"): the lines without any are skipped, a long training log's almost all. */
 static const char *const line_os_marks[] = {
     "winerror", ":\\", ":/", ".dll", "os: microsoft windows", "darwin", "os: macos",
     "/users/", "/opt/homebrew/", "python.framework/", "gnu/linux", "os: ubuntu", "os: debian",
-    "/site-packages/", "/dist-packages/", ".so"};
+    "/site-packages/", "/dist-packages/", ".so", "\\site-packages\\", "\\appdata\\", ".\\",
+    "os: windows", ".dylib", "/opt/", "-linux-gnu", "/usr/lib64/", "/usr/local/cuda", "/home/",
+    "root@", "/content/", "/mnt/", "/media/", "/root/", "/pytorch/"};
 
 static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
                       dl_paste_cursor *os_lines)
@@ -1031,7 +1037,8 @@ static long mac_prompt_line(const dl_paste *p)
     return -1;
 }
 
-/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac", Apple silicon
+/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac" or "MBP"
+ * (MacBook Pro), Apple silicon
  * ("M1 Pro", "on an M2"), or torch's Metal device ('mps'), which exists only on macOS. */
 static long mac_line(const dl_paste *p)
 {
@@ -1039,7 +1046,7 @@ static long mac_line(const dl_paste *p)
                                         "imac", "apple silicon", "apple m1", "apple m2",
                                         "apple m3", "apple m4", "backends.mps", "'mps'",
                                         "\"mps\""};
-    static const char *const mac_words[] = {"mac", "m1", "m2", "m3", "m4"};
+    static const char *const mac_words[] = {"mac", "mbp", "m1", "m2", "m3", "m4"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
     long c = mac_prompt_line(p);
@@ -1051,8 +1058,12 @@ static long mac_line(const dl_paste *p)
  * WSL"): the word right before it decides. */
 static bool wsl_denied(const char *low, const char *at)
 {
-    static const char *const denials[] = {"not", "no", "without", "outside", "instead of",
-                                          "rather than", "(not"};
+    /* and in Chinese: "没有使用WSL" (did not use), 未使用, 没有, 没用, 不是, 不用 */
+    static const char *const denials[] = {
+        "not", "no", "without", "outside", "instead of", "rather than", "(not",
+        "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8", "\xe6\x9c\xaa\xe4\xbd\xbf\xe7\x94\xa8",
+        "\xe6\xb2\xa1\xe6\x9c\x89", "\xe6\xb2\xa1\xe7\x94\xa8", "\xe4\xb8\x8d\xe6\x98\xaf",
+        "\xe4\xb8\x8d\xe7\x94\xa8"};
     size_t k;
     while (at > low && at[-1] == ' ')
         at--;
@@ -1118,6 +1129,25 @@ static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w
         return;
     dl_text_set(&f->os.family, "macos");
     note_again(w, "os.family", (size_t)mac);
+}
+
+/* An issue form's "OS: Windows 11" is the host's when the text says WSL elsewhere ("WSL2
+ * Ubuntu 22.04" a line below): torch runs on Linux there, as os_in_words reads it. */
+static void wsl_over_windows_form(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    size_t i;
+    long wsl;
+    if (!f->os.family.value || strcmp(f->os.family.value, "windows") != 0)
+        return;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "os.family")) {
+            if (!strstr(p->lines[w->where[i].line].lower, "os: windows") ||
+                (wsl = dl_text_wsl_line(p)) < 0)
+                return;
+            dl_text_set(&f->os.family, "linux");
+            note_again(w, "os.family", (size_t)wsl);
+            return;
+        }
 }
 
 /* Windows in words: "Windows 10", "Windows11", "Win10", and the short name with a space
@@ -1884,6 +1914,42 @@ static void os_from_windows_shell(const dl_paste *p, dl_facts *f, dl_text_facts 
     note(w, "os.family", (size_t)best);
 }
 
+/* A Windows program or script run by name ("webui-user.bat", "nvidia-smi.exe",
+ * "install.ps1"): the name's end, after a name's own character. */
+static bool windows_program_at(const char *low, const char *at, size_t len)
+{
+    return at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_') &&
+           !isalnum((unsigned char)at[len]) && at[len] != '-' && at[len] != '_';
+}
+
+/* The last signs, when nothing else named the OS: a Windows script or program named, or a
+ * tool only Linux has (apt, the kernel's modprobe/lsmod/dkms). The
+ * first line with either wins; a container or WSL named keeps Windows' names out (a Windows
+ * host's launcher starts a Linux torch there). */
+static void os_from_tools(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const programs[] = {".bat", ".exe", ".ps1"};
+    /* not "Colab": "it runs in Colab" is as often said of where it works, the failing
+     * machine being the writer's own (Colab's /content/ path is read above) */
+    static const char *const linux_tools[] = {"apt install", "apt-get", "modprobe", "lsmod",
+                                              "dkms"};
+    size_t k;
+    long win = -1, lin;
+    if (f->os.family.value)
+        return;
+    for (k = 0; k < sizeof programs / sizeof programs[0] && !names_linux_host(p); k++) {
+        long i = dl_paste_find_where(p, 0, programs[k], windows_program_at);
+        if (i >= 0 && (win < 0 || i < win))
+            win = i;
+    }
+    lin = first_word_line_of(p, linux_tools, sizeof linux_tools / sizeof linux_tools[0]);
+    /* both on one line ("setup.bat for Windows, apt-get for Linux"): the text cannot say */
+    if ((win < 0 && lin < 0) || win == lin)
+        return;
+    dl_text_set(&f->os.family, lin < 0 || (win >= 0 && win < lin) ? "windows" : "linux");
+    note(w, "os.family", (size_t)(lin < 0 || (win >= 0 && win < lin) ? win : lin));
+}
+
 /* A driver number in NVIDIA's Windows form names Windows when nothing else named the OS.
  * A Linux driver's major is its branch ("535.54.03", "470.82.01"), and every branch since
  * R410 but R418 is a multiple of 5 (data/cuda_driver.csv: 410, 418, 440, 450 ... 595); the
@@ -1916,6 +1982,7 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     mac_words_over_path(p, f, w);
+    wsl_over_windows_form(p, f, w);
     os_in_words(p, f, w);
     python_in_words(p, f, w);
     bits_by_check(p, f, w);
@@ -1929,6 +1996,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
     os_from_windows_shell(p, f, w);
+    os_from_tools(p, f, w);
     os_from_windows_driver(p, f, w);
 }
 

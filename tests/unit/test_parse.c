@@ -451,6 +451,7 @@ static void wsl_said_not_denied(void **state)
         {"not WSL1 but WSL2", 0},
         {"wsl", 0},
         {"Ubuntu on bare metal", -1},
+        {"\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8WSL", -1},
     };
     size_t i;
     (void)state;
@@ -513,6 +514,44 @@ static void os_and_version_read_from_words(void **state)
         {"set it in cmdline args", "-", NULL, NULL, NULL},
         {"### Logs\n```powershell\nDevice: cpu\n```", "-", NULL, NULL, NULL},
         {"in PowerShell: docker run -it img python app.py", "-", NULL, NULL, NULL},
+        /* Path forms only one OS writes: a backslash site-packages or AppData with no
+         * drive, a relative ".\\" typed at a prompt, an issue form's "OS: Windows"; Linux's
+         * rooted /home, /content, /mnt, /pytorch (its wheels' build root), /opt/conda, a root
+         * prompt; a Mac's .dylib. A URL's /home/, a README's Windows step quoted in prose,
+         * "OS: Windows 11 + WSL2" and /opt/anaconda3 (a Mac's install too) are none. */
+        {"  File \"\\sd\\venv\\lib\\site-packages\\torch\\cuda\\__init__.py\"", "windows", NULL,
+         NULL, NULL},
+        {"File ~\\AppData\\Local\\miniconda3\\envs\\a\\lib", "windows", NULL, NULL, NULL},
+        {"(venv) PS > .\\webui-user.bat", "windows", NULL, NULL, NULL},
+        {" pip install .\\torch_directml-0.2.0-cp310-cp310-win_amd64.whl", "windows", NULL, NULL,
+         NULL},
+        {"the README says .\\venv\\Scripts\\activate, see there", "-", NULL, NULL, NULL},
+        {"OS: Windows 10", "windows", NULL, NULL, NULL},
+        {"OS: Windows 11 + WSL2 Ubuntu", "linux", NULL, NULL, NULL},
+        {"OS: Windows 11\nRunning in WSL2, Ubuntu 22.04", "linux", NULL, NULL, NULL},
+        {"OS: Windows 11\nnative, not WSL", "windows", NULL, NULL, NULL},
+        {"  File \"/home/me/QuaRot/quarot/nn/linear.py\", line 50", "linux", NULL, NULL, NULL},
+        {"  File \"/data/home/me/main.py\", line 56", "linux", NULL, NULL, NULL},
+        {"see https://example.com/home/docs", "-", NULL, NULL, NULL},
+        {"-e USER_HOME=/home/lab", "linux", NULL, NULL, NULL},
+        {"at /pytorch/c10/cuda/CUDACachingAllocator.cpp:513", "linux", NULL, NULL, NULL},
+        {"at /opt/conda/conda-bld/pytorch_1579022060824/work/aten/src/THC/THCGeneral.cpp:50",
+         "linux", NULL, NULL, NULL},
+        {"cd /opt/anaconda3/envs/a", "-", NULL, NULL, NULL},
+        {"root@a192be7bc1bc:/workspace# bash gui.sh", "linux", NULL, NULL, NULL},
+        {"In google colab: /content/drive/MyDrive", "linux", NULL, NULL, NULL},
+        {"OMP: Error #15: Initializing libiomp5.dylib", "macos", NULL, NULL, NULL},
+        /* and last, a Windows script or program run by name, or a tool only Linux has;
+         * both on one line say nothing, a container keeps the Windows names out, and a
+         * "MBP" is a Mac */
+        {"after opening the webui-user.bat file, CMD returned", "windows", NULL, NULL, NULL},
+        {"sudo modprobe nvidia fails", "linux", NULL, NULL, NULL},
+        {"I could run all the scripts in colab, from GPU by the way.", "-", NULL, NULL, NULL},
+        {"setup.bat or apt-get install, both fail", "-", NULL, NULL, NULL},
+        {"docker compose up, then run.bat in the container", "-", NULL, NULL, NULL},
+        {"a battery.bat-tery", "-", NULL, NULL, NULL},
+        {"Running on a 2016 MBP\n  File \"/usr/local/lib/python3.7/site-packages/torch/x.py\"",
+         "macos", NULL, NULL, NULL},
     };
     size_t i;
     (void)state;
