@@ -74,9 +74,14 @@ typedef struct dl_paste_cursor {
 /* n at most DL_PASTE_CURSOR_MARKS (more are ignored); marks already lower case. */
 void dl_paste_cursor_init(dl_paste_cursor *c, const dl_paste *p, const char *const *marks,
                           size_t n);
-/* The same for a static array of marks. */
-#define DL_PASTE_CURSOR_INIT(c, p, marks) \
-    dl_paste_cursor_init(c, p, marks, sizeof marks / sizeof *marks)
+/* The same for a static array of marks; a list longer than the cursor holds is a build
+ * error, not marks silently ignored. */
+#define DL_PASTE_CURSOR_INIT(c, p, marks)                                                   \
+    do {                                                                                    \
+        _Static_assert(sizeof marks / sizeof *marks <= DL_PASTE_CURSOR_MARKS,               \
+                       "raise DL_PASTE_CURSOR_MARKS for " #marks);                          \
+        dl_paste_cursor_init(c, p, marks, sizeof marks / sizeof *marks);                    \
+    } while (0)
 /* Line `line` holds one of the marks; lines must be asked about in increasing order. */
 bool dl_paste_cursor_at(dl_paste_cursor *c, size_t line);
 
