@@ -582,6 +582,19 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
     return dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) < 0;
 }
 
+/* The writer names only another vendor's GPU in words ("I have a AMD GPU (RX 580)",
+ * "Intel Xe graphics") where no GPU model was read, and no NVIDIA word. */
+static bool other_vendor_in_words(const dl_paste *p)
+{
+    static const char *const other[] = {"amd gpu", "amd graphics", "amd card", "radeon",
+                                        "intel arc", "intel xe", "iris xe", "intel uhd",
+                                        "intel hd graphics", "intel gpu"};
+    static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
+                                         "nvidia gpu", "nvidia card", "nvidia graphics"};
+    return dl_paste_find_any(p, other, sizeof other / sizeof other[0]) >= 0 &&
+           dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) < 0;
+}
+
 /* The code runs on the Mac's GPU ("mps") and the CUDA error comes out of torch.compile
  * ("BackendCompilerFailed", torch._inductor): torch's compiler took a CUDA path on its own,
  * a bug of that torch, not a CUDA call of the user's on a Mac. */
@@ -631,12 +644,31 @@ static const char *cpu_run_reported(const dl_paste *p, const dl_facts *f, const 
     return dl_text_other_vendor_gpu(f) ? "non_nvidia_gpu" : id;
 }
 
-/* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
- * the Mac is the cause, not the Python version or platform tag of one wheel. */
+/* pip was pointed at one of PyTorch's CUDA indexes alone ("--index-url
+ * https://download.pytorch.org/whl/cu118", also nightly/cu128): an --extra-index-url (pip's
+ * "Looking in indexes: https://pypi.org/simple, ...") keeps PyPI, whose macOS wheels would
+ * still be found, so it does not count. */
+static bool cuda_index_only(const dl_paste *p)
+{
+    long at;
+    for (at = dl_paste_find(p, 0, "pytorch.org/whl/"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "pytorch.org/whl/")) {
+        const char *low = p->lines[at].lower;
+        if ((strstr(low, "/whl/cu") || strstr(low, "/whl/nightly/cu")) &&
+            !strstr(low, "extra-index-url") && !strstr(low, "pypi.org"))
+            return true;
+    }
+    return false;
+}
+
+/* pip finds no torch "+cuXYZ" on a Mac, or none at all on PyTorch's CUDA index alone: the
+ * CUDA index has no macOS wheels at all, so the Mac is the cause, not the Python version or
+ * platform tag of one wheel. */
 static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
     long at = dl_paste_find(p, 0, "satisfies the requirement torch");
-    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") || !strstr(p->lines[at].lower, "+cu"))
+    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") ||
+        (!strstr(p->lines[at].lower, "+cu") && !cuda_index_only(p)))
         return id;
     return "no_cuda_on_macos";
 }
@@ -1212,6 +1244,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
+    /* the machine's only GPU is another vendor's ("Intel Xe Graphics", a Radeon): --gpus
+     * all cannot help where no NVIDIA GPU exists, the GPU is the cause */
+    if (!strcmp(id, "docker_no_gpu_passthrough") &&
+        (other_vendor_only(p, f) || other_vendor_in_words(p)))
+        return "non_nvidia_gpu";
     /* a Jetson's container with pip's torch reads cpu_only_build (container_text.c) */
     if (!strcmp(id, "docker_no_gpu_passthrough"))
         return dl_container_jetson_torch(p, f, id);
