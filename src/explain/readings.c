@@ -568,18 +568,61 @@ static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const c
     return id;
 }
 
+/* The writer denies the NVIDIA GPU in the words just before it ("I do not have an nvidia
+ * card", "no NVIDIA GPU", "without an nvidia gpu"). */
+static bool nvidia_denied(const char *low, const char *at)
+{
+    static const char *const denials[] = {"not have", "n't have", "no ", "without", "not a",
+                                          "not an"};
+    size_t from = (size_t)(at - low) > 16 ? (size_t)(at - low) - 16 : 0, k;
+    for (k = 0; k < sizeof denials / sizeof denials[0]; k++) {
+        const char *d = strstr(low + from, denials[k]);
+        if (d && d < at)
+            return true;
+    }
+    return false;
+}
+
+/* A word naming an NVIDIA GPU ("GeForce", "RTX", "nvidia card", nvidia-smi) that the
+ * writer does not deny. */
+static bool nvidia_named(const dl_paste *p)
+{
+    static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
+                                         "nvidia gpu", "nvidia card", "nvidia graphics"};
+    size_t k;
+    for (k = 0; k < sizeof nvidia / sizeof nvidia[0]; k++) {
+        long at;
+        for (at = dl_paste_find(p, 0, nvidia[k]); at >= 0;
+             at = dl_paste_find(p, (size_t)at + 1, nvidia[k])) {
+            const char *low = p->lines[at].lower, *hit;
+            for (hit = strstr(low, nvidia[k]); hit; hit = strstr(hit + 1, nvidia[k]))
+                if (!nvidia_denied(low, hit))
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* The text's GPU is another vendor's (an Intel or AMD name the reader found) and no
  * NVIDIA GPU is named anywhere: "Torch not compiled with CUDA" there is no CPU build on an
  * NVIDIA machine, the machine has no NVIDIA GPU for any build. */
 static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
 {
-    static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
-                                         "nvidia gpu", "nvidia card", "nvidia graphics"};
     const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
     if (!g || !g->name.value || dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA ||
         dl_gpu_vendor_of_name(g->name.value) == DL_GPU_APPLE)
         return false;
-    return dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) < 0;
+    return !nvidia_named(p);
+}
+
+/* The writer names only another vendor's GPU in words ("I have a AMD GPU (RX 580)",
+ * "Intel Xe graphics") where no GPU model was read, and no NVIDIA word. */
+static bool other_vendor_in_words(const dl_paste *p)
+{
+    static const char *const other[] = {"amd gpu", "amd graphics", "amd card", "radeon",
+                                        "intel arc", "intel xe", "iris xe", "intel uhd",
+                                        "intel hd graphics", "intel gpu"};
+    return dl_paste_find_any(p, other, sizeof other / sizeof other[0]) >= 0 && !nvidia_named(p);
 }
 
 /* The code runs on the Mac's GPU ("mps") and the CUDA error comes out of torch.compile
@@ -631,12 +674,31 @@ static const char *cpu_run_reported(const dl_paste *p, const dl_facts *f, const 
     return dl_text_other_vendor_gpu(f) ? "non_nvidia_gpu" : id;
 }
 
-/* pip finds no torch "+cuXYZ" on a Mac: the CUDA index has no macOS wheels at all, so
- * the Mac is the cause, not the Python version or platform tag of one wheel. */
+/* pip was pointed at one of PyTorch's CUDA indexes alone ("--index-url
+ * https://download.pytorch.org/whl/cu118", also nightly/cu128): an --extra-index-url (pip's
+ * "Looking in indexes: https://pypi.org/simple, ...") keeps PyPI, whose macOS wheels would
+ * still be found, so it does not count. */
+static bool cuda_index_only(const dl_paste *p)
+{
+    long at;
+    for (at = dl_paste_find(p, 0, "pytorch.org/whl/"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "pytorch.org/whl/")) {
+        const char *low = p->lines[at].lower;
+        if ((strstr(low, "/whl/cu") || strstr(low, "/whl/nightly/cu")) &&
+            !strstr(low, "extra-index-url") && !strstr(low, "pypi.org"))
+            return true;
+    }
+    return false;
+}
+
+/* pip finds no torch "+cuXYZ" on a Mac, or none at all on PyTorch's CUDA index alone: the
+ * CUDA index has no macOS wheels at all, so the Mac is the cause, not the Python version or
+ * platform tag of one wheel. */
 static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
     long at = dl_paste_find(p, 0, "satisfies the requirement torch");
-    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") || !strstr(p->lines[at].lower, "+cu"))
+    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") ||
+        (!strstr(p->lines[at].lower, "+cu") && !cuda_index_only(p)))
         return id;
     return "no_cuda_on_macos";
 }
@@ -1121,9 +1183,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
-    /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help */
+    /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help; beside the
+     * GPU the writer has ("I do not have an nvidia card (I have an Intel HD graphics
+     * 530)"): that other vendor's GPU */
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
-        return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos" : "no_gpu";
+        return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos"
+               : other_vendor_only(p, f)           ? "non_nvidia_gpu"
+                                                   : "no_gpu";
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
         return "";
     if (!strcmp(id, "cpu_only_build") && cpu_build_only_wanted(p))
@@ -1212,6 +1278,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
+    /* the machine's only GPU is another vendor's ("Intel Xe Graphics", a Radeon): --gpus
+     * all cannot help where no NVIDIA GPU exists, the GPU is the cause */
+    if (!strcmp(id, "docker_no_gpu_passthrough") &&
+        (other_vendor_only(p, f) || other_vendor_in_words(p)))
+        return "non_nvidia_gpu";
     /* a Jetson's container with pip's torch reads cpu_only_build (container_text.c) */
     if (!strcmp(id, "docker_no_gpu_passthrough"))
         return dl_container_jetson_torch(p, f, id);

@@ -1037,16 +1037,16 @@ static long mac_prompt_line(const dl_paste *p)
     return -1;
 }
 
-/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac" or "MBP"
- * (MacBook Pro), Apple silicon
- * ("M1 Pro", "on an M2"), or torch's Metal device ('mps'), which exists only on macOS. */
+/* The first line naming a Mac: the words of os_in_words, a whole-word "Mac", "MBP"
+ * (MacBook Pro) or "OS X" (not inside "CentOS x86_64"), Apple silicon ("M1 Pro", "on an
+ * M2"), or torch's Metal device ('mps'), which exists only on macOS. */
 static long mac_line(const dl_paste *p)
 {
-    static const char *const macos[] = {"macos", "mac os", "osx", "os x", "mac 1", "macbook",
+    static const char *const macos[] = {"macos", "mac os", "osx", "mac 1", "macbook",
                                         "imac", "apple silicon", "apple m1", "apple m2",
                                         "apple m3", "apple m4", "backends.mps", "'mps'",
                                         "\"mps\""};
-    static const char *const mac_words[] = {"mac", "mbp", "m1", "m2", "m3", "m4"};
+    static const char *const mac_words[] = {"mac", "mbp", "os x", "m1", "m2", "m3", "m4"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
     long c = mac_prompt_line(p);
