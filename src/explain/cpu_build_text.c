@@ -123,6 +123,89 @@ void dl_explain_plain_pip_on_windows(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+/* A torch requirement or wheel at `at` ("torch-2.12.0", "torch==2.2.0") whose version has
+ * no local tag: the plain release, which PyPI serves. */
+static bool plain_torch_release_at(const char *at)
+{
+    const char *v = at + 5; /* past "torch" */
+    size_t n;
+    v += *v == '-' ? 1 : strspn(v, "=");
+    if (!isdigit((unsigned char)*v))
+        return false;
+    n = strspn(v, "0123456789.");
+    return v[n] != '+' && !isalnum((unsigned char)v[n]);
+}
+
+/* The first place at or after `from` where a plain torch release is named as what came in
+ * ("... and replace it with `torch-2.12.0`", "Successfully installed ... torch-2.2.0"):
+ * torch at a word's start, never torchvision's or a +cuXYZ build. -1 when none. */
+static long plain_release_installed_line(const dl_paste *p, size_t from, const char *after)
+{
+    static const char *const marks[] = {"torch-", "torch=="};
+    size_t i, k;
+    for (i = from; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        const char *start = i == from && after ? after : low;
+        if (!strstr(low, "install") && !strstr(low, "replac"))
+            continue;
+        for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+            const char *at;
+            for (at = strstr(start, marks[k]); at; at = strstr(at + 1, marks[k]))
+                if ((at == low || !isalnum((unsigned char)at[-1])) &&
+                    plain_torch_release_at(at))
+                    return (long)i;
+        }
+    }
+    return -1;
+}
+
+/* A CUDA build of torch named as taken away ("Uninstalling torch-2.4.0+cu121:", "it
+ * uninstalls the `torch-2.11.0+cu128`"); where the +cu tag ends when found, NULL else. */
+static const char *cuda_build_removed(const char *low)
+{
+    const char *t = strstr(low, "torch"), *cu;
+    if (!t || (!strstr(low, "uninstall") && !strstr(low, "replac") && !strstr(low, "remov")))
+        return NULL;
+    cu = strstr(t, "+cu");
+    return cu && isdigit((unsigned char)cu[3]) ? cu : NULL;
+}
+
+/* A package install took a CUDA build of torch away and put a plain release in: on Windows
+ * the plain release is PyPI's wheel, a CPU build. -1 when the text does not show both, in
+ * that order. */
+static long cuda_build_replaced_line(const dl_paste *p, long *removed)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        const char *after = cuda_build_removed(p->lines[i].lower);
+        long in;
+        if (after && (in = plain_release_installed_line(p, i, after)) >= 0) {
+            *removed = (long)i;
+            return in;
+        }
+    }
+    return -1;
+}
+
+void dl_explain_cuda_build_replaced_on_windows(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "A CUDA build of torch was replaced by a plain release: on Windows that is PyPI's "
+        "CPU-only wheel (a package that requires torch let pip resolve it from PyPI)",
+        "# install the CUDA build again from download.pytorch.org (dlenv plan prints the "
+        "command), then install the package with --no-deps or a constraint on torch",
+        {NULL},
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`"};
+    long line, removed = -1;
+    if (e->findings.items.count ||
+        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        dl_text_other_vendor_gpu(&e->facts) ||
+        (line = cuda_build_replaced_line(&e->paste, &removed)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, removed, line != removed ? line : -1);
+}
+
 /* The text names a Linux ARM server ("aarch64", NVIDIA's "sbsa" builds, a Grace board) */
 static bool linux_arm(const dl_paste *p)
 {

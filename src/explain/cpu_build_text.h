@@ -23,6 +23,12 @@ void dl_explain_conda_cpu_row(dl_explanation *e);
  * about CUDA installed one, even when the text gives no version. */
 void dl_explain_plain_pip_on_windows(dl_explanation *e);
 
+/* On Windows, a CUDA build of torch named as uninstalled or replaced ("Uninstalling
+ * torch-2.4.0+cu121", "uninstall the torch-2.11.0+cu128 and replace it with torch-2.12.0")
+ * and, then, a plain release installed: pip resolved torch from PyPI for another package,
+ * and PyPI's Windows wheel is a CPU build. */
+void dl_explain_cuda_build_replaced_on_windows(dl_explanation *e);
+
 /* PyPI's Linux aarch64 torch wheels have been CPU builds (the CUDA ones come from
  * download.pytorch.org's cuXYZ index): a plain "pip install torch" on an ARM Linux server in
  * a report about CUDA or the CPU build installed one. Not on a Mac (arm64 there has no CUDA

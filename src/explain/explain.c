@@ -278,6 +278,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_dropped_by_newest_wheels(k, out);
     dl_explain_gpus_hidden_by_variable(out);
     dl_explain_plain_pip_on_windows(out);
+    dl_explain_cuda_build_replaced_on_windows(out);
     dl_explain_plain_pip_on_aarch64(out);
     dl_explain_colab_runtime_without_gpu(out);
     dl_explain_conda_env_without_cuda(out);

@@ -100,7 +100,8 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
 
 /* torch (or its CUDA build) said not to support the card, on one line ("installed versions
  * of torch that did not support ... this card", "cu128 (which no longer supports Pascal)",
- * "cuda dropped support for these cards"): a feature not supported on the card ("bf16 is
+ * "cuda dropped support for these cards", "this torch version can not support old gpu like
+ * gtx1070"): a feature not supported on the card ("bf16 is
  * not supported on the GTX 1080") names neither before the words. A driver talked of is
  * another cause of the same words (the 590 drivers dropped the same GPUs), which these
  * words cannot set aside. */
@@ -109,7 +110,8 @@ static bool dropped_support_in_words(const dl_paste *p)
     static const char *const words[] = {"no longer support", "dropped support",
                                         "did not support",   "didn't support",
                                         "does not support",  "doesn't support",
-                                        "not supported"};
+                                        "not supported",     "can not support",
+                                        "cannot support",    "can't support"};
     static const char *const whose[] = {"torch", "cu12", "cu13", "cuda"};
     size_t i, w, o;
     if (dl_paste_find(p, 0, "driver") >= 0)
