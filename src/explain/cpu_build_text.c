@@ -124,7 +124,7 @@ void dl_explain_plain_pip_on_windows(dl_explanation *e)
 }
 
 /* A torch requirement or wheel at `at` ("torch-2.12.0", "torch==2.2.0") whose version has
- * no local tag: the plain release, which PyPI serves. */
+ * no local tag and no pre-release part: the plain release, which PyPI serves. */
 static bool plain_torch_release_at(const char *at)
 {
     const char *v = at + 5; /* past "torch" */
@@ -133,7 +133,8 @@ static bool plain_torch_release_at(const char *at)
     if (!isdigit((unsigned char)*v))
         return false;
     n = strspn(v, "0123456789.");
-    return v[n] != '+' && !isalnum((unsigned char)v[n]);
+    /* "%2B" is a URL's '+': download.pytorch.org's "torch-2.6.0%2Bcu124-...whl" */
+    return v[n] != '+' && v[n] != '%' && !isalnum((unsigned char)v[n]);
 }
 
 /* The first place at or after `from` where a plain torch release is named as what came in
