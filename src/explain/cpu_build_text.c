@@ -161,7 +161,8 @@ static long plain_release_installed_line(const dl_paste *p, size_t from, const c
 }
 
 /* A CUDA build of torch named as taken away ("Uninstalling torch-2.4.0+cu121:", "it
- * uninstalls the `torch-2.11.0+cu128`"); where the +cu tag ends when found, NULL else. */
+ * uninstalls the `torch-2.11.0+cu128`"); its +cu tag (the search for what came in starts
+ * there), NULL when none. */
 static const char *cuda_build_removed(const char *low)
 {
     const char *t = strstr(low, "torch"), *cu;
