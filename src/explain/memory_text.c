@@ -2,8 +2,11 @@
 
 #include "base/str.h"
 #include "explain/text_cause.h"
+#include "explain/text_marks.h"
+#include "plan/plan.h"
 #include "parse/oom.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 
@@ -89,4 +92,57 @@ void dl_explain_oom_on_one_node(dl_explanation *e)
         dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, i).severity,
                     dl_severity_name(DL_SEV_WARNING));
     dl_text_cause_add(e, &cause, line, node == line ? -1 : node);
+}
+
+/* The bytes in "you tried to allocate 26214400 bytes" on line `line`; -1 when not there. */
+static double allocation_bytes(const char *low)
+{
+    const char *at = strstr(low, "tried to allocate ");
+    char *end;
+    double bytes;
+    if (!at)
+        return -1;
+    bytes = strtod(at + strlen("tried to allocate "), &end);
+    return end != at + strlen("tried to allocate ") && !strncmp(end, " bytes", 6) ? bytes : -1;
+}
+
+void dl_explain_cpu_allocator_commit_limit(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "pagefile_too_small",
+        "Windows refused torch an allocation of host memory: RAM and the paging file together "
+        "(the commit limit) are used up",
+        "# set the paging file to system-managed (or raise its maximum) on a drive with free "
+        "space, then restart; close other programs, or lower the batch size or use a launcher's "
+        "low-memory options",
+        {NULL},
+        "the RAM and the paging file's size (System > Advanced system settings > Performance > "
+        "Virtual memory), and what else was running"};
+    /* torch's CPU allocator on Windows says "not enough memory" when _aligned_malloc fails;
+     * on Linux it says "can't allocate memory ... Error code 12" (c10/core/impl/alloc_cpu.cpp),
+     * where the kernel's overcommit, not a paging file, decides. */
+    static const char *const refused[] = {"defaultcpuallocator: not enough memory",
+                                          "not enough memory: you tried to allocate"};
+    /* an allocation beyond any desktop's RAM and paging file is a size gone wrong (a shape,
+     * a batch), which no paging file serves */
+    const double beyond_any_commit = 64.0 * 1024 * 1024 * 1024;
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
+    long line = -1;
+    size_t i;
+    if (e->findings.items.count || os == DL_PLAN_OS_LINUX || os == DL_PLAN_OS_MACOS ||
+        dl_text_in_container(&e->paste))
+        return;
+    for (i = 0; i < e->paste.count; i++) {
+        const char *low = e->paste.lines[i].lower;
+        size_t k;
+        for (k = 0; k < sizeof refused / sizeof refused[0]; k++)
+            if (strstr(low, refused[k])) {
+                if (allocation_bytes(low) >= beyond_any_commit)
+                    return;
+                if (line < 0 || allocation_bytes(low) >= 0)
+                    line = (long)i;
+            }
+    }
+    if (line >= 0)
+        dl_text_cause_add(e, &cause, line, -1);
 }

@@ -22,4 +22,12 @@ void dl_explain_oom_share_candidates(dl_explanation *e);
  * user or run). Too big a job stays a candidate, for nodes with smaller GPUs. */
 void dl_explain_oom_on_one_node(dl_explanation *e);
 
+/* torch's CPU allocator refusing memory on Windows ("DefaultCPUAllocator: not enough memory:
+ * you tried to allocate 26214400 bytes"), with nothing else found: Windows fails an
+ * allocation when RAM and the paging file are committed, so a few megabytes refused means
+ * the commit limit is reached, and a larger (system-managed) paging file is the fix users
+ * and maintainers settle on. Not where the text is Linux's or a Mac's, not in a container,
+ * and not for an allocation beyond any machine's memory (a size gone wrong). */
+void dl_explain_cpu_allocator_commit_limit(dl_explanation *e);
+
 #endif
