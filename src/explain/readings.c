@@ -583,24 +583,21 @@ static bool nvidia_denied(const char *low, const char *at)
     return false;
 }
 
+/* nvidia_denied as a dl_paste_accept_fn: the NVIDIA word at `at` stands undenied. */
+static bool nvidia_not_denied(const char *low, const char *at, size_t len)
+{
+    (void)len;
+    return !nvidia_denied(low, at);
+}
+
 /* A word naming an NVIDIA GPU ("GeForce", "RTX", "nvidia card", nvidia-smi) that the
  * writer does not deny. */
 static bool nvidia_named(const dl_paste *p)
 {
     static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla", "nvidia-smi",
                                          "nvidia gpu", "nvidia card", "nvidia graphics"};
-    size_t k;
-    for (k = 0; k < sizeof nvidia / sizeof nvidia[0]; k++) {
-        long at;
-        for (at = dl_paste_find(p, 0, nvidia[k]); at >= 0;
-             at = dl_paste_find(p, (size_t)at + 1, nvidia[k])) {
-            const char *low = p->lines[at].lower, *hit;
-            for (hit = strstr(low, nvidia[k]); hit; hit = strstr(hit + 1, nvidia[k]))
-                if (!nvidia_denied(low, hit))
-                    return true;
-        }
-    }
-    return false;
+    return dl_paste_find_any_where(p, nvidia, sizeof nvidia / sizeof nvidia[0],
+                                   nvidia_not_denied) >= 0;
 }
 
 /* The text's GPU is another vendor's (an Intel or AMD name the reader found) and no
@@ -1136,6 +1133,16 @@ static const char *machine_without_gpu(const dl_paste *p, const dl_gpu_span *gpu
     return id;
 }
 
+/* The wish at `at` is not denied just before it ("I don't want the CPU version" wants the
+ * other). */
+static bool wish_not_denied(const char *low, const char *at, size_t len)
+{
+    (void)len;
+    return !((at - low >= 6 && !strncmp(at - 6, "don't ", 6)) ||
+             (at - low >= 7 && !strncmp(at - 7, "do not ", 7)) ||
+             (at - low >= 5 && !strncmp(at - 5, "dont ", 5)));
+}
+
 /* The writer sets out to install the CPU build ("I'm trying to install the cpu version",
  * "I want the CPU version"; not "the solver tries to install the CPU-only build"): conda
  * choosing the CPU variant is then what was asked for, not the fault. */
@@ -1146,20 +1153,8 @@ static bool writer_wants_cpu_build(const dl_paste *p)
         "want to install the cpu", "want the cpu version", "want the cpu-only",
         "need the cpu version", "need the cpu-only", "should i install the cpu",
         "should i install cpu", "should i use the cpu version", "should i get the cpu"};
-    size_t k;
-    for (k = 0; k < sizeof wants / sizeof wants[0]; k++) {
-        long i;
-        for (i = dl_paste_find(p, 0, wants[k]); i >= 0;
-             i = dl_paste_find(p, (size_t)i + 1, wants[k])) {
-            const char *low = p->lines[i].lower, *at = strstr(low, wants[k]);
-            /* "I don't want the CPU version" wants the other */
-            if (!((at - low >= 6 && !strncmp(at - 6, "don't ", 6)) ||
-                  (at - low >= 7 && !strncmp(at - 7, "do not ", 7)) ||
-                  (at - low >= 5 && !strncmp(at - 5, "dont ", 5))))
-                return true;
-        }
-    }
-    return false;
+    return dl_paste_find_any_where(p, wants, sizeof wants / sizeof wants[0], wish_not_denied) >=
+           0;
 }
 
 /* The writer asks which build to install or says they want the CPU one, and tells of no
