@@ -45,4 +45,11 @@ void dl_explain_container_gpus_given_unavailable(dl_explanation *e);
  * The container's GPU access becomes the reading, the old driver its candidate. */
 void dl_explain_insufficient_driver_in_container(dl_explanation *e);
 
+/* A container started without the GPU (a signature read it: Singularity without --nv, an
+ * enroot image without NVIDIA_VISIBLE_DEVICES, docker without --gpus) and a missing or
+ * unloaded driver read from the same symptom ("Found no NVIDIA driver"): inside such a
+ * container no driver is what the process sees, so the driver readings step back to
+ * candidates and the container is the cause. */
+void dl_explain_driver_behind_container(dl_explanation *e);
+
 #endif

@@ -253,6 +253,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_demote_beside_old_windows(out);
+    dl_explain_driver_behind_container(out);
     dl_explain_demote_dll_beside_release(k, out);
     dl_explain_fbgemm_release_candidate(k, out);
     dl_explain_torchvision_dll_beside_nightly(out);
