@@ -1543,34 +1543,61 @@ static bool integrated_beside_dedicated(const dl_paste *p, const char *low, cons
     return dl_paste_find_any(p, dedicated, sizeof dedicated / sizeof dedicated[0]) >= 0;
 }
 
-static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+/* The text shows CUDA running on a device (a kernel launched, memory asked of it): that
+ * device is NVIDIA's, whatever other GPU the machine also has. */
+static bool cuda_ran_on_device(const dl_paste *p)
 {
-    static const char *const marks[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
-                                        "radeon", "intel hd", "intel uhd", "intel(r) uhd",
-                                        "intel(r) hd", "iris", "intel arc", "nvidia a100",
-                                        "nvidia h100", "nvidia a10", "nvidia l4", "nvidia t4",
-                                        "gt ", "gt", "mx", "a100", "h100", "h200", "v100", "p100",
-                                        "l40", "a10g", "b200", "k80", "h800", "a800", "h20",
-                                        "nvidia "};
-    const char *l, *low, *best = NULL;
-    char out[64];
-    long line = -1;
-    size_t k, i = 0, words = 0;
-    if (f->nvml.gpus.count && gpu(f)->name.value)
-        return;
-    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+    static const char *const ran[] = {"no kernel image is available", "cuda out of memory",
+                                      "is not compatible with the current pytorch installation",
+                                      "invalid device function", "cudnn_status_"};
+    return dl_paste_find_any(p, ran, sizeof ran / sizeof ran[0]) >= 0;
+}
+
+/* The earliest of n GPU marks in the text (its line and place); false when none. */
+static bool first_gpu_mark(const dl_paste *p, const char *const *marks, size_t n, long *line,
+                           const char **best)
+{
+    size_t k;
+    *line = -1;
+    for (k = 0; k < n; k++) {
         long at;
-        for (at = dl_paste_find(p, 0, marks[k]); at >= 0 && (line < 0 || at <= line);
+        for (at = dl_paste_find(p, 0, marks[k]); at >= 0 && (*line < 0 || at <= *line);
              at = dl_paste_find(p, (size_t)at + 1, marks[k])) {
             const char *hit = gpu_mark_at(p->lines[at].lower, marks[k]);
             if (!hit || integrated_beside_dedicated(p, p->lines[at].lower, hit))
                 continue;
-            if (line < 0 || at < line || hit < best) {
-                line = at;
-                best = hit;
+            if (*line < 0 || at < *line || hit < *best) {
+                *line = at;
+                *best = hit;
             }
             break;
         }
+    }
+    return *line >= 0;
+}
+
+static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
+                                         "nvidia a100", "nvidia h100", "nvidia a10", "nvidia l4",
+                                         "nvidia t4", "gt ", "gt", "mx", "a100", "h100", "h200",
+                                         "v100", "p100", "l40", "a10g", "b200", "k80", "h800",
+                                         "a800", "h20", "nvidia "};
+    static const char *const others[] = {"radeon", "intel hd", "intel uhd", "intel(r) uhd",
+                                         "intel(r) hd", "iris", "intel arc"};
+    const char *l, *low, *best = NULL, *other_best = NULL;
+    char out[64];
+    long line = -1, other_line;
+    size_t k, i = 0, words = 0;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    first_gpu_mark(p, nvidia, sizeof nvidia / sizeof nvidia[0], &line, &best);
+    /* the text's first GPU, unless CUDA ran on a device: that one is NVIDIA's */
+    if (first_gpu_mark(p, others, sizeof others / sizeof others[0], &other_line, &other_best) &&
+        (line < 0 || (!cuda_ran_on_device(p) &&
+                      (other_line < line || (other_line == line && other_best < best))))) {
+        line = other_line;
+        best = other_best;
     }
     if (line < 0)
         return;
