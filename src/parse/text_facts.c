@@ -1833,9 +1833,9 @@ static const char *past_digits(const char *s)
     return s;
 }
 
-/* A GeForce model number in prose without its marketing word: "maybe 1080Ti", "a 2080 Ti",
- * "on a 1080 (not sure)": four digits of a series with "ti" or "super" after them (glued or
- * not), or after an article or possessive with no letter or unit after them ("a 1080p
+/* A GeForce model number in prose without its marketing word first: "maybe 1080Ti", "a 2080
+ * Ti", "on a 1080 (not sure)", "1050gtx ti": four digits of a series with "ti", "super" or
+ * the brand after them (glued or not), or after an article or possessive with no letter or unit after them ("a 1080p
  * video", "1920x1080" are no GPU). Named with the series' word (GTX for 10 and 16, RTX
  * after), as the name tables know them. */
 static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -1848,22 +1848,29 @@ static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_fact
         /* only a run of digits can start a model number, and only at its first digit (a
          * digit before it is alphanumeric): jump from run to run */
         for (run = next_digit(low); *run; run = next_digit(past_digits(run))) {
-            const char *after = run + 4, *suffix = "";
+            const char *after = run + 4, *suffix = "", *brand;
             char name[32];
+            bool branded;
             at = run;
             if (!geforce_digits(at) ||
                 (at > low && (isalnum((unsigned char)at[-1]) || strchr("_.x*/-", at[-1]))))
                 continue;
+            /* the brand written after the number ("1050gtx ti", "3060 rtx") */
+            brand = after + (*after == ' ');
+            branded = (!strncmp(brand, "gtx", 3) || !strncmp(brand, "rtx", 3)) &&
+                      !isalpha((unsigned char)brand[3]);
+            if (branded)
+                after = brand + 3;
             if (*after == ' ' && (!strncmp(after + 1, "ti", 2) || !strncmp(after + 1, "super", 5)))
                 after++;
             if (!strncmp(after, "ti", 2) && !isalnum((unsigned char)after[2]))
                 suffix = " Ti";
             else if (!strncmp(after, "super", 5) && !isalnum((unsigned char)after[5]))
                 suffix = " SUPER";
-            else if (isalnum((unsigned char)at[4]) ||
+            else if (!branded && (isalnum((unsigned char)at[4]) ||
                      (at[4] == '.' && isalnum((unsigned char)at[5])) ||
                      !owned_word_before(low, at) || !strncmp(at + 4, " x", 2) ||
-                     !strncmp(at + 4, " mb", 3) || !strncmp(at + 4, " px", 3))
+                     !strncmp(at + 4, " mb", 3) || !strncmp(at + 4, " px", 3)))
                 continue;
             snprintf(name, sizeof name, "%s %.4s%s",
                      !strncmp(at, "10", 2) || !strncmp(at, "16", 2) ? "GTX" : "RTX", at, suffix);
