@@ -158,15 +158,6 @@ void dl_explain_driver_behind_container(dl_explanation *e)
 {
     /* what a process inside a container without the GPU sees of the missing driver */
     static const char *const seen[] = {"no_driver_installed", "driver_not_loaded"};
-    size_t i, k;
-    if (!dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough"))
-        return;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        for (k = 0; k < sizeof seen / sizeof seen[0]; k++)
-            if (!strcmp(x->id.value, seen[k]) && dl_q_failure(x)) {
-                dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
-                dl_strv_add(&e->alternatives, dl_strdup(seen[k]));
-            }
-    }
+    if (dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough"))
+        dl_text_causes_step_back(e, seen, sizeof seen / sizeof seen[0]);
 }

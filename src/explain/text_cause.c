@@ -2,6 +2,9 @@
 
 #include "base/str.h"
 #include "explain/quote.h"
+#include "facts/query.h"
+
+#include <string.h>
 
 dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long line, long also)
 {
@@ -16,4 +19,17 @@ dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long li
     if (c->ask)
         dl_strv_add(&e->ask, dl_strdup(c->ask));
     return x;
+}
+
+void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t n)
+{
+    size_t i, k;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        for (k = 0; k < n; k++)
+            if (!strcmp(x->id.value, ids[k]) && dl_q_failure(x)) {
+                dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+                dl_strv_add(&e->alternatives, dl_strdup(ids[k]));
+            }
+    }
 }

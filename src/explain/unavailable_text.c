@@ -379,18 +379,9 @@ void dl_explain_demote_beside_old_windows(dl_explanation *e)
                                         "no_driver_installed", "driver_too_old",
                                         "libcuda_not_found", "kernel_module_not_built"};
     long at, symptom;
-    size_t i, k;
-    if (!dl_findings_has_failure(&e->findings, "no_gpu_visible") ||
-        !wsl_on_old_windows_fails(&e->paste, &at, &symptom))
-        return;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        for (k = 0; k < sizeof above / sizeof above[0]; k++)
-            if (!strcmp(x->id.value, above[k]) && dl_q_failure(x)) {
-                dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
-                dl_strv_add(&e->alternatives, dl_strdup(above[k]));
-            }
-    }
+    if (dl_findings_has_failure(&e->findings, "no_gpu_visible") &&
+        wsl_on_old_windows_fails(&e->paste, &at, &symptom))
+        dl_text_causes_step_back(e, above, sizeof above / sizeof above[0]);
 }
 
 /* "amd" as a word at `at` in `low` that names the GPU side: not amd64 / x86-amd, and not
