@@ -1317,6 +1317,9 @@ static bool torch_version_in(const char *low, char *out, size_t n)
         for (;;) {
             if (*v == ' ' || *v == ':' || *v == '*')
                 v++;
+            /* Ultralytics' banner glues name and release: "Python-3.10 torch-2.1.0+cpu" */
+            else if (*v == '-' && v == at + 5 && isdigit((unsigned char)v[1]))
+                v++;
             /* a quoted key and its value, as a JSON or dict dump writes them (InvokeAI's
              * "dependencies": {"torch": "2.6.0+cu124"}) */
             else if (at > low && (at[-1] == '"' || at[-1] == '\'') && *v == at[-1])

@@ -23,5 +23,12 @@ case "$out" in *'"inferred_from":'*'"nvml.driver_version"'*) ;;
     *) echo "FAIL: no inferred_from in --json: $out"; failed=1 ;; esac
 out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
 case "$out" in *"inferred from"*) echo "FAIL: a read fact shown as inferred: $out"; failed=1 ;; esac
+# Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
+# "torch2trt-0.4.0" is not torch
+out=$("$dlenv" explain "$dir/ultralytics-banner-torch-cpu.txt" 2>&1)
+want="pythons[0].site_packages[0].torches[0].version = 2.2.2+cpu"
+case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+out=$("$dlenv" explain "$dir/torch2trt-name-not-torch.txt" 2>&1)
+case "$out" in *"torches[0].version"*) echo "FAIL: torch2trt read as torch: $out"; failed=1 ;; esac
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed
