@@ -98,16 +98,10 @@ dl_finding *dl_explain_known_bad_row(const dl_table *kb, size_t r, dl_explanatio
 
 void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e)
 {
-    size_t i;
-    if (!dl_findings_has_failure(&e->findings, "known_bad_release") || dl_paste_find(&e->paste, 0, "cannot load mkl_") < 0)
-        return;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (!strcmp(x->id.value, "mkl_incompatible") && dl_q_failure(x)) {
-            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
-            dl_strv_add(&e->alternatives, dl_strdup("mkl_incompatible"));
-        }
-    }
+    static const char *const mkl[] = {"mkl_incompatible"};
+    if (dl_findings_has_failure(&e->findings, "known_bad_release") &&
+        dl_paste_find(&e->paste, 0, "cannot load mkl_") >= 0)
+        dl_text_causes_step_back(e, mkl, 1);
 }
 
 /* The version right after a "torch" that is the package itself ("torch 2.8.0.dev20250321+xpu",
@@ -448,18 +442,10 @@ static bool release_dll_shown(const dl_knowledge *k, const dl_explanation *e)
 
 void dl_explain_demote_dll_beside_release(const dl_knowledge *k, dl_explanation *e)
 {
-    size_t i;
-    if (!dl_findings_has_failure(&e->findings, "known_bad_release") ||
-        (torch_dll_by_ctypes_line(&e->paste) < 0 && !release_dll_shown(k, e)))
-        return;
-    for (i = 0; i < e->findings.items.count; i++) {
-        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if ((!strcmp(x->id.value, "win_dll_dependency_missing") ||
-             !strcmp(x->id.value, "vc_redist_missing")) && dl_q_failure(x)) {
-            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
-            dl_strv_add(&e->alternatives, dl_strdup(x->id.value));
-        }
-    }
+    static const char *const dll[] = {"win_dll_dependency_missing", "vc_redist_missing"};
+    if (dl_findings_has_failure(&e->findings, "known_bad_release") &&
+        (torch_dll_by_ctypes_line(&e->paste) >= 0 || release_dll_shown(k, e)))
+        dl_text_causes_step_back(e, dll, sizeof dll / sizeof dll[0]);
 }
 
 void dl_explain_fbgemm_release_candidate(const dl_knowledge *k, dl_explanation *e)
