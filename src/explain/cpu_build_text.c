@@ -177,12 +177,13 @@ static const char *cuda_build_removed(const char *low)
  * that order. */
 static long cuda_build_replaced_line(const dl_paste *p, long *removed)
 {
-    size_t i;
-    for (i = 0; i < p->count; i++) {
+    long i;
+    /* only a line with a +cu tag can name the CUDA build taken away (the index finds them) */
+    for (i = dl_paste_find(p, 0, "+cu"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "+cu")) {
         const char *after = cuda_build_removed(p->lines[i].lower);
         long in;
-        if (after && (in = plain_release_installed_line(p, i, after)) >= 0) {
-            *removed = (long)i;
+        if (after && (in = plain_release_installed_line(p, (size_t)i, after)) >= 0) {
+            *removed = i;
             return in;
         }
     }

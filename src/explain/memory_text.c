@@ -128,20 +128,21 @@ void dl_explain_cpu_allocator_commit_limit(dl_explanation *e)
     const double beyond_any_commit = 64.0 * 1024 * 1024 * 1024;
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line = -1;
-    size_t i;
+    size_t k;
     if (e->findings.items.count || os == DL_PLAN_OS_LINUX || os == DL_PLAN_OS_MACOS ||
         dl_text_in_container(&e->paste))
         return;
-    for (i = 0; i < e->paste.count; i++) {
-        const char *low = e->paste.lines[i].lower;
-        size_t k;
-        for (k = 0; k < sizeof refused / sizeof refused[0]; k++)
-            if (strstr(low, refused[k])) {
-                if (allocation_bytes(low) >= beyond_any_commit)
-                    return;
-                if (line < 0 || allocation_bytes(low) >= 0)
-                    line = (long)i;
-            }
+    /* the paste's index finds the lines: a long log is not scanned line by line */
+    for (k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        long i;
+        for (i = dl_paste_find(&e->paste, 0, refused[k]); i >= 0;
+             i = dl_paste_find(&e->paste, (size_t)i + 1, refused[k])) {
+            double bytes = allocation_bytes(e->paste.lines[i].lower);
+            if (bytes >= beyond_any_commit)
+                return;
+            if (line < 0 || bytes >= 0)
+                line = i;
+        }
     }
     if (line >= 0)
         dl_text_cause_add(e, &cause, line, -1);
