@@ -117,6 +117,7 @@ typedef struct dl_memory_facts {
     dl_int available_bytes;
     dl_int swap_total_bytes;
     dl_int swap_free_bytes;
+    dl_int shm_bytes;     /* /dev/shm's size (Linux): DataLoader workers and NCCL use it */
 } dl_memory_facts;
 
 typedef struct dl_pci_gpu {

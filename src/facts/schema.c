@@ -149,6 +149,8 @@ static const dl_field memory_fields[] = {
       DL_FMT_BYTES),
     F(dl_memory_facts, "swap_free_bytes", "Swap free", DL_F_INT, swap_free_bytes, NULL,
       DL_FMT_BYTES),
+    F(dl_memory_facts, "shm_bytes", "/dev/shm", DL_F_INT, shm_bytes, NULL,
+      DL_OPTIONAL | DL_FMT_BYTES),
 };
 static const dl_schema memory_schema = {"memory", sizeof(dl_memory_facts), memory_fields,
                                         N(memory_fields)};

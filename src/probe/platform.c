@@ -17,6 +17,7 @@ static const dl_probe linux_probes[] = {
     {"cpu", dl_probe_cpu},
     {"cpufreq", dl_probe_cpufreq},
     {"memory", dl_probe_memory},
+    {"shared_memory", dl_probe_shared_memory}, /* after memory: tmpfs's default is half */
     {"pci", dl_probe_pci},
     {"environment", dl_probe_environment},
     {"nvidia_kernel", dl_probe_nvidia_kernel},

@@ -67,6 +67,7 @@ void dl_probe_user(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cpu(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_cpufreq(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_memory(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
+void dl_probe_shared_memory(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_pci(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_environment(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);
 void dl_probe_nvidia_kernel(const dl_probe_ctx *ctx, dl_facts *f, dl_probe_outcome *out);

@@ -26,6 +26,7 @@ static const dl_diagnosis catalog[] = {
     {"docker_no_gpu_passthrough", DL_LAYER_CONTAINER, false},
     {"wsl_libcuda_path", DL_LAYER_CONTAINER, false},
     {"wsl_memory_limit", DL_LAYER_CONTAINER, false},
+    {"shm_too_small", DL_LAYER_CONTAINER, false},
     {"cuda_visible_devices", DL_LAYER_LIBRARIES, false},
     {"libcuda_stub_on_path", DL_LAYER_LIBRARIES, false},
     {"libcuda_not_found", DL_LAYER_LIBRARIES, false},

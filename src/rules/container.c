@@ -80,3 +80,34 @@ void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out)
     dl_fix_note(x, "on Windows, in the file .wslconfig of your user folder, under [wsl2]: "
                    "memory=16GB; then in PowerShell: wsl --shutdown");
 }
+
+/* A container gets 64 MiB of /dev/shm (Docker's and Kubernetes' default); DataLoader
+ * workers pass every batch through it and NCCL its buffers between GPUs of one machine, so
+ * training fails there with a bus error or NCCL's "unhandled system error". A size set
+ * below a quarter of memory is such a limit; tmpfs's own default (half of memory) on a
+ * small machine is not. */
+#define SHM_LOW (1LL << 30)
+
+void dl_rule_shm_too_small(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const dl_int *shm = &f->memory.shm_bytes, *total = &f->memory.total_bytes;
+    dl_finding *x;
+    if (!shm->known || shm->value >= SHM_LOW ||
+        (total->known && shm->value >= total->value / 4))
+        return;
+    x = dl_finding_add(out, "shm_too_small", DL_SEV_WARNING,
+                       "/dev/shm holds only %.0f MiB: DataLoader workers and NCCL will run "
+                       "out of shared memory",
+                       (double)shm->value / (1 << 20));
+    dl_finding_evidence(x, "memory.shm_bytes", "%lld", shm->value);
+    if (total->known)
+        dl_finding_evidence(x, "memory.total_bytes", "%lld", total->value);
+    if (dl_q_in_container(f)) {
+        dl_fix_note(x, "start this container again with --ipc=host (or --shm-size=8g) in its "
+                       "docker run command; in Kubernetes mount an emptyDir with medium: "
+                       "Memory at /dev/shm; until then DataLoader(num_workers=0) avoids it");
+        return;
+    }
+    dl_fix_as_root(x, f, "mount -o remount,size=8G /dev/shm");
+}

@@ -35,6 +35,7 @@ static const dl_rule rules[] = {
      dl_rule_docker_no_gpu_passthrough},
     {"wsl_libcuda_path", "WSL and where libcuda.so.1 resolves", dl_rule_wsl_libcuda_path},
     {"wsl_memory_limit", "the WSL2 VM's memory", dl_rule_wsl_memory_limit},
+    {"shm_too_small", "/dev/shm's size", dl_rule_shm_too_small},
     {"cuda_visible_devices", "CUDA_VISIBLE_DEVICES vs the GPUs", dl_rule_cuda_visible_devices},
     {"libcuda_stub_on_path", "the loaded libcuda, cuInit = 34", dl_rule_libcuda_stub_on_path},
     {"libcuda_not_found", "libcuda.so.1 on the loader path", dl_rule_libcuda_not_found},
