@@ -301,10 +301,10 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     char v[64];
     dl_python *py;
     (void)l;
-    /* "pip install torch==X" and pip's "requirement torch==X" ask for a torch, they do not
-     * show one installed. */
+    /* "pip install torch==X" and pip's "requirement torch==X" or "xformers 0.0.20 requires
+     * torch==X, but you have torch Y" ask for a torch, they do not show one installed. */
     bool asked = (strstr(low, "install ") && !strstr(low, "successfully installed")) ||
-                 strstr(low, "requirement");
+                 strstr(low, "requirement") || strstr(low, "requires torch");
     if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
@@ -1315,8 +1315,18 @@ static bool torch_version_in(const char *low, char *out, size_t n)
         /* what an issue form puts between the word and the value: " version", "**",
          * "(e.g., 1.0)", ":" */
         for (;;) {
-            if (*v == ' ' || *v == ':' || *v == '*')
+            if (*v == ' ' || *v == ':' || *v == '*' || *v == '`')
                 v++;
+            /* "torch：2.0.1": a full-width colon (U+FF1A), as Chinese and Japanese forms
+             * write it */
+            else if (!strncmp(v, "\xef\xbc\x9a", 3))
+                v += 3;
+            /* "Torch=1.0" (one '=': "torch==2.0.1" is a requirement, not what is installed) */
+            else if (*v == '=' && v[1] != '=' && (v == at + 5 || v[-1] == ' '))
+                v++;
+            /* "PyTorch Version is `1.1.0`", "torch is 1.13.1" */
+            else if (!strncmp(v, "is ", 3) || !strncmp(v, "is:", 3))
+                v += 2;
             /* Ultralytics' banner glues name and release: "Python-3.10 torch-2.1.0+cpu" */
             else if (*v == '-' && v == at + 5 && isdigit((unsigned char)v[1]))
                 v++;
@@ -1333,7 +1343,9 @@ static bool torch_version_in(const char *low, char *out, size_t n)
             else
                 break;
         }
-        if (v == at + 5)
+        /* "pytorch1.8.0", "Pytorch1.0": glued to the word (not "torch2trt", which has no
+         * dot after its digit) */
+        if (v == at + 5 && !isdigit((unsigned char)*v))
             continue;
         while ((isdigit((unsigned char)v[k]) || (v[k] == '.' && isdigit((unsigned char)v[k + 1]))) &&
                k + 1 < n)
@@ -1358,24 +1370,92 @@ static bool torch_version_in(const char *low, char *out, size_t n)
     return false;
 }
 
-/* torch's version said in words, where nothing else gave it; a line that installs one
- * ("pip install", "conda install") asks for it and shows nothing. */
+/* The release after `mark` on the line ("(you have 2.4.0+cu121)", "... in ./venv
+ * (1.10.0+cu111)"), with its local tag; false when none follows. */
+static bool version_after(const char *low, const char *mark, char *out, size_t n)
+{
+    const char *v = strstr(low, mark);
+    size_t k = 0, dots = 0;
+    if (!v)
+        return false;
+    v += strlen(mark);
+    /* "2.3.0a0", "2.6.0.dev20241112", then a local tag: "+cu121", "+rocm6.2" */
+    while (k + 1 < n && (isalnum((unsigned char)v[k]) ||
+                         (v[k] == '.' && isalnum((unsigned char)v[k + 1]))))
+        dots += v[k++] == '.';
+    if (k && v[k] == '+' && isalnum((unsigned char)v[k + 1]))
+        for (k++; k + 1 < n && (isalnum((unsigned char)v[k]) ||
+                                (v[k] == '.' && isalnum((unsigned char)v[k + 1])));
+             k++)
+            ;
+    if (!dots || !isdigit((unsigned char)v[0]) || atoi(v) >= 10)
+        return false;
+    memcpy(out, v, k);
+    out[k] = '\0';
+    return true;
+}
+
+/* The installed torch on a line that names one beside another: an extension's "built for
+ * PyTorch X (you have Y)", pip's "requires torch==X, but you'll have torch Y" and
+ * "Requirement already satisfied: torch in DIR (Y)". */
+static bool torch_installed_beside(const char *low, char *out, size_t n)
+{
+    if (version_after(low, "(you have ", out, n))
+        return true;
+    if (strstr(low, "requirement already satisfied: torch ") ||
+        strstr(low, "requirement already satisfied: torch=")) {
+        const char *open = strrchr(low, '(');
+        return open && version_after(open, "(", out, n);
+    }
+    return (strstr(low, "but you'll have torch ") || strstr(low, "but you have torch ")) &&
+           (version_after(low, "but you'll have torch ", out, n) ||
+            version_after(low, "but you have torch ", out, n));
+}
+
+/* A line about installing a torch (a command, a requirement, "I installed pytorch 1.3
+ * with conda") shows what was asked for, not what runs; what an installer printed it put
+ * in does: pip's "Successfully installed torch-2.4.0+cu121", poetry's "Installing torch
+ * (2.5.1+cu124)", "Currently installed torch: X". */
+static bool asks_for_torch(const char *low)
+{
+    return (strstr(low, "install") && !strstr(low, "successfully installed") &&
+            !strstr(low, "currently installed") && !strstr(low, "installed:") &&
+            !strstr(low, "installing torch (")) ||
+           strstr(low, "requirement") || strstr(low, "conda create") ||
+           strstr(low, "mamba create") || strstr(low, "uv add") || strstr(low, "poetry add");
+}
+
+/* "PyTorch 2.8" and later "PyTorch: 2.8.0+cu128": the later one says more of the same
+ * release. */
+static bool more_exact(const char *later, const char *first)
+{
+    size_t n = strlen(first);
+    return strlen(later) > n && !strncmp(later, first, n) &&
+           (later[n] == '.' || later[n] == '+');
+}
+
+/* torch's version said in words, where nothing else gave it: the first line that names
+ * one, or a later one that says the same release more exactly. */
 static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
-    char v[48];
-    long at;
+    char v[48], best[48] = "";
+    long at, best_at = -1;
     if (f->pythons.count && (python(f)->runtime.version.value ||
                              (python(f)->site_packages.count && installed_torch(f)->version.value)))
         return;
     for (at = dl_paste_find(p, 0, "torch"); at >= 0;
          at = dl_paste_find(p, (size_t)at + 1, "torch")) {
         const char *low = p->lines[at].lower;
-        if (strstr(low, "install") || strstr(low, "requirement") ||
-            !torch_version_in(low, v, sizeof v))
+        if (!torch_installed_beside(low, v, sizeof v) &&
+            (asks_for_torch(low) || !torch_version_in(low, v, sizeof v)))
             continue;
-        set_installed(f, w, (size_t)at, v, NULL);
-        return;
+        if (best_at < 0 || more_exact(v, best)) {
+            snprintf(best, sizeof best, "%s", v);
+            best_at = at;
+        }
     }
+    if (best_at >= 0)
+        set_installed(f, w, (size_t)best_at, best, NULL);
 }
 
 /* The version after `key` in an install command ("cudatoolkit=10.2", "pytorch==1.6.0",
