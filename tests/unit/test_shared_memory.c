@@ -12,60 +12,41 @@
 #include <string.h>
 
 #include "base/str.h"
-#include "probe/probe.h"
+#include "test_run.h"
 
 #define SHM_DATA DLENV_TEST_DATA "/unit/data/shared_memory"
 
-typedef struct probed {
-    dl_facts f;
-    dl_probe_outcome out;
-} probed;
-
 /* The memory probe first, as platform.c runs them: the default size is half of its total. */
-static void probe_sample(probed *p, const char *name)
+static void probe_sample(dl_test_run *r, const char *name)
 {
-    dl_machine m;
-    dl_probe_ctx ctx = {NULL, {0}};
     dl_probe_outcome memory_out = {DL_PROBE_OK, NULL};
-    char *error = NULL, *root = dl_fmt("%s/%s", SHM_DATA, name);
-    ctx.machine = &m;
-    if (!dl_machine_open(&m, root, &error))
-        fail_msg("cannot open %s: %s", root, error);
-    dl_facts_init(&p->f);
-    p->out.status = DL_PROBE_OK;
-    p->out.detail = NULL;
-    dl_probe_memory(&ctx, &p->f, &memory_out);
+    char *root = dl_fmt("%s/%s", SHM_DATA, name);
+    dl_test_run_open(r, root);
+    dl_probe_memory(&r->ctx, &r->f, &memory_out);
     free(memory_out.detail);
-    dl_probe_shared_memory(&ctx, &p->f, &p->out);
-    dl_machine_close(&m);
+    dl_probe_shared_memory(&r->ctx, &r->f, &r->out);
     free(root);
-}
-
-static void probed_free(probed *p)
-{
-    dl_facts_free(&p->f);
-    free(p->out.detail);
 }
 
 static void expect_bytes(const char *name, long long bytes)
 {
-    probed p;
-    probe_sample(&p, name);
-    assert_int_equal(p.out.status, DL_PROBE_OK);
-    if (!p.f.memory.shm_bytes.known)
-        fail_msg("%s: unknown (%s)", name, p.f.memory.shm_bytes.why);
-    assert_int_equal(p.f.memory.shm_bytes.value, bytes);
-    probed_free(&p);
+    dl_test_run r;
+    probe_sample(&r, name);
+    assert_int_equal(r.out.status, DL_PROBE_OK);
+    if (!r.f.memory.shm_bytes.known)
+        fail_msg("%s: unknown (%s)", name, r.f.memory.shm_bytes.why);
+    assert_int_equal(r.f.memory.shm_bytes.value, bytes);
+    dl_test_run_free(&r);
 }
 
 static void expect_unknown(const char *name, const char *why)
 {
-    probed p;
-    probe_sample(&p, name);
-    assert_false(p.f.memory.shm_bytes.known);
-    if (!strstr(p.f.memory.shm_bytes.why, why))
-        fail_msg("%s: why is \"%s\", not \"%s\"", name, p.f.memory.shm_bytes.why, why);
-    probed_free(&p);
+    dl_test_run r;
+    probe_sample(&r, name);
+    assert_false(r.f.memory.shm_bytes.known);
+    if (!strstr(r.f.memory.shm_bytes.why, why))
+        fail_msg("%s: why is \"%s\", not \"%s\"", name, r.f.memory.shm_bytes.why, why);
+    dl_test_run_free(&r);
 }
 
 static void sizes_from_mount_options(void **state)
@@ -84,16 +65,16 @@ static void default_is_half_of_memory(void **state)
 
 static void unknown_with_reason(void **state)
 {
-    probed p;
+    dl_test_run r;
     (void)state;
     expect_unknown("garbage", "size=lots");
     expect_unknown("none", "no /dev/shm mount");
     expect_unknown("nosize-nomem", "memory's total is unknown");
-    probe_sample(&p, "none/proc"); /* a root without /proc/self/mountinfo */
-    assert_int_equal(p.out.status, DL_PROBE_NOT_PRESENT);
-    assert_false(p.f.memory.shm_bytes.known);
-    assert_non_null(strstr(p.f.memory.shm_bytes.why, "mountinfo"));
-    probed_free(&p);
+    probe_sample(&r, "none/proc"); /* a root without /proc/self/mountinfo */
+    assert_int_equal(r.out.status, DL_PROBE_NOT_PRESENT);
+    assert_false(r.f.memory.shm_bytes.known);
+    assert_non_null(strstr(r.f.memory.shm_bytes.why, "mountinfo"));
+    dl_test_run_free(&r);
 }
 
 int main(void)
