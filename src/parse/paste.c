@@ -236,6 +236,38 @@ static size_t drop_pair(char *s, size_t n, const char *mark)
     return o;
 }
 
+/* The length of s without a closing fence glued to its end ("... torch-2.4.0```"), and
+ * the spaces before that fence. */
+static size_t without_closing_fence(const char *s, size_t n)
+{
+    size_t m = n;
+    while (m && s[m - 1] == '`')
+        m--;
+    if (n - m < 3 || !m)
+        return n;
+    while (m && s[m - 1] == ' ')
+        m--;
+    return m;
+}
+
+/* A fence line ("```", "```python", "~~~ shell") carries no text; one glued to the text it
+ * opens ("```Installing collected packages: torch", "```Successfully installed
+ * torch-2.4.0```") does. Where the text starts after the fence marks; 0 for a plain fence
+ * (nothing after it but one info word: a language name has no space in it). */
+static size_t glued_to_fence(const char *s, size_t n)
+{
+    size_t start = strspn(s, "`~"), end, k;
+    if (start > n)
+        start = n;
+    end = start + without_closing_fence(s + start, n - start);
+    while (start < end && s[start] == ' ')
+        start++;
+    for (k = start; k < end; k++)
+        if (s[k] == ' ' || s[k] == ':' || s[k] == '(' || s[k] == '\'')
+            return start;
+    return 0;
+}
+
 /* One raw line, in buf (DL_PASTE_MAX_LINE + 1 bytes): decoded, log prefix, quoting and list
  * marker dropped. The text: buf itself, or a new allocation when it needed cleaning (free
  * it); NULL for a fence, which carries no text worth reading. */
@@ -250,9 +282,14 @@ static char *normalise(const char *s, size_t n, bool *fence, char *buf)
     i += quoting(buf + i, o - i);
     i += list_marker(buf + i, o - i);
     if (o - i >= 3 && (strncmp(buf + i, "```", 3) == 0 || strncmp(buf + i, "~~~", 3) == 0)) {
-        *fence = true;
-        return NULL;
+        size_t text = glued_to_fence(buf + i, o - i);
+        if (!text) {
+            *fence = true;
+            return NULL;
+        }
+        i += text;
     }
+    o = i + without_closing_fence(buf + i, o - i);
     if (i) {
         memmove(buf, buf + i, o - i);
         o -= i;

@@ -1425,6 +1425,22 @@ static bool asks_for_torch(const char *low)
            strstr(low, "mamba create") || strstr(low, "uv add") || strstr(low, "poetry add");
 }
 
+/* asks_for_torch on the words before the line's first "torch" ("pip install torch==1.3"
+ * asks), and a claim after it ("torch 2.7.1+cpu installed, but the app does not use it"
+ * is what the writer believes, not what runs); a question after the version tells it:
+ * "pytorch version is: 1.10.1. Should I install another version?". */
+static bool asks_before_torch(const char *low)
+{
+    char head[DL_PASTE_MAX_LINE + 1];
+    const char *at = strstr(low, "torch");
+    size_t n = at ? (size_t)(at - low) : strlen(low);
+    if (n > DL_PASTE_MAX_LINE)
+        n = DL_PASTE_MAX_LINE;
+    memcpy(head, low, n);
+    head[n] = '\0';
+    return asks_for_torch(head) || (strstr(low + n, "installed") && asks_for_torch(low + n));
+}
+
 /* "PyTorch 2.8" and later "PyTorch: 2.8.0+cu128": the later one says more of the same
  * release. */
 static bool more_exact(const char *later, const char *first)
@@ -1447,7 +1463,7 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
          at = dl_paste_find(p, (size_t)at + 1, "torch")) {
         const char *low = p->lines[at].lower;
         if (!torch_installed_beside(low, v, sizeof v) &&
-            (asks_for_torch(low) || !torch_version_in(low, v, sizeof v)))
+            (asks_before_torch(low) || !torch_version_in(low, v, sizeof v)))
             continue;
         if (best_at < 0 || more_exact(v, best)) {
             snprintf(best, sizeof best, "%s", v);

@@ -117,6 +117,24 @@ static void python_command(const dl_rule_input *in, const dl_python *py,
                            cmd);
 }
 
+/* A pasted report that shows a CUDA or ROCm torch but names no GPU: the planner, rightly,
+ * offers the CPU build (an unknown GPU never gets a GPU plan). Say so, or the user who had
+ * a GPU build is moved to a CPU one without a word. */
+static void note_gpu_build_unknown(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                                   const dl_plan *p, const dl_plan_machine *m)
+{
+    const char *version = dl_q_torch_version(py), *plus = version ? strchr(version, '+') : NULL;
+    dl_variant_kind kind = plus ? dl_torch_variant(plus + 1).kind : DL_VARIANT_NONE;
+    if (in->facts->gpus.known || m->n_gpus || strcmp(p->c[p->best].variant, "cpu") != 0 ||
+        (kind != DL_VARIANT_CUDA && kind != DL_VARIANT_ROCM))
+        return;
+    dl_fix_note(x, "that is the CPU build: nothing here names the GPU that torch %s was for; "
+                   "%s gives the GPU build", version,
+                kind == DL_VARIANT_CUDA ? "`dlenv plan --gpu NAME --driver VERSION` (nvidia-smi's "
+                                          "values)"
+                                        : "`dlenv plan --gpu NAME --for rocm`");
+}
+
 void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                           const char *variant)
 {
@@ -146,6 +164,7 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
         dl_plan_commands_make(in->know, &p, &p.c[p.best], &m, &cmd, NULL, &c);
         dl_finding_fix(x, "%s", c.pip);
         dl_plan_commands_free(&c);
+        note_gpu_build_unknown(x, in, py, &p, &m);
         if (p.after_driver_update >= 0 && !dl_plan_accelerated(&p.c[p.best], &m)) {
             const dl_plan_candidate *up = &p.c[p.after_driver_update];
             dl_plan_commands_make(in->know, &p, up, &m, &cmd, NULL, &c);

@@ -23,6 +23,13 @@ case "$out" in *'"inferred_from":'*'"nvml.driver_version"'*) ;;
     *) echo "FAIL: no inferred_from in --json: $out"; failed=1 ;; esac
 out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
 case "$out" in *"inferred from"*) echo "FAIL: a read fact shown as inferred: $out"; failed=1 ;; esac
+# a CUDA torch in a text that names no GPU: the fix's CPU build says that it is one
+out=$("$dlenv" explain "$dir/torch-form-fence-glued.txt" 2>&1)
+want="that is the CPU build: nothing here names the GPU that torch 2.4.0+cu121 was for"
+case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
+case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU named: $out"
+    failed=1 ;; esac
 # Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
 # "torch2trt-0.4.0" is not torch
 # torch's version in words, one form a file (torch-version-forms.tsv)

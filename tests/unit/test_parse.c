@@ -71,6 +71,24 @@ static void fences_quotes_entities_tabs(void **state)
     dl_paste_free(&p);
 }
 
+static void a_fence_glued_to_text_keeps_the_text(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* "```Successfully installed torch-2.4.0+cu121```": the text between the marks is the
+     * line; "``` python" and "~~~shell" are fences; a closing fence glued to the end of a
+     * line goes, a lone backtick stays. */
+    read_text("```Successfully installed torch-2.4.0+cu121```\n``` python\nimport torch`\n"
+              "~~~shell\nNo module named 'torch' ```\n```Traceback (most recent call last):", &p);
+    assert_int_equal(p.count, 4);
+    assert_string_equal(p.lines[0].text, "Successfully installed torch-2.4.0+cu121");
+    assert_int_equal(p.lines[1].number, 3);
+    assert_string_equal(p.lines[1].text, "import torch`");
+    assert_string_equal(p.lines[2].text, "No module named 'torch'");
+    assert_string_equal(p.lines[3].text, "Traceback (most recent call last):");
+    dl_paste_free(&p);
+}
+
 static void invalid_utf8_stays_readable(void **state)
 {
     dl_paste p;
@@ -587,6 +605,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(line_ends_and_numbers),
         cmocka_unit_test(fences_quotes_entities_tabs),
+        cmocka_unit_test(a_fence_glued_to_text_keeps_the_text),
         cmocka_unit_test(invalid_utf8_stays_readable),
         cmocka_unit_test(long_lines_are_cut_and_nul_bytes_survive),
         cmocka_unit_test(find_ignores_case_and_reports_lines),
