@@ -572,6 +572,48 @@ static const char *prose_capability(const char *low)
     return NULL;
 }
 
+static size_t words_in(const char *s)
+{
+    size_t n = 0;
+    while (*s) {
+        s += strspn(s, " \t");
+        if (*s)
+            n++;
+        s += strcspn(s, " \t");
+    }
+    return n;
+}
+
+/* s starts with the lower-case word w in any case */
+static bool starts_lower(const char *s, const char *w)
+{
+    for (; *w; s++, w++)
+        if (tolower((unsigned char)*s) != *w)
+            return false;
+    return true;
+}
+
+/* The GPU's name before torch's " with CUDA capability": what the driver calls it, after
+ * whatever the writer put in front ("facing issue like NVIDIA GeForce RTX 5080"): from the
+ * first vendor or family word that leaves a name of a few words; NULL where the words are
+ * prose with none ("incompatible with 50XX cards"). */
+static const char *name_before_capability(const char *name)
+{
+    static const char *const brands[] = {"nvidia", "geforce", "tesla", "quadro", "titan", "grid"};
+    const char *s;
+    if (words_in(name) <= 8)
+        return name;
+    for (s = name; *s; s++) {
+        size_t k;
+        if (s > name && isalnum((unsigned char)s[-1]))
+            continue;
+        for (k = 0; k < sizeof brands / sizeof brands[0]; k++)
+            if (starts_lower(s, brands[k]) && words_in(s) <= 8)
+                return s;
+    }
+    return NULL;
+}
+
 /* torch's warnings: "NAME with CUDA capability sm_86 is not compatible ...", "The current
  * PyTorch install supports CUDA capabilities sm_37 sm_50 ...", "Found GPU0 NAME which is
  * of cuda capability 5.0." */
@@ -586,9 +628,13 @@ static void capability(const char *l, const char *low, dl_facts *f, dl_text_fact
         /* the name follows what came before it on the line: "UserWarning: ", a quote */
         while ((cut = strpbrk(start, ":\"'`")) != NULL)
             start = cut + 1;
+        start = (char *)name_before_capability(dl_trim(start));
         if (!g->compute_capability.value && cc >= 10) {
             dl_text_set(&g->compute_capability, buf);
-            dl_text_set(&g->name, dl_trim(start));
+            if (start && *start) {
+                dl_text_set(&g->name, start);
+                note(w, "nvml.gpus[0].name", i);
+            }
             note(w, "nvml.gpus[0].compute_capability", i);
         }
         free(name);
@@ -667,6 +713,11 @@ static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *na
     char *copy;
     if (gpu(f)->name.value)
         return;
+    /* a name in prose keeps no punctuation after it ("titan X:", "gtx 1660 6gb/", "my
+     * 3090."); nvidia-smi's "..." that marks a cut name stays */
+    while (n && (strchr(":/,;!? ", name[n - 1]) ||
+                 (name[n - 1] == '.' && !(n > 1 && name[n - 2] == '.'))))
+        n--;
     copy = dl_strndup(name, n);
     dl_text_set(&gpu(f)->name, dl_trim(copy));
     note(w, "nvml.gpus[0].name", i);

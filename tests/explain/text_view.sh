@@ -32,20 +32,25 @@ case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU 
     failed=1 ;; esac
 # Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
 # "torch2trt-0.4.0" is not torch
-# torch's version in words, one form a file (torch-version-forms.tsv)
-tab=$(printf '\t')
-while IFS="$tab" read -r file version; do
-    case "$file" in ''|'#'*) continue ;; esac
-    out=$("$dlenv" explain "$dir/$file" 2>&1)
-    if [ "$version" = - ]; then
-        case "$out" in *"torches[0].version"*)
-            echo "FAIL: $file: a torch version read where the text shows none: $out"; failed=1 ;;
-        esac
-        continue
-    fi
-    want="pythons[0].site_packages[0].torches[0].version = $version"
-    case "$out" in *"$want$tab"*|*"$want
+# a fact read from words, one form a file: FORMS.tsv rows are a file and the value explain
+# must read ("-": none)
+forms() { # FORMS.tsv FACT
+    while IFS="$tab" read -r file value; do
+        case "$file" in ''|'#'*) continue ;; esac
+        out=$("$dlenv" explain "$dir/$file" 2>&1)
+        if [ "$value" = - ]; then
+            case "$out" in *"$2 = "*)
+                echo "FAIL: $file: $2 read where the text shows none: $out"; failed=1 ;;
+            esac
+            continue
+        fi
+        want="$2 = $value"
+        case "$out" in *"$want$tab"*|*"$want
 "*) ;; *) echo "FAIL: $file: '$want' missing in: $out"; failed=1 ;; esac
-done < "$dir/torch-version-forms.tsv"
+    done < "$dir/$1"
+}
+tab=$(printf '\t')
+forms torch-version-forms.tsv "pythons[0].site_packages[0].torches[0].version"
+forms gpu-name-forms.tsv "nvml.gpus[0].name"
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed
