@@ -207,6 +207,11 @@ static void ask_for_missing(dl_explanation *e)
         dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; import EXTENSION\"`: torch's "
                                        "libraries (libc10.so) load with torch, so an extension "
                                        "imported before torch cannot find them"));
+    /* is_available() answers False and hides why; init() raises CUDA's own error */
+    if (!e->findings.root_cause.value && dl_paste_find(&e->paste, 0, "is_available") >= 0 &&
+        !asked(e, "torch.cuda.init()"))
+        dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; torch.cuda.init()\"`: the "
+                                       "error behind is_available() False, in CUDA's own words"));
     if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi"))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));

@@ -897,6 +897,78 @@ static void runtime_version(dl_facts *f, dl_text_facts *w, size_t i, const char 
     }
 }
 
+/* Up to `max` pieces of s split at any of `seps`, each trimmed of spaces, quotes and
+ * brackets; the count (max + 1: more than max). Pieces point into buf. */
+static size_t pieces(const char *s, const char *seps, char *buf, size_t n, char **out,
+                     size_t max)
+{
+    size_t count = 0;
+    char *at, *next;
+    snprintf(buf, n, "%s", s);
+    for (at = buf; at; at = next) {
+        char *end;
+        next = strpbrk(at, seps);
+        if (next)
+            *next++ = '\0';
+        at += strspn(at, " '\"([");
+        end = at + strlen(at);
+        while (end > at && strchr(" '\")]", end[-1]))
+            *--end = '\0';
+        if (!*at)
+            continue;
+        if (count == max)
+            return max + 1;
+        out[count++] = at;
+    }
+    return count;
+}
+
+/* One print of several checks and its answer on the next line: `print(torch.__version__,
+ * torch.cuda.is_available())` then "2.1.0+cu121 False"; a REPL's tuple `>>>
+ * torch.__version__, torch.version.cuda` then "('2.1.0+cu121', '12.1')" (nothing else starts
+ * with "("). Each expression
+ * takes the answer in its place; nothing is read when the counts differ. */
+static void printed_together(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    const char *low = p->lines[i].lower, *args = strstr(low, "print("), *close;
+    char abuf[512], ebuf[512], vbuf[512], *expr[8], *val[8];
+    size_t ne, nv, k;
+    if (i + 1 >= p->count)
+        return;
+    if (args) {
+        args += 6;
+        close = strrchr(args, ')');
+    } else if (!strncmp(low, "torch.", 6) && p->lines[i + 1].lower[0] == '(') {
+        args = low; /* the paste reader took the ">>> " prompt for quoting */
+        close = NULL;
+    } else {
+        return;
+    }
+    if (!strchr(args, ',') || !strstr(args, "torch."))
+        return;
+    snprintf(abuf, sizeof abuf, "%.*s", (int)(close ? close - args : (long)strlen(args)), args);
+    ne = pieces(abuf, ",", ebuf, sizeof ebuf, expr, 8);
+    if (ne < 2 || ne > 8)
+        return;
+    nv = pieces(p->lines[i + 1].lower, " ,\t", vbuf, sizeof vbuf, val, 8);
+    if (nv != ne)
+        return;
+    for (k = 0; k < ne; k++) {
+        if (!strcmp(expr[k], "torch.__version__"))
+            runtime_version(f, w, i + 1, val[k]);
+        else if (!strcmp(expr[k], "torch.version.cuda") && !python(f)->runtime.cuda.value &&
+                 (!strcmp(val[k], "none") || looks_like_version(val[k]))) {
+            dl_text_set(&python(f)->runtime.cuda, val[k]);
+            note(w, "pythons[0].runtime.cuda", i + 1);
+        } else if (!strncmp(expr[k], "torch.cuda.is_available(", 24) &&
+                   (!strcmp(val[k], "true") || !strcmp(val[k], "false")) &&
+                   !python(f)->runtime.cuda_available.known) {
+            dl_flag_set(&python(f)->runtime.cuda_available, !strcmp(val[k], "true"));
+            note(w, "pythons[0].runtime.cuda_available", i + 1);
+        }
+    }
+}
+
 /* What a user's own checks printed: torch.__version__, torch.version.cuda,
  * torch.cuda.is_available(), transformers' "PyTorch version (GPU?)". */
 static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -904,6 +976,7 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
     char v[64];
     if (!strstr(p->lines[i].lower, "torch"))
         return;
+    printed_together(p, i, f, w);
     if (answer_to(p, i, "torch.__version__", v, sizeof v) ||
         answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
         runtime_version(f, w, i, v);

@@ -32,6 +32,10 @@ case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU 
     failed=1 ;; esac
 # Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
 # "torch2trt-0.4.0" is not torch
+# is_available() False and nothing else: ask for the error torch.cuda.init() raises
+out=$("$dlenv" explain "$dir/unavailable-no-error.txt" 2>&1)
+case "$out" in *'torch.cuda.init()'*) ;; *) echo "FAIL: no torch.cuda.init() ask: $out"; failed=1 ;;
+esac
 # a fact read from words, one form a file: FORMS.tsv rows are a file and the value explain
 # must read ("-": none)
 forms() { # FORMS.tsv FACT
@@ -52,5 +56,6 @@ forms() { # FORMS.tsv FACT
 tab=$(printf '\t')
 forms torch-version-forms.tsv "pythons[0].site_packages[0].torches[0].version"
 forms gpu-name-forms.tsv "nvml.gpus[0].name"
+forms runtime-version-forms.tsv "pythons[0].runtime.version"
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed
