@@ -969,6 +969,60 @@ static void printed_together(const dl_paste *p, size_t i, dl_facts *f, dl_text_f
     }
 }
 
+/* The answer to the call `name(...)` on line i: the rest of that line when it says
+ * something after the call ("... get_device_capability(0) (8, 6)"), else the next line;
+ * *at is the answer's line. NULL when the call is not on line i. */
+static const char *call_answer(const dl_paste *p, size_t i, const char *name, size_t *at_line)
+{
+    const char *at = strstr(p->lines[i].lower, name), *close;
+    if (!at)
+        return NULL;
+    at += strlen(name);
+    if (*at == '(')
+        at = (close = strchr(at, ')')) != NULL ? close + 1 : at + strlen(at);
+    at += strspn(at, " )#:=->"); /* "# ['sm_50', ...]", "-> (8, 6)" */
+    *at_line = i;
+    if (*at || i + 1 >= p->count)
+        return at;
+    *at_line = i + 1;
+    return p->lines[i + 1].lower;
+}
+
+/* torch.cuda.get_arch_list(): "['sm_50', 'sm_60', ..., 'compute_90']", the architectures
+ * the torch that ran was built for. */
+static void arch_list_answer(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    dl_python *py = python(f);
+    size_t line, n, k;
+    const char *s = call_answer(p, i, "get_arch_list", &line);
+    char *list[32], buf[512];
+    if (!s || py->runtime.arch_list.known || strncmp(s + strspn(s, "[' \""), "sm_", 3) != 0)
+        return;
+    n = pieces(s, ", ", buf, sizeof buf, list, 32);
+    if (n > 32)
+        return;
+    dl_list_known(&py->runtime.arch_list);
+    for (k = 0; k < n; k++)
+        if (!strncmp(list[k], "sm_", 3) || !strncmp(list[k], "compute_", 8))
+            dl_textlist_add(&py->runtime.arch_list, list[k]);
+    note(w, "pythons[0].runtime.arch_list", line);
+}
+
+/* torch.cuda.get_device_capability(): "(8, 6)", the GPU's compute capability. */
+static void capability_answer(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    size_t line;
+    const char *s = call_answer(p, i, "get_device_capability", &line);
+    unsigned major, minor;
+    char v[16];
+    if (!s || gpu(f)->compute_capability.value ||
+        sscanf(s, " (%u , %u )", &major, &minor) != 2 || major < 1 || major > 20 || minor > 9)
+        return;
+    snprintf(v, sizeof v, "%u.%u", major, minor);
+    dl_text_set(&gpu(f)->compute_capability, v);
+    note(w, "nvml.gpus[0].compute_capability", line);
+}
+
 /* What a user's own checks printed: torch.__version__, torch.version.cuda,
  * torch.cuda.is_available(), transformers' "PyTorch version (GPU?)". */
 static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -988,6 +1042,8 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
         dl_flag_set(&python(f)->runtime.cuda_available, true);
         note(w, "pythons[0].runtime.cuda_available", i);
     }
+    arch_list_answer(p, i, f, w);
+    capability_answer(p, i, f, w);
     if (answer_to(p, i, "torch.version.cuda", v, sizeof v) && !python(f)->runtime.cuda.value &&
         (!strcmp(v, "none") || looks_like_version(v))) {
         dl_text_set(&python(f)->runtime.cuda, v);
@@ -1048,6 +1104,15 @@ static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_fa
             *strchr(f->os.pretty_name.value, '"') = '\0';
         dl_text_set(&f->os.family, "linux");
         note(w, "os.pretty_name", i);
+    }
+    /* /proc/driver/nvidia/version: the kernel module that runs, which nvidia-smi's
+     * libraries must match */
+    if (strstr(low, "nvrm version: nvidia") && value_after(low, "kernel module", v, sizeof v) &&
+        looks_like_version(v) && !f->nvidia_kernel.driver_version.value) {
+        dl_text_set(&f->nvidia_kernel.proc_version, l);
+        dl_text_set(&f->nvidia_kernel.driver_version, v);
+        dl_text_set(&f->os.family, "linux");
+        note(w, "nvidia_kernel.driver_version", i);
     }
     if (!strncmp(low, "linux ", 6) && strstr(low, " gnu/linux")) {
         dl_strv parts = {0};

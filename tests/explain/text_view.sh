@@ -36,26 +36,21 @@ case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU 
 out=$("$dlenv" explain "$dir/unavailable-no-error.txt" 2>&1)
 case "$out" in *'torch.cuda.init()'*) ;; *) echo "FAIL: no torch.cuda.init() ask: $out"; failed=1 ;;
 esac
-# a fact read from words, one form a file: FORMS.tsv rows are a file and the value explain
-# must read ("-": none)
-forms() { # FORMS.tsv FACT
-    while IFS="$tab" read -r file value; do
-        case "$file" in ''|'#'*) continue ;; esac
-        out=$("$dlenv" explain "$dir/$file" 2>&1)
-        if [ "$value" = - ]; then
-            case "$out" in *"$2 = "*)
-                echo "FAIL: $file: $2 read where the text shows none: $out"; failed=1 ;;
-            esac
-            continue
-        fi
-        want="$2 = $value"
-        case "$out" in *"$want$tab"*|*"$want
-"*) ;; *) echo "FAIL: $file: '$want' missing in: $out"; failed=1 ;; esac
-    done < "$dir/$1"
-}
+# a fact read from the words of a paste, one form a file (fact-forms.tsv: file, fact, value;
+# "-": none may be read)
 tab=$(printf '\t')
-forms torch-version-forms.tsv "pythons[0].site_packages[0].torches[0].version"
-forms gpu-name-forms.tsv "nvml.gpus[0].name"
-forms runtime-version-forms.tsv "pythons[0].runtime.version"
+while IFS="$tab" read -r file fact value; do
+    case "$file" in ''|'#'*) continue ;; esac
+    out=$("$dlenv" explain "$dir/$file" 2>&1)
+    if [ "$value" = - ]; then
+        case "$out" in *"$fact = "*)
+            echo "FAIL: $file: $fact read where the text shows none: $out"; failed=1 ;;
+        esac
+        continue
+    fi
+    want="$fact = $value"
+    case "$out" in *"$want$tab"*|*"$want
+"*) ;; *) echo "FAIL: $file: '$want' missing in: $out"; failed=1 ;; esac
+done < "$dir/fact-forms.tsv"
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed
