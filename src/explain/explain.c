@@ -267,6 +267,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_extension_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);
     dl_explain_torchvision_c_fails_to_load(out);
+    dl_explain_torchvision_image_warning_beside_error(out);
     dl_explain_torchvision_pair_from_table(k, out);
     dl_explain_wheel_for_other_torch(out);
     dl_explain_domain_requirement_warning(out);

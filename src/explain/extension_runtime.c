@@ -333,6 +333,26 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e)
     dl_text_cause_add(e, &cause, c_import, failed);
 }
 
+void dl_explain_torchvision_image_warning_beside_error(dl_explanation *e)
+{
+    static const char *const pair[] = {"torchvision::", "torchvision/_c", "torchvision\\_c",
+                                       "from torchvision import _c", "different cuda",
+                                       "no attribute 'extension'", "requires torch=="};
+    static const char *const ids[] = {"torchvision_mismatch"};
+    size_t i;
+    if (!dl_findings_has_failure(&e->findings, "torchvision_mismatch") ||
+        dl_paste_find(&e->paste, 0, "failed to load image python extension") < 0 ||
+        dl_paste_find_any(&e->paste, pair, sizeof pair / sizeof pair[0]) >= 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (dl_q_failure(x) && strcmp(x->id.value, "torchvision_mismatch") != 0) {
+            dl_text_causes_step_back(e, ids, 1);
+            return;
+        }
+    }
+}
+
 /* "0.16.0+cu121" -> major 0, minor 16; false when it is no version. */
 static bool major_minor(const char *v, unsigned *major, unsigned *minor)
 {

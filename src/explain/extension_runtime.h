@@ -40,6 +40,11 @@ void dl_explain_domain_library_just_installed(dl_explanation *e);
  * candidate). */
 void dl_explain_torchvision_c_fails_to_load(dl_explanation *e);
 
+/* torchvision's "Failed to load image Python extension" is a warning (it says so: only
+ * torchvision.io needs that library): beside another failure read in the text, with nothing
+ * else pointing at the torch / torchvision pair, the pair steps back to a candidate. */
+void dl_explain_torchvision_image_warning_beside_error(dl_explanation *e);
+
 /* Nothing else found, the text shows an error, and it names torch and torchvision releases
  * that torch_releases.csv does not pair (torch 2.3.0 beside torchvision 0.16, which was built
  * for torch 2.1): that torchvision was built for another torch (torchvision_mismatch, an
