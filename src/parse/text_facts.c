@@ -831,14 +831,16 @@ static void add_package(dl_facts *f, const char *name, const char *version, cons
 }
 
 /* Rows of the packages that say which torch variant is there: torchvision and torchaudio
- * (their local tag against torch's), conda's cpuonly / pytorch-mutex / pytorch-cpu. */
+ * (their local tag against torch's), conda's cpuonly / pytorch-mutex / pytorch-cpu; and
+ * numpy, whose major release an older torch cannot run with. */
 static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
-    static const char *const names[] = {"torchvision", "torchaudio", "cpuonly", "pytorch-mutex"};
+    static const char *const names[] = {"torchvision", "torchaudio", "cpuonly", "pytorch-mutex",
+                                        "numpy"};
     char v[64], build[32] = "";
     const char *row = row_start(low);
     size_t k;
-    if (*row != 't' && *row != 'c' && *row != 'p')
+    if (*row != 't' && *row != 'c' && *row != 'p' && *row != 'n')
         return; /* none of the names below (the common case, kept cheap for long logs) */
     for (k = 0; k < sizeof names / sizeof names[0]; k++) {
         const char *rest;
@@ -992,11 +994,12 @@ static const char *call_answer(const dl_paste *p, size_t i, const char *name, si
  * the torch that ran was built for. */
 static void arch_list_answer(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
 {
-    dl_python *py = python(f);
+    dl_python *py;
     size_t line, n, k;
     const char *s = call_answer(p, i, "get_arch_list", &line);
     char *list[32], buf[512];
-    if (!s || py->runtime.arch_list.known || strncmp(s + strspn(s, "[' \""), "sm_", 3) != 0)
+    if (!s || strncmp(s + strspn(s, "[' \""), "sm_", 3) != 0 ||
+        (py = python(f))->runtime.arch_list.known)
         return;
     n = pieces(s, ", ", buf, sizeof buf, list, 32);
     if (n > 32)

@@ -36,6 +36,7 @@ static const dl_diagnosis catalog[] = {
     {"vc_redist_missing", DL_LAYER_LIBRARIES, false},
     {"pagefile_too_small", DL_LAYER_LIBRARIES, false},
     {"mkl_incompatible", DL_LAYER_LIBRARIES, false},
+    {"numpy_incompatible", DL_LAYER_LIBRARIES, false},
     {"torch_not_installed", DL_LAYER_PYTHON, false},
     {"pip_python_mismatch", DL_LAYER_PYTHON, false},
     {"python_unsupported", DL_LAYER_PYTHON, false},

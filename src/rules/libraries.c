@@ -1,6 +1,7 @@
 /* Libraries and search paths: which libcuda loads, and what hides the GPUs. */
 #include "base/str.h"
 #include "facts/query.h"
+#include "know/version.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
 
@@ -157,6 +158,46 @@ void dl_rule_libcuda_not_found(const dl_rule_input *in, dl_findings *out)
                        "libcuda.so.1), the same version as the kernel module",
                     f->nvidia_kernel.driver_version.value);
     dl_fix_as_root(x, f, "ldconfig");
+}
+
+/* torch releases before 2.3 were built against NumPy 1.x, whose C API NumPy 2 changed: with
+ * NumPy 2 their import warns "A module that was compiled using NumPy 1.x cannot be run in
+ * NumPy 2" and tensor.numpy() raises "Numpy is not available". 2.3 is the first built against
+ * NumPy 2.0 (pytorch/pytorch#107302: 2.3.0 validated with numpy 2.0.0rc1 and 1.26.4); its
+ * Windows wheels still failed with it (pytorch/pytorch#128860), so there it is a warning. */
+void dl_rule_numpy_incompatible(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_python *py = dl_q_main_python(in->facts);
+    const dl_py_package *np = dl_q_package(py, "numpy");
+    const char *torch = dl_q_first_torch_version(in->facts);
+    static const dl_version first_numpy2 = {{2, 3, 0, 0}, 3}, after = {{2, 4, 0, 0}, 3};
+    dl_torch_version tv;
+    unsigned long major;
+    bool windows = dl_q_is_windows(in->facts);
+    dl_finding *x;
+    char *python, *spec;
+    if (!np || !np->version.value || !torch || !dl_torch_version_parse(torch, &tv) ||
+        sscanf(np->version.value, "%lu.", &major) != 1 || major < 2 ||
+        dl_version_cmp(&tv.release, windows ? &after : &first_numpy2) >= 0)
+        return;
+    if (dl_version_cmp(&tv.release, &first_numpy2) < 0)
+        x = dl_finding_add(out, "numpy_incompatible", DL_SEV_FAILURE,
+                           "torch %s was built against NumPy 1.x, and NumPy %s is installed",
+                           torch, np->version.value);
+    else
+        x = dl_finding_add(out, "numpy_incompatible", DL_SEV_WARNING,
+                           "torch %s's Windows wheels fail with NumPy 2 (\"Failed to initialize "
+                           "NumPy\"), and NumPy %s is installed",
+                           torch, np->version.value);
+    dl_finding_evidence(x, "packages[numpy]", "%s%s%s", np->version.value,
+                        np->source.value ? " at " : "", np->source.value ? np->source.value : "");
+    python = dl_fix_python(in->facts, py);
+    spec = dl_shell_quote(dl_fix_shell(in->facts), "numpy<2");
+    dl_finding_fix(x, "%s -m pip install %s", python, spec);
+    dl_fix_note(x, "or a torch that runs with NumPy 2 (%s or newer; `dlenv plan`)",
+                windows ? "2.4" : "2.3");
+    free(spec);
+    free(python);
 }
 
 static const char *base_name(const char *p)

@@ -49,6 +49,8 @@ static const dl_rule rules[] = {
     {"omp_duplicate_runtime", "libiomp5md.dll copies torch can load",
      dl_rule_omp_duplicate_runtime},
     {"mkl_incompatible", "conda MKL >= 2024.1 with conda pytorch", dl_rule_mkl_incompatible},
+    {"numpy_incompatible", "NumPy 2 beside a torch built against NumPy 1.x",
+     dl_rule_numpy_incompatible},
     {"no_python", "an interpreter that runs (PATH, registry, conda, pyenv)", dl_rule_no_python},
     {"python_32bit", "the interpreter's bits", dl_rule_python_32bit},
     {"python_unsupported", "Python version vs the wheels of torch_wheels",

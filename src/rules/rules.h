@@ -98,6 +98,7 @@ void dl_rule_ld_library_path_conflict(const dl_rule_input *in, dl_findings *out)
 void dl_rule_wsl_memory_limit(const dl_rule_input *in, dl_findings *out);
 void dl_rule_shm_too_small(const dl_rule_input *in, dl_findings *out);
 void dl_rule_mkl_incompatible(const dl_rule_input *in, dl_findings *out);
+void dl_rule_numpy_incompatible(const dl_rule_input *in, dl_findings *out);
 void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findings *out);
 /* verify's own (rules/gpu_measured.c): quiet where nothing was measured. */
 void dl_rule_gpu_measure_failed(const dl_rule_input *in, dl_findings *out);
