@@ -84,6 +84,46 @@ void dl_explain_conda_cpu_row(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+/* conda's plan moving pytorch from a CUDA build to a CPU one ("pytorch pytorch::pytorch-2.0.1-
+ * py3.10_cuda11.7_cudnn8.5.0_0 --> conda-forge::pytorch-2.0.0-cpu_py310h..."), or the writer
+ * saying that a conda command did ("This command replaced the CUDA-enabled pytorch with
+ * CPU-enabled-only pytorch"); -1 when neither. */
+static long conda_swapped_to_cpu(const dl_paste *p)
+{
+    static const char *const verbs[] = {"replace", "swap", "downgrad", "switched", "overwr",
+                                        "changed"};
+    long i;
+    for (i = dl_paste_find(p, 0, "pytorch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "pytorch")) {
+        const char *low = p->lines[i].lower, *arrow = strstr(low, "-->"), *cpu;
+        size_t k;
+        if (arrow && strstr(arrow, "cpu") && (cpu = strstr(low, "cuda")) != NULL && cpu < arrow)
+            return i;
+        if (!strstr(low, "cpu") || !strstr(low, "cuda"))
+            continue;
+        for (k = 0; k < sizeof verbs / sizeof verbs[0]; k++)
+            if (strstr(low, verbs[k]) && dl_paste_find(p, 0, "conda ") >= 0)
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_conda_swapped_to_cpu(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "conda_cpu_build_selected",
+        "A conda command replaced the CUDA build of pytorch with a CPU one (its solver took "
+        "another channel's pytorch to satisfy a new package)",
+        "# install the CUDA build again, pinned (pytorch-cuda=X.Y, or a build string with "
+        "cuda), and install the other package with pip or from the same channels",
+        {NULL},
+        "`conda list pytorch` (its build string and channel) and the command's planned changes"};
+    long line;
+    if (e->findings.items.count || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+        (line = conda_swapped_to_cpu(&e->paste)) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
 /* "pip install torch" with no other index (no download.pytorch.org, no +cuXYZ) */
 static long plain_pip_install(const dl_paste *p)
 {

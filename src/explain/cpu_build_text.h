@@ -17,6 +17,9 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e);
  * conda's solver picked the CPU variant (a cpuonly or pytorch-mutex pin, no CUDA build for
  * the cudatoolkit asked for, conda-forge's cpu build). Not on macOS, not beside another
  * vendor's GPU. */
+/* A conda command's plan (or the writer's words about it) replacing the CUDA pytorch
+ * with a CPU one: conda_cpu_build_selected. */
+void dl_explain_conda_swapped_to_cpu(dl_explanation *e);
 void dl_explain_conda_cpu_row(dl_explanation *e);
 
 /* PyPI's Windows wheels are CPU builds: a plain "pip install torch" on Windows in a report

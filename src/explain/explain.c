@@ -277,6 +277,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_on_one_node(out);
     dl_explain_cpu_allocator_commit_limit(out);
     dl_explain_conda_cpu_row(out);
+    dl_explain_conda_swapped_to_cpu(out);
     dl_explain_cpu_build_wanted_cuda(out);
     dl_explain_tch_cpu_libtorch(out);
     dl_explain_cpu_banner(out);
