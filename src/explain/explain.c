@@ -307,6 +307,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);
     dl_explain_mac_nccl(out);
+    dl_explain_mac_docker_gpus(out);
     dl_explain_windows_nccl(out);
     dl_explain_cpu_run_warning_alone(out);
     dl_explain_other_vendor_gpu_question(out);

@@ -77,6 +77,28 @@ void dl_explain_mac_nccl(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+void dl_explain_mac_docker_gpus(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_cuda_on_macos",
+        "Docker on a Mac asked for the GPU (--gpus): a Mac has no NVIDIA GPU, and Docker "
+        "Desktop's Linux VM passes none through",
+        "# drop --gpus (and the compose file's GPU reservation) and run on the CPU; for "
+        "Apple's GPU run torch on macOS itself with torch.device(\"mps\")",
+        {NULL},
+        NULL};
+    static const char *const ids[] = {"docker_no_gpu_passthrough"};
+    static const char *const docker_gpu[] = {"--gpus", "could not select device driver",
+                                             "nvidia-container", "runtime=nvidia"};
+    long line;
+    if (!dl_q_text_is(&e->facts.os.family, "macos") ||
+        !dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough") ||
+        (line = dl_paste_find_any(&e->paste, docker_gpu, sizeof docker_gpu / sizeof docker_gpu[0])) < 0)
+        return;
+    dl_text_causes_step_back(e, ids, 1);
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
 /* "12.7.6" right after `at` (past spaces, "-", ":" and tabs), as major*100 + minor; -1
  * when no version of a macOS (10 to 99) follows. */
 static long version_after(const char *at)

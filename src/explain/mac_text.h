@@ -16,6 +16,10 @@ void dl_explain_mac_other_gpu(dl_explanation *e);
  * CUDA, so no NCCL either; gloo is the backend there. */
 void dl_explain_mac_nccl(dl_explanation *e);
 
+/* Docker on a Mac started with --gpus (or failing to find NVIDIA's runtime): there is no
+ * NVIDIA GPU to pass in, so the container reading steps back for no_cuda_on_macos. */
+void dl_explain_mac_docker_gpus(dl_explanation *e);
+
 /* torch's MPS refuses the Mac ("The MPS backend is supported on MacOS 12.3+") and the text's
  * macOS version is below what that torch needs: 12.3, or 13.0 for torch 2.5 and later
  * (whose message still says 12.3), or the version the message names. The OS is then too
