@@ -636,7 +636,7 @@ static bool device_value_alone(const char *low, const char *at, size_t len)
 /* A program's log says torch's device is the CPU ("Torch generator: device=cpu", "Using
  * device: cpu", "device = cpu"): the value alone, not code that picks it ("device='cpu'",
  * "device = 'cuda' if ... else 'cpu'"); -1 when none. */
-static long cpu_device_logged_line(const dl_paste *p)
+long dl_text_cpu_device_logged_line(const dl_paste *p)
 {
     static const char *const forms[] = {"device=cpu", "device: cpu", "device = cpu",
                                         "device cpu"};
@@ -670,7 +670,7 @@ void dl_explain_cpu_device_logged(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) || other_gpu_stack_named(&e->paste) ||
         dl_text_in_container(&e->paste) || dl_text_cuda_build_named(&e->paste) ||
         !(e->facts.nvml.gpus.count || dl_paste_find(&e->paste, 0, "nvidia") >= 0) ||
-        (line = cpu_device_logged_line(&e->paste)) < 0)
+        (line = dl_text_cpu_device_logged_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

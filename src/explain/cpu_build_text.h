@@ -78,4 +78,8 @@ void dl_explain_cpu_download_named(dl_explanation *e);
  * cpu_only_build; an old driver and a hidden GPU stay candidates. */
 void dl_explain_cpu_device_logged(dl_explanation *e);
 
+/* A program's log saying torch's device is the CPU ("Using device: cpu", "device=cpu"):
+ * the value alone, not code that picks it; -1 when none. */
+long dl_text_cpu_device_logged_line(const dl_paste *p);
+
 #endif

@@ -257,6 +257,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
+    dl_explain_known_bad_import_beside_running_torch(out);
     dl_explain_demote_beside_old_windows(out);
     dl_explain_driver_behind_container(out);
     dl_explain_demote_dll_beside_release(k, out);

@@ -55,6 +55,11 @@ void dl_explain_regression_between_builds(dl_explanation *e);
  * of the same line stays a candidate, not the cause. */
 void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e);
 
+/* A known-bad release whose problem is torch's import ("import torch fails ...", "import torch
+ * dies ...") while the text shows torch past its import (it answered a check, a program logged
+ * its device): the release is a candidate, not the cause the text shows. */
+void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e);
+
 /* "Error loading ...\torch\lib\fbgemm.dll or one of its dependencies" read as a missing DLL
  * where the text names no torch release: the release the known-bad table lists for that DLL
  * (2.4.0's wheels without libomp140) is a candidate, and the installed release the question

@@ -313,7 +313,11 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "instead of the gpu", "instead of my gpu",
                                         "on cpu instead of", "on the cpu instead of",
                                         "stays on cpu", "stays on the cpu", "stuck on cpu",
-                                        "stuck on the cpu",
+                                        "stuck on the cpu", "runs on cpu", "uses only the cpu",
+                                        "uses only cpu", "gpu usage is 0", "gpu usage 0%",
+                                        "gpu usage stays at 0", "gpu utilization is 0",
+                                        "gpu utilization 0%", "gpu util is 0", "0% gpu usage",
+                                        "0% gpu utilization",
                                         /* Chinese: "can only use the CPU" (two verbs), "only
                                          * uses the CPU", "it is the CPU that is used" */
                                         "\xe5\x8f\xaa\xe8\x83\xbd\xe7\x94\xa8" "cpu",

@@ -236,6 +236,46 @@ static size_t drop_pair(char *s, size_t n, const char *mark)
     return o;
 }
 
+/* A markdown table's row of two cells, an issue form's "| OS | Windows 10 |", rewritten in
+ * place as the field it is: "OS: Windows 10". A header separator ("|---|---|") and rows of
+ * one cell or of three and more (nvidia-smi's tables) stay as they are. The new length. */
+static size_t two_cell_row(char *s, size_t n)
+{
+    size_t bars = 0, k, first, second;
+    char key[DL_PASTE_MAX_LINE + 1];
+    while (n && s[n - 1] == ' ')
+        n--;
+    if (n < 5 || s[0] != '|' || s[n - 1] != '|')
+        return n;
+    for (k = 0; k < n; k++)
+        bars += s[k] == '|';
+    if (bars != 3 || strspn(s, "|-: ") == n)
+        return n;
+    first = strcspn(s + 1, "|") + 1;
+    second = n - 1;
+    memcpy(key, s + 1, first - 1);
+    key[first - 1] = '\0';
+    {
+        char *kb = key + strspn(key, " "), *ke = key + strlen(key);
+        const char *v = s + first + 1;
+        size_t vn = second - first - 1, kn;
+        while (ke > kb && ke[-1] == ' ')
+            *--ke = '\0';
+        while (vn && *v == ' ')
+            v++, vn--;
+        while (vn && v[vn - 1] == ' ')
+            vn--;
+        kn = strlen(kb);
+        if (!kn || !vn)
+            return n;
+        memmove(s + kn + 2, v, vn);
+        memcpy(s, kb, kn);
+        s[kn] = ':';
+        s[kn + 1] = ' ';
+        return kn + 2 + vn;
+    }
+}
+
 /* The length of s without a closing fence glued to its end ("... torch-2.4.0```"), and
  * the spaces before that fence. */
 static size_t without_closing_fence(const char *s, size_t n)
@@ -294,6 +334,8 @@ static char *normalise(const char *s, size_t n, bool *fence, char *buf)
         memmove(buf, buf + i, o - i);
         o -= i;
     }
+    if (buf[0] == '|')
+        o = two_cell_row(buf, o);
     buf[o] = '\0';
     if (memchr(buf, '*', o))
         o = drop_pair(buf, o, "**");

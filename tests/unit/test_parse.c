@@ -89,6 +89,23 @@ static void a_fence_glued_to_text_keeps_the_text(void **state)
     dl_paste_free(&p);
 }
 
+static void a_two_cell_table_row_is_a_field(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* an issue form's table: "| OS | Windows 10 |" is the field "OS: Windows 10"; the
+     * separator, one cell (nvidia-smi's header) and three cells stay as they are */
+    read_text("| Key | Value |\n|---|:---:|\n|  OS  |  Windows 10  |\n"
+              "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |\n| 0 | N/A | 3MiB |", &p);
+    assert_int_equal(p.count, 5);
+    assert_string_equal(p.lines[0].text, "Key: Value");
+    assert_string_equal(p.lines[1].text, "|---|:---:|");
+    assert_string_equal(p.lines[2].text, "OS: Windows 10");
+    assert_string_equal(p.lines[3].text, "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |");
+    assert_string_equal(p.lines[4].text, "| 0 | N/A | 3MiB |");
+    dl_paste_free(&p);
+}
+
 static void invalid_utf8_stays_readable(void **state)
 {
     dl_paste p;
@@ -606,6 +623,7 @@ int main(void)
         cmocka_unit_test(line_ends_and_numbers),
         cmocka_unit_test(fences_quotes_entities_tabs),
         cmocka_unit_test(a_fence_glued_to_text_keeps_the_text),
+        cmocka_unit_test(a_two_cell_table_row_is_a_field),
         cmocka_unit_test(invalid_utf8_stays_readable),
         cmocka_unit_test(long_lines_are_cut_and_nul_bytes_survive),
         cmocka_unit_test(find_ignores_case_and_reports_lines),
