@@ -113,8 +113,9 @@ void dl_explain_conda_swapped_to_cpu(dl_explanation *e)
         "conda_cpu_build_selected",
         "A conda command replaced the CUDA build of pytorch with a CPU one (its solver took "
         "another channel's pytorch to satisfy a new package)",
-        "# install the CUDA build again, pinned (pytorch-cuda=X.Y, or a build string with "
-        "cuda), and install the other package with pip or from the same channels",
+        "# install the CUDA build again, pinned (the pytorch-cuda package of your CUDA, or a "
+        "build string with cuda), and install the other package with pip or from the same "
+        "channels",
         {NULL},
         "`conda list pytorch` (its build string and channel) and the command's planned changes"};
     long line;
