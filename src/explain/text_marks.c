@@ -206,12 +206,24 @@ static long prose_unavailable_line(const dl_paste *p)
      * using CPU") retold is its fallback, read elsewhere with the app's other words */
     static const char *const said[] = {"cuda is not available", "cuda isn't available",
                                        "cuda isnt available", "cuda is unavailable",
-                                       "gpu not detected", "gpu is not detected"};
+                                       "gpu not detected", "gpu is not detected", "cuda false",
+                                       "cuda: false", "cuda = false"};
     static const char *const prose[] = {"does not detect my gpu", "doesn't detect my gpu",
                                         "doesnt detect my gpu", "not detecting my gpu",
                                         "does not detect the gpu", "doesn't detect the gpu",
                                         "not detecting the gpu", "fails to detect the gpu",
-                                        "fails to detect my gpu"};
+                                        "fails to detect my gpu", "does not see the gpu",
+                                        "doesn't see the gpu", "doesnt see the gpu",
+                                        "does not see my gpu", "doesn't see my gpu",
+                                        "can't see my gpu", "cannot see my gpu",
+                                        "can't see the gpu", "cannot see the gpu",
+                                        "can't find my gpu", "cannot find my gpu",
+                                        "can not find my gpu", "doesn't recognize my gpu",
+                                        "does not recognize my gpu", "doesn't recognise my gpu",
+                                        "not recognizing my gpu", "not detected by pytorch",
+                                        "not detected by torch", "device_count() returns 0",
+                                        "device_count() is 0", "device_count() gives 0",
+                                        "device_count() = 0"};
     /* another framework's CUDA retold is not torch's (onnxruntime's CUDA provider that
      * failed, TensorFlow's GPU list) */
     static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",

@@ -1052,6 +1052,12 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
         dl_text_set(&python(f)->runtime.cuda, v);
         note(w, "pythons[0].runtime.cuda", i);
     }
+    /* device_count() is 0 exactly where is_available() is False */
+    if (answer_to(p, i, "torch.cuda.device_count()", v, sizeof v) && !strcmp(v, "0") &&
+        !python(f)->runtime.cuda_available.known) {
+        dl_flag_set(&python(f)->runtime.cuda_available, false);
+        note(w, "pythons[0].runtime.cuda_available", i);
+    }
     if (answer_to(p, i, "torch.cuda.is_available()", v, sizeof v) &&
         (!strcmp(v, "true") || !strcmp(v, "false")) &&
         !python(f)->runtime.cuda_available.known) {
