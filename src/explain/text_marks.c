@@ -223,7 +223,20 @@ static long prose_unavailable_line(const dl_paste *p)
                                         "not recognizing my gpu", "not detected by pytorch",
                                         "not detected by torch", "device_count() returns 0",
                                         "device_count() is 0", "device_count() gives 0",
-                                        "device_count() = 0"};
+                                        "device_count() = 0",
+                                        /* Chinese: cannot detect / recognise / find the graphics card or
+                                         * GPU, CUDA unavailable, cannot (or does not) use the GPU */
+                                        "\xe6\xa3\x80\xe6\xb5\x8b\xe4\xb8\x8d\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
+                                        "\xe8\xaf\x86\xe5\x88\xab\xe4\xb8\x8d\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
+                                        "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
+                                        "\xe6\xa3\x80\xe6\xb5\x8b\xe4\xb8\x8d\xe5\x88\xb0gpu",
+                                        "\xe8\xaf\x86\xe5\x88\xab\xe4\xb8\x8d\xe5\x88\xb0gpu",
+                                        "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0gpu",
+                                        "cuda\xe4\xb8\x8d\xe5\x8f\xaf\xe7\x94\xa8",
+                                        "\xe6\x97\xa0\xe6\xb3\x95\xe4\xbd\xbf\xe7\x94\xa8gpu",
+                                        "\xe7\x94\xa8\xe4\xb8\x8d\xe4\xba\x86gpu",
+                                        "\xe4\xb8\x8d\xe8\x83\xbd\xe4\xbd\xbf\xe7\x94\xa8gpu",
+                                        "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8gpu"};
     /* another framework's CUDA retold is not torch's (onnxruntime's CUDA provider that
      * failed, TensorFlow's GPU list) */
     static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",
@@ -235,7 +248,8 @@ static long prose_unavailable_line(const dl_paste *p)
         return -1;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
-        if (!strstr(low, "cuda") && !strstr(low, "gpu"))
+        if (!strstr(low, "cuda") && !strstr(low, "gpu") &&
+            !strstr(low, "\xe6\x98\xbe\xe5\x8d\xa1")) /* Chinese: graphics card */
             continue;
         for (k = 0; k < n_said + sizeof prose / sizeof prose[0]; k++) {
             const char *w = k < n_said ? said[k] : prose[k - n_said];
