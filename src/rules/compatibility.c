@@ -29,6 +29,58 @@ static const char *torch_version(const dl_python *py)
     return dl_q_torch_imported(py) ? py->runtime.version.value : t ? t->version.value : NULL;
 }
 
+static const char *device_cc(const dl_facts *f);
+
+/* The CUDA release that added compute capability `cc` ("8.9"), from cuda_arch_ceiling.csv's
+ * `added` cells; NULL when the table does not say. */
+static const char *cuda_that_added(const dl_knowledge *k, const char *cc)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_cuda_arch_ceiling) : NULL;
+    size_t r, n = strlen(cc);
+    for (r = 0; t && r < t->rows; r++) {
+        const char *added = dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_added), *at;
+        for (at = added ? strstr(added, cc) : NULL; at; at = strstr(at + 1, cc))
+            if ((at == added || at[-1] == ';') && (at[n] == '\0' || at[n] == ';'))
+                return dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_cuda_version);
+    }
+    return NULL;
+}
+
+/* A driver older than the GPU: no driver before the CUDA release that added a GPU's
+ * architecture knows that GPU (an RTX 5090, sm_120, needs CUDA 12.8's driver, 570.26), so it
+ * runs no CUDA at all on it, whatever torch was built with. */
+static void driver_predates_gpu(const dl_rule_input *in, dl_findings *out)
+{
+    const dl_facts *f = in->facts;
+    const char *cc = device_cc(f), *driver = f->nvml.driver_version.value, *cuda, *min;
+    const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_cuda_driver) : NULL;
+    bool windows = dl_q_is_windows(f);
+    long row;
+    int cmp;
+    dl_finding *x;
+    if (!cc || !driver || !t || dl_findings_has(out, "driver_too_old") ||
+        (cuda = cuda_that_added(in->know, cc)) == NULL ||
+        (row = dl_kq_find(t, DL_COL_cuda_driver_cuda_version, cuda)) < 0)
+        return;
+    min = dl_table_cell(t, (size_t)row, windows ? DL_COL_cuda_driver_min_driver_windows
+                                                : DL_COL_cuda_driver_min_driver_linux);
+    if (!min)
+        return;
+    min += strspn(min, ">=");
+    if (!dl_driver_cmp(driver, min, &cmp) || cmp >= 0)
+        return;
+    x = dl_finding_add(out, "driver_too_old", DL_SEV_FAILURE,
+                       "The driver %s is older than this GPU: compute capability %s came with "
+                       "CUDA %s, whose drivers start at %s",
+                       driver, cc, cuda, min);
+    dl_finding_evidence(x, "nvml.gpus[0].compute_capability", "%s", cc);
+    dl_finding_evidence(x, "nvml.driver_version", "%s", driver);
+    dl_finding_evidence(x, "cuda_driver.csv", "CUDA %s: driver %s or newer (cuda_arch_ceiling.csv: "
+                        "%s added there)", cuda, min, cc);
+    dl_fix_note(x, "update the NVIDIA driver to %s or newer (the newest for this GPU is best)",
+                min);
+}
+
 void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
@@ -40,13 +92,17 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     char have[16] = "?";
     dl_cuda_compat c;
     dl_finding *x;
-    if (!cuda || !driver_cuda)
+    if (!cuda || !driver_cuda) {
+        driver_predates_gpu(in, out);
         return;
+    }
     if (row >= 0)
         mvc = dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_mvc_min_driver_linux);
     c = dl_cuda_compat_check((int)driver_cuda, cuda, f->nvml.driver_version.value, mvc);
-    if (c != DL_CUDA_COMPAT_TOO_OLD)
+    if (c != DL_CUDA_COMPAT_TOO_OLD) {
+        driver_predates_gpu(in, out);
         return;
+    }
     dl_cuda_version_from_int((int)driver_cuda, have, sizeof have);
     x = dl_finding_add(out, "driver_too_old", DL_SEV_FAILURE,
                        "The driver runs CUDA up to %s, but torch was built with CUDA %s", have,
