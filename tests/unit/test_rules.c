@@ -561,9 +561,19 @@ static void m_cpu_build_no_gpu(dl_facts *f)
     m_cpu_build(f);
     m_no_gpu(f);
 }
-static void m_blackwell(dl_facts *f)
+/* an RTX 5090 on the healthy machine's 550 driver, which predates it */
+static void m_blackwell_old_driver(dl_facts *f)
 {
     dl_text_set(&nvml0(f)->compute_capability, "12.0");
+}
+/* ... and on a 570 driver, which runs it */
+static void m_blackwell(dl_facts *f)
+{
+    m_blackwell_old_driver(f);
+    dl_text_set(&f->nvml.driver_version, "570.124.06");
+    dl_text_set(&f->nvidia_kernel.driver_version, "570.124.06");
+    dl_int_set(&f->nvml.cuda_driver_version, 12080);
+    dl_int_set(&f->cuda_driver.driver_version, 12080);
 }
 static void m_pascal(dl_facts *f)
 {
@@ -596,6 +606,8 @@ static void torch_build(void **state)
     expect(m_cpu_build, "cpu_only_build", "cpu_only_build");
     expect_not(m_cpu_build_no_gpu, "cpu_only_build");
     expect(m_blackwell, "arch_not_in_wheel", "arch_not_in_wheel");
+    expect_not(m_blackwell, "driver_too_old");
+    expect(m_blackwell_old_driver, "driver_too_old", "driver_too_old");
     expect_not(nothing, "arch_not_in_wheel");
     expect(m_pascal, "gpu_arch_dropped", "gpu_arch_dropped");
     expect_not(m_blackwell, "gpu_arch_dropped");
