@@ -242,14 +242,17 @@ static long prose_unavailable_line(const dl_paste *p)
     static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",
                                          "jax", "cupy", "llama.cpp", "llama_cpp", "ollama",
                                          "ctranslate2", "directml"};
+    /* every phrase holds one of these (Chinese: "graphics card"): the lines to look at */
+    static const char *const topics[] = {"cuda", "gpu", "\xe6\x98\xbe\xe5\x8d\xa1"};
     const size_t n_said = sizeof said / sizeof said[0];
+    dl_paste_cursor lines;
     size_t i, k;
     if (dl_paste_find_any(p, others, sizeof others / sizeof others[0]) >= 0)
         return -1;
+    DL_PASTE_CURSOR_INIT(&lines, p, topics);
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
-        if (!strstr(low, "cuda") && !strstr(low, "gpu") &&
-            !strstr(low, "\xe6\x98\xbe\xe5\x8d\xa1")) /* Chinese: graphics card */
+        if (!dl_paste_cursor_at(&lines, i))
             continue;
         for (k = 0; k < n_said + sizeof prose / sizeof prose[0]; k++) {
             const char *w = k < n_said ? said[k] : prose[k - n_said];

@@ -1116,8 +1116,9 @@ static void system_lines(const char *l, const char *low, dl_facts *f, dl_text_fa
     }
     /* /proc/driver/nvidia/version: the kernel module that runs, which nvidia-smi's
      * libraries must match */
-    if (strstr(low, "nvrm version: nvidia") && value_after(low, "kernel module", v, sizeof v) &&
-        looks_like_version(v) && !f->nvidia_kernel.driver_version.value) {
+    if (!strncmp(low, "nvrm version: nvidia", 20) &&
+        value_after(low, "kernel module", v, sizeof v) && looks_like_version(v) &&
+        !f->nvidia_kernel.driver_version.value) {
         dl_text_set(&f->nvidia_kernel.proc_version, l);
         dl_text_set(&f->nvidia_kernel.driver_version, v);
         dl_text_set(&f->os.family, "linux");
