@@ -93,7 +93,8 @@ void dl_explain_mac_docker_gpus(dl_explanation *e)
     long line;
     if (!dl_q_text_is(&e->facts.os.family, "macos") ||
         !dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough") ||
-        (line = dl_paste_find_any(&e->paste, docker_gpu, sizeof docker_gpu / sizeof docker_gpu[0])) < 0)
+        (line = dl_paste_find_any(&e->paste, docker_gpu,
+                                  sizeof docker_gpu / sizeof docker_gpu[0])) < 0)
         return;
     dl_text_causes_step_back(e, ids, 1);
     dl_text_cause_add(e, &cause, line, -1);
