@@ -71,39 +71,43 @@ static void fences_quotes_entities_tabs(void **state)
     dl_paste_free(&p);
 }
 
-static void a_fence_glued_to_text_keeps_the_text(void **state)
+/* The lines the paste reader makes of text, as they must read. */
+static void assert_lines(const char *text, const char *const *want, size_t n)
 {
     dl_paste p;
-    (void)state;
+    size_t i;
+    read_text(text, &p);
+    assert_int_equal(p.count, n);
+    for (i = 0; i < n; i++)
+        assert_string_equal(p.lines[i].text, want[i]);
+    dl_paste_free(&p);
+}
+
+static void a_fence_glued_to_text_keeps_the_text(void **state)
+{
     /* "```Successfully installed torch-2.4.0+cu121```": the text between the marks is the
      * line; "``` python" and "~~~shell" are fences; a closing fence glued to the end of a
      * line goes, a lone backtick stays. */
-    read_text("```Successfully installed torch-2.4.0+cu121```\n``` python\nimport torch`\n"
-              "~~~shell\nNo module named 'torch' ```\n```Traceback (most recent call last):", &p);
-    assert_int_equal(p.count, 4);
-    assert_string_equal(p.lines[0].text, "Successfully installed torch-2.4.0+cu121");
-    assert_int_equal(p.lines[1].number, 3);
-    assert_string_equal(p.lines[1].text, "import torch`");
-    assert_string_equal(p.lines[2].text, "No module named 'torch'");
-    assert_string_equal(p.lines[3].text, "Traceback (most recent call last):");
-    dl_paste_free(&p);
+    static const char *const want[] = {"Successfully installed torch-2.4.0+cu121",
+                                       "import torch`", "No module named 'torch'",
+                                       "Traceback (most recent call last):"};
+    (void)state;
+    assert_lines("```Successfully installed torch-2.4.0+cu121```\n``` python\nimport torch`\n"
+                 "~~~shell\nNo module named 'torch' ```\n```Traceback (most recent call last):",
+                 want, sizeof want / sizeof want[0]);
 }
 
 static void a_two_cell_table_row_is_a_field(void **state)
 {
-    dl_paste p;
-    (void)state;
     /* an issue form's table: "| OS | Windows 10 |" is the field "OS: Windows 10"; the
      * separator, one cell (nvidia-smi's header) and three cells stay as they are */
-    read_text("| Key | Value |\n|---|:---:|\n|  OS  |  Windows 10  |\n"
-              "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |\n| 0 | N/A | 3MiB |", &p);
-    assert_int_equal(p.count, 5);
-    assert_string_equal(p.lines[0].text, "Key: Value");
-    assert_string_equal(p.lines[1].text, "|---|:---:|");
-    assert_string_equal(p.lines[2].text, "OS: Windows 10");
-    assert_string_equal(p.lines[3].text, "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |");
-    assert_string_equal(p.lines[4].text, "| 0 | N/A | 3MiB |");
-    dl_paste_free(&p);
+    static const char *const want[] = {
+        "Key: Value", "|---|:---:|", "OS: Windows 10",
+        "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |", "| 0 | N/A | 3MiB |"};
+    (void)state;
+    assert_lines("| Key | Value |\n|---|:---:|\n|  OS  |  Windows 10  |\n"
+                 "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05 |\n| 0 | N/A | 3MiB |",
+                 want, sizeof want / sizeof want[0]);
 }
 
 static void invalid_utf8_stays_readable(void **state)
