@@ -85,7 +85,7 @@ void dl_explain_container_gpus_given_unavailable(dl_explanation *e)
         "`nvidia-smi` inside the container (the GPU and the driver's CUDA Version) and "
         "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` there"};
     long line;
-    if (e->findings.items.count || !dl_text_in_container(&e->paste) ||
+    if (dl_text_cause_read(e) || !dl_text_in_container(&e->paste) ||
         !dl_container_given_gpus(&e->paste) || dl_text_other_vendor_gpu(&e->facts) ||
         (line = unavailable_line(&e->paste)) < 0)
         return;

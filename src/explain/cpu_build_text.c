@@ -17,7 +17,7 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
     const char *cuda;
     dl_finding *x;
     size_t i;
-    if (!py || e->findings.items.count || dl_findings_has(&e->findings, "cpu_only_build") ||
+    if (!py || dl_text_cause_read(e) || dl_findings_has(&e->findings, "cpu_only_build") ||
         dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts))
         return;
@@ -77,7 +77,7 @@ void dl_explain_conda_cpu_row(dl_explanation *e)
         {NULL},
         NULL};
     long line;
-    if (e->findings.items.count || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+    if (dl_text_cause_read(e) || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         !dl_text_wants_cuda(&e->paste) || (line = conda_cpu_row(&e->paste)) < 0)
         return;
@@ -119,7 +119,7 @@ void dl_explain_conda_swapped_to_cpu(dl_explanation *e)
         {NULL},
         "`conda list pytorch` (its build string and channel) and the command's planned changes"};
     long line;
-    if (e->findings.items.count || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
+    if (dl_text_cause_read(e) || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         (line = conda_swapped_to_cpu(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
@@ -156,7 +156,7 @@ void dl_explain_plain_pip_on_windows(dl_explanation *e)
         {NULL},
         NULL};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         !dl_text_wants_cuda(&e->paste) || (line = plain_pip_install(&e->paste)) < 0)
@@ -242,7 +242,7 @@ void dl_explain_cuda_build_replaced_on_windows(dl_explanation *e)
         {NULL},
         "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"`"};
     long line, removed = -1;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         (line = cuda_build_replaced_line(&e->paste, &removed)) < 0)
@@ -270,7 +270,7 @@ void dl_explain_plain_pip_on_aarch64(dl_explanation *e)
         "`python -c \"import torch; print(torch.__version__, "
         "torch.version.cuda)\"` (a CPU build says None)"};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_WINDOWS || !linux_arm(&e->paste) ||
         !(dl_text_wants_cuda(&e->paste) || dl_paste_find(&e->paste, 0, "cpu version") >= 0 ||
@@ -311,7 +311,7 @@ void dl_explain_conda_env_without_cuda(dl_explanation *e)
         "cuda?) and `nvidia-smi`"};
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line, env;
-    if (e->findings.items.count || os == DL_PLAN_OS_WINDOWS || os == DL_PLAN_OS_MACOS ||
+    if (dl_text_cause_read(e) || os == DL_PLAN_OS_WINDOWS || os == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) ||
         dl_text_cuda_build_named(&e->paste) || (env = conda_site_packages(&e->paste)) < 0 ||
@@ -373,7 +373,7 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         "`python -m torch.utils.collect_env` (a +cpu torch or "
         "\"CUDA used to build PyTorch: None\")"};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
@@ -447,7 +447,7 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     long line;
-    if (e->findings.items.count || f->os.family.value || f->nvml.driver_version.value ||
+    if (dl_text_cause_read(e) || f->os.family.value || f->nvml.driver_version.value ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||
@@ -542,7 +542,7 @@ void dl_explain_tch_cpu_libtorch(dl_explanation *e)
         "where libtorch came from (LIBTORCH, TORCH_CUDA_VERSION, or the crate's "
         "own download) and `ldd` of the binary (is libtorch_cuda.so there?)"};
     long line, missing;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts) || cuda_libtorch_named(&e->paste) ||
         (line = tch_crate_line(&e->paste)) < 0 || (missing = cuda_missing_line(&e->paste)) < 0)
@@ -578,7 +578,7 @@ void dl_explain_cpu_banner(dl_explanation *e)
         {NULL},
         "`nvidia-smi` (is there an NVIDIA GPU to use?)"};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts) || (line = cpu_banner_line(&e->paste)) < 0)
         return;
@@ -610,7 +610,7 @@ void dl_explain_cpu_download_named(dl_explanation *e)
         "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` "
         "(a CPU build says +cpu and None)"};
     long line, want;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts) || dl_text_cuda_build_named(&e->paste) ||
         (line = cpu_download_line(&e->paste)) < 0)
@@ -667,7 +667,7 @@ void dl_explain_cpu_device_logged(dl_explanation *e)
         "torch.cuda.is_available())\"` (a +cpu torch says None) and `nvidia-smi`"};
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line;
-    if (e->findings.items.count || (os != DL_PLAN_OS_WINDOWS && os != DL_PLAN_OS_UNKNOWN) ||
+    if (dl_text_cause_read(e) || (os != DL_PLAN_OS_WINDOWS && os != DL_PLAN_OS_UNKNOWN) ||
         dl_text_other_vendor_gpu(&e->facts) || other_gpu_stack_named(&e->paste) ||
         dl_text_in_container(&e->paste) || dl_text_cuda_build_named(&e->paste) ||
         !(e->facts.nvml.gpus.count || dl_paste_find(&e->paste, 0, "nvidia") >= 0) ||

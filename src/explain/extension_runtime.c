@@ -226,7 +226,7 @@ void dl_explain_domain_library_just_installed(dl_explanation *e)
     size_t k;
     long installed = -1, load_line, imported;
     char mark[40];
-    if (e->findings.items.count || dl_paste_find(&e->paste, 0, "successfully installed") < 0 ||
+    if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "successfully installed") < 0 ||
         (load_line = dl_paste_find_any(&e->paste, load, sizeof load / sizeof load[0])) < 0 ||
         (imported = last_import_before(&e->paste, load_line)) < 0)
         return;
@@ -292,7 +292,7 @@ void dl_explain_lcuda_flag_named(dl_explanation *e)
     static const char *const wsl_marks[] = {"wsl", "microsoft-standard"};
     long line;
     dl_finding *x;
-    if (e->findings.items.count || (line = lcuda_trouble_line(&e->paste)) < 0)
+    if (dl_text_cause_read(e) || (line = lcuda_trouble_line(&e->paste)) < 0)
         return;
     if (dl_paste_find_any(&e->paste, wsl_marks, sizeof wsl_marks / sizeof wsl_marks[0]) >= 0) {
         dl_text_cause_add(e, &wsl, line, -1);
@@ -397,7 +397,7 @@ void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanatio
     unsigned a, b, c, d;
     long line;
     dl_finding *x;
-    if (e->findings.items.count || !torch || !tv || !torch->version.value ||
+    if (dl_text_cause_read(e) || !torch || !tv || !torch->version.value ||
         !tv->version.value || !dl_text_shows_error(&e->paste) ||
         !(paired = paired_torchvision(k, torch->version.value)) ||
         !major_minor(paired, &a, &b) || !major_minor(tv->version.value, &c, &d) ||
@@ -481,7 +481,7 @@ void dl_explain_wheel_for_other_torch(dl_explanation *e)
     char wheel[16];
     long line, failed;
     dl_finding *x;
-    if (e->findings.items.count || (line = wheel_torch_line(&e->paste, wheel, sizeof wheel)) < 0 ||
+    if (dl_text_cause_read(e) || (line = wheel_torch_line(&e->paste, wheel, sizeof wheel)) < 0 ||
         (failed = import_fails_line(&e->paste, line)) < 0 ||
         dl_paste_find(&e->paste, 0, "no module named") >= 0 ||
         (torch && !other_minor(wheel, torch)))

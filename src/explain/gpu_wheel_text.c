@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/quote.h"
+#include "explain/text_cause.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
 #include "plan/gpu_names.h"
@@ -67,7 +68,7 @@ static const dl_nvml_gpu *named_nvidia_gpu_only(const dl_explanation *e)
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    if (e->findings.items.count || !g || !g->name.value ||
+    if (dl_text_cause_read(e) || !g || !g->name.value ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
         (py && (py->runtime.version.value || py->site_packages.count)))
         return NULL;

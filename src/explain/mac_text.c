@@ -39,7 +39,7 @@ void dl_explain_mac_other_gpu(dl_explanation *e)
         "`python -c \"import torch; print(torch.backends.mps.is_available())\"` and the "
         "macOS version (MPS needs 12.3)"};
     long gpu;
-    if (e->findings.items.count || !dl_q_text_is(&e->facts.os.family, "macos") ||
+    if (dl_text_cause_read(e) || !dl_q_text_is(&e->facts.os.family, "macos") ||
         dl_text_shows_error(&e->paste) || dl_paste_find(&e->paste, 0, "mps") >= 0 ||
         !dl_text_wants_cuda(&e->paste) || (gpu = other_gpu_line(e)) < 0)
         return;
@@ -71,7 +71,7 @@ void dl_explain_mac_nccl(dl_explanation *e)
         {NULL},
         NULL};
     long line;
-    if (e->findings.items.count || !dl_q_text_is(&e->facts.os.family, "macos") ||
+    if (dl_text_cause_read(e) || !dl_q_text_is(&e->facts.os.family, "macos") ||
         (line = nccl_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);

@@ -26,7 +26,7 @@ void dl_explain_oom_in_words(dl_explanation *e)
                                        "system memory", "system ram", "cpu memory", "cpu ram",
                                        "wsl"};
     long line;
-    if (e->findings.items.count || (line = dl_oom_word_line(&e->paste)) < 0 ||
+    if (dl_text_cause_read(e) || (line = dl_oom_word_line(&e->paste)) < 0 ||
         dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0 ||
         dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0)
         return;
@@ -129,7 +129,7 @@ void dl_explain_cpu_allocator_commit_limit(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line = -1;
     size_t k;
-    if (e->findings.items.count || os == DL_PLAN_OS_LINUX || os == DL_PLAN_OS_MACOS ||
+    if (dl_text_cause_read(e) || os == DL_PLAN_OS_LINUX || os == DL_PLAN_OS_MACOS ||
         dl_text_in_container(&e->paste))
         return;
     /* the paste's index finds the lines: a long log is not scanned line by line */

@@ -213,7 +213,7 @@ void dl_explain_regression_between_builds(dl_explanation *e)
                                              "import torchtext", "torchvision::",
                                              "torchaudio::"};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         (line = dl_paste_find_any(&e->paste, words, sizeof words / sizeof words[0])) < 0 ||
         torch_versions_named(&e->paste, 2) < 2 ||
         dl_paste_find_any(&e->paste, companions, sizeof companions / sizeof companions[0]) >= 0)

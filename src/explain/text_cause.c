@@ -21,6 +21,15 @@ dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long li
     return x;
 }
 
+bool dl_text_cause_read(const dl_explanation *e)
+{
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++)
+        if (dl_q_failure(&DL_LIST_AT(e->findings.items, dl_finding, i)))
+            return true;
+    return false;
+}
+
 void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t n)
 {
     size_t i, k;

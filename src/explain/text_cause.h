@@ -21,5 +21,8 @@ dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long li
 /* The failures among the findings whose id is one of ids step back: warnings, named as
  * candidates (another cause read from the same symptom is the root). */
 void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t n);
+/* Something was read as a cause: a failure among the findings (a candidate that stepped back
+ * to a warning leaves room for the readings that come after it). */
+bool dl_text_cause_read(const dl_explanation *e);
 
 #endif

@@ -129,7 +129,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
     const char *cuda = dl_q_torch_cuda(f);
     dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     long line;
-    if (e->findings.items.count || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
+    if (dl_text_cause_read(e) || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
@@ -151,7 +151,7 @@ void dl_explain_colab_runtime_without_gpu(dl_explanation *e)
         "the Colab runtime type (Runtime > Change runtime type) and "
         "`!nvidia-smi` in the notebook"};
     long line;
-    if (e->findings.items.count || !dl_text_colab(&e->paste) ||
+    if (dl_text_cause_read(e) || !dl_text_colab(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 &&
          (line = dl_paste_find(&e->paste, 0, "cuda is not available")) < 0))
         return;
@@ -170,7 +170,7 @@ void dl_explain_gpu_unused_on_fresh_windows(dl_explanation *e)
         "`python -c \"import torch\"` in the environment (its error "
         "names the DLL) and `nvidia-smi`"};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         !dl_text_fresh_windows(&e->paste) ||
         ((line = dl_paste_find(&e->paste, 0, "not able to use gpu")) < 0 &&
@@ -232,7 +232,7 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e)
          seen = dl_paste_find(p, (size_t)seen + 1, "cuda_visible_devices"))
         if (hides_first_gpu(p->lines[seen].lower))
             set = seen;
-    if (e->findings.items.count || set < 0)
+    if (dl_text_cause_read(e) || set < 0)
         return;
     for (seen = dl_paste_find(p, 0, "is_available"); seen >= 0;
          seen = dl_paste_find(p, (size_t)seen + 1, "is_available"))
@@ -430,7 +430,7 @@ void dl_explain_amd_named_without_cuda(dl_explanation *e)
                                             "directml", "zluda"};
     const dl_paste *p = &e->paste;
     long amd, symptom;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
         ((symptom = dl_text_unavailable_line(p)) < 0 &&
          (symptom = dl_paste_find(p, 0, "invalid cuda 'device=")) < 0) ||
@@ -455,7 +455,7 @@ void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
                                           "cuda_error_unknown", "error 999", "error (999)",
                                           "error=999", "returned 999", "error: 999"};
     long line;
-    if (e->findings.items.count || !dl_text_uvm_not_loaded_on_demand(&e->paste) ||
+    if (dl_text_cause_read(e) || !dl_text_uvm_not_loaded_on_demand(&e->paste) ||
         (line = dl_paste_find_any(&e->paste, unknown, sizeof unknown / sizeof unknown[0])) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
@@ -486,7 +486,7 @@ void dl_explain_cpu_run_warning_alone(dl_explanation *e)
 {
     static const char *const candidates[] = {"cpu_only_build", "no_gpu_visible"};
     size_t i;
-    if (e->findings.items.count || dl_text_cpu_run_warning_line(&e->paste) < 0 ||
+    if (dl_text_cause_read(e) || dl_text_cpu_run_warning_line(&e->paste) < 0 ||
         dl_q_text_is(&e->facts.os.family, "macos") || dl_text_chose_cpu(&e->paste))
         return;
     for (i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
@@ -575,7 +575,7 @@ void dl_explain_other_vendor_gpu_question(dl_explanation *e)
                                             "torch.xpu", "rocm", "ipex"};
     const dl_paste *p = &e->paste;
     long gpu, asked;
-    if (e->findings.items.count || dl_q_text_is(&e->facts.os.family, "macos") ||
+    if (dl_text_cause_read(e) || dl_q_text_is(&e->facts.os.family, "macos") ||
         dl_text_shows_error(p) ||
         dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
         dl_paste_find_where(p, 0, "nvidia", nvidia_owned) >= 0 ||
@@ -639,7 +639,7 @@ void dl_explain_driver_cannot_be_updated(dl_explanation *e)
         "`nvidia-smi` (the newest CUDA the driver runs) and `python -m torch.utils.collect_env` "
         "(the CUDA torch was built with)"};
     long line;
-    if (e->findings.items.count || dl_paste_find(&e->paste, 0, "cuda") < 0 ||
+    if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "cuda") < 0 ||
         (line = dl_paste_find_where(&e->paste, 0, "driver", driver_stuck_at)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
@@ -732,7 +732,7 @@ void dl_explain_writer_without_gpu(dl_explanation *e)
                                          "gtx", "quadro", "tesla"};
     const dl_paste *p = &e->paste;
     long said, fails;
-    if (e->findings.items.count || dl_q_text_is(&e->facts.os.family, "macos") ||
+    if (dl_text_cause_read(e) || dl_q_text_is(&e->facts.os.family, "macos") ||
         e->facts.nvml.gpus.count || e->gpu.hi || dl_text_in_container(p) || dl_text_colab(p) ||
         dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) >= 0 ||
         (said = no_gpu_said_line(p)) < 0 || (fails = run_fails_or_cpu_asked(p)) < 0)

@@ -120,7 +120,7 @@ void dl_explain_user_site_dependency(dl_explanation *e)
         {"pip_python_mismatch"},
         "`python -s -c \"import torch\"` (-s skips the user site: does it import then?)"};
     long torch_line, dep;
-    if (e->findings.items.count || (torch_line = env_torch_line(&e->paste)) < 0 ||
+    if (dl_text_cause_read(e) || (torch_line = env_torch_line(&e->paste)) < 0 ||
         (dep = user_site_dependency_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, dep, torch_line);

@@ -114,7 +114,7 @@ void dl_explain_portable_bare_pip(dl_explanation *e)
         "`python_embeded\\python.exe -m pip list` and `where pip` "
         "(which Python each pip belongs to)"};
     long pip, portable;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         (portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
         (pip = bare_pip_line(&e->paste)) < 0)
         return;
@@ -262,7 +262,7 @@ void dl_explain_silent_exit_on_import(dl_explanation *e)
         "`python -X faulthandler -c \"import torchvision\"` (the crash's module) and "
         "the Application event log's entry for python.exe (its faulting DLL)"};
     long line, import;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         (line = silent_exit_line(&e->paste)) < 0 || (import = torch_import_line(&e->paste)) < 0)
         return;
@@ -364,7 +364,7 @@ void dl_explain_dataloader_worker_start(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     int pids_windows;
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         (line = worker_start_failure_line(&e->paste, &pids_windows)) < 0 ||
         dl_paste_find_any(&e->paste, ended, sizeof ended / sizeof ended[0]) >= 0)
         return;
@@ -390,7 +390,7 @@ void dl_explain_windows_nccl(dl_explanation *e)
         "the distributed backend the script or launcher asks for (nccl is the default "
         "for CUDA)"};
     long line;
-    if (e->findings.items.count || !dl_q_text_is(&e->facts.os.family, "windows") ||
+    if (dl_text_cause_read(e) || !dl_q_text_is(&e->facts.os.family, "windows") ||
         (line = dl_paste_find(&e->paste, 0, "have nccl built in")) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);

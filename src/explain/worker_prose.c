@@ -101,7 +101,7 @@ void dl_explain_workers_fail_in_words(dl_explanation *e)
     static const char *const other[] = {"can't pickle", "cannot pickle", "paging file",
                                         "winerror 1455"};
     long line;
-    if (e->findings.items.count ||
+    if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_paste_find_any(&e->paste, other, sizeof other / sizeof other[0]) >= 0 ||
         dl_paste_find_any(&e->paste, fails, sizeof fails / sizeof fails[0]) < 0)
