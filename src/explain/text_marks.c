@@ -14,8 +14,7 @@ bool dl_text_wants_cuda(const dl_paste *p)
      * "不支持", "не поддерживает") */
     static const char *const support[] = {"support", "unterst\xc3\xbctz",
                                           "\xe6\x94\xaf\xe6\x8c\x81",
-                                          "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xb4"
-                                          "\xd0\xb5\xd1\x80\xd0\xb6"};
+                                          "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xb4\xd0\xb5\xd1\x80\xd0\xb6"};
     size_t i, k;
     for (k = 0; k < sizeof support / sizeof support[0]; k++)
         if (dl_paste_find(p, 0, support[k]) >= 0)
@@ -228,12 +227,9 @@ static long prose_unavailable_line(const dl_paste *p)
                                         /* Chinese: cannot detect / recognise / find the
                                          * graphics card or GPU, CUDA unavailable, cannot (or
                                          * does not) use the GPU */
-                                        "\xe6\xa3\x80\xe6\xb5\x8b\xe4\xb8\x8d"
-                                        "\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
-                                        "\xe8\xaf\x86\xe5\x88\xab\xe4\xb8\x8d"
-                                        "\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
-                                        "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0"
-                                        "\xe6\x98\xbe\xe5\x8d\xa1",
+                                        "\xe6\xa3\x80\xe6\xb5\x8b\xe4\xb8\x8d\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
+                                        "\xe8\xaf\x86\xe5\x88\xab\xe4\xb8\x8d\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
+                                        "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0\xe6\x98\xbe\xe5\x8d\xa1",
                                         "\xe6\xa3\x80\xe6\xb5\x8b\xe4\xb8\x8d\xe5\x88\xb0gpu",
                                         "\xe8\xaf\x86\xe5\x88\xab\xe4\xb8\x8d\xe5\x88\xb0gpu",
                                         "\xe6\x89\xbe\xe4\xb8\x8d\xe5\x88\xb0gpu",
