@@ -481,7 +481,8 @@ static bool border(const char *s, size_t n, bool at_end)
            (n >= 3 && u[0] == 0xE2 && (u[1] == 0x94 || u[1] == 0x95));
 }
 
-/* "Name: torch", "Python version: 3.8": a line of its own, not the rest of a cut one (which
+/* "Name: torch", "Python version: 3.8" (the space may be a no-break one, as a web page
+ * copies it): a line of its own, not the rest of a cut one (which
  * would not start with a capital: "...undefined sy" + "mbol: _ZN3c10"). */
 static bool key_value(const char *s, size_t n)
 {
@@ -491,7 +492,8 @@ static bool key_value(const char *s, size_t n)
     while (i < n && i < 32 && (isalnum((unsigned char)s[i]) || s[i] == ' ' || s[i] == '-' ||
                                s[i] == '_'))
         i++;
-    return i > 1 && i + 1 < n && s[i] == ':' && s[i + 1] == ' ' && s[i - 1] != ' ';
+    return i > 1 && i + 1 < n && s[i] == ':' && s[i - 1] != ' ' &&
+           (s[i + 1] == ' ' || (i + 2 < n && !memcmp(s + i + 1, "\xC2\xA0", 2)));
 }
 
 /* The start of next (m bytes) reads as code: its first token holds '(' or '.', or '_'
@@ -592,16 +594,70 @@ static size_t columns(const char *s, size_t n)
     return cols;
 }
 
+/* s (n bytes) is a command typed at a shell's prompt ("C:\\venv>pip show torch", "~ $ echo
+ * $LD_LIBRARY_PATH"): what follows is its output. */
+static bool shell_command(const char *s, size_t n)
+{
+    static const char *const builtins[] = {"echo ", "set ", "export ", "where ", "which "};
+    size_t i, k;
+    for (i = 0; i + 1 < n; i++) {
+        size_t at = s[i] == '>' ? i + 1 : s[i] == '$' && s[i + 1] == ' ' ? i + 2 : 0;
+        if (!at)
+            continue;
+        if (statement_start(s + at, n - at))
+            return true;
+        for (k = 0; k < sizeof builtins / sizeof builtins[0]; k++)
+            if (n - at >= strlen(builtins[k]) && !strncmp(s + at, builtins[k], strlen(builtins[k])))
+                return true;
+    }
+    return false;
+}
+
+/* next (m bytes) reads on from s (n bytes) where a text box wrapped it: a lower-case word or
+ * a number; or, where s stops inside a sentence (no '.', '!' or '?' at its end), a
+ * capitalised word, a quoted one or a symbol ("... has no attribute" + "'_cuda_setDevice'",
+ * "... compiled with" + "CUDA enabled."). A labelled line ("RuntimeError: ...", "Name:
+ * torch"), a statement, a path (the output of "echo $LD_LIBRARY_PATH"), a shell's prompt
+ * ("(venv) user@host") or a markdown mark starts a line of its own. */
+static bool reads_on(const char *s, size_t n, const char *next, size_t m)
+{
+    unsigned char c = (unsigned char)next[0], last = (unsigned char)s[n - 1];
+    size_t i, spaces = 0;
+    if (islower(c) || isdigit(c))
+        return true;
+    for (i = 0; i < n; i++)
+        spaces += s[i] == ' ';
+    if (spaces < 4)
+        return false; /* a token or two as wide as the line, not a sentence */
+    if (!(isupper(c) || (c && strchr("'\"`_", c))) || (last && strchr(".!?", last)) ||
+        key_value(next, m) || statement_start(next, m) || shell_command(s, n) ||
+        next[m - 1] == ':')
+        return false; /* a line that introduces what follows: "Traceback (most recent ...):" */
+    for (i = 0; i < m && next[i] != ' '; i++)
+        if (next[i] == ':' && (i + 1 == m || next[i + 1] == ' '))
+            return false; /* "RuntimeError: ...", "Note: ..." */
+    return true;
+}
+
+/* s (n bytes) holds three spaces in a row: a layout in columns, not prose. */
+static bool in_columns(const char *s, size_t n)
+{
+    size_t i, run = 0;
+    for (i = 0; i < n && run < 3; i++)
+        run = s[i] == ' ' ? run + 1 : 0;
+    return run == 3;
+}
+
 /* A line a text box or a mail client wrapped at 80 columns where a space was: the next
- * line's first word would not have fitted on it (that is why it was wrapped), and the next
- * line reads on (a lower-case word or a number; no capital, no indentation, no field, no
- * table), and the line does not introduce the next one (':'). */
+ * line's first word would have reached the edge (that is why it was wrapped), the next line
+ * reads on (reads_on), and the line neither introduces the next one (':') nor is laid out
+ * in columns (a table's row, nvidia-smi's header: three spaces in a row, which prose has
+ * not). */
 static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
 {
     size_t cols, word;
-    if (!m || n < 60 || s[n - 1] == ' ' || s[n - 1] == ':' ||
-        !(islower((unsigned char)next[0]) || isdigit((unsigned char)next[0])) ||
-        border(s, n, false) || border(s, n, true))
+    if (!m || n < 60 || s[n - 1] == ' ' || s[n - 1] == ':' || !reads_on(s, n, next, m) ||
+        border(s, n, false) || border(s, n, true) || in_columns(s, n))
         return false;
     cols = columns(s, n);
     if (cols < 60 || cols > DL_PASTE_WRAP_COLUMNS)
@@ -612,7 +668,7 @@ static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
     /* a sentence followed by a line of code: "...on my GTX 1650." + "torch.cuda..." */
     if (strchr(".!?", s[n - 1]) && code_start(next, m))
         return false;
-    return cols + 1 + word > DL_PASTE_WRAP_COLUMNS;
+    return cols + 1 + word >= DL_PASTE_WRAP_COLUMNS; /* a word that would reach the edge */
 }
 
 /* How the line s goes on in next: 0 it does not, 1 it was cut (joined as it is), 2 it was

@@ -418,6 +418,36 @@ static void lines_wrapped_at_a_space_are_joined(void **state)
     dl_paste_free(&p);
 }
 
+static void a_wrap_before_a_capital_or_a_quote_is_joined(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* inside a sentence a text box wraps before a capitalised word or a quoted name too;
+     * a labelled line, a line that introduces the next, a shell command's output and a
+     * layout in columns stay lines of their own */
+    read_text("and then I get the error AttributeError: module 'torch._C' has no attribute\n"
+              "'_cuda_setDevice' when I call it\n"
+              "I installed the latest driver and the toolkit but it still says Torch not\n"
+              "Compiled with CUDA enabled\n"
+              "the same happens when I run the training script from the repository again\n"
+              "RuntimeError: CUDA error: no kernel image is available\n"
+              "this is what I see in the console window of the application when it starts\n"
+              "Traceback (most recent call last):\n"
+              "(venv) C:\\Users\\me\\Documents\\projects\\a-long-project-name>echo %PATH%\n"
+              "C:\\Windows\\system32\n"
+              "NVIDIA-SMI 470.57.02    Driver Version: 470.57.02    CUDA Version: 12.1\n"
+              "Quadro",
+              &p);
+    assert_int_equal(p.count, 10);
+    assert_non_null(strstr(p.lines[0].text, "has no attribute '_cuda_setDevice' when"));
+    assert_non_null(strstr(p.lines[1].text, "Torch not Compiled with CUDA enabled"));
+    assert_string_equal(p.lines[3].text, "RuntimeError: CUDA error: no kernel image is available");
+    assert_string_equal(p.lines[5].text, "Traceback (most recent call last):");
+    assert_string_equal(p.lines[7].text, "C:\\Windows\\system32");
+    assert_string_equal(p.lines[9].text, "Quadro");
+    dl_paste_free(&p);
+}
+
 static void a_sentence_that_ends_at_80_columns_stays(void **state)
 {
     dl_paste p;
@@ -641,6 +671,7 @@ int main(void)
         cmocka_unit_test(lines_cut_at_80_columns_are_joined),
         cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
         cmocka_unit_test(lines_wrapped_at_a_space_are_joined),
+        cmocka_unit_test(a_wrap_before_a_capital_or_a_quote_is_joined),
         cmocka_unit_test(a_sentence_that_ends_at_80_columns_stays),
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
