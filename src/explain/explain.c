@@ -258,6 +258,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     add_rules(&rules, out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_known_bad_import_beside_running_torch(out);
+    dl_explain_own_torch_py(out);
+    dl_explain_own_torch_py_beside_running_torch(out);
     dl_explain_demote_beside_old_windows(out);
     dl_explain_driver_behind_container(out);
     dl_explain_demote_dll_beside_release(k, out);
@@ -314,6 +316,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_other_vendor_gpu_question(out);
     dl_explain_writer_without_gpu(out);
     dl_explain_regression_between_builds(out);
+    dl_explain_own_torch_py_when_alone(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -106,17 +106,6 @@ void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e)
         dl_text_causes_step_back(e, mkl, 1);
 }
 
-/* torch got past its import: it answered is_available() or a program logged its device (a
- * version alone may be an issue form's field, typed while the import failed). */
-static bool torch_ran(const dl_explanation *e)
-{
-    const dl_python *py = e->facts.pythons.count ? &DL_LIST_AT(e->facts.pythons, dl_python, 0)
-                                                 : NULL;
-    return (py && py->runtime.cuda_available.known) ||
-           dl_text_unavailable_line(&e->paste) >= 0 ||
-           dl_text_cpu_device_logged_line(&e->paste) >= 0;
-}
-
 void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e)
 {
     static const char *const ids[] = {"known_bad_release"};
@@ -124,7 +113,7 @@ void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e)
     for (i = 0; i < e->findings.items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
         if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x) && x->title.value &&
-            strstr(x->title.value, "known problem here: import torch") && torch_ran(e)) {
+            strstr(x->title.value, "known problem here: import torch") && dl_text_torch_ran(e)) {
             dl_text_causes_step_back(e, ids, 1);
             return;
         }

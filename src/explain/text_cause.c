@@ -1,7 +1,9 @@
 #include "explain/text_cause.h"
 
 #include "base/str.h"
+#include "explain/cpu_build_text.h"
 #include "explain/quote.h"
+#include "explain/text_marks.h"
 #include "facts/query.h"
 
 #include <string.h>
@@ -41,4 +43,13 @@ void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t 
                 dl_strv_add(&e->alternatives, dl_strdup(ids[k]));
             }
     }
+}
+
+bool dl_text_torch_ran(const dl_explanation *e)
+{
+    const dl_python *py = e->facts.pythons.count ? &DL_LIST_AT(e->facts.pythons, dl_python, 0)
+                                                 : NULL;
+    return (py && py->runtime.cuda_available.known) ||
+           dl_text_unavailable_line(&e->paste) >= 0 ||
+           dl_text_cpu_device_logged_line(&e->paste) >= 0;
 }

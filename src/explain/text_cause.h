@@ -24,5 +24,8 @@ void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t 
 /* Something was read as a cause: a failure among the findings (a candidate that stepped back
  * to a warning leaves room for the readings that come after it). */
 bool dl_text_cause_read(const dl_explanation *e);
+/* torch got past its import: it answered is_available() or a program logged its device (a
+ * version alone may be an issue form's field, typed while the import failed). */
+bool dl_text_torch_ran(const dl_explanation *e);
 
 #endif

@@ -1,6 +1,7 @@
 #include "explain/user_site.h"
 
 #include "explain/text_cause.h"
+#include "rules/finding.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -124,4 +125,84 @@ void dl_explain_user_site_dependency(dl_explanation *e)
         (dep = user_site_dependency_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, dep, torch_line);
+}
+
+/* A traceback line in a torch.py of the user's own (not a package's file under site-packages
+ * or dist-packages: safetensors\torch.py, d2l/torch.py), or the writer saying their file is
+ * named torch.py; -1 when none. */
+static long own_torch_py_line(const dl_paste *p)
+{
+    static const char *const named[] = {"named torch.py", "called torch.py", "file torch.py"};
+    long i;
+    for (i = dl_paste_find(p, 0, "torch.py\""); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "torch.py\"")) {
+        const char *low = p->lines[i].lower, *at = strstr(low, "torch.py\"");
+        if (at > low && (at[-1] == '/' || at[-1] == '\\') && strstr(low, "file \"") &&
+            !strstr(low, "-packages"))
+            return i;
+    }
+    return dl_paste_find_any(p, named, sizeof named / sizeof named[0]);
+}
+
+/* The line of the message a half-imported module named torch gives; -1 when none. */
+static long torch_half_imported_line(const dl_paste *p)
+{
+    static const char *const forms[] = {"partially initialized module 'torch'",
+                                        "module 'torch' has no attribute"};
+    return dl_paste_find_any(p, forms, sizeof forms / sizeof forms[0]);
+}
+
+void dl_explain_own_torch_py(dl_explanation *e)
+{
+    static const char *const not_pytorch[] = {"torch_not_pytorch"};
+    static const dl_text_cause cause = {
+        "torch_shadowed", "A file of the user's named torch.py is imported instead of PyTorch",
+        "# rename the file (e.g. torch_test.py) and delete torch.pyc and __pycache__ beside it",
+        {NULL},
+        NULL};
+    long own, message;
+    size_t i;
+    if ((own = own_torch_py_line(&e->paste)) < 0 ||
+        (message = torch_half_imported_line(&e->paste)) < 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (dl_q_failure(x) && strcmp(x->id.value, "torch_not_pytorch") != 0 &&
+            strcmp(x->id.value, "cpu_only_build") != 0)
+            return; /* another cause the text shows (a CPU build stays beside it) */
+    }
+    dl_text_causes_step_back(e, not_pytorch, 1);
+    dl_text_cause_add(e, &cause, own, message);
+}
+
+/* The failure, or with warnings_too the warning, that names a torch.py of the user's. */
+static dl_finding *own_torch_py(dl_explanation *e, bool warnings_too)
+{
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "torch_shadowed") && x->title.value &&
+            strstr(x->title.value, "torch.py") && (dl_q_failure(x) || warnings_too))
+            return x;
+    }
+    return NULL;
+}
+
+void dl_explain_own_torch_py_beside_running_torch(dl_explanation *e)
+{
+    static const char *const shadowed[] = {"torch_shadowed"};
+    size_t i, failures = 0;
+    if (!own_torch_py(e, false))
+        return;
+    for (i = 0; i < e->findings.items.count; i++)
+        failures += dl_q_failure(&DL_LIST_AT(e->findings.items, dl_finding, i));
+    if (failures > 1 || dl_text_torch_ran(e))
+        dl_text_causes_step_back(e, shadowed, 1);
+}
+
+void dl_explain_own_torch_py_when_alone(dl_explanation *e)
+{
+    dl_finding *x = own_torch_py(e, true);
+    if (x && !dl_q_failure(x) && !dl_text_cause_read(e))
+        dl_text_set(&x->severity, dl_severity_name(DL_SEV_FAILURE));
 }
