@@ -1614,12 +1614,14 @@ static bool torch_installed_beside(const char *low, char *out, size_t n)
 /* A line about installing a torch (a command, a requirement, "I installed pytorch 1.3
  * with conda") shows what was asked for, not what runs; what an installer printed it put
  * in does: pip's "Successfully installed torch-2.4.0+cu121", poetry's "Installing torch
- * (2.5.1+cu124)", "Currently installed torch: X". */
+ * (2.5.1+cu124)", "Currently installed torch: X", "the installed torch is X". */
 static bool asks_for_torch(const char *low)
 {
     return (strstr(low, "install") && !strstr(low, "successfully installed") &&
             !strstr(low, "currently installed") && !strstr(low, "installed:") &&
-            !strstr(low, "installing torch (")) ||
+            !strstr(low, "installing torch (") && !dl_ends_with(low, "the installed ") &&
+            !dl_ends_with(low, "my installed ") && !dl_ends_with(low, "the installed py") &&
+            !dl_ends_with(low, "my installed py")) ||
            strstr(low, "requirement") || strstr(low, "conda create") ||
            strstr(low, "mamba create") || strstr(low, "uv add") || strstr(low, "poetry add");
 }
