@@ -617,6 +617,39 @@ static const char *name_before_capability(const char *name)
 /* torch's warnings: "NAME with CUDA capability sm_86 is not compatible ...", "The current
  * PyTorch install supports CUDA capabilities sm_37 sm_50 ...", "Found GPU0 NAME which is
  * of cuda capability 5.0." */
+/* The wheel's architectures in words: torch's warning ("The current PyTorch install supports
+ * CUDA capabilities sm_50 sm_60 ...") or a program's check of get_arch_list() ("is not
+ * supported by this PyTorch build. Supported architectures: sm_61, sm_70, ..."). */
+static void arch_list_in_words(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    static const char *const intros[] = {"supports cuda capabilities",
+                                         "supported architectures:"};
+    dl_python *py;
+    dl_strv parts = {0};
+    const char *at = NULL;
+    size_t k;
+    for (k = 0; k < sizeof intros / sizeof intros[0] && !at; k++)
+        if ((at = strstr(low, intros[k])) != NULL)
+            at += strlen(intros[k]);
+    if (!at || (py = python(f))->runtime.arch_list.known)
+        return;
+    dl_strv_split(&parts, at, ' ');
+    for (k = 0; k < parts.n; k++) {
+        size_t n = strlen(parts.v[k]);
+        while (n && (parts.v[k][n - 1] == '.' || parts.v[k][n - 1] == ','))
+            parts.v[k][--n] = '\0';
+        if (!strncmp(parts.v[k], "sm_", 3) || !strncmp(parts.v[k], "compute_", 8)) {
+            dl_list_known(&py->runtime.arch_list);
+            dl_textlist_add(&py->runtime.arch_list, parts.v[k]);
+        } else if (py->runtime.arch_list.known) {
+            break; /* the list ended: "... sm_120. Try: pip install ..." */
+        }
+    }
+    dl_strv_free(&parts);
+    if (py->runtime.arch_list.known)
+        note(w, "pythons[0].runtime.arch_list", i);
+}
+
 static void capability(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     const char *at;
@@ -657,24 +690,7 @@ static void capability(const char *l, const char *low, dl_facts *f, dl_text_fact
         dl_text_set(&gpu(f)->compute_capability, v);
         note(w, "nvml.gpus[0].compute_capability", i);
     }
-    if ((at = strstr(low, "supports cuda capabilities")) != NULL) {
-        dl_python *py = python(f);
-        dl_strv parts = {0};
-        size_t k;
-        if (py->runtime.arch_list.known)
-            return;
-        dl_list_known(&py->runtime.arch_list);
-        dl_strv_split(&parts, at + strlen("supports cuda capabilities"), ' ');
-        for (k = 0; k < parts.n; k++) {
-            size_t n = strlen(parts.v[k]);
-            if (n && parts.v[k][n - 1] == '.')
-                parts.v[k][n - 1] = '\0';
-            if (!strncmp(parts.v[k], "sm_", 3) || !strncmp(parts.v[k], "compute_", 8))
-                dl_textlist_add(&py->runtime.arch_list, parts.v[k]);
-        }
-        dl_strv_free(&parts);
-        note(w, "pythons[0].runtime.arch_list", i);
-    }
+    arch_list_in_words(low, f, w, i);
 }
 
 static void toolkit(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
@@ -2342,10 +2358,11 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     static const char *const torch_marks[] = {"torch", "is cuda available"};
     /* and so on for the readers below: each fires only on a line holding one of its marks
      * (python_version's and interpreter_build's tests all name "python", " bit (" or "[msc
-     * v."; capability's a "capabilit"; the GPU lists' "gpu 0: ", "product name" or
-     * "(uuid: gpu-"; repl_answers' "torch"). A new test adds its mark here. */
+     * v."; capability's a "capabilit" or "supported architectures:"; the GPU lists' "gpu 0:
+     * ", "product name" or "(uuid: gpu-"; repl_answers' "torch"). A new test adds its mark
+     * here. */
     static const char *const python_marks[] = {"python", " bit (", "[msc v."};
-    static const char *const capability_marks[] = {"capabilit"};
+    static const char *const capability_marks[] = {"capabilit", "supported architectures:"};
     static const char *const toolkit_marks[] = {"cuda compilation tools, release"};
     static const char *const gpu_list_marks[] = {"gpu 0: ", "product name", "(uuid: gpu-"};
     static const char *const smi_csv_marks[] = {"driver_version"};
