@@ -2,6 +2,7 @@
 
 #include "know/arch.h"
 #include "know/geforce_series.h"
+#include "know/gpu_arch.h"
 #include "plan/driver_table.h"
 #include "plan/gpu_names.h"
 
@@ -45,8 +46,10 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f, dl_gpu_span *span)
     dl_gpu_resolve_name(k, g->name.value, &m);
     span->lo = m.span_lo;
     span->hi = m.span_hi;
-    /* a three-digit GeForce the name table lacks ("GT 720M"): its series' span */
-    if (!m.found && !span->hi && !dl_geforce_series_span(k, g->name.value, &span->lo, &span->hi))
+    /* a three-digit GeForce the name table lacks ("GT 720M"): its series' span; a GPU named
+     * by its architecture ("Pascal"): the architecture's */
+    if (!m.found && !span->hi && !dl_geforce_series_span(k, g->name.value, &span->lo, &span->hi) &&
+        !dl_gpu_arch_span_of_name(k, g->name.value, &span->lo, &span->hi))
         span->lo = span->hi = 0;
     if (!m.found)
         return;

@@ -186,3 +186,24 @@ double dl_pcie_peak_gbps(int generation, int width)
         return 0;
     return lane_gbps[generation - 1] * width;
 }
+
+bool dl_gpu_arch_span_of_name(const dl_knowledge *k, const char *name, unsigned *lo,
+                              unsigned *hi)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_arch) : NULL;
+    size_t r, n = strcspn(name, " ");
+    *lo = *hi = 0;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *arch = dl_table_cell(t, r, DL_COL_gpu_arch_architecture);
+        unsigned major, minor;
+        if (strlen(arch) != n || !same_ci(arch, name, n) ||
+            !dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_arch_compute_capability), &major,
+                         &minor))
+            continue;
+        if (!*lo || major * 10 + minor < *lo)
+            *lo = major * 10 + minor;
+        if (major * 10 + minor > *hi)
+            *hi = major * 10 + minor;
+    }
+    return *hi > 0;
+}

@@ -47,6 +47,12 @@ typedef struct dl_gpu_arch {
 bool dl_gpu_arch_lookup(const dl_knowledge *k, const char *compute_capability,
                         const char *device_name, dl_gpu_arch *out);
 
+/* The capabilities of an architecture named as a word ("Pascal", "Blackwell"; "Ada
+ * Lovelace" for Ada), as major*10+minor: the lowest and highest of its rows. False when the
+ * name starts with no architecture of the table. */
+bool dl_gpu_arch_span_of_name(const dl_knowledge *k, const char *name, unsigned *lo,
+                              unsigned *hi);
+
 /* Peak FLOP/s = sms x per_sm_per_clk x clock (clock in kHz, as CUDA's clockRate). 0 when
  * an input is not positive: callers check the rate's flag and the clock first. */
 double dl_gpu_peak_flops(int sms, double per_sm_per_clk, double clock_khz);

@@ -2058,6 +2058,42 @@ static void intel_graphics_in_words(const dl_paste *p, dl_facts *f, dl_text_fact
     }
 }
 
+/* An NVIDIA GPU named only by its architecture ("Blackwell GPUs are not supported", "my
+ * Pascal card", "Kepler architecture"): the word, a word of its own, with "gpu", "card",
+ * "architecture", "series" or "generation" right after it. The name stays the word; explain
+ * derives the architecture's capabilities from it (derive.c). "Turing test", "pascal units"
+ * are no GPU. */
+static void gpu_architecture_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const archs[] = {"kepler", "maxwell", "pascal", "volta", "turing",
+                                        "ampere", "ada lovelace", "hopper", "blackwell"};
+    static const char *const after[] = {"gpu", "card", "architecture", "arch ", "series",
+                                        "generation", "graphics"};
+    size_t k, j;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    for (k = 0; k < sizeof archs / sizeof archs[0]; k++) {
+        long i;
+        for (i = dl_paste_find(p, 0, archs[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, archs[k])) {
+            const char *low = p->lines[i].lower, *at = strstr(low, archs[k]), *next;
+            size_t n = strlen(archs[k]);
+            if ((at > low && isalnum((unsigned char)at[-1])) || isalnum((unsigned char)at[n]))
+                continue;
+            next = at + n;
+            while (*next == ' ' || *next == '-')
+                next++;
+            for (j = 0; j < sizeof after / sizeof after[0]; j++)
+                if (!strncmp(next, after[j], strlen(after[j]))) {
+                    /* "Ada Lovelace" is the table's "Ada" */
+                    set_gpu_name(f, w, (size_t)i, p->lines[i].text + (at - low),
+                                 k == 6 ? 3 : n);
+                    return;
+                }
+        }
+    }
+}
+
 /* A line that is only a GeForce model number with its suffix ("2070super", "1080 Ti",
  * "4070 SUPER"), as issue forms get filled in: the four digits of a GeForce series (10, 16,
  * 20, 30, 40, 50 and a tier 50-90) and "ti" or "super" after them, nothing else on the
@@ -2345,6 +2381,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     driver_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
+    gpu_architecture_in_words(p, f, w);
     os_from_windows_shell(p, f, w);
     os_from_tools(p, f, w);
     os_from_windows_driver(p, f, w);
