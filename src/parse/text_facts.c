@@ -2085,9 +2085,9 @@ static void gpu_architecture_in_words(const dl_paste *p, dl_facts *f, dl_text_fa
                 next++;
             for (j = 0; j < sizeof after / sizeof after[0]; j++)
                 if (!strncmp(next, after[j], strlen(after[j]))) {
-                    /* "Ada Lovelace" is the table's "Ada" */
+                    /* the name is the first word: "Ada Lovelace" is the table's "Ada" */
                     set_gpu_name(f, w, (size_t)i, p->lines[i].text + (at - low),
-                                 k == 6 ? 3 : n);
+                                 strcspn(archs[k], " "));
                     return;
                 }
         }
