@@ -619,15 +619,21 @@ static bool shell_command(const char *s, size_t n)
  * "... compiled with" + "CUDA enabled."). A labelled line ("RuntimeError: ...", "Name:
  * torch"), a statement, a path (the output of "echo $LD_LIBRARY_PATH"), a shell's prompt
  * ("(venv) user@host") or a markdown mark starts a line of its own. */
+static size_t spaces_in(const char *s, size_t n)
+{
+    size_t i, spaces = 0;
+    for (i = 0; i < n; i++)
+        spaces += s[i] == ' ';
+    return spaces;
+}
+
 static bool reads_on(const char *s, size_t n, const char *next, size_t m)
 {
     unsigned char c = (unsigned char)next[0], last = (unsigned char)s[n - 1];
-    size_t i, spaces = 0;
+    size_t i;
     if (islower(c) || isdigit(c))
         return true;
-    for (i = 0; i < n; i++)
-        spaces += s[i] == ' ';
-    if (spaces < 4)
+    if (spaces_in(s, n) < 4)
         return false; /* a token or two as wide as the line, not a sentence */
     if (!(isupper(c) || (c && strchr("'\"`_", c))) || (last && strchr(".!?", last)) ||
         key_value(next, m) || statement_start(next, m) || shell_command(s, n) ||
@@ -648,6 +654,17 @@ static bool in_columns(const char *s, size_t n)
     return run == 3;
 }
 
+/* The bytes of next's first word (m bytes; the raw text has no NUL after the line): up to
+ * a space, a tab or a no-break space (a web page's copy has those between words). */
+static size_t first_word(const char *next, size_t m)
+{
+    size_t i;
+    for (i = 0; i < m && next[i] != ' ' && next[i] != '\t'; i++)
+        if ((unsigned char)next[i] == 0xC2 && i + 1 < m && (unsigned char)next[i + 1] == 0xA0)
+            break;
+    return i;
+}
+
 /* A line a text box or a mail client wrapped at 80 columns where a space was: the next
  * line's first word would have reached the edge (that is why it was wrapped), the next line
  * reads on (reads_on), and the line neither introduces the next one (':') nor is laid out
@@ -656,19 +673,39 @@ static bool in_columns(const char *s, size_t n)
 static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
 {
     size_t cols, word;
-    if (!m || n < 60 || s[n - 1] == ' ' || s[n - 1] == ':' || !reads_on(s, n, next, m) ||
+    if (!m || s[n - 1] == ' ' || s[n - 1] == ':' || !reads_on(s, n, next, m) ||
         border(s, n, false) || border(s, n, true) || in_columns(s, n))
         return false;
+    word = columns(next, first_word(next, m));
     cols = columns(s, n);
-    if (cols < 60 || cols > DL_PASTE_WRAP_COLUMNS)
+    /* a short line is wrapped only where it is a sentence (four spaces: not "where python")
+     * before a word too long to have fitted on any line of prose (a path, a DLL's name) */
+    if ((cols < 60 && (word < 30 || spaces_in(s, n) < 4)) || cols > DL_PASTE_WRAP_COLUMNS)
         return false;
-    for (word = 0; word < m && next[word] != ' '; word++)
-        ; /* the raw text has no NUL after the line: bounded by m */
-    word = columns(next, word);
     /* a sentence followed by a line of code: "...on my GTX 1650." + "torch.cuda..." */
     if (strchr(".!?", s[n - 1]) && code_start(next, m))
         return false;
     return cols + 1 + word >= DL_PASTE_WRAP_COLUMNS; /* a word that would reach the edge */
+}
+
+/* A loader's "undefined symbol:" whose symbol a text box wrapped onto the next line: the
+ * symbol is one token with no space in it and long enough that it would have crossed the
+ * edge. The ':' that keeps other lines apart (they introduce what follows) is part of the
+ * message here, and the line is short when the symbol is long, so soft_wrapped's measures
+ * do not apply. */
+static bool symbol_wrapped(const char *s, size_t n, const char *next, size_t m)
+{
+    static const char tail[] = "undefined symbol:";
+    size_t t = sizeof tail - 1, i;
+    if (n < t || m < 2 || memcmp(s + n - t, tail, t) != 0 || columns(s, n) > DL_PASTE_WRAP_COLUMNS)
+        return false;
+    if (!(next[0] == '_' || isalpha((unsigned char)next[0])))
+        return false;
+    for (i = 0; i < m; i++)
+        if (!(isalnum((unsigned char)next[i]) || strchr("_@.", next[i])) &&
+            !(i == m - 1 && strchr("`'\"", next[i]))) /* a closing quote or code mark */
+            return false;
+    return columns(s, n) + 1 + m >= DL_PASTE_WRAP_COLUMNS;
 }
 
 /* How the line s goes on in next: 0 it does not, 1 it was cut (joined as it is), 2 it was
@@ -677,7 +714,9 @@ static int goes_on(const char *s, size_t n, const char *next, size_t m)
 {
     if (m && log_prefix(next, m))
         return 0; /* a logger's next line, not the rest of this one */
-    return cut_at_terminal_width(s, n, next, m) ? 1 : soft_wrapped(s, n, next, m) ? 2 : 0;
+    if (cut_at_terminal_width(s, n, next, m))
+        return 1;
+    return soft_wrapped(s, n, next, m) || symbol_wrapped(s, n, next, m) ? 2 : 0;
 }
 
 /* n bytes of src with A-Z as a-z; branch-free and on buffers that cannot overlap, so

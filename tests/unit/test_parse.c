@@ -448,6 +448,49 @@ static void a_wrap_before_a_capital_or_a_quote_is_joined(void **state)
     dl_paste_free(&p);
 }
 
+static void a_symbol_wrapped_after_undefined_symbol_is_joined(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* the mangled name would have crossed column 80: wrapped at the space after "symbol:";
+     * a short name that would have fitted, or a sentence after the colon, is not joined */
+    read_text("ImportError: /home/a/ops/_ext.cpython-38-x86_64-linux-gnu.so: undefined symbol:\n"
+              "_ZN2at4_ops5zeros4callEN3c108ArrayRefINS2_6SymIntEEE`\n"
+              "ImportError: knn.so: undefined symbol:\n"
+              "_ZN3c10\n"
+              "the loader printed this line and then undefined symbol:\n"
+              "I rebuilt it and it still fails the same way on every single run",
+              &p);
+    assert_int_equal(p.count, 5);
+    assert_non_null(strstr(p.lines[0].text, "undefined symbol: _ZN2at4_ops5zeros4call"));
+    assert_string_equal(p.lines[2].text, "_ZN3c10");
+    assert_string_equal(p.lines[4].text,
+                        "I rebuilt it and it still fails the same way on every single run");
+    dl_paste_free(&p);
+}
+
+static void a_short_line_before_a_long_path_is_joined(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* a sentence wrapped before a path too long for any line; "where python" (a command,
+     * not a sentence) and a short word after a short line stay apart */
+    read_text("FileNotFoundError: Could not find module\n"
+              "'C:\\Users\\ana\\.conda\\envs\\sd\\lib\\site-packages\\torch\\lib\\"
+              "caffe2_nvrtc.dll' (or one)\n"
+              "where python\n"
+              "c:\\users\\ana\\appdata\\local\\programs\\python\\python310\\envs\\"
+              "project\\scripts\\python.exe\n"
+              "it failed again after I reinstalled\n"
+              "torch",
+              &p);
+    assert_int_equal(p.count, 5);
+    assert_non_null(strstr(p.lines[0].text, "find module 'C:\\Users"));
+    assert_string_equal(p.lines[1].text, "where python");
+    assert_string_equal(p.lines[4].text, "torch");
+    dl_paste_free(&p);
+}
+
 static void a_sentence_that_ends_at_80_columns_stays(void **state)
 {
     dl_paste p;
@@ -672,6 +715,8 @@ int main(void)
         cmocka_unit_test(lines_of_80_columns_that_end_there_stay),
         cmocka_unit_test(lines_wrapped_at_a_space_are_joined),
         cmocka_unit_test(a_wrap_before_a_capital_or_a_quote_is_joined),
+        cmocka_unit_test(a_symbol_wrapped_after_undefined_symbol_is_joined),
+        cmocka_unit_test(a_short_line_before_a_long_path_is_joined),
         cmocka_unit_test(a_sentence_that_ends_at_80_columns_stays),
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
