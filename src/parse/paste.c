@@ -645,11 +645,14 @@ static bool reads_on(const char *s, size_t n, const char *next, size_t m)
     return true;
 }
 
-/* s (n bytes) holds three spaces in a row: a layout in columns, not prose. */
+/* s (n bytes) holds three spaces in a row after its indentation (a markdown code block's,
+ * a quoted log's): a layout in columns, not prose. */
 static bool in_columns(const char *s, size_t n)
 {
-    size_t i, run = 0;
-    for (i = 0; i < n && run < 3; i++)
+    size_t i = 0, run = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    for (; i < n && run < 3; i++)
         run = s[i] == ' ' ? run + 1 : 0;
     return run == 3;
 }
@@ -688,24 +691,79 @@ static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
     return cols + 1 + word >= DL_PASTE_WRAP_COLUMNS; /* a word that would reach the edge */
 }
 
-/* A loader's "undefined symbol:" whose symbol a text box wrapped onto the next line: the
- * symbol is one token with no space in it and long enough that it would have crossed the
- * edge. The ':' that keeps other lines apart (they introduce what follows) is part of the
- * message here, and the line is short when the symbol is long, so soft_wrapped's measures
- * do not apply. */
-static bool symbol_wrapped(const char *s, size_t n, const char *next, size_t m)
+/* next (m bytes) is one symbol's name: letters, digits, '_', '@', '.', and at most a
+ * closing quote or code mark. */
+static bool one_symbol(const char *next, size_t m)
 {
-    static const char tail[] = "undefined symbol:";
-    size_t t = sizeof tail - 1, i;
-    if (n < t || m < 2 || memcmp(s + n - t, tail, t) != 0 || columns(s, n) > DL_PASTE_WRAP_COLUMNS)
-        return false;
-    if (!(next[0] == '_' || isalpha((unsigned char)next[0])))
+    size_t i;
+    if (m < 2 || !(next[0] == '_' || isalpha((unsigned char)next[0])))
         return false;
     for (i = 0; i < m; i++)
-        if (!(isalnum((unsigned char)next[i]) || strchr("_@.", next[i])) &&
+        if (!(isalnum((unsigned char)next[i]) || (next[i] && strchr("_@.", next[i]))) &&
             !(i == m - 1 && strchr("`'\"", next[i]))) /* a closing quote or code mark */
             return false;
-    return columns(s, n) + 1 + m >= DL_PASTE_WRAP_COLUMNS;
+    return true;
+}
+
+/* next starts with a path: "..\aten\src", "./x", "/usr/lib", "~/x", "C:\x". */
+static bool path_start(const char *next, size_t m)
+{
+    if (m >= 3 && isalpha((unsigned char)next[0]) && next[1] == ':' &&
+        (next[2] == '\\' || next[2] == '/'))
+        return true;
+    if (m < 2)
+        return false;
+    if (next[0] == '/' || next[0] == '\\')
+        return isalnum((unsigned char)next[1]) || next[1] == next[0] || next[1] == '.';
+    return (next[0] == '.' || next[0] == '~') &&
+           (next[1] == '/' || next[1] == '\\' || next[1] == '.');
+}
+
+static bool ends_with(const char *s, size_t n, const char *tail)
+{
+    size_t t = strlen(tail);
+    return n >= t && memcmp(s + n - t, tail, t) == 0;
+}
+
+/* s (n bytes, not ended by a NUL) holds word. */
+static bool contains(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word), i;
+    for (i = 0; i + w <= n; i++)
+        if (memcmp(s + i, word, w) == 0)
+            return true;
+    return false;
+}
+
+static bool starts_with(const char *s, size_t n, const char *head)
+{
+    size_t h = strlen(head);
+    return n >= h && memcmp(s, head, h) == 0;
+}
+
+/* A message that a text box wrapped where soft_wrapped's measures do not apply (the ':'
+ * that keeps other lines apart is the message's own, or the line is short because the
+ * next word is long): a loader's "undefined symbol:" + the mangled name, the shell's
+ * "bash: nvidia-smi:" + "command not found", pip's "... requirement torch==X" +
+ * "(from versions: ...)", "... unknown error at" / "in" / "from" + a path, and a sentence
+ * that ends in ':' + one path ("Could not load this library:" + the path). The next
+ * line's first word must have crossed column 80 (that is why it was wrapped). */
+static bool message_wrapped(const char *s, size_t n, const char *next, size_t m)
+{
+    size_t cols = columns(s, n);
+    bool goes = false;
+    if (!m || cols > DL_PASTE_WRAP_COLUMNS)
+        return false;
+    if (ends_with(s, n, "undefined symbol:"))
+        goes = one_symbol(next, m);
+    else if (s[n - 1] == ':')
+        goes = starts_with(next, m, "command not found") ||
+               (spaces_in(s, n) >= 4 && path_start(next, m) && first_word(next, m) == m);
+    else if (starts_with(next, m, "(from versions:"))
+        goes = contains(s, n, " requirement ");
+    else if (ends_with(s, n, " at") || ends_with(s, n, " in") || ends_with(s, n, " from"))
+        goes = path_start(next, m);
+    return goes && cols + 1 + columns(next, first_word(next, m)) >= DL_PASTE_WRAP_COLUMNS;
 }
 
 /* How the line s goes on in next: 0 it does not, 1 it was cut (joined as it is), 2 it was
@@ -716,7 +774,7 @@ static int goes_on(const char *s, size_t n, const char *next, size_t m)
         return 0; /* a logger's next line, not the rest of this one */
     if (cut_at_terminal_width(s, n, next, m))
         return 1;
-    return soft_wrapped(s, n, next, m) || symbol_wrapped(s, n, next, m) ? 2 : 0;
+    return soft_wrapped(s, n, next, m) || message_wrapped(s, n, next, m) ? 2 : 0;
 }
 
 /* n bytes of src with A-Z as a-z; branch-free and on buffers that cannot overlap, so

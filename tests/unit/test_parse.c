@@ -491,6 +491,41 @@ static void a_short_line_before_a_long_path_is_joined(void **state)
     dl_paste_free(&p);
 }
 
+static void a_message_wrapped_at_its_own_colon_or_before_a_path_is_joined(void **state)
+{
+    dl_paste p;
+    (void)state;
+    /* the message goes on where its first word would have crossed column 80: the shell's
+     * "command not found", pip's "(from versions: ...)", a path after "error at" or after
+     * a sentence's ':'; an indented line (a code block's) is not a layout in columns; a
+     * label's path that would have fitted, and a list after a label, stay apart */
+    read_text("\"!nvidia-smi\" in the notebook does also not work: \"/bin/bash: nvidia-smi:\n"
+              "command not found\"\n"
+              "ERROR: Could not find a version that satisfies the requirement torch>=2.1.0dev\n"
+              "(from versions: 2.0.0)\n"
+              "[Running on windows 10] cuda runtime error (30) : unknown error at\n"
+              "..\\aten\\src\\THC\\THCGeneral.cpp:87\n"
+              "OSError: Could not load this library:\n"
+              "/home/user/app/venv/lib/python3.12/site-packages/torchaudio/lib/"
+              "_torchaudio.abi3.so\n"
+              "    ERROR: torch-1.6.0+cpu-cp36-cp36m-linux_x86_64.whl is not a supported wheel\n"
+              "on this platform.\n"
+              "Here are the files that it found:\n"
+              "/usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
+              "Location:\n"
+              "/usr/lib/python3/dist-packages/torch/lib/libtorch_cuda_linalg_and_other_parts.so",
+              &p);
+    assert_int_equal(p.count, 9);
+    assert_non_null(strstr(p.lines[0].text, "nvidia-smi: command not found"));
+    assert_non_null(strstr(p.lines[1].text, "torch>=2.1.0dev (from versions: 2.0.0)"));
+    assert_non_null(strstr(p.lines[2].text, "unknown error at ..\\aten"));
+    assert_non_null(strstr(p.lines[3].text, "this library: /home/user/app"));
+    assert_non_null(strstr(p.lines[4].text, "supported wheel on this platform."));
+    assert_string_equal(p.lines[6].text, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+    assert_string_equal(p.lines[7].text, "Location:");
+    dl_paste_free(&p);
+}
+
 static void a_sentence_that_ends_at_80_columns_stays(void **state)
 {
     dl_paste p;
@@ -717,6 +752,7 @@ int main(void)
         cmocka_unit_test(a_wrap_before_a_capital_or_a_quote_is_joined),
         cmocka_unit_test(a_symbol_wrapped_after_undefined_symbol_is_joined),
         cmocka_unit_test(a_short_line_before_a_long_path_is_joined),
+        cmocka_unit_test(a_message_wrapped_at_its_own_colon_or_before_a_path_is_joined),
         cmocka_unit_test(a_sentence_that_ends_at_80_columns_stays),
         cmocka_unit_test(list_markers_and_indented_blocks),
         cmocka_unit_test(markdown_inline_marks_of_fields),
