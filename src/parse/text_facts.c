@@ -1091,8 +1091,11 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
     if (!strcmp(low, "name: torch") && i + 1 < p->count &&
         value_after(p->lines[i + 1].lower, "version:", v, sizeof v))
         set_installed(f, w, i + 1, v, NULL);
+    /* not xFormers' "PyTorch X with CUDA Y (you have Z)" where a log's prefix took its
+     * indentation: X is what it was built for (torch_installed_beside reads Z) */
     if ((!strncmp(low, "pytorch ", 8) || !strncmp(low, "[conda] pytorch ", 16)) &&
-        value_after(low, "pytorch", v, sizeof v) && looks_like_version(v)) {
+        !strstr(low, "(you have ") && value_after(low, "pytorch", v, sizeof v) &&
+        looks_like_version(v)) {
         const char *cuda = strstr(low, "_cuda");
         char c[16] = "";
         size_t k = 0;
