@@ -195,6 +195,24 @@ static bool told(const char *low, const char *at)
     return false;
 }
 
+/* An issue's title that is the complaint itself: "cuda is not available", "CUDA not
+ * available on Windows 11" (a title has no verb of telling; a program's message has its
+ * fallback or a log's mark beside it, which a title of a few words has not). */
+static bool titled_unavailable(const char *low)
+{
+    static const char *const words[] = {"cuda is not available", "cuda isn't available",
+                                        "cuda not available", "cuda unavailable",
+                                        "cuda is unavailable"};
+    size_t k, n = strlen(low);
+    if (n > 60 || strstr(low, "cpu") || strchr(low, '[') || strchr(low, '?') ||
+        strstr(low, "warn") || strstr(low, "error") || strstr(low, "if "))
+        return false;
+    for (k = 0; k < sizeof words / sizeof words[0]; k++)
+        if (strstr(low, words[k]))
+            return true;
+    return false;
+}
+
 /* is_available() False retold in prose, without the call: "it says CUDA is not available",
  * "it still says that cuda isnt available", "pytorch doesn't detect my GPU", "run.py fails
  * to detect the gpu". A program's own "CUDA is not available" (a log line) is no retelling:
@@ -223,7 +241,14 @@ static long prose_unavailable_line(const dl_paste *p)
                                         "not recognizing my gpu", "not detected by pytorch",
                                         "not detected by torch", "device_count() returns 0",
                                         "device_count() is 0", "device_count() gives 0",
-                                        "device_count() = 0",
+                                        "device_count() = 0", "not detecting cuda",
+                                        "doesn't detect cuda", "does not detect cuda",
+                                        "can't find cuda", "cannot find cuda",
+                                        "can not find cuda", "did not have cuda available",
+                                        "didn't have cuda available",
+                                        "doesn't have cuda available",
+                                        "does not have cuda available",
+                                        "have no cuda available",
                                         /* Chinese: cannot detect / recognise / find the
                                          * graphics card or GPU, CUDA unavailable, cannot (or
                                          * does not) use the GPU */
@@ -250,6 +275,8 @@ static long prose_unavailable_line(const dl_paste *p)
     size_t i, k;
     if (dl_paste_find_any(p, others, sizeof others / sizeof others[0]) >= 0)
         return -1;
+    if (p->count && titled_unavailable(p->lines[0].lower))
+        return 0;
     DL_PASTE_CURSOR_INIT(&lines, p, topics);
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
