@@ -293,6 +293,24 @@ static long prose_unavailable_line(const dl_paste *p)
     return -1;
 }
 
+/* A library's message that it prints only where torch.cuda.is_available() is False:
+ * YOLOv5's and Ultralytics' device check, Lightning's summary and its accelerator checks,
+ * torch's cpp_extension finding a toolkit but no CUDA runtime, Accelerate's fp16 check,
+ * and the scripts that print "CUDA available: False". -1 when none. */
+static long library_says_unavailable(const dl_paste *p)
+{
+    static const char *const said[] = {"cuda unavailable, invalid device",
+                                       "invalid cuda 'device=", "invalid cuda '--device",
+                                       "invalid cuda --device", "gpu available: false",
+                                       "cuda available: false", "no supported gpu backend found",
+                                       "gpus requested but none are available",
+                                       "cudaaccelerator` can not run on your system",
+                                       "cudaaccelerator can not run on your system",
+                                       "no cuda runtime is found, using cuda_home",
+                                       "mixed precision requires a gpu"};
+    return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
+}
+
 long dl_text_unavailable_line(const dl_paste *p)
 {
     long i, below;
@@ -309,7 +327,7 @@ long dl_text_unavailable_line(const dl_paste *p)
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
     i = dl_paste_find(p, 0, "but cuda is not available");
-    if (i >= 0 || (i = failed_availability_assert(p)) >= 0)
+    if (i >= 0 || (i = failed_availability_assert(p)) >= 0 || (i = library_says_unavailable(p)) >= 0)
         return i;
     return prose_unavailable_line(p);
 }
