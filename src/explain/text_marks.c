@@ -295,8 +295,9 @@ static long prose_unavailable_line(const dl_paste *p)
 
 /* A library's message that it prints only where torch.cuda.is_available() is False:
  * YOLOv5's and Ultralytics' device check, Lightning's summary and its accelerator checks,
- * torch's cpp_extension finding a toolkit but no CUDA runtime, Accelerate's fp16 check,
- * and the scripts that print "CUDA available: False". -1 when none. */
+ * Accelerate's fp16 check, and the scripts that print "CUDA available: False". Not
+ * cpp_extension's "No CUDA runtime is found": a build on a machine or in an image without
+ * a GPU prints it and is fine (host-build-no-cuda-runtime.txt). -1 when none. */
 static long library_says_unavailable(const dl_paste *p)
 {
     static const char *const said[] = {"cuda unavailable, invalid device",
@@ -306,7 +307,6 @@ static long library_says_unavailable(const dl_paste *p)
                                        "gpus requested but none are available",
                                        "cudaaccelerator` can not run on your system",
                                        "cudaaccelerator can not run on your system",
-                                       "no cuda runtime is found, using cuda_home",
                                        "mixed precision requires a gpu"};
     return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
 }
