@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "explain/container_text.h"
 #include "explain/cpu_build_text.h"
+#include "explain/cpu_chosen.h"
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
 #include "explain/gpu_wheel_text.h"
@@ -317,6 +318,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_writer_without_gpu(out);
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);
+    dl_explain_cpu_chosen_cuda_asked(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);
@@ -331,6 +333,7 @@ void dl_explanation_free(dl_explanation *e)
     dl_findings_free(&e->findings);
     dl_strv_free(&e->alternatives);
     dl_strv_free(&e->ask);
+    dl_strv_free(&e->notes);
     memset(e, 0, sizeof *e);
 }
 

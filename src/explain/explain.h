@@ -19,6 +19,7 @@ typedef struct dl_explanation {
     dl_findings findings;     /* root_cause set when one stands out */
     dl_strv alternatives;     /* finding ids the text cannot rule out */
     dl_strv ask;              /* commands whose output would decide */
+    dl_strv notes;            /* what the text shows at fault outside the environment */
     size_t signatures;        /* how many catalog signatures matched */
     dl_gpu_span gpu;          /* the capabilities the text's GPU may have */
 } dl_explanation;

@@ -1,5 +1,6 @@
 /* `dlenv explain --json` ("schema": "dlenv.explain/1"): root_cause (with id and the
- * quoted lines), alternatives, ask, findings and the facts the text gave. */
+ * quoted lines), alternatives, ask, notes (what is at fault outside the environment),
+ * findings and the facts the text gave. */
 #include "render/explain_view.h"
 
 #include "base/str.h"
@@ -37,6 +38,7 @@ char *dl_render_explain_json(const dl_explanation *e, const char *name)
         cJSON_AddNullToObject(doc, "root_cause");
     cJSON_AddItemToObject(doc, "alternatives", strv(&e->alternatives));
     cJSON_AddItemToObject(doc, "ask", strv(&e->ask));
+    cJSON_AddItemToObject(doc, "notes", strv(&e->notes));
     cJSON_AddItemToObject(doc, "findings", findings);
     for (i = 0; i < e->where.n; i++) {
         cJSON *w = cJSON_CreateObject();

@@ -138,9 +138,13 @@ char *dl_render_explain_text(const dl_explanation *e, const char *name, const dl
         dl_buf_printf(&b, "%s%s Most likely%s ", dl_style_on(s, DL_TONE_BAD), dl_glyph_fail(s),
                       dl_style_off(s, DL_TONE_BAD));
         finding(&b, r);
+    } else if (e->notes.n) {
+        dl_buf_printf(&b, "No problem of the environment is recognisable in this text:\n");
     } else {
         dl_buf_printf(&b, "No known problem is recognisable in this text.\n");
     }
+    for (i = 0; i < e->notes.n; i++)
+        dl_buf_printf(&b, r ? "\nNote: %s\n" : "  %s\n", e->notes.v[i]);
     if (e->alternatives.n) {
         dl_buf_printf(&b, "\nThe text cannot rule out:");
         for (i = 0; i < e->alternatives.n; i++)

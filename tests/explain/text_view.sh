@@ -36,6 +36,21 @@ case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU 
 out=$("$dlenv" explain "$dir/unavailable-no-error.txt" 2>&1)
 case "$out" in *'torch.cuda.init()'*) ;; *) echo "FAIL: no torch.cuda.init() ask: $out"; failed=1 ;;
 esac
+# the program at fault, not the environment: the note under its own heading (no root), after
+# the root cause as "Note:" (an Intel GPU named), and in --json's "notes"
+out=$("$dlenv" explain "$dir/cuda-call-on-cpu-run.txt" 2>&1)
+want="No problem of the environment is recognisable in this text:
+  the CPU was chosen and the program still asked for CUDA"
+case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+out=$("$dlenv" explain "$dir/cpu-flag-program-asks-cuda.txt" 2>&1)
+case "$out" in *"Most likely non_nvidia_gpu"*"Note: the CPU was chosen"*) ;;
+    *) echo "FAIL: no note after the root cause: $out"; failed=1 ;; esac
+out=$("$dlenv" explain --json "$dir/cuda-call-on-cpu-run.txt" 2>&1)
+case "$out" in *'"notes":'*'the program'"'"'s fault'*) ;;
+    *) echo "FAIL: no notes in --json: $out"; failed=1 ;; esac
+out=$("$dlenv" explain --json "$dir/windows-pip-row-smi.txt" 2>&1)
+case "$out" in *'"notes":	[]'*|*'"notes": []'*|*'"notes":[]'*) ;;
+    *) echo "FAIL: notes where the program is not at fault: $out"; failed=1 ;; esac
 # a fact read from the words of a paste, one form a file (fact-forms.tsv: file, fact, value;
 # "-": none may be read)
 tab=$(printf '\t')

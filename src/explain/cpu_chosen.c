@@ -1,0 +1,58 @@
+#include "explain/cpu_chosen.h"
+
+#include "explain/text_cause.h"
+#include "explain/text_marks.h"
+#include "base/str.h"
+#include "facts/query.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* Not a line that picks the device by a condition ("... if torch.cuda.is_available() else
+ * 'cpu'") nor a function's default ("def load(..., device='cpu')"); a flag ends where its
+ * word does ("--cpu", not "--cpu-threads"). */
+static bool chosen_here(const char *low, const char *at, size_t len)
+{
+    char after = at[len];
+    if (at[0] == '-' && (after == '-' || after == '_' || isalnum((unsigned char)after)))
+        return false;
+    return !strstr(low, "def ") && !strstr(low, " if ") && !strstr(low, "else");
+}
+
+/* The CPU chosen in so many words: a keyword argument or flag, or the app's box left
+ * unchecked. */
+static long cpu_chosen_line(const dl_paste *p)
+{
+    static const char *const marks[] = {"device=cpu", "device='cpu'", "device=\"cpu\"",
+                                        "device = 'cpu'", "device = \"cpu\"", "--device cpu",
+                                        "--device=cpu", "--cpu", "gpu=false", "use_gpu=false",
+                                        "use_cuda=false", "unchecked \"use gpu",
+                                        "unchecked use gpu", "unchecked the use gpu",
+                                        "unchecked \"use gpt"};
+    return dl_paste_find_any_where(p, marks, sizeof marks / sizeof marks[0], chosen_here);
+}
+
+void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
+{
+    static const char *const asked[] = {"attempting to deserialize object on a cuda device",
+                                        "torch not compiled with cuda enabled",
+                                        "found no nvidia driver on your system"};
+    /* not non_nvidia_gpu: an AMD or Intel GPU named beside it stays the answer to "why no
+     * CUDA here" (xinntao/ESRGAN#88: "--cpu" on Intel graphics), the note beside it */
+    static const char *const env[] = {"cpu_only_build",      "no_gpu",
+                                      "no_gpu_visible",      "no_driver_installed",
+                                      "driver_too_old",      "conda_cpu_build_selected",
+                                      "no_cuda_on_macos"};
+    if ((dl_q_has_nvidia_gpu(&e->facts) && !dl_text_other_vendor_gpu(&e->facts)) ||
+        dl_paste_find_any(&e->paste, asked, sizeof asked / sizeof asked[0]) < 0 ||
+        cpu_chosen_line(&e->paste) < 0)
+        return;
+    dl_text_causes_step_back(e, env, sizeof env / sizeof env[0]);
+    dl_strv_add_once(&e->notes,
+                     "the CPU was chosen and the program still asked for CUDA: a torch.load "
+                     "without map_location='cpu', or a hard-coded .cuda() / device='cuda' in "
+                     "the program, which no install fixes (the program's fault, not the "
+                     "environment's)");
+    dl_strv_add_once(&e->ask, "the program's device setting, and the line of the program that "
+                              "asked for CUDA (the traceback's last line in the program)");
+}

@@ -1,0 +1,17 @@
+/* A reading of the text alone: the user chose the CPU and the program asked for CUDA. */
+#ifndef DLENV_EXPLAIN_CPU_CHOSEN_H
+#define DLENV_EXPLAIN_CPU_CHOSEN_H
+
+#include "explain/explain.h"
+
+/* The text sets the CPU in so many words (device=cpu, gpu=False, --device cpu, an
+ * unchecked "use GPU" box), names no NVIDIA GPU, and still shows a message that only a
+ * request for CUDA gives (a checkpoint deserialised onto CUDA, "Torch not compiled with
+ * CUDA enabled", "Found no NVIDIA driver"): the program ignored its own CPU setting (a
+ * torch.load without map_location, a hard-coded .cuda()), which no install fixes. The
+ * environment's readings of that message step back to candidates (an AMD or Intel GPU named
+ * stays non_nvidia_gpu), a note says the fault is the program's, and the program's setting
+ * is what to ask about. */
+void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e);
+
+#endif
