@@ -262,7 +262,11 @@ static long prose_unavailable_line(const dl_paste *p)
                                         "\xe6\x97\xa0\xe6\xb3\x95\xe4\xbd\xbf\xe7\x94\xa8gpu",
                                         "\xe7\x94\xa8\xe4\xb8\x8d\xe4\xba\x86gpu",
                                         "\xe4\xb8\x8d\xe8\x83\xbd\xe4\xbd\xbf\xe7\x94\xa8gpu",
-                                        "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8gpu"};
+                                        "\xe6\xb2\xa1\xe6\x9c\x89\xe4\xbd\xbf\xe7\x94\xa8gpu",
+                                        /* "shows not detected", "CUDA not detected" */
+                                        "\xe6\x98\xbe\xe7\xa4\xba\xe6\x9c\xaa\xe6\xa3\x80\xe6\xb5\x8b\xe5\x88\xb0",
+                                        "\xe6\x9c\xaa\xe6\xa3\x80\xe6\xb5\x8b\xe5\x88\xb0\x63uda",
+                                        "cuda\xe6\x9c\xaa\xe6\xa3\x80\xe6\xb5\x8b\xe5\x88\xb0"};
     /* another framework's CUDA retold is not torch's (onnxruntime's CUDA provider that
      * failed, TensorFlow's GPU list) */
     static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",
@@ -295,7 +299,8 @@ static long prose_unavailable_line(const dl_paste *p)
 
 /* A library's message that it prints only where torch.cuda.is_available() is False:
  * YOLOv5's and Ultralytics' device check, Lightning's summary and its accelerator checks,
- * Accelerate's fp16 check, and the scripts that print "CUDA available: False". Not
+ * Accelerate's fp16 check, Transformers' "device: cpu, n_gpu: 0", and the scripts that
+ * print "CUDA available: False". Not
  * cpp_extension's "No CUDA runtime is found": a build on a machine or in an image without
  * a GPU prints it and is fine (host-build-no-cuda-runtime.txt). -1 when none. */
 static long library_says_unavailable(const dl_paste *p)
@@ -307,7 +312,8 @@ static long library_says_unavailable(const dl_paste *p)
                                        "gpus requested but none are available",
                                        "cudaaccelerator` can not run on your system",
                                        "cudaaccelerator can not run on your system",
-                                       "mixed precision requires a gpu"};
+                                       "mixed precision requires a gpu",
+                                       "device: cpu, n_gpu: 0"};
     return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
 }
 
