@@ -5,6 +5,7 @@
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
+#include "know/gpu_target.h"
 #include "plan/gpu_names.h"
 
 #include <string.h>
@@ -151,4 +152,35 @@ void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanati
                       "command", g->name.value);
     dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (the torch and CUDA "
                                    "build the installer chose)"));
+}
+
+void dl_explain_amd_below_every_rocm_wheel(const dl_knowledge *k, dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "gpu_arch_dropped",
+        "The AMD GPU's target is older than every ROCm build of torch (their oldest is gfx900): "
+        "no ROCm wheel has code for it",
+        "# run torch on the CPU (the CPU build: dlenv plan --for cpu), or a newer AMD GPU; a "
+        "ROCm torch for this target exists only as a build from source "
+        "(PYTORCH_ROCM_ARCH set to the GPU's target), and ROCm itself stopped supporting it",
+        {NULL},
+        NULL};
+    static const char *const ids[] = {"arch_not_in_wheel"};
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    char target[32];
+    size_t i;
+    dl_finding *x;
+    if (!dl_findings_has_failure(&e->findings, "arch_not_in_wheel") || !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_AMD ||
+        !dl_gpu_target_of_name(k, "amd", g->name.value, target, sizeof target) ||
+        !dl_gfx_below_every_rocm_wheel(k, target))
+        return;
+    dl_text_causes_step_back(e, ids, 1);
+    x = dl_finding_add(&e->findings, cause.id, DL_SEV_FAILURE, "%s (%s): %s", g->name.value,
+                       target, cause.title);
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "%s", cause.fix);
 }

@@ -24,4 +24,10 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
  * found and the text talks of no driver. */
 void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanation *e);
 
+/* A ROCm build's "no code object" / "invalid device function" (arch_not_in_wheel) on an
+ * AMD GPU whose gfx target is older than every ROCm wheel's (a Polaris RX 580, gfx803):
+ * the GPU is below every list, as a Kepler is below every CUDA wheel's; the wheel reading
+ * steps back to a candidate. */
+void dl_explain_amd_below_every_rocm_wheel(const dl_knowledge *k, dl_explanation *e);
+
 #endif

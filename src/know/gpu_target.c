@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Lower-case, "(r)"/"(tm)" dropped, runs of spaces as one: "Intel(R) Arc(TM) A770" ->
@@ -179,4 +180,39 @@ bool dl_target_in_list(const char *list, const char *target)
         if ((p == list || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
             return true;
     return false;
+}
+
+/* "gfx803" -> 0x803, "gfx90a" -> 0x90a, "gfx1030" -> 0x1030: the number orders AMD's
+ * generations (GCN 3 < Vega < CDNA < RDNA 1..4); -1 for anything else. */
+static long gfx_number(const char *target, size_t n)
+{
+    char digits[8];
+    char *end;
+    long v;
+    if (n < 4 || n - 3 >= sizeof digits || strncmp(target, "gfx", 3) != 0)
+        return -1;
+    memcpy(digits, target + 3, n - 3);
+    digits[n - 3] = '\0';
+    v = strtol(digits, &end, 16);
+    return *end ? -1 : v;
+}
+
+bool dl_gfx_below_every_rocm_wheel(const dl_knowledge *k, const char *target)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_wheel_targets) : NULL;
+    long mine = target ? gfx_number(target, strlen(target)) : -1, oldest = -1;
+    size_t r;
+    for (r = 0; mine >= 0 && t && r < t->rows; r++) {
+        const char *list = dl_table_cell(t, r, DL_COL_wheel_targets_targets);
+        if (strncmp(dl_table_cell(t, r, DL_COL_wheel_targets_variant), "rocm", 4) != 0)
+            continue;
+        while (*list) {
+            size_t n = strcspn(list, ";");
+            long v = gfx_number(list, n);
+            if (v >= 0 && (oldest < 0 || v < oldest))
+                oldest = v;
+            list += n + (list[n] == ';');
+        }
+    }
+    return oldest >= 0 && mine < oldest;
 }

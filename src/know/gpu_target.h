@@ -33,6 +33,11 @@ bool dl_gpu_target_of_chip(const dl_knowledge *k, const char *vendor, const char
  * the family row ("rocm"). */
 const char *dl_wheel_targets(const dl_knowledge *k, const char *torch, const char *variant);
 
+/* Whether an AMD gfx target ("gfx803") is older than every target of every ROCm wheel in
+ * wheel_targets.csv (their oldest is gfx900): no ROCm wheel of torch ever ran it, the way
+ * a Kepler GPU is below every CUDA wheel's list. False for a target in a gap or newer. */
+bool dl_gfx_below_every_rocm_wheel(const dl_knowledge *k, const char *target);
+
 /* Whether the ';'-separated list holds target. */
 bool dl_target_in_list(const char *list, const char *target);
 

@@ -261,6 +261,23 @@ static void codenames_match(void **state)
     assert_string_equal(target, "gfx950");
 }
 
+static void gfx_targets_against_every_rocm_wheel(void **state)
+{
+    (void)state;
+    /* the ROCm wheels start at gfx900 (Vega 10): Polaris and Fiji are below all of them;
+     * RDNA 1 (gfx1010) sits in a gap, not below; a listed or newer target is not below;
+     * what is not a gfx id is never below */
+    assert_true(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx803"));
+    assert_true(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx701"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx900"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx90a"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx1010"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx1201"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "xe-lpg"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx"));
+    assert_false(dl_gfx_below_every_rocm_wheel(&dl_test_know, "gfx80z"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +285,7 @@ int main(void)
         cmocka_unit_test(every_table_id_resolves),
         cmocka_unit_test(ids_resolve_without_pci_ids),
         cmocka_unit_test(codenames_match),
+        cmocka_unit_test(gfx_targets_against_every_rocm_wheel),
     };
     return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
 }
