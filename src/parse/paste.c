@@ -676,8 +676,11 @@ static size_t first_word(const char *next, size_t m)
 static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
 {
     size_t cols, word;
-    if (!m || s[n - 1] == ' ' || s[n - 1] == ':' || !reads_on(s, n, next, m) ||
-        border(s, n, false) || border(s, n, true) || in_columns(s, n))
+    /* a short line (fewer bytes than 60 columns need) goes on only before a long word: the
+     * cheap test first, as most lines of a log are short and go on nowhere */
+    if (!m || s[n - 1] == ' ' || s[n - 1] == ':' || (n < 60 && first_word(next, m) < 30) ||
+        !reads_on(s, n, next, m) || border(s, n, false) || border(s, n, true) ||
+        in_columns(s, n))
         return false;
     word = columns(next, first_word(next, m));
     cols = columns(s, n);
@@ -750,9 +753,9 @@ static bool starts_with(const char *s, size_t n, const char *head)
  * line's first word must have crossed column 80 (that is why it was wrapped). */
 static bool message_wrapped(const char *s, size_t n, const char *next, size_t m)
 {
-    size_t cols = columns(s, n);
+    size_t cols;
     bool goes = false;
-    if (!m || cols > DL_PASTE_WRAP_COLUMNS)
+    if (!m)
         return false;
     if (ends_with(s, n, "undefined symbol:"))
         goes = one_symbol(next, m);
@@ -763,7 +766,9 @@ static bool message_wrapped(const char *s, size_t n, const char *next, size_t m)
         goes = contains(s, n, " requirement ");
     else if (ends_with(s, n, " at") || ends_with(s, n, " in") || ends_with(s, n, " from"))
         goes = path_start(next, m);
-    return goes && cols + 1 + columns(next, first_word(next, m)) >= DL_PASTE_WRAP_COLUMNS;
+    if (!goes || (cols = columns(s, n)) > DL_PASTE_WRAP_COLUMNS)
+        return false;
+    return cols + 1 + columns(next, first_word(next, m)) >= DL_PASTE_WRAP_COLUMNS;
 }
 
 /* How the line s goes on in next: 0 it does not, 1 it was cut (joined as it is), 2 it was
