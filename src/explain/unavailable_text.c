@@ -739,3 +739,61 @@ void dl_explain_writer_without_gpu(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, said, fails == said ? -1 : fails);
 }
+
+/* torch's "Found no NVIDIA driver" and nothing else of NVIDIA's: no GPU named, no driver
+ * version, no nvidia-smi, no word of a driver beside the message's own, no other vendor's
+ * GPU, no WSL, no container started with the GPUs and no cloud GPU instance. */
+static bool nothing_of_nvidia(const dl_explanation *e)
+{
+    static const char *const nvidia[] = {"nvidia-smi", "driver version", "geforce", "rtx",
+                                         "gtx", "quadro", "tesla", "cuda version"};
+    /* another vendor's GPU or WSL has readings of its own (non_nvidia_gpu, the WSL
+     * driver); torch's message itself names an NVIDIA GPU, so these are words alone */
+    static const char *const elsewhere[] = {"wsl", "microsoft-standard", "rocm", "amd gpu",
+                                            "amd graphics", "amd card", "radeon", "intel arc",
+                                            "intel xe", "iris", "intel uhd", "intel hd",
+                                            "intel gpu", "intel graphics", "directml"};
+    /* a GPU the writer has or asked for: a container started with the GPUs, a cloud GPU
+     * instance, a driver in the writer's own words (Chinese, Japanese) */
+    static const char *const has_gpu[] = {"--gpus", "--nv", "docker", "container", "apptainer",
+                                          "singularity", "gpu instance", "gpu node", "g4dn",
+                                          "g5.", "p3.", "p4d", "a10g", "gpu server",
+                                          "\xe9\xa9\xb1\xe5\x8a\xa8",
+                                          "\xe3\x83\x89\xe3\x83\xa9\xe3\x82\xa4\xe3\x83\x90"};
+    const dl_paste *p = &e->paste;
+    long i;
+    if (e->facts.nvml.gpus.count || e->facts.nvml.driver_version.value ||
+        dl_paste_find_any(p, nvidia, sizeof nvidia / sizeof nvidia[0]) >= 0 ||
+        dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
+        dl_paste_find_any(p, has_gpu, sizeof has_gpu / sizeof has_gpu[0]) >= 0)
+        return false;
+    for (i = dl_paste_find(p, 0, "driver"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "driver")) {
+        const char *low = p->lines[i].lower;
+        if (!strstr(low, "found no nvidia driver") && !strstr(low, "installed a driver from"))
+            return false; /* the writer talks of a driver: one was installed, or meant to be */
+    }
+    return true;
+}
+
+void dl_explain_no_driver_nothing_of_nvidia(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu",
+        "torch finds no NVIDIA driver, and nothing in the text shows an NVIDIA GPU: most likely "
+        "the machine has none (integrated graphics, a CPU server or runtime), and the code asks "
+        "for CUDA anyway",
+        "# run on the CPU (the program's CPU option; dlenv plan --for cpu for the install); if "
+        "the machine does have an NVIDIA GPU, install its driver until nvidia-smi lists it",
+        {NULL},
+        "which GPU the machine has, if any (`nvidia-smi`, `lspci | grep -i -e vga -e 3d`, or "
+        "Task Manager's GPU page)"};
+    static const char *const ids[] = {"no_driver_installed"};
+    long line;
+    /* the message read alone: no other reading took it (a container, a Mac, a CPU run) */
+    if (e->findings.items.count != 1 || !dl_findings_has_failure(&e->findings, ids[0]) ||
+        (line = dl_paste_find(&e->paste, 0, "found no nvidia driver")) < 0 ||
+        !nothing_of_nvidia(e))
+        return;
+    dl_text_causes_step_back(e, ids, 1);
+    dl_text_cause_add(e, &cause, line, -1);
+}

@@ -89,6 +89,13 @@ void dl_explain_other_vendor_gpu_question(dl_explanation *e);
  * no GPU for CUDA, and the code needs one or its CPU path. */
 void dl_explain_writer_without_gpu(dl_explanation *e);
 
+/* torch's "Found no NVIDIA driver" is the only finding, and the text shows nothing of
+ * NVIDIA's (no GPU named, no driver version or nvidia-smi, no word of a driver of the
+ * writer's, no other vendor's GPU, no WSL): most likely the machine has no NVIDIA GPU, as
+ * the corpus's reports of the bare message settled; no_driver_installed steps back to a
+ * candidate. */
+void dl_explain_no_driver_nothing_of_nvidia(dl_explanation *e);
+
 /* The writer says the driver cannot be updated ("I can't update nvidia drivers", "no
  * permission to install a newer driver") in a text about CUDA, and nothing else was found:
  * the driver is the constraint the text is about, older than what is being installed
