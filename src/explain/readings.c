@@ -789,13 +789,15 @@ static const char *driver_in_container(const dl_paste *p, const char *id)
                                                              : id;
 }
 
-/* "No module named 'torch._C'" from a torch/__init__.py outside any site-packages: a source
- * checkout (or another folder named torch) is imported instead of the installed torch. */
+/* "No module named 'torch._C'" (or Python 2's "name '_C' is not defined") from a
+ * torch/__init__.py outside any site-packages: a source checkout (or another folder named
+ * torch) is imported instead of the installed torch. */
 static const char *core_missing(const dl_paste *p, const char *id)
 {
     long i;
     if (dl_paste_find(p, 0, "no module named 'torch._c'") < 0 &&
-        dl_paste_find(p, 0, "no module named torch._c") < 0)
+        dl_paste_find(p, 0, "no module named torch._c") < 0 &&
+        dl_paste_find(p, 0, "name '_c' is not defined") < 0)
         return id;
     for (i = dl_paste_find(p, 0, "__init__.py"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "__init__.py")) {
