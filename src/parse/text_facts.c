@@ -463,6 +463,29 @@ static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
     return first_line_from(p, 0, words, n);
 }
 
+/* "Python 3.8 32-bit", "Python 3.10.5 (32 bit)": the bits right after a Python's version
+ * (past spaces, '(' and ','); the line, or -1. */
+static long version_then_32_bits(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "python "); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "python ")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "python "); at; at = strstr(at + 1, "python ")) {
+            const char *v = at + 7;
+            if (!isdigit((unsigned char)*v))
+                continue;
+            while (isdigit((unsigned char)*v) || *v == '.')
+                v++;
+            while (*v == ' ' || *v == '(' || *v == ',')
+                v++;
+            if (!strncmp(v, "32-bit", 6) || !strncmp(v, "32 bit", 6) || !strncmp(v, "32bit", 5))
+                return i;
+        }
+    }
+    return -1;
+}
+
 /* A 32-bit interpreter or system said in words ("32 bit windows 7 system", "my python is
  * 32-bit"): a 32-bit Windows runs only a 32-bit Python. A banner or path already read wins. */
 static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -477,6 +500,8 @@ static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     if (f->pythons.count && python(f)->bits.known)
         return;
     at = first_line_of(p, words, sizeof words / sizeof words[0]);
+    if (at < 0)
+        at = version_then_32_bits(p);
     if (at >= 0) {
         dl_int_set(&python(f)->bits, 32);
         note(w, "pythons[0].bits", (size_t)at);
