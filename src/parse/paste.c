@@ -573,8 +573,11 @@ static bool cut_at_terminal_width(const char *s, size_t n, const char *next, siz
         return false;
     /* cut at the space between two words: " this platform.", " 1.5.0, 1.5.0+cpu" */
     if (c == ' ')
-        return m > 1 && (islower((unsigned char)next[1]) || isdigit((unsigned char)next[1])) &&
-               s[n - 1] != ' ';
+        return m > 2 && s[n - 1] != ' ' &&
+               (islower((unsigned char)next[1]) || isdigit((unsigned char)next[1]) ||
+                /* " UserWarning: ...", " RTX 4090 ...": a capitalised word the cut moved
+                 * down with the one space before it; two spaces are an indent */
+                (isupper((unsigned char)next[1]) && next[2] != ' ' && s[n - 1] != ':'));
     if (c == '\t')
         return false;
     if (s[n - 1] == ' ')

@@ -388,6 +388,17 @@ static void lines_of_80_columns_that_end_there_stay(void **state)
     assert_non_null(strstr(p.lines[9].text, "zz this platform."));
     assert_int_equal(p.lines[9].number, 11);
     dl_paste_free(&p);
+    /* the cut moved a capitalised word down with its one space (" UserWarning: ..."); two
+     * spaces are an indent, and a line that ends in ':' introduces the next */
+    snprintf(text, sizeof text, "%.80s\n UserWarning: CUDA initialization\n%.80s\n  Traceback x\n"
+             "%.79s:\n Name: torch",
+             DL_X100, DL_Y100, DL_Z100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 5);
+    assert_non_null(strstr(p.lines[0].text, "xx UserWarning: CUDA initialization"));
+    assert_string_equal(p.lines[2].text, "  Traceback x");
+    assert_string_equal(p.lines[4].text, " Name: torch");
+    dl_paste_free(&p);
     /* a cut that left "mbol: _ZN3c10" looks like a field but starts with no capital */
     snprintf(text, sizeof text, "%.68sundefined sy\nmbol: _ZN3c10\n", DL_X100);
     read_text(text, &p);
