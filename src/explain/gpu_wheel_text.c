@@ -184,3 +184,62 @@ void dl_explain_amd_below_every_rocm_wheel(const dl_knowledge *k, dl_explanation
             dl_quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "%s", cause.fix);
 }
+
+/* "(7.0) - (12.0)" at or after `at`: the range torch's warning gives, as major*10+minor. */
+static bool capability_range(const char *at, unsigned *lo, unsigned *hi)
+{
+    unsigned a, b, c, d;
+    const char *open = at ? strchr(at, '(') : NULL;
+    if (!open || sscanf(open, "(%u.%u) - (%u.%u)", &a, &b, &c, &d) != 4 || b > 9 || d > 9)
+        return false;
+    *lo = a * 10 + b;
+    *hi = c * 10 + d;
+    return *lo <= *hi;
+}
+
+void dl_explain_capability_outside_torch_range(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    unsigned cc_major, cc_minor, cc, lo, hi;
+    long gpu_line = dl_paste_find(p, 0, "which is of cuda capability ");
+    long range_line = dl_paste_find(p, 0, "minimum and maximum cuda capability supported");
+    const char *at, *range;
+    char joined[512];
+    dl_finding *x;
+    if (dl_text_cause_read(e) || gpu_line < 0 || range_line < 0)
+        return;
+    at = strstr(p->lines[gpu_line].lower, "which is of cuda capability ") + 28;
+    if (sscanf(at, "%u.%u", &cc_major, &cc_minor) != 2 || cc_minor > 9)
+        return;
+    /* the range is on the message's line or, where torch broke it, the next */
+    range = strstr(p->lines[range_line].lower, "pytorch is");
+    snprintf(joined, sizeof joined, "%s %s", range ? range : "",
+             (size_t)range_line + 1 < p->count ? p->lines[range_line + 1].lower : "");
+    if (!capability_range(joined, &lo, &hi))
+        return;
+    cc = cc_major * 10 + cc_minor;
+    if (cc < lo) {
+        x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,
+                           "The GPU (sm_%u) is older than the oldest architecture this torch "
+                           "is built for (sm_%u): torch says so at start, and its kernels do "
+                           "not run there",
+                           cc, lo);
+        dl_finding_fix(x, "# a torch built for sm_%u: an older release or CUDA variant whose "
+                          "list still has it (dlenv plan --gpu sm_%u prints the command), or "
+                          "a newer GPU",
+                       cc, cc);
+    } else if (cc / 10 > hi / 10) {
+        x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                           "The GPU (sm_%u) is newer than every architecture this torch is "
+                           "built for (up to sm_%u): torch says so at start",
+                           cc, hi);
+        dl_finding_fix(x, "# a torch whose list covers sm_%u (dlenv plan --gpu sm_%u prints "
+                          "the command)",
+                       cc, cc);
+    } else {
+        return; /* within the range, or a newer minor of its newest major: binary compatible */
+    }
+    dl_quote_line(x, p, (size_t)gpu_line);
+    if (range_line != gpu_line)
+        dl_quote_line(x, p, (size_t)range_line);
+}

@@ -24,6 +24,14 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
  * found and the text talks of no driver. */
 void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanation *e);
 
+/* torch's start-up warning "Found GPU0 X which is of cuda capability 6.1. Minimum and
+ * Maximum cuda capability supported by this version of PyTorch is (7.0) - (12.0)" (torch
+ * 2.x; the older form, "no longer supports this GPU because it is too old", is a
+ * signature), with nothing else found: below the range is gpu_arch_dropped, a newer major
+ * than its top arch_not_in_wheel; a newer minor of the top major (a GB10's 12.1 against
+ * 12.0) runs the same major's code and is no failure. */
+void dl_explain_capability_outside_torch_range(dl_explanation *e);
+
 /* A ROCm build's "no code object" / "invalid device function" (arch_not_in_wheel) on an
  * AMD GPU whose gfx target is older than every ROCm wheel's (a Polaris RX 580, gfx803):
  * the GPU is below every list, as a Kepler is below every CUDA wheel's; the wheel reading
