@@ -10,6 +10,13 @@
 
 #include <string.h>
 
+/* torch's own start-up warning gives the range its build covers: that beats every table
+ * (dl_explain_capability_outside_torch_range reads it). */
+static bool torch_states_range(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "minimum and maximum cuda capability supported") >= 0;
+}
+
 void dl_explain_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_nvml_gpu *g = e->facts.nvml.gpus.count
@@ -19,7 +26,7 @@ void dl_explain_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e)
     /* "torch sees no GPU" (no_gpu_visible) is the symptom this cause explains */
     if ((e->findings.items.count &&
          !(e->findings.items.count == 1 && dl_findings_has(&e->findings, "no_gpu_visible"))) ||
-        !g || !g->name.value ||
+        !g || !g->name.value || torch_states_range(&e->paste) ||
         dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA || !dl_text_wants_cuda(&e->paste) ||
         !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
         return;
@@ -82,7 +89,8 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
     const dl_nvml_gpu *g = named_nvidia_gpu_only(e);
     dl_finding *x;
     size_t i;
-    if (!g || !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste) ||
+    if (!g || torch_states_range(&e->paste) ||
+        !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste) ||
           support_in_words(&e->paste)) ||
         !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
         return;
@@ -137,7 +145,7 @@ void dl_explain_gpu_dropped_by_newest_wheels(const dl_knowledge *k, dl_explanati
     dl_finding *x;
     size_t i;
     /* with torch's version in the text the wheel table judges the GPU against that torch */
-    if (!g || dl_q_listed_torch(f) ||
+    if (!g || dl_q_listed_torch(f) || torch_states_range(&e->paste) ||
         !dropped_support_in_words(&e->paste) || !dl_gpu_dropped_by_newest_wheels(k, f, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "gpu_arch_dropped", DL_SEV_FAILURE,

@@ -1850,6 +1850,8 @@ static const char *gpu_mark_at(const char *low, const char *mark)
         } else if (isalnum((unsigned char)mark[n - 1]) && isalnum((unsigned char)*after) &&
                    !isdigit((unsigned char)mark[n - 1])) {
             continue;
+        } else if (!strcmp(mark, "gb10") && isdigit((unsigned char)*after)) {
+            continue; /* GB10 (DGX Spark) is the whole name; "16 GB1024" is no GPU */
         }
         return at;
     }
@@ -1926,7 +1928,8 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                          "nvidia a100", "nvidia h100", "nvidia a10", "nvidia l4",
                                          "nvidia t4", "gt ", "gt", "mx", "a100", "h100", "h200",
                                          "v100", "p100", "l40", "a10g", "b200", "k80", "h800",
-                                         "a800", "h20", "nvidia "};
+                                         "a800", "h20", "b300", "b100", "gb200", "gb300",
+                                         "gb10", "nvidia "};
     static const char *const others[] = {"radeon", "intel hd", "intel uhd", "intel(r) uhd",
                                          "intel(r) hd", "iris", "intel arc"};
     const char *l, *low, *best = NULL, *other_best = NULL;
