@@ -2,6 +2,9 @@
 
 #include "explain/text_cause.h"
 
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The requirement uv names right before "has no wheels" ("torch==2.6.0", "torch>=2.7.0",
@@ -49,4 +52,69 @@ void dl_explain_release_without_platform_wheel(dl_explanation *e)
         (line = plain_release_without_wheel_line(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* pip's own "--version" line ("pip 24.3.1 from C:\\...\\Python310\\lib\\site-packages\\pip
+ * (python 3.10)"): the Python it belongs to as major*100+minor; -1 when none. */
+static long pip_own_python(const dl_paste *p, long *line)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, " from "); i >= 0; i = dl_paste_find(p, (size_t)i + 1, " from ")) {
+        const char *low = p->lines[i].lower, *at = strstr(low, "(python ");
+        unsigned major, minor;
+        if (strncmp(low + strspn(low, " "), "pip ", 4) != 0 || !at ||
+            sscanf(at, "(python %u.%u)", &major, &minor) != 2)
+            continue;
+        *line = i;
+        return (long)(major * 100 + minor);
+    }
+    return -1;
+}
+
+/* `python --version`'s answer, a line of its own ("Python 3.12.7"); -1 when none. */
+static long interpreter_python(const dl_paste *p, long *line)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        const char *v = p->lines[i].lower;
+        char *end;
+        long major, minor;
+        v += strspn(v, " ");
+        if (strncmp(v, "python ", 7) != 0 || !isdigit((unsigned char)v[7]))
+            continue;
+        major = strtol(v + 7, &end, 10);
+        if (*end != '.' || !isdigit((unsigned char)end[1]))
+            continue;
+        minor = strtol(end + 1, &end, 10);
+        if (*end == '.' && isdigit((unsigned char)end[1]))
+            strtol(end + 1, &end, 10);
+        end += strspn(end, " ");
+        if (*end || major != 3)
+            continue; /* a sentence about Python, not the interpreter's answer */
+        *line = (long)i;
+        return major * 100 + minor;
+    }
+    return -1;
+}
+
+void dl_explain_pip_of_another_python(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "pip_python_mismatch",
+        "The pip that ran belongs to another Python than the one that runs the program: "
+        "pip --version names its own Python, and it is not this one",
+        "# install with the interpreter that runs the program: run pip as python -m pip "
+        "with that interpreter (in a portable or embedded folder, its own python.exe -m pip)",
+        {NULL},
+        "`python -m pip --version` and `where pip` (or `which pip`): which Python each pip "
+        "belongs to"};
+    static const char *const readings[] = {"wheel_tag_mismatch", "python_32bit",
+                                           "python_unsupported", "torch_not_installed"};
+    long pip_line = -1, py_line = -1;
+    long pip_py = pip_own_python(&e->paste, &pip_line);
+    long py = interpreter_python(&e->paste, &py_line);
+    if (pip_py < 0 || py < 0 || pip_py == py)
+        return;
+    dl_text_causes_step_back(e, readings, sizeof readings / sizeof readings[0]);
+    dl_text_cause_add(e, &cause, pip_line, py_line);
 }

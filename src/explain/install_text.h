@@ -12,4 +12,11 @@
  * "+cu121"), which stays the wheel_tag_mismatch signature's reading. */
 void dl_explain_release_without_platform_wheel(dl_explanation *e);
 
+/* pip's own "--version" line names a Python ("(python 3.10)") other than the interpreter's
+ * own answer to `python --version` in the text ("Python 3.12.7"): the pip that ran belongs
+ * to another interpreter (a system pip on PATH beside an embedded or portable Python), so
+ * what it says about wheels ("not a supported wheel on this platform") is about that other
+ * Python; the readings of its words step back to candidates. */
+void dl_explain_pip_of_another_python(dl_explanation *e);
+
 #endif

@@ -89,7 +89,12 @@ static long bare_pip_line(const dl_paste *p)
     for (k = 0; k < sizeof cmds / sizeof cmds[0]; k++) {
         long i;
         for (i = dl_paste_find(p, 0, cmds[k]); i >= 0; i = dl_paste_find(p, (size_t)i + 1, cmds[k])) {
-            const char *low = p->lines[i].lower;
+            const char *low = p->lines[i].lower, *prompt = strrchr(low, '>');
+            /* typed at a prompt whose folder is python_embeded: "...\python_embeded>pip
+             * install x" is the bare pip too */
+            const char *typed = prompt ? prompt + 1 + strspn(prompt + 1, " ") : NULL;
+            if (typed && !strncmp(typed, cmds[k], strlen(cmds[k])))
+                return i;
             if (!strstr(low, "python_embeded") && !strstr(low, "-m pip") &&
                 !strstr(low, "python.exe"))
                 return i;
