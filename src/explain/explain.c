@@ -257,6 +257,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
         if (!dl_signature_yields(cat, &hits, i))
             add_signature(k, cat, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    dl_explain_python_check_beside_running_torch(out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_known_bad_import_beside_running_torch(out);
     dl_explain_own_torch_py(out);

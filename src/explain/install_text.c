@@ -118,3 +118,17 @@ void dl_explain_pip_of_another_python(dl_explanation *e)
     dl_text_causes_step_back(e, readings, sizeof readings / sizeof readings[0]);
     dl_text_cause_add(e, &cause, pip_line, py_line);
 }
+
+void dl_explain_python_check_beside_running_torch(dl_explanation *e)
+{
+    static const char *const ids[] = {"python_unsupported"};
+    /* messages only a torch that imported gives */
+    static const char *const imported[] = {"torch not compiled with cuda enabled",
+                                           "attempting to deserialize object on a cuda device",
+                                           "cuda out of memory", "no kernel image is available"};
+    long check = dl_paste_find(&e->paste, 0, "tested with");
+    if (check < 0 || !dl_findings_has_failure(&e->findings, ids[0]) ||
+        dl_paste_find_any(&e->paste, imported, sizeof imported / sizeof imported[0]) < 0)
+        return;
+    dl_text_causes_step_back(e, ids, 1);
+}

@@ -19,4 +19,10 @@ void dl_explain_release_without_platform_wheel(dl_explanation *e);
  * Python; the readings of its words step back to candidates. */
 void dl_explain_pip_of_another_python(dl_explanation *e);
 
+/* An app's start-up check ("This program is tested with 3.11.9 Python, but you have
+ * 3.10.16") beside a message only a torch that imported gives ("Torch not compiled with CUDA
+ * enabled", a CUDA OOM): torch had a wheel for this Python and runs, so the Python reading
+ * steps back to a candidate and the torch's own failure is the cause. */
+void dl_explain_python_check_beside_running_torch(dl_explanation *e);
+
 #endif
