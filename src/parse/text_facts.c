@@ -495,7 +495,12 @@ static void bits_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                         "32 bit python", "32-bit python", "32bit python",
                                         "python 32 bit", "python 32-bit", "python 32bit",
                                         "python is 32", "32 bit system", "32-bit system",
-                                        "32 bit os", "32-bit os"};
+                                        "32 bit os", "32-bit os",
+                                        /* conda's 32-bit channels, Anaconda's banner, a
+                                         * Windows release named before its bits */
+                                        "/win-32", "custom (32-bit)", "windows 10 32-bit",
+                                        "windows 10 32 bit", "windows 7 32-bit",
+                                        "windows 7 32 bit", "windows 11 32-bit"};
     long at;
     if (f->pythons.count && python(f)->bits.known)
         return;
