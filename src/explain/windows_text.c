@@ -103,6 +103,20 @@ static long bare_pip_line(const dl_paste *p)
     return -1;
 }
 
+/* pip's "Requirement already satisfied: X in <site-packages>" naming a site-packages that is
+ * not the portable Python's (python_embeded): the line, or -1. */
+static long pip_in_other_site(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "requirement already satisfied"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "requirement already satisfied")) {
+        const char *low = p->lines[i].lower;
+        if (strstr(low, " in ") && strstr(low, "site-packages") && !strstr(low, "python_embeded"))
+            return i;
+    }
+    return -1;
+}
+
 /* ComfyUI's portable build runs its own interpreter (ComfyUI_windows_portable\python_embeded),
  * which is on no PATH: a bare pip changes the system's Python, not the one ComfyUI runs, so the
  * torch it installs or removes is not the one ComfyUI shows. Only when nothing else was found:
@@ -118,12 +132,20 @@ void dl_explain_portable_bare_pip(dl_explanation *e)
         {NULL},
         "`python_embeded\\python.exe -m pip list` and `where pip` "
         "(which Python each pip belongs to)"};
-    long pip, portable;
-    if (dl_text_cause_read(e) ||
-        (portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
+    static const char *const pip_words[] = {"extension_mismatch", "torch_not_installed",
+                                            "wheel_tag_mismatch", "python_32bit"};
+    long pip, portable, elsewhere;
+    if ((portable = dl_paste_find(&e->paste, 0, "python_embeded")) < 0 ||
         (pip = bare_pip_line(&e->paste)) < 0)
         return;
-    dl_text_cause_add(e, &cause, portable, pip);
+    /* pip's own output shows it working in another Python's site-packages: that is proof,
+     * and what the program then misses (Triton, torch) follows from it */
+    elsewhere = pip_in_other_site(&e->paste);
+    if (elsewhere >= 0)
+        dl_text_causes_step_back(e, pip_words, sizeof pip_words / sizeof pip_words[0]);
+    else if (dl_text_cause_read(e))
+        return;
+    dl_text_cause_add(e, &cause, portable, elsewhere >= 0 ? elsewhere : pip);
 }
 
 bool dl_directml_failed(const dl_paste *p)
