@@ -300,9 +300,9 @@ static long prose_unavailable_line(const dl_paste *p)
 /* A library's message that it prints only where torch.cuda.is_available() is False:
  * YOLOv5's and Ultralytics' device check, Lightning's summary and its accelerator checks,
  * Accelerate's fp16 check, Transformers' "device: cpu, n_gpu: 0", and the scripts that
- * print "CUDA available: False". Not
- * cpp_extension's "No CUDA runtime is found": a build on a machine or in an image without
- * a GPU prints it and is fine (host-build-no-cuda-runtime.txt). -1 when none. */
+ * print "CUDA available: False". Not cpp_extension's "No CUDA runtime is found": a build on
+ * a machine or in an image without a GPU prints it and is fine
+ * (host-build-no-cuda-runtime.txt). -1 when none. */
 static long library_says_unavailable(const dl_paste *p)
 {
     static const char *const said[] = {"cuda unavailable, invalid device",
@@ -333,7 +333,8 @@ long dl_text_unavailable_line(const dl_paste *p)
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
     i = dl_paste_find(p, 0, "but cuda is not available");
-    if (i >= 0 || (i = failed_availability_assert(p)) >= 0 || (i = library_says_unavailable(p)) >= 0)
+    if (i >= 0 || (i = failed_availability_assert(p)) >= 0 ||
+        (i = library_says_unavailable(p)) >= 0)
         return i;
     return prose_unavailable_line(p);
 }
