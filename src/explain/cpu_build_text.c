@@ -14,7 +14,7 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     const dl_torch_install *t = NULL;
-    const char *cuda;
+    const char *cuda, *version;
     dl_finding *x;
     size_t i;
     if (!py || dl_text_cause_read(e) || dl_findings_has(&e->findings, "cpu_only_build") ||
@@ -22,15 +22,19 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts))
         return;
     t = dl_q_listed_torch(f);
-    cuda = dl_q_torch_cuda(f);
+    /* torch.version.cuda printed alone ("None") is the torch that ran, version or not */
+    cuda = py->runtime.cuda.value ? py->runtime.cuda.value : dl_q_torch_cuda(f);
     if (!cuda || strcmp(cuda, "none") != 0 || !dl_text_wants_cuda(&e->paste))
         return;
+    version = py->runtime.version.value ? py->runtime.version.value
+              : t                       ? dl_text_or(&t->version, "")
+                                        : "";
     x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
-                       "torch %s is a CPU-only build, and the report is about CUDA",
-                       py->runtime.version.value ? py->runtime.version.value
-                                                 : dl_text_or(&t->version, ""));
+                       "torch%s%s is a CPU-only build, and the report is about CUDA",
+                       *version ? " " : "", version);
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "version") ||
+            strstr(e->where.where[i].fact, "runtime.cuda") ||
             !strcmp(e->where.where[i].fact, "os.family"))
             dl_quote_line(x, &e->paste, e->where.where[i].line);
     dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "

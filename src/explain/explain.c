@@ -23,15 +23,37 @@
 
 /* A rule on the text's facts that decides between a signature and its alternatives
  * (the GPU's capability against the wheel's list) replaces the signature's guess. */
-static bool rule_failed(const dl_findings *rules, const char *id)
+/* The rules' failure with this id on the text's facts; NULL when none. */
+static const dl_finding *rule_failure(const dl_findings *rules, const char *id)
 {
     size_t i;
     for (i = 0; i < rules->items.count; i++) {
         const dl_finding *r = &DL_LIST_AT(rules->items, dl_finding, i);
         if (!strcmp(r->id.value, id) && !strcmp(r->severity.value, "failure"))
-            return true;
+            return r;
     }
-    return false;
+    return NULL;
+}
+
+static bool rule_failed(const dl_findings *rules, const char *id)
+{
+    return rule_failure(rules, id) != NULL;
+}
+
+/* A signature's fix, unless a rule on the text's facts found the same: the rule's fix is
+ * written for those facts (the install command for this GPU, driver and Python) where the
+ * table's is general. */
+static void signature_fix(const dl_table *cat, size_t row, const dl_findings *rules,
+                          const char *id, dl_finding *x)
+{
+    const dl_finding *r = rule_failure(rules, id);
+    size_t j;
+    if (!r || !r->fix.count) {
+        dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
+        return;
+    }
+    for (j = 0; j < r->fix.count; j++)
+        dl_finding_fix(x, "%s", DL_LIST_AT(r->fix, char *, j));
 }
 
 static bool decided_by_rules(const dl_findings *rules, const char *alternatives)
@@ -121,7 +143,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
                        dl_table_cell(cat, row, DL_COL_error_signatures_title));
     for (i = 0; i < h->n_lines; i++)
         dl_quote_line(x, &e->paste, h->lines[i]);
-    dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
+    signature_fix(cat, row, rules, id, x);
     if (rule_failed(rules, id) || settled) {
         /* The facts of the text confirm it (a capability against a list): the other
          * candidates are ruled out, and the facts' lines are evidence too. */

@@ -30,6 +30,11 @@ case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 
 out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
 case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU named: $out"
     failed=1 ;; esac
+# a signature confirmed by a rule on the text's facts takes the rule's fix: the install
+# command for that GPU, driver and Python, not the table's general words
+out=$("$dlenv" explain "$dir/collect-env-cpu-build-fix.txt" 2>&1)
+case "$out" in *'$ python -m pip install torch'*'--index-url https://download.pytorch.org/whl/cu'*) ;;
+    *) echo "FAIL: no install command in the CPU-build fix: $out"; failed=1 ;; esac
 # Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
 # "torch2trt-0.4.0" is not torch
 # is_available() False and nothing else: ask for the error torch.cuda.init() raises
