@@ -302,6 +302,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);
     dl_explain_oom_on_one_node(out);
+    dl_explain_oom_beside_other_work(out);
     dl_explain_cpu_allocator_commit_limit(out);
     dl_explain_conda_cpu_row(out);
     dl_explain_conda_swapped_to_cpu(out);

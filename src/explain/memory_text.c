@@ -94,6 +94,50 @@ void dl_explain_oom_on_one_node(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, node == line ? -1 : node);
 }
 
+/* The writer says other work runs on the same GPU ("I run another code on GPU0", "other
+ * jobs fill card 0", "someone else is using the GPU"): whose memory it is, in words. */
+static long other_work_on_gpu_line(const dl_paste *p)
+{
+    static const char *const words[] = {
+        "another code", "another program", "another process", "another job",
+        "another training", "another model", "another script", "another user",
+        "other jobs", "other processes", "other programs", "other users", "someone else",
+        /* Chinese: "(is) occupied", "card 0 is full" */
+        "\xe8\xa2\xab\xe5\x8d\xa0\xe7\x94\xa8", "\xe5\x8d\xa1\xe6\x98\xaf\xe7\x88\x86\xe6\xbb\xa1"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+}
+
+void dl_explain_oom_beside_other_work(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "gpu_memory_held_by_other_process",
+        "Out of memory on a GPU that other work uses at the same time: its memory is taken "
+        "by that process, not by this run",
+        "# run on a GPU that nothing else uses (CUDA_VISIBLE_DEVICES set before the program "
+        "starts, and no option of the program that resets it), or end the other process "
+        "(nvidia-smi lists it)",
+        {"cuda_oom"},
+        "`nvidia-smi` while the other work runs (the memory each process holds)"};
+    static const char *const memory[] = {"out of memory", "outofmemoryerror"};
+    static const char *const gpu[] = {"gpu", "cuda", "vram", "graphics card"};
+    dl_oom oom;
+    long line, other;
+    size_t i;
+    /* only an out-of-memory finding, and no numbers that would say whose memory it is */
+    for (i = 0; i < e->findings.items.count; i++)
+        if (strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value, "cuda_oom") != 0)
+            return;
+    if (dl_oom_read(&e->paste, &oom) ||
+        (line = dl_paste_find_any(&e->paste, memory, sizeof memory / sizeof memory[0])) < 0 ||
+        (other = other_work_on_gpu_line(&e->paste)) < 0 ||
+        dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++)
+        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, i).severity,
+                    dl_severity_name(DL_SEV_WARNING));
+    dl_text_cause_add(e, &cause, line, other == line ? -1 : other);
+}
+
 /* The bytes in "you tried to allocate 26214400 bytes" on line `line`; -1 when not there. */
 static double allocation_bytes(const char *low)
 {
