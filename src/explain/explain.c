@@ -16,6 +16,7 @@
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
 #include "explain/worker_prose.h"
+#include "facts/query.h"
 #include "parse/signatures.h"
 #include "rules/rules.h"
 
@@ -187,13 +188,19 @@ static void add_rules(const dl_findings *rules, dl_explanation *e)
 static void prune_alternatives(dl_explanation *e)
 {
     dl_strv kept = {0};
-    /* Conda's CPU-variant pick is a candidate only where the text shows conda at all. */
+    /* Conda's CPU-variant pick is a candidate only where the text shows conda at all; beside
+     * a CPU build, a companion library's variant mismatch only where the text names one
+     * (an undefined symbol may be torchvision's unnamed, a +cpu tag is not). */
+    static const char *const companions[] = {"torchvision", "torchaudio", "torchtext"};
     bool conda = dl_paste_find(&e->paste, 0, "conda") >= 0;
+    bool companion = dl_paste_find_any(&e->paste, companions, 3) >= 0;
     size_t i;
     for (i = 0; i < e->alternatives.n; i++) {
         const char *a = e->alternatives.v[i];
         if ((e->findings.root_cause.value && !strcmp(a, e->findings.root_cause.value)) ||
-            dl_strv_has(&kept, a) || (!conda && !strcmp(a, "conda_cpu_build_selected")))
+            dl_strv_has(&kept, a) || (!conda && !strcmp(a, "conda_cpu_build_selected")) ||
+            (!companion && !strcmp(a, "torchvision_mismatch") &&
+             dl_q_text_is(&e->findings.root_cause, "cpu_only_build")))
             continue;
         dl_strv_add(&kept, dl_strdup(a));
     }

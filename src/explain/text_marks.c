@@ -351,8 +351,10 @@ static bool opens_message(const char *low, const char *at)
 
 long dl_text_app_no_gpu_line(const dl_paste *p)
 {
-    /* the first says the fallback itself; the others need the CPU or slowness after them */
-    static const char *const alone[] = {"no gpu being used"};
+    /* the first say the fallback itself (EasyOCR's two forms among them); the others need
+     * the CPU or slowness after them */
+    static const char *const alone[] = {"no gpu being used", "using cpu. note: this module",
+                                        "neither cuda nor mps are available"};
     static const char *const needs[] = {"no gpu found", "no gpu detected", "no gpu available",
                                         "no cuda device", "no cuda-capable", "no cuda capable",
                                         "cuda is not available", "cuda not available",
