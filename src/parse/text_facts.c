@@ -1777,6 +1777,56 @@ static void conda_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w
     }
 }
 
+/* The requirement "torch" as a word of its own in a command (not torchvision, torch-directml
+ * nor torch_scatter); the text after the name, NULL when none. */
+static const char *torch_requirement(const char *cmd)
+{
+    const char *at;
+    for (at = strstr(cmd, "torch"); at; at = strstr(at + 1, "torch")) {
+        char next = at[5];
+        if ((at == cmd || at[-1] == ' ' || at[-1] == '"' || at[-1] == '\'') &&
+            (next == '\0' || strchr(" =<>~!\"'", next)))
+            return at + 5;
+    }
+    return NULL;
+}
+
+/* pip's install command pins the build it asks for: "pip install torch==2.0.1+cu118".
+ * Where nothing shows the installed torch, that pin is the build the writer has, as with
+ * conda's command. An index alone (--index-url .../whl/cu128) is not read: the thread may
+ * be about that install not reaching the Python that runs, or an app's own advice. (A +cpu
+ * tag has readings of its own in explain.) */
+static void pip_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    char version[48];
+    dl_variant var;
+    long at;
+    if (f->pythons.count && (python(f)->runtime.version.value || python(f)->runtime.cuda.value ||
+                             (python(f)->site_packages.count && installed_torch(f)->cuda.value)))
+        return;
+    for (at = dl_paste_find(p, 0, "pip"); at >= 0; at = dl_paste_find(p, (size_t)at + 1, "pip")) {
+        const char *low = p->lines[at].lower, *cmd = strstr(low, "pip install");
+        const char *after;
+        size_t k = 0;
+        if (!cmd)
+            cmd = strstr(low, "pip3 install");
+        if (!cmd || !(after = torch_requirement(cmd)))
+            continue;
+        if (after[0] == '=' && after[1] == '=') {
+            k = strspn(after + 2, "0123456789.+abcdefghijklmnopqrstuvwxyz");
+            if (k >= sizeof version)
+                k = 0;
+            memcpy(version, after + 2, k);
+        }
+        version[k] = '\0';
+        var = dl_torch_variant(strchr(version, '+') ? strchr(version, '+') + 1 : NULL);
+        if (var.kind != DL_VARIANT_CUDA)
+            continue;
+        install_asked(f, w, (size_t)at, version, var.version);
+        return;
+    }
+}
+
 /* The name so far holds its model number (a word with a digit: "5090", "A6000", "740M"). */
 static bool model_seen(const char *name, size_t n)
 {
@@ -2412,6 +2462,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     torch_image_tag(p, f, w);
     torch_in_words(p, f, w);
     conda_install_build(p, f, w);
+    pip_install_build(p, f, w);
     gpu_in_words(p, f, w);
     gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);

@@ -85,8 +85,10 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
     const dl_python *py = dl_q_main_python(f);
-    const char *cuda = torch_cuda(py), *mvc = NULL;
+    const char *cuda = torch_cuda(py), *mvc = NULL, *minimum = NULL;
     long long driver_cuda = dl_q_driver_cuda(f);
+    /* NVIDIA's table gives each OS its own minimum drivers */
+    bool windows = dl_q_text_is(&f->os.family, "windows");
     const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_cuda_driver) : NULL;
     long row = t && cuda ? dl_kq_find(t, DL_COL_cuda_driver_cuda_version, cuda) : -1;
     char have[16] = "?";
@@ -97,7 +99,8 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
         return;
     }
     if (row >= 0)
-        mvc = dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_mvc_min_driver_linux);
+        mvc = dl_table_cell(t, (size_t)row, windows ? DL_COL_cuda_driver_mvc_min_driver_windows
+                                                    : DL_COL_cuda_driver_mvc_min_driver_linux);
     c = dl_cuda_compat_check((int)driver_cuda, cuda, f->nvml.driver_version.value, mvc);
     if (c != DL_CUDA_COMPAT_TOO_OLD) {
         driver_predates_gpu(in, out);
@@ -111,9 +114,12 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     dl_finding_evidence(x, "pythons[0].torch.cuda", "%s", cuda);
     if (f->nvml.driver_version.value)
         dl_finding_evidence(x, "nvml.driver_version", "%s", f->nvml.driver_version.value);
-    if (row >= 0 && dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux))
+    if (row >= 0)
+        minimum = dl_table_cell(t, (size_t)row, windows ? DL_COL_cuda_driver_min_driver_windows
+                                                        : DL_COL_cuda_driver_min_driver_linux);
+    if (minimum && *minimum)
         dl_fix_note(x, "update the driver to %s or newer for CUDA %s, or:",
-                    dl_table_cell(t, (size_t)row, DL_COL_cuda_driver_min_driver_linux), cuda);
+                    minimum + (strncmp(minimum, ">=", 2) ? 0 : 2), cuda);
     dl_fix_install_torch(x, in, py, NULL);
 }
 

@@ -35,6 +35,10 @@ case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU 
 out=$("$dlenv" explain "$dir/collect-env-cpu-build-fix.txt" 2>&1)
 case "$out" in *'$ python -m pip install torch'*'--index-url https://download.pytorch.org/whl/cu'*) ;;
     *) echo "FAIL: no install command in the CPU-build fix: $out"; failed=1 ;; esac
+# pip's pinned +cu118 is the torch's CUDA; the driver's minimum is the one for Windows
+out=$("$dlenv" explain "$dir/pip-pin-cu118-old-windows-driver.txt" 2>&1)
+case "$out" in *"update the driver to 520.06 or newer for CUDA 11.8"*) ;;
+    *) echo "FAIL: no Windows minimum driver in: $out"; failed=1 ;; esac
 # Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
 # "torch2trt-0.4.0" is not torch
 # is_available() False and nothing else: ask for the error torch.cuda.init() raises
