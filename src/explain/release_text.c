@@ -106,6 +106,17 @@ void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e)
         dl_text_causes_step_back(e, mkl, 1);
 }
 
+/* The text shows an error, and nothing of a failing import: no import or loader error, no
+ * crash (a FileNotFoundError in the writer's own code, a KeyError). */
+static bool error_not_an_import(const dl_paste *p)
+{
+    static const char *const import_failed[] = {
+        "importerror", "oserror", "winerror", ".dll", "import torch", "modulenotfounderror",
+        "illegal instruction", "sigill", "segmentation fault", "shared object", "crash"};
+    return dl_text_shows_error(p) &&
+           dl_paste_find_any(p, import_failed, sizeof import_failed / sizeof import_failed[0]) < 0;
+}
+
 void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e)
 {
     static const char *const ids[] = {"known_bad_release"};
@@ -113,7 +124,8 @@ void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e)
     for (i = 0; i < e->findings.items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
         if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x) && x->title.value &&
-            strstr(x->title.value, "known problem here: import torch") && dl_text_torch_ran(e)) {
+            strstr(x->title.value, "known problem here: import torch") &&
+            (dl_text_torch_ran(e) || error_not_an_import(&e->paste))) {
             dl_text_causes_step_back(e, ids, 1);
             return;
         }
