@@ -645,8 +645,11 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
         !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
         return "non_nvidia_gpu";
+    /* ... or a checkpoint saved on CUDA loaded without map_location: on a Mac, no build
+     * has CUDA to put it on */
     if (!dl_q_text_is(&f->os.family, "macos") ||
-        (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0))
+        (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") < 0 &&
+         dl_paste_find(p, 0, "deserialize object on a cuda device") < 0))
         return id;
     return compiler_asks_cuda_on_mps(p) ? "" : "no_cuda_on_macos";
 }
@@ -946,6 +949,15 @@ static bool nvidia_gpu_named(const dl_facts *f)
     return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA;
 }
 
+/* torch-directml missing on Linux (it has Windows and WSL wheels only), or Intel's XPU
+ * build counting no device ("Number of dpcpp devices should be greater than zero"). */
+static bool other_vendor_stack_refused(const dl_paste *p, const dl_facts *f)
+{
+    return dl_paste_find(p, 0, "number of dpcpp devices should be greater than zero") >= 0 ||
+           (dl_paste_find(p, 0, "no module named 'torch_directml'") >= 0 &&
+            dl_q_text_is(&f->os.family, "linux") && !dl_q_is_wsl(f));
+}
+
 static const char *other_vendor_asks_cuda(const dl_paste *p, const char *id)
 {
     static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu"};
@@ -1233,6 +1245,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence */
     if (!strcmp(id, "suspend_resume_uvm") && dl_text_uvm_not_loaded_on_demand(p))
         return "";
+    /* the other vendor's own stack refusing the GPU (DirectML asked for on Linux, Intel's
+     * XPU build finding no GPU it supports): that GPU, as the signature says */
+    if (!strcmp(id, "non_nvidia_gpu") && other_vendor_stack_refused(p, f))
+        return id;
     /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */
     if ((!strcmp(id, "non_nvidia_gpu") || !strcmp(id, "cpu_only_build")) && dl_directml_failed(p))
         return "";
