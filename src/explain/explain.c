@@ -338,6 +338,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);
     dl_explain_pip_of_another_python(out);
+    dl_explain_two_executables(out);
     dl_explain_silent_exit_on_import(out);
     dl_explain_dataloader_worker_start(out);
     dl_explain_workers_fail_in_words(out);

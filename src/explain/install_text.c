@@ -119,6 +119,56 @@ void dl_explain_pip_of_another_python(dl_explanation *e)
     dl_text_cause_add(e, &cause, pip_line, py_line);
 }
 
+/* The interpreter a "sys.executable" line names (on that line after it, or on the next line
+ * that has text): a path holding "python", lowered and unquoted, into out; false when none. */
+static bool executable_after(const dl_paste *p, size_t i, char *out, size_t n)
+{
+    const char *at = strstr(p->lines[i].lower, "sys.executable") + strlen("sys.executable");
+    size_t k;
+    at += strcspn(at, "'\"/\\");
+    if (!*at && i + 1 < p->count)
+        at = p->lines[i + 1].lower + strspn(p->lines[i + 1].lower, " \t>");
+    at += strspn(at, "'\" ");
+    k = strcspn(at, "'\" ,");
+    if (k == 0 || k >= n || !strstr(at, "python") || (size_t)(strstr(at, "python") - at) >= k ||
+        !(memchr(at, '/', k) || memchr(at, '\\', k)))
+        return false;
+    memcpy(out, at, k);
+    out[k] = '\0';
+    return true;
+}
+
+void dl_explain_two_executables(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "pip_python_mismatch",
+        "Two interpreters take part: sys.executable names one Python where the import works "
+        "and another where it fails (a notebook kernel or an editor's interpreter), and the "
+        "package was installed into the first",
+        "# point the kernel or the editor at the environment that has the package (a kernel "
+        "registered from it: python -m ipykernel install --user --name that-env), or install "
+        "it with the failing interpreter's own python -m pip",
+        {NULL},
+        "`import sys; print(sys.executable)` in both places"};
+    char first[512], other[512];
+    long i, first_line = -1, other_line = -1;
+    if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "no module named") < 0)
+        return;
+    for (i = dl_paste_find(&e->paste, 0, "sys.executable"); i >= 0 && other_line < 0;
+         i = dl_paste_find(&e->paste, (size_t)i + 1, "sys.executable")) {
+        char *into = first_line < 0 ? first : other;
+        if (!executable_after(&e->paste, (size_t)i, into, sizeof first))
+            continue;
+        if (first_line < 0)
+            first_line = i;
+        else if (strcmp(first, other) != 0)
+            other_line = i;
+    }
+    if (other_line < 0)
+        return;
+    dl_text_cause_add(e, &cause, first_line, other_line);
+}
+
 void dl_explain_python_check_beside_running_torch(dl_explanation *e)
 {
     static const char *const ids[] = {"python_unsupported"};

@@ -19,6 +19,11 @@ void dl_explain_release_without_platform_wheel(dl_explanation *e);
  * Python; the readings of its words step back to candidates. */
 void dl_explain_pip_of_another_python(dl_explanation *e);
 
+/* "No module named ..." and two sys.executable answers naming different interpreters (the
+ * terminal's and a notebook kernel's or an editor's): the package went into one and the code
+ * runs in the other, pip_python_mismatch. */
+void dl_explain_two_executables(dl_explanation *e);
+
 /* An app's start-up check ("This program is tested with 3.11.9 Python, but you have
  * 3.10.16") beside a message only a torch that imported gives ("Torch not compiled with CUDA
  * enabled", a CUDA OOM): torch had a wheel for this Python and runs, so the Python reading

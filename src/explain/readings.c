@@ -988,12 +988,21 @@ static const char *torch_found(const dl_paste *p, const char *id)
  * Mac or driver does not take part, so the cause is a runtime without a GPU. */
 static const char *colab_without_gpu(const dl_paste *p, const char *id)
 {
+    /* hosts that never have a GPU: AWS Lambda (its /var/task and /var/lang), Google Cloud
+     * Run, Azure Functions, Heroku */
+    static const char *const gpuless_host[] = {"aws lambda", "/var/task/", "/var/lang/",
+                                               "cloud run", "azure functions", "heroku"};
+    /* torch's "Found no NVIDIA driver", or Triton's count of GPU drivers */
+    static const char *const no_driver[] = {"found no nvidia driver", "0 active drivers"};
     if (strcmp(id, "no_driver_installed") != 0 && strcmp(id, "non_nvidia_gpu") != 0 &&
         strcmp(id, "no_cuda_on_macos") != 0)
         return id;
-    if (dl_paste_find(p, 0, "found no nvidia driver") < 0)
+    if (dl_paste_find_any(p, no_driver, 2) < 0)
         return id;
-    return dl_text_colab(p) ? "no_gpu" : id;
+    return dl_text_colab(p) || dl_paste_find_any(p, gpuless_host, sizeof gpuless_host /
+                                                                     sizeof gpuless_host[0]) >= 0
+               ? "no_gpu"
+               : id;
 }
 
 /* The text runs in WSL: its kernel ("5.15.153.1-microsoft-standard-WSL2", WSL1's
