@@ -2305,6 +2305,15 @@ static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_fact
                 suffix = " Ti";
             else if (!strncmp(after, "super", 5) && !isalnum((unsigned char)after[5]))
                 suffix = " SUPER";
+            /* a laptop's "1070m" (the same chip as the desktop card's name reads), where it
+             * starts the line or a title or follows "my"/"a", on a line about the GPU
+             * ("at 1080m altitude" is a height) */
+            else if (after[0] == 'm' && !isalnum((unsigned char)after[1]) &&
+                     (at == low || owned_word_before(low, at) ||
+                      (at - low >= 2 && at[-1] == ' ' && at[-2] == '#')) &&
+                     (strstr(low, "cuda") || strstr(low, "gpu") || strstr(low, "nvidia") ||
+                      strstr(low, "geforce") || strstr(low, "laptop")))
+                suffix = "";
             else if (!branded && (isalnum((unsigned char)at[4]) ||
                      (at[4] == '.' && isalnum((unsigned char)at[5])) ||
                      !owned_word_before(low, at) || !strncmp(at + 4, " x", 2) ||
