@@ -107,6 +107,26 @@ static long other_work_on_gpu_line(const dl_paste *p)
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
+/* nvidia-smi's memory cell ("15514MiB / 16130MiB") shows a GPU almost full (90% or more):
+ * its line, or -1. */
+static long full_gpu_in_table(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "mib /"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "mib /")) {
+        const char *at = strstr(p->lines[i].lower, "mib /"), *d = at;
+        double used, total;
+        while (d > p->lines[i].lower && (unsigned char)(d[-1] - '0') <= 9)
+            d--;
+        if (d == at)
+            continue;
+        used = strtod(d, NULL);
+        total = strtod(at + 5, NULL);
+        if (total > 0 && used >= 0.9 * total)
+            return i;
+    }
+    return -1;
+}
+
 void dl_explain_oom_beside_other_work(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -129,7 +149,8 @@ void dl_explain_oom_beside_other_work(dl_explanation *e)
             return;
     if (dl_oom_read(&e->paste, &oom) ||
         (line = dl_paste_find_any(&e->paste, memory, sizeof memory / sizeof memory[0])) < 0 ||
-        (other = other_work_on_gpu_line(&e->paste)) < 0 ||
+        ((other = other_work_on_gpu_line(&e->paste)) < 0 &&
+         (other = full_gpu_in_table(&e->paste)) < 0) ||
         dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0)
         return;
     for (i = 0; i < e->findings.items.count; i++)

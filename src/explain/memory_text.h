@@ -21,8 +21,9 @@ void dl_explain_oom_share_candidates(dl_explanation *e);
  * big for the GPU, something on that node holds its memory (a stuck process of another
  * user or run). Too big a job stays a candidate, for nodes with smaller GPUs. */
 void dl_explain_oom_on_one_node(dl_explanation *e);
-/* Out of memory (no numbers) where the writer says other work runs on the same GPU: the
- * memory is another process's. */
+/* Out of memory (no numbers) where the writer says other work runs on the same GPU, or
+ * nvidia-smi's table shows a GPU 90% full after the run failed: the memory is another
+ * process's. */
 void dl_explain_oom_beside_other_work(dl_explanation *e);
 
 /* torch's CPU allocator refusing memory on Windows ("DefaultCPUAllocator: not enough memory:
