@@ -61,6 +61,25 @@ static bool runs_there(const char *low)
     return fine;
 }
 
+/* Every finding is an out-of-memory one (or there is none). */
+static bool only_oom_found(const dl_explanation *e)
+{
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++)
+        if (strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value, "cuda_oom") != 0)
+            return false;
+    return true;
+}
+
+/* The out-of-memory findings become warnings: whose memory it is was read as the cause. */
+static void oom_steps_back(dl_explanation *e)
+{
+    size_t i;
+    for (i = 0; i < e->findings.items.count; i++)
+        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, i).severity,
+                    dl_severity_name(DL_SEV_WARNING));
+}
+
 void dl_explain_oom_on_one_node(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -78,19 +97,15 @@ void dl_explain_oom_on_one_node(dl_explanation *e)
                                             "on a other node", "on different nodes"};
     dl_oom oom;
     long line, node;
-    size_t i;
     /* only an out-of-memory signature found: the node's words say whose memory it is */
-    for (i = 0; i < e->findings.items.count; i++)
-        if (strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value, "cuda_oom") != 0)
-            return;
+    if (!only_oom_found(e))
+        return;
     if (dl_oom_read(&e->paste, &oom) ||
         (line = dl_paste_find_any(&e->paste, memory, sizeof memory / sizeof memory[0])) < 0 ||
         (node = dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0])) < 0 ||
         !runs_there(e->paste.lines[node].lower))
         return;
-    for (i = 0; i < e->findings.items.count; i++)
-        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, i).severity,
-                    dl_severity_name(DL_SEV_WARNING));
+    oom_steps_back(e);
     dl_text_cause_add(e, &cause, line, node == line ? -1 : node);
 }
 
@@ -142,20 +157,16 @@ void dl_explain_oom_beside_other_work(dl_explanation *e)
     static const char *const gpu[] = {"gpu", "cuda", "vram", "graphics card"};
     dl_oom oom;
     long line, other;
-    size_t i;
     /* only an out-of-memory finding, and no numbers that would say whose memory it is */
-    for (i = 0; i < e->findings.items.count; i++)
-        if (strcmp(DL_LIST_AT(e->findings.items, dl_finding, i).id.value, "cuda_oom") != 0)
-            return;
+    if (!only_oom_found(e))
+        return;
     if (dl_oom_read(&e->paste, &oom) ||
         (line = dl_paste_find_any(&e->paste, memory, sizeof memory / sizeof memory[0])) < 0 ||
         ((other = other_work_on_gpu_line(&e->paste)) < 0 &&
          (other = full_gpu_in_table(&e->paste)) < 0) ||
         dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0)
         return;
-    for (i = 0; i < e->findings.items.count; i++)
-        dl_text_set(&DL_LIST_AT(e->findings.items, dl_finding, i).severity,
-                    dl_severity_name(DL_SEV_WARNING));
+    oom_steps_back(e);
     dl_text_cause_add(e, &cause, line, other == line ? -1 : other);
 }
 
