@@ -109,7 +109,20 @@ static size_t row_of_same_message(const dl_table *cat, const char *id, size_t fr
     return next ? from + 1 : row_of(cat, id, from);
 }
 
-static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_signature_hit *h,
+/* The row for a signature read as another finding: a row of that finding the text also
+ * matched says it in the text's own terms; else the row of the same message. */
+static size_t row_for_reading(const dl_table *cat, const dl_signature_hits *hits,
+                              const char *read, size_t from)
+{
+    size_t i;
+    for (i = 0; i < hits->n; i++)
+        if (!strcmp(dl_table_cell(cat, hits->v[i].row, DL_COL_error_signatures_finding), read))
+            return hits->v[i].row;
+    return row_of_same_message(cat, read, from);
+}
+
+static void add_signature(const dl_knowledge *k, const dl_table *cat,
+                          const dl_signature_hits *hits, const dl_signature_hit *h,
                           dl_explanation *e, const dl_findings *rules)
 {
     const char *id = dl_table_cell(cat, h->row, DL_COL_error_signatures_finding);
@@ -126,7 +139,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat, const dl_s
         if (!*read || (strcmp(read, id) != 0 && rule_failed(rules, read)))
             return;
         if (strcmp(read, id) != 0)
-            row = row_of_same_message(cat, read, h->row);
+            row = row_for_reading(cat, hits, read, h->row);
         id = read;
     }
     layer = dl_layer_of_name(dl_table_cell(cat, row, DL_COL_error_signatures_layer));
@@ -284,7 +297,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     out->signatures = hits.n;
     for (i = 0; i < hits.n; i++)
         if (!dl_signature_yields(cat, &hits, i))
-            add_signature(k, cat, &hits.v[i], out, &rules);
+            add_signature(k, cat, &hits, &hits.v[i], out, &rules);
     add_rules(&rules, out);
     dl_explain_python_check_beside_running_torch(out);
     dl_explain_demote_mkl_beside_known_bad(out);

@@ -785,11 +785,25 @@ static bool container_prompt(const dl_paste *p)
     return false;
 }
 
-/* No driver, seen from a container's prompt: the container was started without the GPU. */
+/* The container was started through NVIDIA's runtime ("--runtime=nvidia", nvidia-docker):
+ * before --gpus, that runtime gave an image that set no NVIDIA_DRIVER_CAPABILITIES the
+ * utility libraries only. (A "--gpus" start that still finds no driver stays a driver
+ * reading: there the toolkit mounts the compute libraries by default.) */
+static bool container_given_gpus(const dl_paste *p)
+{
+    static const char *const given[] = {"--runtime=nvidia", "--runtime nvidia",
+                                        "nvidia-docker"};
+    return dl_paste_find_any(p, given, sizeof given / sizeof given[0]) >= 0;
+}
+
+/* No driver, seen from a container's prompt: the container was started without the GPU;
+ * or one started through NVIDIA's runtime finds no driver all the same: the runtime mounted
+ * no CUDA library into it (NVIDIA_DRIVER_CAPABILITIES without compute). */
 static const char *driver_in_container(const dl_paste *p, const char *id)
 {
-    return container_prompt(p) || container_without_gpus(p) ? "docker_no_gpu_passthrough"
-                                                             : id;
+    return container_prompt(p) || container_without_gpus(p) || container_given_gpus(p)
+               ? "docker_no_gpu_passthrough"
+               : id;
 }
 
 /* "No module named 'torch._C'" (or Python 2's "name '_C' is not defined") from a
@@ -1286,6 +1300,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
      * laptop with Intel i5 Graphics"): that GPU, as its name in the signature's words reads */
     if (!strcmp(id, "no_gpu") && !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
         return "non_nvidia_gpu";
+    /* a CPU run that still asks for CUDA, on a Mac: the Mac, where no build has CUDA */
+    if (!strcmp(id, "no_gpu") && dl_q_text_is(&f->os.family, "macos") &&
+        dl_paste_find(p, 0, "not compiled with cuda") >= 0)
+        return mac_asks_cuda(p, "no_cuda_on_macos");
     /* a Mac asking for CUDA is the Mac, whatever its GPU's brand (an Intel Mac's AMD) */
     if (!strcmp(id, "non_nvidia_gpu") && dl_q_text_is(&f->os.family, "macos"))
         return mac_asks_cuda(p, "no_cuda_on_macos");
