@@ -109,6 +109,13 @@ void dl_explain_extension_runtime(dl_explanation *e)
                 pkg = module;
                 pkg_line = j;
             }
+        /* the message is the issue's title (its first line): the traceback under it, all of
+         * it, is what it stands over */
+        for (j = 0; !pkg && i == 0 && j < p->count; j++) {
+            torch_fails |= torch_frame(p->lines[j].lower);
+            if ((pkg = package_in(p->lines[j].lower)) != NULL)
+                pkg_line = j;
+        }
         if (!pkg || torch_fails)
             continue;
         id = !strncmp(pkg, "torchvision", 11) || !strncmp(pkg, "torchaudio", 10)
