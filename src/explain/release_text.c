@@ -328,6 +328,58 @@ static long armv8_0_line(const dl_paste *p)
     return line >= 0 ? line : dl_paste_find_any(p, generic, sizeof generic / sizeof generic[0]);
 }
 
+/* The text names some torch release ("torch 2.5.1 installed with pip"). */
+static bool torch_version_named(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "torch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "torch"); at; at = strstr(at + 5, "torch")) {
+            const char *v = NULL;
+            if (version_after_torch(at, &v))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* The crash on an ARMv8.0 core where the text names no torch release: the releases whose
+ * aarch64 wheels need newer instructions are the likely cause, and pip can leave them
+ * all out ("torch!=2.0.0,!=2.4.0"). A candidate: the text does not show which it has. */
+static void known_bad_arm_release_unnamed(const dl_table *kb, dl_explanation *e, long crash,
+                                          long arm)
+{
+    char releases[256] = "", spec[256] = "";
+    size_t r, n = 0;
+    dl_finding *x;
+    if (dl_q_first_torch_version(&e->facts) || torch_version_named(&e->paste))
+        return;
+    for (r = 0; r < kb->rows; r++) {
+        const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+        if (strncmp(dl_table_cell(kb, r, DL_COL_known_bad_releases_condition), "aarch64_lacks:",
+                    14) != 0 ||
+            strlen(releases) + strlen(release) + 8 >= sizeof releases)
+            continue;
+        snprintf(releases + strlen(releases), sizeof releases - strlen(releases), "%s%s",
+                 n ? ", " : "", release);
+        snprintf(spec + strlen(spec), sizeof spec - strlen(spec), "%s!=%s", n ? "," : "",
+                 release);
+        n++;
+    }
+    if (!n)
+        return;
+    x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
+                       "torch dies with SIGILL on this ARMv8.0 core: the aarch64 wheels of "
+                       "torch %s use instructions it lacks (the text does not say which torch "
+                       "it has)", releases);
+    dl_quote_line(x, &e->paste, (size_t)crash);
+    dl_quote_line(x, &e->paste, (size_t)arm);
+    dl_finding_fix(x, "pip install \"torch%s\"", spec);
+    dl_strv_add(&e->alternatives, dl_strdup("torch_import_failed"));
+    dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` (the release) and `lscpu` (the "
+                                   "CPU's cores and their features)"));
+}
+
 void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e)
 {
     static const char *const sigill[] = {"illegal instruction", "illegal hardware instruction",
@@ -361,6 +413,7 @@ void dl_explain_known_bad_on_old_arm(const dl_knowledge *k, dl_explanation *e)
         dl_finding_fix(x, "# %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
         return;
     }
+    known_bad_arm_release_unnamed(kb, e, crash, arm);
 }
 
 void dl_explain_known_bad_package_message(const dl_knowledge *k, dl_explanation *e)
