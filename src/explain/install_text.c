@@ -145,9 +145,10 @@ void dl_explain_two_executables(dl_explanation *e)
         "Two interpreters take part: sys.executable names one Python where the import works "
         "and another where it fails (a notebook kernel or an editor's interpreter), and the "
         "package was installed into the first",
-        "# point the kernel or the editor at the environment that has the package (a kernel "
-        "registered from it: python -m ipykernel install --user --name that-env), or install "
-        "it with the failing interpreter's own python -m pip",
+        "# point the kernel or the editor at the environment that has the package (register "
+        "it as a kernel from inside it: python -m ipykernel install --user --name torch-env, "
+        "then pick the torch-env kernel), or install it with the failing interpreter's own "
+        "python -m pip",
         {NULL},
         "`import sys; print(sys.executable)` in both places"};
     char first[512], other[512];
