@@ -81,6 +81,20 @@ static int torch_cuda_major(const dl_facts *f)
     return cuda && isdigit((unsigned char)cuda[0]) ? atoi(cuda) : 0;
 }
 
+/* No line before `line` is part of a traceback: `line` stands above the error it names (an
+ * issue's title, a form's heading), not inside one. */
+static bool above_traceback(const dl_paste *p, size_t line)
+{
+    static const char *const frames[] = {"traceback", "file \"", "---->", "importerror",
+                                         "oserror", "error:"};
+    size_t j, k;
+    for (j = 0; j < line; j++)
+        for (k = 0; k < sizeof frames / sizeof frames[0]; k++)
+            if (strstr(p->lines[j].lower, frames[k]))
+                return false;
+    return true;
+}
+
 void dl_explain_extension_runtime(dl_explanation *e)
 {
     const dl_paste *p = &e->paste;
@@ -109,11 +123,14 @@ void dl_explain_extension_runtime(dl_explanation *e)
                 pkg = module;
                 pkg_line = j;
             }
-        /* the message is the issue's title (its first line): the traceback under it, all of
-         * it, is what it stands over */
-        for (j = 0; !pkg && i == 0 && j < p->count; j++) {
+        /* the message is the issue's title (above any traceback): the traceback under it,
+         * all of it, is what it stands over */
+        for (j = 0; !pkg && above_traceback(p, (size_t)i) && j < p->count; j++) {
             torch_fails |= torch_frame(p->lines[j].lower);
-            if ((pkg = package_in(p->lines[j].lower)) != NULL)
+            if ((pkg = package_in(p->lines[j].lower)) == NULL &&
+                imported_module(p->lines[j].lower, module, sizeof module))
+                pkg = module;
+            if (pkg)
                 pkg_line = j;
         }
         if (!pkg || torch_fails)
