@@ -22,9 +22,9 @@
 
 #include <string.h>
 
-/* A rule on the text's facts that decides between a signature and its alternatives
- * (the GPU's capability against the wheel's list) replaces the signature's guess. */
-/* The rules' failure with this id on the text's facts; NULL when none. */
+/* The rules' failure with this id on the text's facts; NULL when none. A rule that decides
+ * between a signature and its alternatives (the GPU's capability against the wheel's list)
+ * replaces the signature's guess. */
 static const dl_finding *rule_failure(const dl_findings *rules, const char *id)
 {
     size_t i;
@@ -206,7 +206,8 @@ static void prune_alternatives(dl_explanation *e)
      * (an undefined symbol may be torchvision's unnamed, a +cpu tag is not). */
     static const char *const companions[] = {"torchvision", "torchaudio", "torchtext"};
     bool conda = dl_paste_find(&e->paste, 0, "conda") >= 0;
-    bool companion = dl_paste_find_any(&e->paste, companions, 3) >= 0;
+    bool companion =
+        dl_paste_find_any(&e->paste, companions, sizeof companions / sizeof companions[0]) >= 0;
     size_t i;
     for (i = 0; i < e->alternatives.n; i++) {
         const char *a = e->alternatives.v[i];

@@ -268,23 +268,32 @@ static long crash_line_release(const dl_paste *p, const char *release)
     return -1;
 }
 
-/* The line where the text names torch at `release` ("torch 2.4.0", "pytorch 2.4",
- * "torch==2.4.0", "PyTorch version: 2.4.0"), or the text's own torch is that release;
- * -1 when neither. */
-static long torch_release_line(const dl_explanation *e, const char *release)
+/* The first line that names torch with a version ("torch 2.4.0", "pytorch 2.4",
+ * "torch==2.4.0", "PyTorch version: 2.4.0"), that of `release` when one is given; -1 when
+ * none. */
+static long torch_named_line(const dl_paste *p, const char *release)
 {
-    char own[48];
     long i;
-    for (i = dl_paste_find(&e->paste, 0, "torch"); i >= 0;
-         i = dl_paste_find(&e->paste, (size_t)i + 1, "torch")) {
+    for (i = dl_paste_find(p, 0, "torch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch")) {
         const char *at;
-        for (at = strstr(e->paste.lines[i].lower, "torch"); at; at = strstr(at + 5, "torch")) {
+        for (at = strstr(p->lines[i].lower, "torch"); at; at = strstr(at + 5, "torch")) {
             const char *v = NULL;
             size_t len = version_after_torch(at, &v);
-            if (len && names_release(v, len, release))
+            if (len && (!release || names_release(v, len, release)))
                 return i;
         }
     }
+    return -1;
+}
+
+/* The line where the text names torch at `release`, or the text's own torch is that
+ * release; -1 when neither. */
+static long torch_release_line(const dl_explanation *e, const char *release)
+{
+    char own[48];
+    long i = torch_named_line(&e->paste, release);
+    if (i >= 0)
+        return i;
     if (text_torch_release(&e->facts, own, sizeof own) && !strcmp(own, release) &&
         e->where.n)
         return (long)e->where.where[0].line;
@@ -328,21 +337,6 @@ static long armv8_0_line(const dl_paste *p)
     return line >= 0 ? line : dl_paste_find_any(p, generic, sizeof generic / sizeof generic[0]);
 }
 
-/* The text names some torch release ("torch 2.5.1 installed with pip"). */
-static bool torch_version_named(const dl_paste *p)
-{
-    long i;
-    for (i = dl_paste_find(p, 0, "torch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch")) {
-        const char *at;
-        for (at = strstr(p->lines[i].lower, "torch"); at; at = strstr(at + 5, "torch")) {
-            const char *v = NULL;
-            if (version_after_torch(at, &v))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* The crash on an ARMv8.0 core where the text names no torch release: the releases whose
  * aarch64 wheels need newer instructions are the likely cause, and pip can leave them
  * all out ("torch!=2.0.0,!=2.4.0"). A candidate: the text does not show which it has. */
@@ -352,7 +346,7 @@ static void known_bad_arm_release_unnamed(const dl_table *kb, dl_explanation *e,
     char releases[256] = "", spec[256] = "";
     size_t r, n = 0;
     dl_finding *x;
-    if (dl_q_first_torch_version(&e->facts) || torch_version_named(&e->paste))
+    if (dl_q_first_torch_version(&e->facts) || torch_named_line(&e->paste, NULL) >= 0)
         return;
     for (r = 0; r < kb->rows; r++) {
         const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);

@@ -1746,6 +1746,15 @@ static bool pinned_after(const char *low, const char *key, char *out, size_t n)
     return false;
 }
 
+/* The text already shows the build of the torch it runs (the runtime's answers, or a
+ * listed torch's CUDA): an install command says nothing more. */
+static bool torch_build_read(dl_facts *f)
+{
+    return f->pythons.count &&
+           (python(f)->runtime.version.value || python(f)->runtime.cuda.value ||
+            (python(f)->site_packages.count && installed_torch(f)->cuda.value));
+}
+
 /* conda's install command names the build it asks for: "conda install pytorch
  * cudatoolkit=10.2 -c pytorch" (torch 1.x), "pytorch-cuda=11.8" (2.x), "cpuonly". Where
  * nothing shows the installed torch, that command is the build the writer has (a CUDA
@@ -1756,8 +1765,7 @@ static void conda_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w
     char cuda[16], version[24];
     long at;
     size_t k;
-    if (f->pythons.count && (python(f)->runtime.version.value || python(f)->runtime.cuda.value ||
-                             (python(f)->site_packages.count && installed_torch(f)->cuda.value)))
+    if (torch_build_read(f))
         return;
     for (at = dl_paste_find(p, 0, "install"); at >= 0;
          at = dl_paste_find(p, (size_t)at + 1, "install")) {
@@ -1801,8 +1809,7 @@ static void pip_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     char version[48];
     dl_variant var;
     long at;
-    if (f->pythons.count && (python(f)->runtime.version.value || python(f)->runtime.cuda.value ||
-                             (python(f)->site_packages.count && installed_torch(f)->cuda.value)))
+    if (torch_build_read(f))
         return;
     for (at = dl_paste_find(p, 0, "pip"); at >= 0; at = dl_paste_find(p, (size_t)at + 1, "pip")) {
         const char *low = p->lines[at].lower, *cmd = strstr(low, "pip install");
