@@ -335,12 +335,11 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     }
     if (strstr(low, "cuda used to build pytorch") &&
         value_after(low, "cuda used to build pytorch", v, sizeof v)) {
-        /* "Could not collect" says nothing; "None" is a CPU build. */
-        if (strcmp(v, "could") != 0) {
-            py = python(f);
-            dl_text_set(&py->runtime.cuda, !strcmp(v, "none") ? "none" : v);
-            note(w, "pythons[0].runtime.cuda", i);
-        }
+        /* "None" is a CPU build, and so is "Could not collect": collect_env prints that for
+         * a torch.version.cuda of None where it found a GPU (a ROCm build says "N/A"). */
+        py = python(f);
+        dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ? "none" : v);
+        note(w, "pythons[0].runtime.cuda", i);
     }
     /* "True"/"False"; collect_env of torch 1.x said "Yes"/"No". */
     if (strstr(low, "is cuda available") && value_after(low, "is cuda available", v, sizeof v) &&
@@ -1084,11 +1083,12 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
         answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
         runtime_version(f, w, i, v);
     /* LLaMA-Factory's and transformers' env: "PyTorch version: 2.4.0 (GPU)", "(GPU?): ...
-     * (True)": torch sees a GPU. */
+     * (True)": torch sees a GPU; "(False)": it sees none. */
     if (strstr(p->lines[i].lower, "pytorch version") &&
-        (strstr(p->lines[i].lower, "(gpu)") || strstr(p->lines[i].lower, "(true)")) &&
+        (strstr(p->lines[i].lower, "(gpu)") || strstr(p->lines[i].lower, "(true)") ||
+         strstr(p->lines[i].lower, "(false)")) &&
         !python(f)->runtime.cuda_available.known) {
-        dl_flag_set(&python(f)->runtime.cuda_available, true);
+        dl_flag_set(&python(f)->runtime.cuda_available, !strstr(p->lines[i].lower, "(false)"));
         note(w, "pythons[0].runtime.cuda_available", i);
     }
     arch_list_answer(p, i, f, w);
