@@ -68,6 +68,26 @@ static bool support_in_words(const dl_paste *p)
            dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
 }
 
+/* The GPU said to be unusable in words ("unable to use the RTX 5080", "can't use my
+ * 5090", "does not work with the new card"): on a GPU newer than the torch, what a torch
+ * without its kernels does. A driver talked of is another cause of the same words, which
+ * these words cannot set aside. */
+static bool unusable_in_words(const dl_paste *p)
+{
+    static const char *const words[] = {"unable to use", "can't use", "cannot use",
+                                        "can not use", "not working", "doesn't work",
+                                        "does not work", "won't work"};
+    return dl_paste_find(p, 0, "driver") < 0 &&
+           dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
+/* The text says the GPU fails: an error shown or said, or the card said not to work. */
+static bool gpu_fails(const dl_paste *p)
+{
+    return dl_text_shows_error(p) || cuda_error_in_words(p) || support_in_words(p) ||
+           unusable_in_words(p);
+}
+
 /* The text's first GPU, when it is a named NVIDIA one, nothing was found, and no torch
  * of an interpreter was read (its version or packages): the readings below judge the GPU
  * against the wheels alone. NULL otherwise. */
@@ -89,9 +109,7 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
     const dl_nvml_gpu *g = named_nvidia_gpu_only(e);
     dl_finding *x;
     size_t i;
-    if (!g || torch_states_range(&e->paste) ||
-        !(dl_text_shows_error(&e->paste) || cuda_error_in_words(&e->paste) ||
-          support_in_words(&e->paste)) ||
+    if (!g || torch_states_range(&e->paste) || !gpu_fails(&e->paste) ||
         !dl_gpu_newer_than_most_wheels(k, f, &e->gpu))
         return;
     x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
@@ -106,6 +124,29 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
     dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env` (torch's version and "
                                    "build) and the whole error, from the first line of the "
                                    "traceback"));
+}
+
+void dl_explain_gpu_newer_than_text_torch(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x;
+    size_t i;
+    if (dl_text_cause_read(e) || !g || !g->name.value ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA || torch_states_range(&e->paste) ||
+        !gpu_fails(&e->paste) || !dl_gpu_above_every_wheel_of_torch(k, f, &e->gpu))
+        return;
+    x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                       "%s (sm_%u) is newer than every wheel of the text's torch release: "
+                       "none of them has kernels for it",
+                       g->name.value, e->gpu.lo);
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0]") ||
+            strstr(e->where.where[i].fact, "runtime.version") ||
+            strstr(e->where.where[i].fact, "torches[0].version"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# a newer torch, from a wheel whose list covers the GPU (dlenv plan "
+                      "--gpu \"%s\" prints the command)", g->name.value);
 }
 
 /* torch (or its CUDA build) said not to support the card, on one line ("installed versions

@@ -18,6 +18,10 @@ void dl_explain_gpu_below_every_wheel(const dl_knowledge *k, dl_explanation *e);
  * error decide. Only when nothing else was found. */
 void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation *e);
 
+/* A named NVIDIA GPU newer than every wheel of the torch release the text names (an RTX
+ * 5080 under torch 2.6), where the text says the GPU fails: arch_not_in_wheel. */
+void dl_explain_gpu_newer_than_text_torch(const dl_knowledge *k, dl_explanation *e);
+
 /* A Maxwell or Pascal GPU named with words that say torch does not (or no longer) support
  * it, torch's version not given: the newest wheels (cu128 and later) dropped its
  * architecture, which the older cu126 wheels still carry. Only when nothing else was

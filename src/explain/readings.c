@@ -375,6 +375,37 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
     return judged > 0;
 }
 
+/* The text names its torch (a release), and no wheel of that minor has machine code for
+ * the GPU's lowest possible capability: every list stops below the GPU (an sm_120 card
+ * under torch 2.6, whose newest wheel stops at sm_90), at most with an old PTX to JIT, as
+ * dl_gpu_newer_than_most_wheels counts it. False when the torch
+ * or the GPU is unknown, or the table has no row for that minor. */
+bool dl_gpu_above_every_wheel_of_torch(const dl_knowledge *k, const dl_facts *f,
+                                       const dl_gpu_span *gpu)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    char minor[32];
+    size_t r, judged = 0;
+    dl_arch_verdict v;
+    if (!t || !gpu->lo)
+        return false;
+    torch_minor_of(f, minor, sizeof minor);
+    if (!minor[0])
+        return false;
+    for (r = 0; r < t->rows; r++) {
+        dl_arch_list list;
+        if (strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0 ||
+            !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+                                &list) || !list.n)
+            continue;
+        v = dl_arch_check(gpu->lo / 10, gpu->lo % 10, &list).verdict;
+        if (v != DL_ARCH_TOO_NEW && v != DL_ARCH_RUNS_PTX_JIT)
+            return false;
+        judged++;
+    }
+    return judged > 0;
+}
+
 /* An out-of-memory message with its numbers: when PyTorch itself holds nearly all that is
  * not free (what the others hold is under a quarter of the GPU), no other process took the
  * memory, so the batch (or model) is too big and "another process" is no candidate. A

@@ -28,6 +28,13 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
 bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
                                    const dl_gpu_span *gpu);
 
+/* The text's torch release has no wheel (of any CUDA, on any OS) whose list runs the GPU's
+ * lowest possible capability in machine code: every list stops below it (an sm_120 card
+ * under torch 2.6).
+ * False when the text names no torch or no GPU. */
+bool dl_gpu_above_every_wheel_of_torch(const dl_knowledge *k, const dl_facts *f,
+                                       const dl_gpu_span *gpu);
+
 /* The newest torch release dlenv knows (on the text's OS when it says) has a wheel with no
  * kernels for the GPU's highest possible capability, while some wheel has them: a Maxwell
  * or Pascal GPU, which the cu128 and later wheels dropped and only cu126 still carries. */
