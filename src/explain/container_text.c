@@ -72,6 +72,60 @@ static long unavailable_line(const dl_paste *p)
     return dl_paste_find(p, 0, "cuda available: false");
 }
 
+/* nvidia-smi said to show the GPU inside the container ("`nvidia-smi` within container
+ * will show that I have GPU available", "nvidia-smi works inside the container"): the
+ * container has the GPU and the driver; -1 when the text does not say so. */
+static long smi_sees_gpu_inside_line(const dl_paste *p)
+{
+    static const char *const inside[] = {"within container", "within the container",
+                                         "inside container", "inside the container",
+                                         "in the container", "in container", "docker exec"};
+    static const char *const sees[] = {"show", "works", "work fine", "lists", "can see",
+                                       "detects", "displays", "recognizes", "recognises"};
+    static const char *const fails[] = {"not found", "fail", "no devices", "couldn't",
+                                        "could not", "doesn't", "does not", "not work", "error",
+                                        "unable"};
+    long i;
+    for (i = dl_paste_find(p, 0, "nvidia-smi"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "nvidia-smi")) {
+        const char *low = p->lines[i].lower;
+        size_t k;
+        bool in = false, ok = false, bad = false;
+        for (k = 0; k < sizeof inside / sizeof inside[0]; k++)
+            in |= strstr(low, inside[k]) != NULL;
+        for (k = 0; k < sizeof sees / sizeof sees[0]; k++)
+            ok |= strstr(low, sees[k]) != NULL;
+        for (k = 0; k < sizeof fails / sizeof fails[0]; k++)
+            bad |= strstr(low, fails[k]) != NULL;
+        if (in && ok && !bad)
+            return i;
+    }
+    return -1;
+}
+
+void dl_explain_container_sees_gpu_torch_does_not(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "The container has the GPU (nvidia-smi inside it shows it) and the program still "
+        "runs on the CPU: the image's torch does not use CUDA, most often a CPU-only build",
+        "# in the Dockerfile, install torch from a CUDA index that the host's driver runs "
+        "(the cuXYZ no newer than nvidia-smi's CUDA Version; dlenv plan --gpu with the GPU's "
+        "name prints the command)",
+        {"driver_too_old"},
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda, "
+        "torch.cuda.is_available())\"` inside the container"};
+    long smi, line;
+    if (dl_text_cause_read(e) || !dl_text_in_container(&e->paste) ||
+        !dl_container_given_gpus(&e->paste) || dl_text_other_vendor_gpu(&e->facts) ||
+        (smi = smi_sees_gpu_inside_line(&e->paste)) < 0 ||
+        ((line = unavailable_line(&e->paste)) < 0 &&
+         (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
+         (line = dl_text_app_no_gpu_line(&e->paste)) < 0))
+        return;
+    dl_text_cause_add(e, &cause, line, smi);
+}
+
 void dl_explain_container_gpus_given_unavailable(dl_explanation *e)
 {
     static const dl_text_cause cause = {

@@ -36,6 +36,11 @@ bool dl_container_given_gpus(const dl_paste *p);
  * those as candidates and `nvidia-smi` inside the container as the question. */
 void dl_explain_container_gpus_given_unavailable(dl_explanation *e);
 
+/* A container started with the GPUs whose nvidia-smi shows the GPU (the writer says so),
+ * where torch still runs on the CPU or sees no GPU: the image's torch, most often a CPU
+ * build (cpu_only_build; a CUDA newer than the host's driver the candidate). */
+void dl_explain_container_sees_gpu_torch_does_not(dl_explanation *e);
+
 /* "CUDA driver version is insufficient for CUDA runtime version" (cudaErrorInsufficientDriver,
  * error 35) read as driver_too_old, inside a container the writer names (not merely a
  * "Docker version" line), started with no GPU option the text shows, where the host's driver

@@ -347,6 +347,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_uvm_missing_unknown_error(out);
     dl_explain_driver_cannot_be_updated(out);
     dl_explain_silent_unavailable(out);
+    dl_explain_container_sees_gpu_torch_does_not(out);
     dl_explain_container_gpus_given_unavailable(out);
     dl_explain_insufficient_driver_in_container(out);
     dl_explain_gpu_unused_on_windows(out);

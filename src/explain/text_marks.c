@@ -312,6 +312,8 @@ static long library_says_unavailable(const dl_paste *p)
                                        "gpus requested but none are available",
                                        "cudaaccelerator` can not run on your system",
                                        "cudaaccelerator can not run on your system",
+                                       "gpuaccelerator` can not run on your system",
+                                       "gpuaccelerator can not run on your system",
                                        "mixed precision requires a gpu",
                                        "device: cpu, n_gpu: 0"};
     return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
@@ -401,7 +403,9 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "uses only cpu", "gpu usage is 0", "gpu usage 0%",
                                         "gpu usage stays at 0", "gpu utilization is 0",
                                         "gpu utilization 0%", "gpu util is 0", "0% gpu usage",
-                                        "0% gpu utilization",
+                                        "0% gpu utilization", "is running using cpu",
+                                        "will run on cpu", "runs using cpu",
+                                        "using all available cores",
                                         /* Chinese: "can only use the CPU" (two verbs), "only
                                          * uses the CPU", "it is the CPU that is used" */
                                         "\xe5\x8f\xaa\xe8\x83\xbd\xe7\x94\xa8" "cpu",

@@ -113,8 +113,29 @@ static bool jetson_unavailable(dl_explanation *e)
     return true;
 }
 
+/* The text says nothing of the machine: no OS, no driver, no GPU, no torch, no CUDA build
+ * named, no CUDA_VISIBLE_DEVICES. Then the commonest cause of a silent False in reports is
+ * a torch installed without CUDA, not an old driver (which a driver or a torch named would
+ * let the rules judge). */
+static bool machine_unknown(const dl_paste *p, const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    return !f->os.family.value && !f->nvml.driver_version.value && !f->nvml.gpus.count &&
+           !(py && (py->runtime.version.value || py->site_packages.count)) &&
+           !dl_text_cuda_build_named(p) && dl_paste_find(p, 0, "cuda_visible_devices") < 0;
+}
+
 void dl_explain_silent_unavailable(dl_explanation *e)
 {
+    static const dl_text_cause unknown_machine = {
+        "cpu_only_build",
+        "torch sees no GPU and gives no error, and the text says nothing of the machine: "
+        "most often torch was installed without its CUDA build",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the command for "
+        "this machine)",
+        {"driver_too_old", "no_driver_installed"},
+        "`python -m torch.utils.collect_env` (a +cpu torch or \"CUDA used to build "
+        "PyTorch: None\") and `nvidia-smi`"};
     static const dl_text_cause cause = {
         "driver_too_old",
         "torch sees no GPU and gives no error: most often the driver cannot run "
@@ -136,7 +157,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
         (line = dl_text_unavailable_line(&e->paste)) < 0 || availability_differs(e) ||
         jetson_unavailable(e))
         return;
-    dl_text_cause_add(e, &cause, line, -1);
+    dl_text_cause_add(e, machine_unknown(&e->paste, f) ? &unknown_machine : &cause, line, -1);
 }
 
 void dl_explain_colab_runtime_without_gpu(dl_explanation *e)
