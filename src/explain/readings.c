@@ -180,6 +180,17 @@ static bool arm_row_unasked(const dl_table *t, size_t r, const char *os)
     return !os && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), "linux-arm64");
 }
 
+/* The table reaches back to torch 1.0, but a text that names no torch is judged against
+ * the wheels one installs today (1.12 onward, where the table began): a K40 or a GTX 780
+ * in a 2024 report runs none of them, whatever torch 1.0's cu80 wheel held. Older rows
+ * answer only for a torch the text names. */
+static bool row_of_old_torch(const dl_table *t, size_t r)
+{
+    dl_version v, first;
+    return dl_version_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), &v) &&
+           dl_version_parse("1.12", &first) && dl_version_cmp(&v, &first) < 0;
+}
+
 /* judge() over every wheel dlenv knows, on the text's OS when the table has rows for it. */
 static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_span *gpu,
                               const char **seen, bool *split)
@@ -189,8 +200,9 @@ static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_sp
     for (r = 0; t && r < t->rows && os; r++)
         any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
     for (r = 0; t && r < t->rows; r++)
-        if ((any_os_row && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)) ||
-            (!any_os_row && !arm_row_unasked(t, r, os)))
+        if (!row_of_old_torch(t, r) &&
+            ((any_os_row && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)) ||
+             (!any_os_row && !arm_row_unasked(t, r, os))))
             judge(gpu, dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list), seen, split);
 }
 
@@ -336,6 +348,7 @@ static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
         if ((minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0) ||
+            (!minor[0] && row_of_old_torch(t, r)) ||
             (any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
             arm_row_unasked(t, r, os) ||
             !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
@@ -363,7 +376,8 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
     torch_minor_of(f, minor, sizeof minor);
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
-        if (minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0)
+        if ((minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0) ||
+            (!minor[0] && row_of_old_torch(t, r)))
             continue;
         if (!dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
                                 &list) || !list.n)
@@ -435,6 +449,7 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
         dl_arch_list list;
         dl_arch_verdict v;
         if ((any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
+            row_of_old_torch(t, r) ||
             !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
                                 &list) || !list.n)
             continue;
@@ -451,8 +466,9 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
  * but the arm64 ones (see arm_row_unasked). */
 static bool row_counts(const dl_table *t, size_t r, const char *os, bool any_os_row)
 {
-    return any_os_row ? !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)
-                      : !arm_row_unasked(t, r, os);
+    return !row_of_old_torch(t, r) &&
+           (any_os_row ? !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)
+                       : !arm_row_unasked(t, r, os));
 }
 
 /* The newest torch minor among the rows that count; false when none parses. */
