@@ -110,8 +110,8 @@ void dl_explain_container_sees_gpu_torch_does_not(dl_explanation *e)
         "The container has the GPU (nvidia-smi inside it shows it) and the program still "
         "runs on the CPU: the image's torch does not use CUDA, most often a CPU-only build",
         "# in the Dockerfile, install torch from a CUDA index that the host's driver runs "
-        "(the cuXYZ no newer than nvidia-smi's CUDA Version; dlenv plan --gpu with the GPU's "
-        "name prints the command)",
+        "(a CUDA no newer than the CUDA Version nvidia-smi prints; dlenv plan --gpu with the "
+        "GPU's name prints the command)",
         {"driver_too_old"},
         "`python -c \"import torch; print(torch.__version__, torch.version.cuda, "
         "torch.cuda.is_available())\"` inside the container"};
