@@ -155,6 +155,7 @@ bool dl_container_named(const dl_paste *p)
         "in a docker", "inside a docker", "in docker", "inside docker", "in a container",
         "in container", "in the container", "inside the container", "inside a container",
         "docker run", "docker-compose", "docker compose", "dockerfile", "kubernetes", "k8s",
+        "kubectl", "kind: pod", "kind: job", "kind: deployment", "kind: statefulset",
         "nvcr.io/", "pytorch/pytorch:", "nvidia/cuda:", "-devel-ubuntu", "-runtime-ubuntu",
         "-cudnn8-runtime", "-cudnn8-devel", "-cudnn9-runtime", "-cudnn9-devel"};
     return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
