@@ -567,7 +567,7 @@ static bool other_release_installed(const dl_paste *p, const char *name, const c
 
 void dl_explain_domain_requirement_warning(dl_explanation *e)
 {
-    static const char *const names[] = {"torchvision", "torchaudio"};
+    static const char *const names[] = {"torchvision", "torchaudio", "torchtext"};
     size_t k;
     if (e->findings.items.count)
         return;
@@ -587,9 +587,9 @@ void dl_explain_domain_requirement_warning(dl_explanation *e)
                                names[k], version);
             dl_quote_line(x, &e->paste, (size_t)i);
             dl_finding_fix(x, "# install torch and %s together, at a pair from one index "
-                              "(pip install torch==X %s==Y, the table in pytorch/vision's "
-                              "README; dlenv plan gives it)",
-                           names[k], names[k]);
+                              "(the release table in the package's README; dlenv plan gives "
+                              "torch's)",
+                           names[k]);
             dl_strv_add(&e->ask, dl_strdup("`python -m pip list | grep torch` after the install "
                                            "(a later command may have set the pair right)"));
             return;

@@ -58,8 +58,9 @@ void dl_explain_torchvision_pair_from_table(const dl_knowledge *k, dl_explanatio
 void dl_explain_wheel_for_other_torch(dl_explanation *e);
 
 /* Nothing else found, and pip's legacy resolver says "torchvision X has requirement
- * torch==Y, but you'll have torch Z" (torchaudio likewise): torchvision_mismatch, unless the
- * text also installs that package at another release (a wheel "torchvision-A-...", a pin
+ * torch==Y, but you'll have torch Z" (torchaudio and torchtext likewise):
+ * torchvision_mismatch, unless the text also installs that package at another release (a
+ * wheel "torchvision-A-...", a pin
  * "torchvision==A"): then a later command sets the pair right and the message was only on
  * the way (pytorch-lr-finder#17). */
 void dl_explain_domain_requirement_warning(dl_explanation *e);

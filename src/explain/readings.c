@@ -277,6 +277,17 @@ static bool slow_jit_only(const dl_paste *p)
            dl_paste_find_any(p, slow, sizeof slow / sizeof slow[0]) >= 0;
 }
 
+/* A torch built with CUDA 9 named, and no "no kernel image": the failure is CUDA 9's own
+ * libraries on a newer GPU (cuBLAS and cuDNN before CUDA 10 know no Turing), which the
+ * wheel lists of torch's own kernels do not decide. */
+static bool cuda9_build_named(const dl_paste *p)
+{
+    static const char *const marks[] = {"cuda 9", "cuda9", "cuda=9", "cu90", "cu92",
+                                        "9.0.176", "9.2.148", "cudatoolkit 9"};
+    return dl_paste_find(p, 0, "no kernel image") < 0 &&
+           dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
  * list does. Below the list (or in a gap) is gpu_arch_dropped, above it arch_not_in_wheel
  * (know/arch.c). The list is the text's when it gives one; otherwise every wheel dlenv
@@ -1279,7 +1290,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
          !strcmp(id, "torchvision_mismatch")) &&
         dl_text_extension_before_torch(p))
         return "";
-    if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
+    if (!strcmp(id, "arch_not_in_wheel") && (slow_jit_only(p) || cuda9_build_named(p)))
         return id;
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
