@@ -72,6 +72,16 @@ static long unavailable_line(const dl_paste *p)
     return dl_paste_find(p, 0, "cuda available: false");
 }
 
+/* One of n words occurs in the lowered line. */
+static bool has_any(const char *low, const char *const *words, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (strstr(low, words[k]))
+            return true;
+    return false;
+}
+
 /* nvidia-smi said to show the GPU inside the container ("`nvidia-smi` within container
  * will show that I have GPU available", "nvidia-smi works inside the container"): the
  * container has the GPU and the driver; -1 when the text does not say so. */
@@ -89,15 +99,9 @@ static long smi_sees_gpu_inside_line(const dl_paste *p)
     for (i = dl_paste_find(p, 0, "nvidia-smi"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "nvidia-smi")) {
         const char *low = p->lines[i].lower;
-        size_t k;
-        bool in = false, ok = false, bad = false;
-        for (k = 0; k < sizeof inside / sizeof inside[0]; k++)
-            in |= strstr(low, inside[k]) != NULL;
-        for (k = 0; k < sizeof sees / sizeof sees[0]; k++)
-            ok |= strstr(low, sees[k]) != NULL;
-        for (k = 0; k < sizeof fails / sizeof fails[0]; k++)
-            bad |= strstr(low, fails[k]) != NULL;
-        if (in && ok && !bad)
+        if (has_any(low, inside, sizeof inside / sizeof inside[0]) &&
+            has_any(low, sees, sizeof sees / sizeof sees[0]) &&
+            !has_any(low, fails, sizeof fails / sizeof fails[0]))
             return i;
     }
     return -1;

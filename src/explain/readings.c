@@ -277,6 +277,23 @@ static bool slow_jit_only(const dl_paste *p)
            dl_paste_find_any(p, slow, sizeof slow / sizeof slow[0]) >= 0;
 }
 
+/* The failure came with a software update on the same GPU ("after updating", "worked
+ * before the update"), not with a new card: the GPU ran the old build, so the new build's
+ * list no longer holds it (the cu130 wheels left Maxwell, Pascal and Volta). Where the
+ * GPU is named, the wheel lists decide instead. */
+static bool same_gpu_after_update(const dl_paste *p)
+{
+    static const char *const updated[] = {"after updating", "after update", "after the update",
+                                          "after upgrading", "after an update",
+                                          "since the update", "since updating",
+                                          "worked before the update", "was working before"};
+    static const char *const new_card[] = {"new gpu", "new card", "new graphics card",
+                                           "upgraded my gpu", "upgraded from", "bought",
+                                           "rtx 50", "blackwell", "sm_120"};
+    return dl_paste_find_any(p, updated, sizeof updated / sizeof updated[0]) >= 0 &&
+           dl_paste_find_any(p, new_card, sizeof new_card / sizeof new_card[0]) < 0;
+}
+
 /* A torch built with CUDA 9 named, and no "no kernel image": the failure is CUDA 9's own
  * libraries on a newer GPU (cuBLAS and cuDNN before CUDA 10 know no Turing), which the
  * wheel lists of torch's own kernels do not decide. */
@@ -1292,6 +1309,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "arch_not_in_wheel") && (slow_jit_only(p) || cuda9_build_named(p)))
         return id;
+    if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
+        return "gpu_arch_dropped";
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
