@@ -778,7 +778,9 @@ static bool message_wrapped(const char *s, size_t n, const char *next, size_t m)
  * wrapped at a space (joined with the space). */
 static int goes_on(const char *s, size_t n, const char *next, size_t m)
 {
-    if (m && log_prefix(next, m))
+    if (!n || !m)
+        return 0; /* an empty line is a line of its own, and nothing runs on into one */
+    if (log_prefix(next, m))
         return 0; /* a logger's next line, not the rest of this one */
     if (cut_at_terminal_width(s, n, next, m))
         return 1;
