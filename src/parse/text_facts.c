@@ -772,14 +772,15 @@ static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *na
 /* nvidia-smi -q "Product Name : X", nvidia-smi -L "GPU 0: X (UUID: GPU-...)". */
 static void smi_names(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
-    const char *at;
+    const char *at, *end;
     if ((at = strstr(low, "product name")) != NULL && strchr(at, ':')) {
         const char *v = l + (strchr(at, ':') - low) + 1;
         set_gpu_name(f, w, i, v, strlen(v));
     } else if (!strncmp(low, "gpu ", 4) && (at = strstr(low, ": ")) != NULL &&
-               strstr(low, "(uuid: gpu-")) {
-        const char *v = l + (at - low) + 2;
-        set_gpu_name(f, w, i, v, (size_t)(strstr(low, " (uuid: gpu-") - (at + 2)));
+               (end = strstr(low, "(uuid: gpu-")) != NULL && end > at + 2) {
+        /* the name runs up to the UUID's parenthesis (the space before it, when there is
+         * one, is trimmed with the name) */
+        set_gpu_name(f, w, i, l + (at - low) + 2, (size_t)(end - (at + 2)));
     }
 }
 
