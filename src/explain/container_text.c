@@ -73,15 +73,6 @@ static long unavailable_line(const dl_paste *p)
 }
 
 /* One of n words occurs in the lowered line. */
-static bool has_any(const char *low, const char *const *words, size_t n)
-{
-    size_t k;
-    for (k = 0; k < n; k++)
-        if (strstr(low, words[k]))
-            return true;
-    return false;
-}
-
 /* nvidia-smi said to show the GPU inside the container ("`nvidia-smi` within container
  * will show that I have GPU available", "nvidia-smi works inside the container"): the
  * container has the GPU and the driver; -1 when the text does not say so. */
@@ -99,9 +90,9 @@ static long smi_sees_gpu_inside_line(const dl_paste *p)
     for (i = dl_paste_find(p, 0, "nvidia-smi"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "nvidia-smi")) {
         const char *low = p->lines[i].lower;
-        if (has_any(low, inside, sizeof inside / sizeof inside[0]) &&
-            has_any(low, sees, sizeof sees / sizeof sees[0]) &&
-            !has_any(low, fails, sizeof fails / sizeof fails[0]))
+        if (dl_line_has_any(low, inside, sizeof inside / sizeof inside[0]) &&
+            dl_line_has_any(low, sees, sizeof sees / sizeof sees[0]) &&
+            !dl_line_has_any(low, fails, sizeof fails / sizeof fails[0]))
             return i;
     }
     return -1;

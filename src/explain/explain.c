@@ -126,6 +126,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat,
                           dl_explanation *e, const dl_findings *rules)
 {
     const char *id = dl_table_cell(cat, h->row, DL_COL_error_signatures_finding);
+    const char *signed_id = id;
     size_t row = h->row;
     int layer;
     dl_finding *x;
@@ -133,7 +134,9 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat,
     bool settled = false;
     /* The text's facts may read the signature otherwise (unless a rule confirmed it). */
     if (!rule_failed(rules, id)) {
-        const char *read = dl_reading_for(k, &e->paste, &e->facts, &e->gpu, id, &settled);
+        const char *read = dl_reading_for(
+            k, &e->paste, &e->facts, &e->gpu,
+            dl_table_cell(cat, h->row, DL_COL_error_signatures_signature), id, &settled);
         /* a rule on the text's facts found the same: its finding says it better (the
          * capability against the wheel's list, and the install command) */
         if (!*read || (strcmp(read, id) != 0 && rule_failed(rules, read)))
@@ -167,6 +170,16 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat,
     }
     dl_strv_split(&e->alternatives, dl_table_cell(cat, row, DL_COL_error_signatures_alternatives),
                   ';');
+    /* read otherwise by a guess the facts did not settle (the words around the message,
+     * not a capability against a list): the signature's own finding, its candidates and
+     * the question that decides between them stay */
+    if (row != h->row) {
+        dl_strv_add(&e->alternatives, dl_strdup(signed_id));
+        dl_strv_split(&e->alternatives,
+                      dl_table_cell(cat, h->row, DL_COL_error_signatures_alternatives), ';');
+        if (!*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
+            row = h->row;
+    }
     if (*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
         dl_strv_add(&e->ask, dl_strdup(dl_table_cell(cat, row, DL_COL_error_signatures_ask)));
 }

@@ -480,13 +480,11 @@ static long import_fails_line(const dl_paste *p, long from)
     for (i = dl_paste_find(p, (size_t)from, "import"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "import")) {
         const char *low = p->lines[i].lower;
-        size_t k;
         if (strstr(low, "no error") || strstr(low, "without error") ||
             strstr(low, "without any error"))
             continue; /* "the import works with no error" */
-        for (k = 0; k < sizeof fails / sizeof fails[0]; k++)
-            if (strstr(low, fails[k]))
-                return i;
+        if (dl_line_has_any(low, fails, sizeof fails / sizeof fails[0]))
+            return i;
     }
     return -1;
 }

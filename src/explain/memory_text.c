@@ -53,9 +53,8 @@ static bool runs_there(const char *low)
                                        "doesn't work", "does not work", "fails"};
     size_t k;
     bool fine = false;
-    for (k = 0; k < sizeof also / sizeof also[0]; k++)
-        if (strstr(low, also[k]))
-            return false;
+    if (dl_line_has_any(low, also, sizeof also / sizeof also[0]))
+        return false;
     for (k = 0; k < sizeof ok / sizeof ok[0]; k++)
         fine |= strstr(low, ok[k]) != NULL;
     return fine;

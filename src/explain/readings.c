@@ -191,18 +191,46 @@ static bool row_of_old_torch(const dl_table *t, size_t r)
            dl_version_parse("1.12", &first) && dl_version_cmp(&v, &first) < 0;
 }
 
+/* Whether the table has rows for the text's OS (false when the text does not say one). */
+static bool table_has_os(const dl_table *t, const char *os)
+{
+    size_t r;
+    for (r = 0; os && r < t->rows; r++)
+        if (!strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os))
+            return true;
+    return false;
+}
+
+/* A row on the text's OS when the table has rows for it (any_os_row), else any row but the
+ * arm64 ones (see arm_row_unasked). */
+static bool row_on_os(const dl_table *t, size_t r, const char *os, bool any_os_row)
+{
+    return any_os_row ? !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)
+                      : !arm_row_unasked(t, r, os);
+}
+
+/* A row of the text's torch minor ("2.3"), or with none (minor ""), of the wheels one
+ * installs today (see row_of_old_torch). */
+static bool row_of_minor(const dl_table *t, size_t r, const char *minor)
+{
+    return minor[0] ? !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor)
+                    : !row_of_old_torch(t, r);
+}
+
+/* The table's rows that count for a text that names no torch: today's wheels on its OS. */
+static bool row_counts(const dl_table *t, size_t r, const char *os, bool any_os_row)
+{
+    return !row_of_old_torch(t, r) && row_on_os(t, r, os, any_os_row);
+}
+
 /* judge() over every wheel dlenv knows, on the text's OS when the table has rows for it. */
 static void judge_every_wheel(const dl_table *t, const char *os, const dl_gpu_span *gpu,
                               const char **seen, bool *split)
 {
-    bool any_os_row = false;
+    bool any_os_row = t && table_has_os(t, os);
     size_t r;
-    for (r = 0; t && r < t->rows && os; r++)
-        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
     for (r = 0; t && r < t->rows; r++)
-        if (!row_of_old_torch(t, r) &&
-            ((any_os_row && !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)) ||
-             (!any_os_row && !arm_row_unasked(t, r, os))))
+        if (row_counts(t, r, os, any_os_row))
             judge(gpu, dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list), seen, split);
 }
 
@@ -294,15 +322,12 @@ static bool same_gpu_after_update(const dl_paste *p)
            dl_paste_find_any(p, new_card, sizeof new_card / sizeof new_card[0]) < 0;
 }
 
-/* A torch built with CUDA 9 named, and no "no kernel image": the failure is CUDA 9's own
- * libraries on a newer GPU (cuBLAS and cuDNN before CUDA 10 know no Turing), which the
- * wheel lists of torch's own kernels do not decide. */
-static bool cuda9_build_named(const dl_paste *p)
+/* A signature row whose own words already weigh the build against the GPU: a torch built
+ * with CUDA 9 beside a Turing GPU fails in CUDA 9's own libraries (cuBLAS and cuDNN before
+ * CUDA 10 know no Turing), which the wheel lists of torch's own kernels do not decide. */
+static bool build_weighed_by_row(const char *signature)
 {
-    static const char *const marks[] = {"cuda 9", "cuda9", "cuda=9", "cu90", "cu92",
-                                        "9.0.176", "9.2.148", "cudatoolkit 9"};
-    return dl_paste_find(p, 0, "no kernel image") < 0 &&
-           dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+    return signature && !strcmp(signature, "cuda9_build_on_turing");
 }
 
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
@@ -366,19 +391,15 @@ static bool gpu_runs_every_wheel(const dl_knowledge *k, const dl_facts *f,
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
     const char *os = f->os.family.value;
     char minor[32];
-    bool any_os_row = false;
+    bool any_os_row;
     size_t r, judged = 0;
     if (!t || !gpu->lo || !gpu->hi)
         return false;
     torch_minor_of(f, minor, sizeof minor);
-    for (r = 0; r < t->rows && os; r++)
-        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    any_os_row = table_has_os(t, os);
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
-        if ((minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0) ||
-            (!minor[0] && row_of_old_torch(t, r)) ||
-            (any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
-            arm_row_unasked(t, r, os) ||
+        if (!row_of_minor(t, r, minor) || !row_on_os(t, r, os, any_os_row) ||
             !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
                                 &list) || !list.n)
             continue;
@@ -404,10 +425,8 @@ bool dl_gpu_below_every_wheel(const dl_knowledge *k, const dl_facts *f, const dl
     torch_minor_of(f, minor, sizeof minor);
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
-        if ((minor[0] && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_torch_minor), minor) != 0) ||
-            (!minor[0] && row_of_old_torch(t, r)))
-            continue;
-        if (!dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
+        if (!row_of_minor(t, r, minor) ||
+            !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
                                 &list) || !list.n)
             continue;
         if (dl_arch_check(gpu->hi / 10, gpu->hi % 10, &list).verdict != DL_ARCH_TOO_OLD)
@@ -467,17 +486,15 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
     const char *os = f->os.family.value;
-    bool any_os_row = false;
+    bool any_os_row;
     size_t r, judged = 0, runs = 0;
     if (!t || !gpu->lo)
         return false;
-    for (r = 0; r < t->rows && os; r++)
-        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    any_os_row = table_has_os(t, os);
     for (r = 0; r < t->rows; r++) {
         dl_arch_list list;
         dl_arch_verdict v;
-        if ((any_os_row && strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os) != 0) ||
-            row_of_old_torch(t, r) ||
+        if (!row_counts(t, r, os, any_os_row) ||
             !dl_arch_list_parse(dl_table_cell(t, r, DL_COL_wheel_arches_torch_cuda_arch_list),
                                 &list) || !list.n)
             continue;
@@ -488,15 +505,6 @@ bool dl_gpu_newer_than_most_wheels(const dl_knowledge *k, const dl_facts *f,
         judged++;
     }
     return judged > 0 && runs * 2 < judged;
-}
-
-/* The table's rows that count for the text's OS: its own when the table has any, else all
- * but the arm64 ones (see arm_row_unasked). */
-static bool row_counts(const dl_table *t, size_t r, const char *os, bool any_os_row)
-{
-    return !row_of_old_torch(t, r) &&
-           (any_os_row ? !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os)
-                       : !arm_row_unasked(t, r, os));
 }
 
 /* The newest torch minor among the rows that count; false when none parses. */
@@ -521,13 +529,12 @@ bool dl_gpu_dropped_by_newest_wheels(const dl_knowledge *k, const dl_facts *f,
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
     const char *os = f->os.family.value;
-    bool any_os_row = false, dropped = false, runs = false;
+    bool any_os_row, dropped = false, runs = false;
     dl_version newest;
     size_t r;
     if (!t || !gpu->hi || gpu->hi < 20)
         return false;
-    for (r = 0; r < t->rows && os; r++)
-        any_os_row |= !strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_os), os);
+    any_os_row = table_has_os(t, os);
     if (!newest_minor(t, os, any_os_row, &newest))
         return false;
     for (r = 0; r < t->rows; r++) {
@@ -1282,7 +1289,8 @@ static bool cpu_build_only_wanted(const dl_paste *p)
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
-                           const dl_gpu_span *gpu, const char *id, bool *settled)
+                           const dl_gpu_span *gpu, const char *signature, const char *id,
+                           bool *settled)
 {
     if (settled)
         *settled = false;
@@ -1307,7 +1315,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
          !strcmp(id, "torchvision_mismatch")) &&
         dl_text_extension_before_torch(p))
         return "";
-    if (!strcmp(id, "arch_not_in_wheel") && (slow_jit_only(p) || cuda9_build_named(p)))
+    if (!strcmp(id, "arch_not_in_wheel") && (slow_jit_only(p) || build_weighed_by_row(signature)))
         return id;
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
         return "gpu_arch_dropped";

@@ -45,10 +45,12 @@ bool dl_gpu_dropped_by_newest_wheels(const dl_knowledge *k, const dl_facts *f,
  * "import torch" before it: the import order, not a build for another torch. */
 bool dl_text_extension_before_torch(const dl_paste *p);
 
-/* The finding id the text supports instead of `id` (a signature's), "" to drop it, or id.
- * *settled (when given) is set when the text's facts rule the signature's alternatives out
- * (the GPU against the wheels), so none stays a candidate. */
+/* The finding id the text supports instead of `id` (the finding of the signature row named
+ * `signature`), "" to drop it, or id. *settled (when given) is set when the text's facts
+ * rule the signature's alternatives out (the GPU against the wheels), so none stays a
+ * candidate. */
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
-                           const dl_gpu_span *gpu, const char *id, bool *settled);
+                           const dl_gpu_span *gpu, const char *signature, const char *id,
+                           bool *settled);
 
 #endif

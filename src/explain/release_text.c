@@ -448,12 +448,10 @@ static long torch_dll_by_ctypes_line(const dl_paste *p)
     for (i = dl_paste_find(p, 0, "could not find module"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "could not find module")) {
         const char *low = p->lines[i].lower;
-        size_t k;
         if (!strstr(low, ".dll"))
             continue;
-        for (k = 0; k < sizeof folders / sizeof folders[0]; k++)
-            if (strstr(low, folders[k]))
-                return i;
+        if (dl_line_has_any(low, folders, sizeof folders / sizeof folders[0]))
+            return i;
     }
     return -1;
 }

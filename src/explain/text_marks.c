@@ -169,11 +169,7 @@ static bool in_code(const char *low)
 {
     static const char *const code[] = {"raise ", "print(", "assert ", "warn(", "log(",
                                        "logger.", "else:", "return "};
-    size_t k;
-    for (k = 0; k < sizeof code / sizeof code[0]; k++)
-        if (strstr(low, code[k]))
-            return true;
-    return false;
+    return dl_line_has_any(low, code, sizeof code / sizeof code[0]);
 }
 
 /* The writer tells what the program said or did before `at`, in the same sentence: "it
@@ -203,14 +199,11 @@ static bool titled_unavailable(const char *low)
     static const char *const words[] = {"cuda is not available", "cuda isn't available",
                                         "cuda not available", "cuda unavailable",
                                         "cuda is unavailable"};
-    size_t k, n = strlen(low);
+    size_t n = strlen(low);
     if (n > 60 || strstr(low, "cpu") || strchr(low, '[') || strchr(low, '?') ||
         strstr(low, "warn") || strstr(low, "error") || strstr(low, "if "))
         return false;
-    for (k = 0; k < sizeof words / sizeof words[0]; k++)
-        if (strstr(low, words[k]))
-            return true;
-    return false;
+    return dl_line_has_any(low, words, sizeof words / sizeof words[0]);
 }
 
 /* is_available() False retold in prose, without the call: "it says CUDA is not available",

@@ -569,13 +569,9 @@ static bool nvidia_owned(const char *low, const char *at, size_t len)
                                             "non nvidia", "not an nvidia", "not a nvidia",
                                             "without", "buy", "instead of", "only",
                                             "don't have", "do not have", "dont have"};
-    size_t k;
     (void)at;
     (void)len;
-    for (k = 0; k < sizeof not_owned / sizeof not_owned[0]; k++)
-        if (strstr(low, not_owned[k]))
-            return false;
-    return true;
+    return !dl_line_has_any(low, not_owned, sizeof not_owned / sizeof not_owned[0]);
 }
 
 void dl_explain_other_vendor_gpu_question(dl_explanation *e)

@@ -1,6 +1,7 @@
 /* Path forms that tell the OS a paste was made on. A path is the machine's own: prose
  * rarely writes one, and a Linux path never has a backslash. */
 #include "parse/os_signs.h"
+#include "parse/paste.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -76,9 +77,6 @@ bool dl_os_linux_sign(const char *low)
     static const char *const paths[] = {"/opt/conda/", "/opt/rocm", "/opt/amdgpu/",
                                         "/opt/nvidia/", "x86_64-linux-gnu", "aarch64-linux-gnu",
                                         "/usr/lib64/", "/usr/local/cuda"};
-    size_t k;
-    for (k = 0; k < sizeof paths / sizeof paths[0]; k++)
-        if (strstr(low, paths[k]))
-            return true;
-    return linux_root(low) || root_prompt(low);
+    return dl_line_has_any(low, paths, sizeof paths / sizeof paths[0]) || linux_root(low) ||
+           root_prompt(low);
 }

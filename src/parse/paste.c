@@ -922,6 +922,15 @@ long dl_paste_find(const dl_paste *p, size_t from, const char *needle)
     return (long)lo;
 }
 
+bool dl_line_has_any(const char *s, const char *const *words, size_t n)
+{
+    size_t k;
+    for (k = 0; k < n; k++)
+        if (strstr(s, words[k]))
+            return true;
+    return false;
+}
+
 long dl_paste_find_any(const dl_paste *p, const char *const *needles, size_t n)
 {
     size_t k;

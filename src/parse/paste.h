@@ -46,6 +46,8 @@ void dl_paste_free(dl_paste *p);
 long dl_paste_find(const dl_paste *p, size_t from, const char *needle);
 /* The line of the first of n needles (in their order) that the text holds; -1 when none. */
 long dl_paste_find_any(const dl_paste *p, const char *const *needles, size_t n);
+/* Whether the string s (a line, already lower case) holds any of n words. */
+bool dl_line_has_any(const char *s, const char *const *words, size_t n);
 
 /* Whether needle (len bytes) occurring at `at` in the lower-case line `low` counts: a word
  * alone, not a CPU's brand, a flag beside a word of trouble. */
