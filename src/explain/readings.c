@@ -322,6 +322,21 @@ static bool same_gpu_after_update(const dl_paste *p)
            dl_paste_find_any(p, new_card, sizeof new_card / sizeof new_card[0]) < 0;
 }
 
+/* A cause under which torch cannot put a tensor on the GPU at all: a CPU build, no GPU,
+ * no driver or one too old for the build. A tensor on a CUDA device in the text rules them
+ * out (torch's own "found at least two devices, cpu and cuda:0"). */
+static bool gpu_unreachable_cause(const char *id)
+{
+    static const char *const ids[] = {"cpu_only_build", "conda_cpu_build_selected", "no_gpu",
+                                       "no_driver_installed", "driver_not_loaded",
+                                       "driver_too_old"};
+    size_t k;
+    for (k = 0; k < sizeof ids / sizeof ids[0]; k++)
+        if (!strcmp(id, ids[k]))
+            return true;
+    return false;
+}
+
 /* A signature row whose own words already weigh the build against the GPU: a torch built
  * with CUDA 9 beside a Turing GPU fails in CUDA 9's own libraries (cuBLAS and cuDNN before
  * CUDA 10 know no Turing), which the wheel lists of torch's own kernels do not decide. */
@@ -1294,6 +1309,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
 {
     if (settled)
         *settled = false;
+    if (gpu_unreachable_cause(id) && dl_text_cuda_tensor_line(p) >= 0)
+        return "";
     if (strcmp(colab_without_gpu(p, id), id) != 0)
         return "no_gpu";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)

@@ -408,6 +408,19 @@ long dl_text_gpu_unused_line(const dl_paste *p)
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
+long dl_text_cuda_tensor_line(const dl_paste *p)
+{
+    static const char *const marks[] = {"device='cuda:", "device=\"cuda:", "device(type='cuda'"};
+    long i = dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]);
+    if (i >= 0)
+        return i;
+    for (i = dl_paste_find(p, 0, "same device"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "same device"))
+        if (strstr(p->lines[i].lower, "cuda:") && strstr(p->lines[i].lower, "devices"))
+            return i;
+    return -1;
+}
+
 bool dl_text_cuda_build_named(const dl_paste *p)
 {
     static const char *const marks[] = {"download.pytorch.org/whl/cu", "+cu", "cudatoolkit",

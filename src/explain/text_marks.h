@@ -29,6 +29,11 @@ long dl_text_app_no_gpu_line(const dl_paste *p);
  * "can't run on cuda", "does not recognize my gpu"); -1 when it does not. */
 long dl_text_gpu_unused_line(const dl_paste *p);
 
+/* The text shows a tensor on a CUDA device: torch's "found at least two devices, cpu and
+ * cuda:0" (a tensor left on the CPU beside one on the GPU) or a tensor's repr with
+ * device='cuda:0'. That run's torch had CUDA and reached the GPU; -1 when none. */
+long dl_text_cuda_tensor_line(const dl_paste *p);
+
 /* The text shows a CUDA build was asked for: its index, a +cuXYZ tag, conda's CUDA
  * packages. Then the CPU build is not the likely reading. */
 bool dl_text_cuda_build_named(const dl_paste *p);
