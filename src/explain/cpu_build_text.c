@@ -3,6 +3,7 @@
 #include "explain/quote.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
+#include "explain/unavailable_text.h"
 #include "facts/query.h"
 #include "plan/gpu_names.h"
 
@@ -383,7 +384,8 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
          (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
-         (line = dl_text_app_no_gpu_line(&e->paste)) < 0))
+         (line = dl_text_app_no_gpu_line(&e->paste)) < 0) ||
+        dl_explain_availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
@@ -458,7 +460,8 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         dl_text_cuda_build_named(&e->paste) ||
         ((line = gpu_not_seen_line(&e->paste)) < 0 &&
          (!f->nvml.gpus.count || ((line = false_in_words_line(&e->paste)) < 0 &&
-                                  (line = dl_text_app_no_gpu_line(&e->paste)) < 0))))
+                                  (line = dl_text_app_no_gpu_line(&e->paste)) < 0))) ||
+        dl_explain_availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

@@ -65,16 +65,25 @@ static bool available_somewhere(const dl_paste *p)
  * and python3, a console and a script, the user's check and the app), with no update
  * between them: the driver runs CUDA for this torch somewhere, so no driver or build reading holds; what differs between the
  * two places does. Candidates and the question, no root cause. */
-static bool availability_differs(dl_explanation *e)
+bool dl_explain_availability_differs(dl_explanation *e)
 {
     static const char *const candidates[] = {"pip_python_mismatch", "cuda_visible_devices",
                                               "ld_library_path_conflict"};
     /* True before an update and False after it is a change of build, which the driver
      * reading covers (the new build's CUDA is newer than the driver runs) */
     static const char *const changed[] = {"updat", "upgrad", "downgrad"};
+    /* the True came from another machine (a server, Colab, a colleague's computer): its
+     * torch and driver say nothing of this one's; "服务器" server, "另一台" another one */
+    static const char *const elsewhere[] = {"server", "another machine", "other machine",
+                                            "another computer", "other computer",
+                                            "different machine", "different computer",
+                                            "colab", "kaggle", "cluster",
+                                            "\xe6\x9c\x8d\xe5\x8a\xa1\xe5\x99\xa8",
+                                            "\xe5\x8f\xa6\xe4\xb8\x80\xe5\x8f\xb0"};
     size_t k;
     if (!available_somewhere(&e->paste) ||
-        dl_paste_find_any(&e->paste, changed, sizeof changed / sizeof changed[0]) >= 0)
+        dl_paste_find_any(&e->paste, changed, sizeof changed / sizeof changed[0]) >= 0 ||
+        dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0)
         return false;
     for (k = 0; k < sizeof candidates / sizeof candidates[0]; k++)
         dl_strv_add(&e->alternatives, dl_strdup(candidates[k]));
@@ -154,7 +163,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
-        (line = dl_text_unavailable_line(&e->paste)) < 0 || availability_differs(e) ||
+        (line = dl_text_unavailable_line(&e->paste)) < 0 || dl_explain_availability_differs(e) ||
         jetson_unavailable(e))
         return;
     dl_text_cause_add(e, machine_unknown(&e->paste, f) ? &unknown_machine : &cause, line, -1);

@@ -15,6 +15,13 @@
  * decides. */
 void dl_explain_silent_unavailable(dl_explanation *e);
 
+/* is_available() False in one place and True in another (the terminal and an IDE or a
+ * notebook, python and python3, a console and a script), with no update between them: no
+ * driver or build reading holds; what differs between the two places does. Adds the
+ * candidates and the question that decides, and says true; false (nothing added) when the
+ * text shows no True. */
+bool dl_explain_availability_differs(dl_explanation *e);
+
 /* torch.cuda.is_available() is False in a Colab notebook, with nothing else found (no old
  * driver's warning, no CPU build shown): Colab's runtimes bring a CUDA torch and the
  * driver, and a GPU only on a GPU runtime type, so the runtime has none. A torch the user
