@@ -218,7 +218,9 @@ static long prose_unavailable_line(const dl_paste *p)
     static const char *const said[] = {"cuda is not available", "cuda isn't available",
                                        "cuda isnt available", "cuda is unavailable",
                                        "gpu not detected", "gpu is not detected", "cuda false",
-                                       "cuda: false", "cuda = false"};
+                                       "cuda: false", "cuda = false", "gpu unavailable",
+                                       "gpu is unavailable", "gpu is not available",
+                                       "gpu isn't available", "gpu not available"};
     static const char *const prose[] = {"does not detect my gpu", "doesn't detect my gpu",
                                         "doesnt detect my gpu", "not detecting my gpu",
                                         "does not detect the gpu", "doesn't detect the gpu",
