@@ -337,12 +337,14 @@ static bool gpu_unreachable_cause(const char *id)
     return false;
 }
 
-/* A signature row whose own words already weigh the build against the GPU: a torch built
- * with CUDA 9 beside a Turing GPU fails in CUDA 9's own libraries (cuBLAS and cuDNN before
- * CUDA 10 know no Turing), which the wheel lists of torch's own kernels do not decide. */
+/* A signature row whose own words already weigh the build against the GPU, which the
+ * wheel lists of today's torch do not decide: a torch built with CUDA 9 beside a Turing
+ * GPU fails in CUDA 9's own libraries (cuBLAS and cuDNN before CUDA 10 know no Turing); a
+ * program that fails since a newer GPU came brings a torch older than that GPU. */
 static bool build_weighed_by_row(const char *signature)
 {
-    return signature && !strcmp(signature, "cuda9_build_on_turing");
+    return signature && (!strcmp(signature, "cuda9_build_on_turing") ||
+                         !strcmp(signature, "newer_gpu_than_the_app_knew"));
 }
 
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
