@@ -314,12 +314,13 @@ static long library_says_unavailable(const dl_paste *p)
     return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
 }
 
-long dl_text_unavailable_line(const dl_paste *p)
+/* The first line where the call spelt `call` is answered False (after it on its line, alone
+ * on the next, or below it); -1 when none. */
+static long call_answered_false(const dl_paste *p, const char *call)
 {
     long i, below;
-    for (i = dl_paste_find(p, 0, "is_available"); i >= 0;
-         i = dl_paste_find(p, (size_t)i + 1, "is_available")) {
-        const char *after = strstr(p->lines[i].lower, "is_available");
+    for (i = dl_paste_find(p, 0, call); i >= 0; i = dl_paste_find(p, (size_t)i + 1, call)) {
+        const char *after = strstr(p->lines[i].lower, call);
         if (strstr(after, "false"))
             return i;
         if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
@@ -327,6 +328,23 @@ long dl_text_unavailable_line(const dl_paste *p)
         if ((below = false_below(p, (size_t)i)) >= 0)
             return below;
     }
+    return -1;
+}
+
+long dl_text_unavailable_line(const dl_paste *p)
+{
+    /* the call as writers misspell it when they retype it ("torch.cuda.is_availiable() is
+     * false") */
+    static const char *const calls[] = {"is_available", "is_avaliable", "is_availiable",
+                                        "is_avaialable", "is_availabe", "is_availble",
+                                        "is_avalible", "is_avilable", "isavailable"};
+    long i, found = -1;
+    size_t k;
+    for (k = 0; k < sizeof calls / sizeof calls[0]; k++)
+        if ((i = call_answered_false(p, calls[k])) >= 0 && (found < 0 || i < found))
+            found = i;
+    if (found >= 0)
+        return found;
     /* autocast's warning says the same: "User provided device_type of 'cuda', but CUDA is
      * not available. Disabling" */
     i = dl_paste_find(p, 0, "but cuda is not available");
