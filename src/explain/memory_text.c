@@ -116,8 +116,13 @@ static long other_work_on_gpu_line(const dl_paste *p)
         "another code", "another program", "another process", "another job",
         "another training", "another model", "another script", "another user",
         "other jobs", "other processes", "other programs", "other users", "someone else",
-        /* Chinese: "(is) occupied", "card 0 is full" */
-        "\xe8\xa2\xab\xe5\x8d\xa0\xe7\x94\xa8", "\xe5\x8d\xa1\xe6\x98\xaf\xe7\x88\x86\xe6\xbb\xa1"};
+        "already occupied", "is already in use", "already being used", "already taken",
+        /* Chinese: "(is) occupied", "card 0 is full", "a process occupies", "a process ...
+         * (ate) all", "ate up"; Korean: "is occupying" */
+        "\xe8\xa2\xab\xe5\x8d\xa0\xe7\x94\xa8", "\xe5\x8d\xa1\xe6\x98\xaf\xe7\x88\x86\xe6\xbb\xa1",
+        "\xe8\xbf\x9b\xe7\xa8\x8b\xe5\x8d\xa0\xe7\x94\xa8", "\xe8\xbf\x9b\xe7\xa8\x8b\xef\xbc\x8c\xe6\x8a\x8a",
+        "\xe5\x90\x83\xe6\x8e\x89", "\xe5\x85\xa8\xe5\x90\x83\xe4\xba\x86",
+        "\xec\xb0\xa8\xec\xa7\x80\xed\x95\x98\xea\xb3\xa0 \xec\x9e\x88\xeb\x8a\x94"};
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
