@@ -43,6 +43,9 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f, dl_gpu_span *span)
     }
     if (!g->name.value || dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA)
         return;
+    /* a whole line of cards ("RTX 50 series"): every model of it in the table */
+    if (dl_geforce_line_span(k, g->name.value, &span->lo, &span->hi))
+        return;
     dl_gpu_resolve_name(k, g->name.value, &m);
     span->lo = m.span_lo;
     span->hi = m.span_hi;

@@ -93,6 +93,49 @@ unsigned dl_geforce_series_of(const char *name)
     return 0;
 }
 
+/* Whether a name table row's words hold family ("rtx") followed by a four-digit model of
+ * the series ("50": "5070"). */
+static bool row_of_line(const char *row_name, const char *family, const char *series)
+{
+    name_word words[12];
+    size_t n = split_words(row_name, words, sizeof words / sizeof words[0]), i;
+    for (i = 0; i + 1 < n; i++)
+        if (!strcmp(words[i].w, family) && strlen(words[i + 1].w) == 4 &&
+            strspn(words[i + 1].w, "0123456789") == 4 && !strncmp(words[i + 1].w, series, 2))
+            return true;
+    return false;
+}
+
+bool dl_geforce_line_span(const dl_knowledge *k, const char *name, unsigned *lo, unsigned *hi)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_gpu_compute_capability) : NULL;
+    name_word words[4];
+    size_t n, r;
+    bool found = false;
+    if (!t || !name || (n = split_words(name, words, sizeof words / sizeof words[0])) != 3 ||
+        (strcmp(words[0].w, "rtx") != 0 && strcmp(words[0].w, "gtx") != 0) ||
+        strlen(words[1].w) != 2 || strspn(words[1].w, "0123456789") != 2 ||
+        strcmp(words[2].w, "series") != 0)
+        return false;
+    for (r = 0; r < t->rows; r++) {
+        unsigned major, minor, cc;
+        /* GeForce boards only: "Quadro RTX 5000" is no RTX 50 */
+        if (strncmp(dl_table_cell(t, r, DL_COL_gpu_compute_capability_segment), "GeForce", 7) ||
+            !row_of_line(dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name),
+                         words[0].w, words[1].w) ||
+            !dl_cc_parse(dl_table_cell(t, r, DL_COL_gpu_compute_capability_compute_capability),
+                         &major, &minor) || minor >= 10)
+            continue;
+        cc = major * 10 + minor;
+        if (!found || cc < *lo)
+            *lo = cc;
+        if (!found || cc > *hi)
+            *hi = cc;
+        found = true;
+    }
+    return found;
+}
+
 bool dl_geforce_series_span(const dl_knowledge *k, const char *name, unsigned *lo, unsigned *hi)
 {
     const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_geforce_series) : NULL;

@@ -17,4 +17,10 @@ unsigned dl_geforce_series_of(const char *name);
  * have; false when name has no series or the table has no row for it. */
 bool dl_geforce_series_span(const dl_knowledge *k, const char *name, unsigned *lo, unsigned *hi);
 
+/* The span of a GeForce named by its whole line of cards, as explain names one read in words
+ * ("RTX 50 series", "GTX 16 series"): the lowest and highest capability of that family's
+ * four-digit models of the series in the name table (data/gpu_compute_capability.csv);
+ * false for any other name or when the table has none. */
+bool dl_geforce_line_span(const dl_knowledge *k, const char *name, unsigned *lo, unsigned *hi);
+
 #endif

@@ -2188,6 +2188,67 @@ static void gpu_architecture_in_words(const dl_paste *p, dl_facts *f, dl_text_fa
     }
 }
 
+/* The GeForce series at `at` (two digits: "50"), written as a whole line of cards: "RTX 50
+ * series", "rtx50-series", "RTX 50xx", "RTX 5000 series", or with no family word "50 series
+ * GPUs" / "50-series card". The length matched, or 0. */
+static size_t series_words_at(const char *low, const char *at)
+{
+    static const char *const family_after[] = {" series", "-series", "xx", "x0", "00 series",
+                                               "00-series", "00 series"};
+    static const char *const bare_after[] = {" series gpu", "-series gpu", " series card",
+                                             "-series card", " series graphics",
+                                             "-series graphics", " series nvidia"};
+    const char *before = at, *end = at + 2;
+    size_t k;
+    bool family = false;
+    if (isalnum((unsigned char)end[0]) && strncmp(end, "xx", 2) && strncmp(end, "x0", 2) &&
+        strncmp(end, "00", 2))
+        return 0;
+    while (before > low && before[-1] == ' ')
+        before--;
+    family = before - low >= 3 &&
+             (!strncmp(before - 3, "rtx", 3) || !strncmp(before - 3, "gtx", 3)) &&
+             (before - low == 3 || !isalnum((unsigned char)before[-4]));
+    if (!family && at > low && isalnum((unsigned char)at[-1]))
+        return 0;
+    for (k = 0; family && k < sizeof family_after / sizeof family_after[0]; k++)
+        if (!strncmp(end, family_after[k], strlen(family_after[k])) &&
+            !isalnum((unsigned char)end[strlen(family_after[k])]))
+            return 2 + strlen(family_after[k]);
+    for (k = 0; !family && k < sizeof bare_after / sizeof bare_after[0]; k++)
+        if (!strncmp(end, bare_after[k], strlen(bare_after[k])))
+            return 2 + strlen(bare_after[k]);
+    return 0;
+}
+
+/* A GeForce named only by its series ("the RTX 50 series is not supported", "my 50-series
+ * card"): named "RTX 50 series" (GTX for 10 and 16), whose span explain takes from every
+ * model of that series in the name table (know/geforce_series.c). */
+static void gpu_series_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const series[] = {"10", "16", "20", "30", "40", "50"};
+    static const char *const marks[] = {"series", "0xx", "0x0"};
+    size_t k, m;
+    if (f->nvml.gpus.count && gpu(f)->name.value)
+        return;
+    for (k = 0; k < sizeof series / sizeof series[0]; k++)
+        for (m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+        long i;
+        for (i = dl_paste_find(p, 0, marks[m]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, marks[m])) {
+            const char *low = p->lines[i].lower, *at;
+            for (at = strstr(low, series[k]); at; at = strstr(at + 1, series[k]))
+                if (series_words_at(low, at)) {
+                    char name[24];
+                    snprintf(name, sizeof name, "%s %s series", k < 2 ? "GTX" : "RTX",
+                             series[k]);
+                    set_gpu_name(f, w, (size_t)i, name, strlen(name));
+                    return;
+                }
+        }
+        }
+}
+
 /* A line that is only a GeForce model number with its suffix ("2070super", "1080 Ti",
  * "4070 SUPER"), as issue forms get filled in: the four digits of a GeForce series (10, 16,
  * 20, 30, 40, 50 and a tier 50-90) and "ti" or "super" after them, nothing else on the
@@ -2485,6 +2546,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     driver_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
+    gpu_series_in_words(p, f, w);
     gpu_architecture_in_words(p, f, w);
     os_from_windows_shell(p, f, w);
     os_from_tools(p, f, w);

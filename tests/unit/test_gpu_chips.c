@@ -290,6 +290,26 @@ static void geforce_series_names(void **state)
     assert_false(dl_geforce_series_span(&dl_test_know, "GeForce RTX 3060", &lo, &hi));
 }
 
+/* A GeForce line named by its series ("RTX 50 series") spans its GeForce models in the name
+ * table; a workstation board of the same digits (Quadro RTX 5000, sm_75) is not one. */
+static void geforce_line_spans(void **state)
+{
+    unsigned lo = 0, hi = 0;
+    (void)state;
+    assert_true(dl_geforce_line_span(&dl_test_know, "RTX 50 series", &lo, &hi));
+    assert_int_equal(lo, 120);
+    assert_int_equal(hi, 120);
+    assert_true(dl_geforce_line_span(&dl_test_know, "GTX 16 series", &lo, &hi));
+    assert_int_equal(lo, 75);
+    assert_int_equal(hi, 75);
+    assert_true(dl_geforce_line_span(&dl_test_know, "RTX 30 series", &lo, &hi));
+    assert_int_equal(lo, 86);
+    assert_int_equal(hi, 86);
+    assert_false(dl_geforce_line_span(&dl_test_know, "RTX 5000", &lo, &hi));
+    assert_false(dl_geforce_line_span(&dl_test_know, "Quadro RTX 50 series", &lo, &hi));
+    assert_false(dl_geforce_line_span(&dl_test_know, "RTX 90 series", &lo, &hi));
+}
+
 /* Every three-digit GeForce in this machine's pci.ids is made of a chip whose capability
  * lies in its series' span (data/geforce_series.csv). */
 static void geforce_series_spans_hold(void **state)
@@ -337,6 +357,7 @@ int main(void)
         cmocka_unit_test(pci_ids_names_resolve),
         cmocka_unit_test(every_pci_ids_gpu_resolves),
         cmocka_unit_test(geforce_series_names),
+        cmocka_unit_test(geforce_line_spans),
         cmocka_unit_test(geforce_series_spans_hold),
     };
     return cmocka_run_group_tests(tests, dl_test_know_setup, dl_test_know_teardown);
