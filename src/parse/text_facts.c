@@ -2447,8 +2447,11 @@ static bool windows_shell_at(const char *low, const char *at, size_t len)
 
 static void os_from_windows_shell(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
+    /* the Anaconda Prompt and Miniforge Prompt are Start-menu shortcuts of the Windows
+     * installers (Linux and macOS have no such prompt) */
     static const char *const shells[] = {"in the cmd", "in cmd", "cmd window", "cmd.exe",
-                                         "command prompt", "powershell"};
+                                         "command prompt", "powershell", "anaconda prompt",
+                                         "miniforge prompt", "miniconda prompt"};
     size_t k;
     long best = -1;
     if (f->os.family.value || names_linux_host(p))
