@@ -126,7 +126,7 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat,
                           dl_explanation *e, const dl_findings *rules)
 {
     const char *id = dl_table_cell(cat, h->row, DL_COL_error_signatures_finding);
-    const char *signed_id = id;
+    const char *signed_id = id, *ask;
     size_t row = h->row;
     int layer;
     dl_finding *x;
@@ -177,11 +177,12 @@ static void add_signature(const dl_knowledge *k, const dl_table *cat,
         dl_strv_add(&e->alternatives, dl_strdup(signed_id));
         dl_strv_split(&e->alternatives,
                       dl_table_cell(cat, h->row, DL_COL_error_signatures_alternatives), ';');
-        if (!*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
-            row = h->row;
     }
-    if (*dl_table_cell(cat, row, DL_COL_error_signatures_ask))
-        dl_strv_add(&e->ask, dl_strdup(dl_table_cell(cat, row, DL_COL_error_signatures_ask)));
+    ask = dl_table_cell(cat, row, DL_COL_error_signatures_ask);
+    if (!*ask)
+        ask = dl_table_cell(cat, h->row, DL_COL_error_signatures_ask);
+    if (*ask)
+        dl_strv_add(&e->ask, dl_strdup(ask));
 }
 
 /* The rules' failures on the text's facts, with the lines those facts came from. */

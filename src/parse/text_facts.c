@@ -2188,37 +2188,50 @@ static void gpu_architecture_in_words(const dl_paste *p, dl_facts *f, dl_text_fa
     }
 }
 
-/* The GeForce series at `at` (two digits: "50"), written as a whole line of cards: "RTX 50
- * series", "rtx50-series", "RTX 50xx", "RTX 5000 series", or with no family word "50 series
- * GPUs" / "50-series card". The length matched, or 0. */
-static size_t series_words_at(const char *low, const char *at)
+/* Whether the GeForce series at `at` (two digits: "50") is written as a whole line of
+ * cards: "RTX 50 series", "rtx50-series", "RTX 50xx", "RTX 5000 series", or with no family
+ * word "50 series GPUs" / "50-series card". */
+static bool series_named_at(const char *low, const char *at)
 {
     static const char *const family_after[] = {" series", "-series", "xx", "x0", "00 series",
-                                               "00-series", "00 series"};
+                                               "00-series"};
     static const char *const bare_after[] = {" series gpu", "-series gpu", " series card",
                                              "-series card", " series graphics",
                                              "-series graphics", " series nvidia"};
     const char *before = at, *end = at + 2;
     size_t k;
-    bool family = false;
+    bool family;
     if (isalnum((unsigned char)end[0]) && strncmp(end, "xx", 2) && strncmp(end, "x0", 2) &&
         strncmp(end, "00", 2))
-        return 0;
+        return false;
     while (before > low && before[-1] == ' ')
         before--;
     family = before - low >= 3 &&
              (!strncmp(before - 3, "rtx", 3) || !strncmp(before - 3, "gtx", 3)) &&
              (before - low == 3 || !isalnum((unsigned char)before[-4]));
     if (!family && at > low && isalnum((unsigned char)at[-1]))
-        return 0;
+        return false;
     for (k = 0; family && k < sizeof family_after / sizeof family_after[0]; k++)
         if (!strncmp(end, family_after[k], strlen(family_after[k])) &&
             !isalnum((unsigned char)end[strlen(family_after[k])]))
-            return 2 + strlen(family_after[k]);
+            return true;
     for (k = 0; !family && k < sizeof bare_after / sizeof bare_after[0]; k++)
         if (!strncmp(end, bare_after[k], strlen(bare_after[k])))
-            return 2 + strlen(bare_after[k]);
-    return 0;
+            return true;
+    return false;
+}
+
+/* The first line holding `mark` where the series is named as a line of cards; -1 if none. */
+static long series_line(const dl_paste *p, const char *series, const char *mark)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, mark); i >= 0; i = dl_paste_find(p, (size_t)i + 1, mark)) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, series); at; at = strstr(at + 1, series))
+            if (series_named_at(low, at))
+                return i;
+    }
+    return -1;
 }
 
 /* A GeForce named only by its series ("the RTX 50 series is not supported", "my 50-series
@@ -2233,19 +2246,13 @@ static void gpu_series_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w
         return;
     for (k = 0; k < sizeof series / sizeof series[0]; k++)
         for (m = 0; m < sizeof marks / sizeof marks[0]; m++) {
-        long i;
-        for (i = dl_paste_find(p, 0, marks[m]); i >= 0;
-             i = dl_paste_find(p, (size_t)i + 1, marks[m])) {
-            const char *low = p->lines[i].lower, *at;
-            for (at = strstr(low, series[k]); at; at = strstr(at + 1, series[k]))
-                if (series_words_at(low, at)) {
-                    char name[24];
-                    snprintf(name, sizeof name, "%s %s series", k < 2 ? "GTX" : "RTX",
-                             series[k]);
-                    set_gpu_name(f, w, (size_t)i, name, strlen(name));
-                    return;
-                }
-        }
+            long i = series_line(p, series[k], marks[m]);
+            char name[24];
+            if (i < 0)
+                continue;
+            snprintf(name, sizeof name, "%s %s series", k < 2 ? "GTX" : "RTX", series[k]);
+            set_gpu_name(f, w, (size_t)i, name, strlen(name));
+            return;
         }
 }
 
