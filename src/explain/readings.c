@@ -337,6 +337,55 @@ static bool gpu_unreachable_cause(const char *id)
     return false;
 }
 
+/* The version right after `mark` in a line ("12.1" from "__cuda >=12.1,"); false when the
+ * line has no mark or no version after it. */
+static bool version_after(const char *low, const char *mark, dl_version *v)
+{
+    const char *at = strstr(low, mark);
+    char buf[32];
+    size_t n;
+    if (!at)
+        return false;
+    at += strlen(mark);
+    n = strspn(at, "0123456789.");
+    while (n && at[n - 1] == '.')
+        n--;
+    if (!n || n >= sizeof buf)
+        return false;
+    memcpy(buf, at, n);
+    buf[n] = '\0';
+    return dl_version_parse(buf, v);
+}
+
+/* conda's solver output names the CUDA a package asks for ("__cuda >=12",
+ * "__cuda[version='>=10.1']") and the driver's ("conflicting with __cuda-11.4-0",
+ * "__cuda==10.2=0"); conda lists the driver's __cuda among the conflicts even where it
+ * satisfies the request (its own misleading report, not the cause). True when both are
+ * shown and the driver's is at least the one asked for. */
+static bool conda_driver_cuda_suffices(const dl_paste *p)
+{
+    static const char *const asked[] = {"__cuda >=", "__cuda[version='>=", "__cuda[version=\">="};
+    static const char *const has[] = {"conflicting with __cuda-", "__cuda=="};
+    dl_version need = {0}, have = {0}, v;
+    bool need_seen = false, have_seen = false;
+    long i;
+    size_t k;
+    for (i = dl_paste_find(p, 0, "__cuda"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "__cuda")) {
+        for (k = 0; k < sizeof asked / sizeof asked[0]; k++)
+            if (version_after(p->lines[i].lower, asked[k], &v) &&
+                (!need_seen || dl_version_cmp(&v, &need) > 0)) {
+                need = v;
+                need_seen = true;
+            }
+        for (k = 0; k < sizeof has / sizeof has[0]; k++)
+            if (!have_seen && version_after(p->lines[i].lower, has[k], &v)) {
+                have = v;
+                have_seen = true;
+            }
+    }
+    return need_seen && have_seen && dl_version_cmp(&have, &need) >= 0;
+}
+
 /* A signature row whose own words already weigh the build against the GPU, which the
  * wheel lists of today's torch do not decide: a torch built with CUDA 9 beside a Turing
  * GPU fails in CUDA 9's own libraries (cuBLAS and cuDNN before CUDA 10 know no Turing); a
@@ -1312,6 +1361,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (settled)
         *settled = false;
     if (gpu_unreachable_cause(id) && dl_text_cuda_tensor_line(p) >= 0)
+        return "";
+    if (signature && !strcmp(signature, "conda_virtual_cuda_too_old") &&
+        conda_driver_cuda_suffices(p))
         return "";
     if (strcmp(colab_without_gpu(p, id), id) != 0)
         return "no_gpu";
