@@ -386,14 +386,32 @@ static bool conda_driver_cuda_suffices(const dl_paste *p)
     return need_seen && have_seen && dl_version_cmp(&have, &need) >= 0;
 }
 
-/* A signature row whose own words already weigh the build against the GPU, which the
- * wheel lists of today's torch do not decide: a torch built with CUDA 9 beside a Turing
- * GPU fails in CUDA 9's own libraries (cuBLAS and cuDNN before CUDA 10 know no Turing); a
- * program that fails since a newer GPU came brings a torch older than that GPU. */
-static bool build_weighed_by_row(const char *signature)
+/* Signature rows whose own words already weigh the build against the GPU, which the wheel
+ * lists of today's torch do not decide:
+ * - a torch built with CUDA 9 beside a Turing GPU fails in CUDA 9's own libraries (cuBLAS
+ *   and cuDNN before CUDA 10 know no Turing);
+ * - a program that fails since a newer GPU came brings a torch older than that GPU;
+ * - CUFFT_INTERNAL_ERROR from a CUDA 11.7-or-older build is that cuFFT on an Ada or newer
+ *   GPU (capability 8.9): a GPU the text names as older than that rules the row out. */
+static const struct {
+    const char *signature;
+    unsigned lowest_gpu; /* capability x10 the row is about; 0: any */
+} build_weighed_rows[] = {
+    {"cuda9_build_on_turing", 0},
+    {"newer_gpu_than_the_app_knew", 0},
+    {"cufft_internal_error_old_cuda", 89},
+};
+
+/* The row's own reading: id, or "" when the text's GPU is older than the row is about; NULL
+ * when the signature is not one of build_weighed_rows. */
+static const char *build_weighed_by_row(const char *signature, const dl_gpu_span *gpu,
+                                        const char *id)
 {
-    return signature && (!strcmp(signature, "cuda9_build_on_turing") ||
-                         !strcmp(signature, "newer_gpu_than_the_app_knew"));
+    size_t i;
+    for (i = 0; signature && i < sizeof build_weighed_rows / sizeof build_weighed_rows[0]; i++)
+        if (!strcmp(signature, build_weighed_rows[i].signature))
+            return gpu->hi && gpu->hi < build_weighed_rows[i].lowest_gpu ? "" : id;
+    return NULL;
 }
 
 /* "no kernel image" and "not compatible" name no GPU's age; the GPU against the wheel's
@@ -1386,8 +1404,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
          !strcmp(id, "torchvision_mismatch")) &&
         dl_text_extension_before_torch(p))
         return "";
-    if (!strcmp(id, "arch_not_in_wheel") && (slow_jit_only(p) || build_weighed_by_row(signature)))
+    if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;
+    if (!strcmp(id, "arch_not_in_wheel") && build_weighed_by_row(signature, gpu, id))
+        return build_weighed_by_row(signature, gpu, id);
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
         return "gpu_arch_dropped";
     if (!strcmp(id, "arch_not_in_wheel"))
