@@ -6,6 +6,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* "no gpu support", "without CUDA support": the writer describes a machine or a build
+ * without the GPU, which asks nothing about it; true when every `word` on `low` is so. */
+static bool setup_without_gpu(const char *low, const char *word)
+{
+    static const char *const without[] = {"no gpu ", "no cuda ", "without gpu ",
+                                          "without cuda "};
+    const char *at;
+    size_t k;
+    for (at = strstr(low, word); at; at = strstr(at + 1, word)) {
+        bool denied = false;
+        for (k = 0; k < sizeof without / sizeof without[0]; k++) {
+            size_t n = strlen(without[k]);
+            denied |= (size_t)(at - low) >= n && !strncmp(at - n, without[k], n);
+        }
+        if (!denied)
+            return false;
+    }
+    return true;
+}
+
 bool dl_text_wants_cuda(const dl_paste *p)
 {
     static const char *const labels[] = {"cuda used to build", "is cuda available",
@@ -16,9 +36,12 @@ bool dl_text_wants_cuda(const dl_paste *p)
                                           "\xe6\x94\xaf\xe6\x8c\x81",
                                           "\xd0\xbf\xd0\xbe\xd0\xb4\xd0\xb4\xd0\xb5\xd1\x80\xd0\xb6"};
     size_t i, k;
+    long at;
     for (k = 0; k < sizeof support / sizeof support[0]; k++)
-        if (dl_paste_find(p, 0, support[k]) >= 0)
-            return true;
+        for (at = dl_paste_find(p, 0, support[k]); at >= 0;
+             at = dl_paste_find(p, (size_t)at + 1, support[k]))
+            if (!setup_without_gpu(p->lines[at].lower, support[k]))
+                return true;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
         bool label = false;
