@@ -439,6 +439,23 @@ static long false_in_words_line(const dl_paste *p)
     return -1;
 }
 
+/* The writer's own GPU, named, goes unused ("I have a 4080 but it only uses the CPU, GPU
+ * usage 0%"): the words of a GPU left idle, said as a fact (not "I am not sure it uses
+ * CUDA"), in a text that is not about another runtime's CUDA (onnxruntime's providers
+ * decide its GPU, not torch's build); -1 when none. */
+static long gpu_named_unused_line(const dl_paste *p)
+{
+    static const char *const other_runtime[] = {"onnxruntime", "executionprovider",
+                                                "tensorflow", "ctranslate2", "llama.cpp",
+                                                "llama_cpp", "ollama"};
+    static const char *const hedges[] = {"not sure", "unsure", "i wonder", "don't know if",
+                                         "do not know if", "whether it uses"};
+    if (dl_paste_find_any(p, other_runtime, sizeof other_runtime / sizeof other_runtime[0]) >= 0 ||
+        dl_paste_find_any(p, hedges, sizeof hedges / sizeof hedges[0]) >= 0)
+        return -1;
+    return dl_text_gpu_unused_line(p);
+}
+
 void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -460,7 +477,8 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         dl_text_cuda_build_named(&e->paste) ||
         ((line = gpu_not_seen_line(&e->paste)) < 0 &&
          (!f->nvml.gpus.count || ((line = false_in_words_line(&e->paste)) < 0 &&
-                                  (line = dl_text_app_no_gpu_line(&e->paste)) < 0))) ||
+                                  (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
+                                  (line = gpu_named_unused_line(&e->paste)) < 0))) ||
         dl_explain_availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);

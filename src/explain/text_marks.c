@@ -454,7 +454,13 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "\xe7\x94\xa8\xe7\x9a\x84\xe6\x98\xaf" "cpu",
                                         /* "it is using the CPU to", "set it to GPU" */
                                         "\xe6\x98\xaf\xe7\x94\xa8" "cpu",
-                                        "\xe8\xae\xbe\xe7\xbd\xae\xe6\x88\x90" "gpu"};
+                                        "\xe8\xae\xbe\xe7\xbd\xae\xe6\x88\x90" "gpu",
+                                        /* "only uses the CPU" (another verb), "GPU usage is
+                                         * always 0", "GPU usage is 0" */
+                                        "\xe5\x8f\xaa\xe4\xbd\xbf\xe7\x94\xa8" "cpu",
+                                        "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe4\xb8\x80\xe7\x9b\xb4\xe6\x98\xaf" "0",
+                                        "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe4\xb8\xba" "0",
+                                        "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe6\x98\xaf" "0"};
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 

@@ -2331,6 +2331,16 @@ static bool owned_word_before(const char *low, const char *at)
     return false;
 }
 
+/* The Chinese word for a graphics card right after a model number ("有4080显卡": "has a 4080
+ * graphics card"), where no article comes before the number to say it is owned. */
+static bool card_word_after(const char *after)
+{
+    static const char card[] = "\xe6\x98\xbe\xe5\x8d\xa1"; /* 显卡 */
+    if (*after == ' ')
+        after++;
+    return !strncmp(after, card, sizeof card - 1);
+}
+
 /* The first digit from s, or its end; the first byte past a run of digits. Plain loops: a
  * long log has many short runs, and strspn's setup costs more than the run. */
 static const char *next_digit(const char *s)
@@ -2390,10 +2400,11 @@ static void geforce_number_in_prose(const dl_paste *p, dl_facts *f, dl_text_fact
                      (strstr(low, "cuda") || strstr(low, "gpu") || strstr(low, "nvidia") ||
                       strstr(low, "geforce") || strstr(low, "laptop")))
                 suffix = "";
-            else if (!branded && (isalnum((unsigned char)at[4]) ||
-                     (at[4] == '.' && isalnum((unsigned char)at[5])) ||
-                     !owned_word_before(low, at) || !strncmp(at + 4, " x", 2) ||
-                     !strncmp(at + 4, " mb", 3) || !strncmp(at + 4, " px", 3)))
+            else if (!branded && !card_word_after(after) &&
+                     (isalnum((unsigned char)at[4]) ||
+                      (at[4] == '.' && isalnum((unsigned char)at[5])) ||
+                      !owned_word_before(low, at) || !strncmp(at + 4, " x", 2) ||
+                      !strncmp(at + 4, " mb", 3) || !strncmp(at + 4, " px", 3)))
                 continue;
             snprintf(name, sizeof name, "%s %.4s%s",
                      !strncmp(at, "10", 2) || !strncmp(at, "16", 2) ? "GTX" : "RTX", at, suffix);
