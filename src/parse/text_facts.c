@@ -1072,6 +1072,45 @@ static void capability_answer(const dl_paste *p, size_t i, dl_facts *f, dl_text_
     note(w, "nvml.gpus[0].compute_capability", line);
 }
 
+/* A torch release with its build's tag ("1.10.2+cu102", "2.3.0+cpu") at `s`: digits, dots,
+ * a "+" and letters or digits; its length, 0 when none. */
+static size_t tagged_version_at(const char *s)
+{
+    size_t n = strspn(s, "0123456789.");
+    if (!n || !isdigit((unsigned char)s[0]) || !memchr(s, '.', n) || s[n] != '+' ||
+        !isalpha((unsigned char)s[n + 1]))
+        return 0;
+    return n + 1 + strspn(s + n + 1, "abcdefghijklmnopqrstuvwxyz0123456789.");
+}
+
+/* print(torch.__version__) answered in the writer's words a line or two below ("gives me
+ * \"1.10.2+cu102\"", "I get 2.3.0+cpu"): a release with its build's tag, the first such on
+ * the next two lines that are not blank; nothing else there counts (a version without a tag
+ * may be a requirement or another package's). */
+static void tagged_version_below(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
+{
+    size_t j, seen = 0;
+    for (j = i + 1; j < p->count && seen < 2; j++) {
+        const char *low = p->lines[j].lower, *c;
+        if (!*low)
+            continue;
+        seen++;
+        for (c = low; *c; c++) {
+            size_t n;
+            char v[48];
+            if (c > low && (isalnum((unsigned char)c[-1]) || c[-1] == '.'))
+                continue;
+            n = tagged_version_at(c);
+            if (!n || n >= sizeof v)
+                continue;
+            memcpy(v, c, n);
+            v[n] = '\0';
+            runtime_version(f, w, j, v);
+            return;
+        }
+    }
+}
+
 /* What a user's own checks printed: torch.__version__, torch.version.cuda,
  * torch.cuda.is_available(), transformers' "PyTorch version (GPU?)". */
 static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -1083,6 +1122,8 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
     if (answer_to(p, i, "torch.__version__", v, sizeof v) ||
         answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
         runtime_version(f, w, i, v);
+    if (strstr(p->lines[i].lower, "print(torch.__version__)"))
+        tagged_version_below(p, i, f, w);
     /* LLaMA-Factory's and transformers' env: "PyTorch version: 2.4.0 (GPU)", "(GPU?): ...
      * (True)": torch sees a GPU; "(False)": it sees none. */
     if (strstr(p->lines[i].lower, "pytorch version") &&
