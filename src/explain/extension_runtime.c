@@ -300,11 +300,11 @@ void dl_explain_lcuda_flag_named(dl_explanation *e)
         "Linking -lcuda fails (the text names the flag, not the linker's message): the linker "
         "finds no libcuda.so, which WSL2 keeps only in /usr/lib/wsl/lib and many driver "
         "installs leave without its unversioned name",
-        "# find the driver's libcuda (`ldconfig -p | grep libcuda`; on WSL2 /usr/lib/wsl/lib) "
+        "# find the driver's libcuda (`ldconfig -p | grep libcuda.so`; on WSL2 /usr/lib/wsl/lib) "
         "and put its folder on the link path (LIBRARY_PATH or -L)",
         {"libcuda_not_found", "wsl_libcuda_path"},
         "the linker's whole message and `uname -r` (a -microsoft-standard kernel is WSL2), "
-        "with `ldconfig -p | grep libcuda`"};
+        "with `ldconfig -p | grep libcuda.so`"};
     static const dl_text_cause wsl = {
         "wsl_libcuda_path",
         "WSL2: linking -lcuda fails: WSL keeps the driver's libcuda only in /usr/lib/wsl/lib, "
