@@ -441,16 +441,13 @@ static long false_in_words_line(const dl_paste *p)
 
 /* The writer's own GPU, named, goes unused ("I have a 4080 but it only uses the CPU, GPU
  * usage 0%"): the words of a GPU left idle, said as a fact (not "I am not sure it uses
- * CUDA"), in a text that is not about another runtime's CUDA (onnxruntime's providers
+ * CUDA"), in a text that is not about another framework's GPU (onnxruntime's providers
  * decide its GPU, not torch's build); -1 when none. */
 static long gpu_named_unused_line(const dl_paste *p)
 {
-    static const char *const other_runtime[] = {"onnxruntime", "executionprovider",
-                                                "tensorflow", "ctranslate2", "llama.cpp",
-                                                "llama_cpp", "ollama"};
     static const char *const hedges[] = {"not sure", "unsure", "i wonder", "don't know if",
                                          "do not know if", "whether it uses"};
-    if (dl_paste_find_any(p, other_runtime, sizeof other_runtime / sizeof other_runtime[0]) >= 0 ||
+    if (dl_text_other_framework(p) ||
         dl_paste_find_any(p, hedges, sizeof hedges / sizeof hedges[0]) >= 0)
         return -1;
     return dl_text_gpu_unused_line(p);

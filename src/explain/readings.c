@@ -1376,6 +1376,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
 {
+    const char *row_reading;
     if (settled)
         *settled = false;
     if (gpu_unreachable_cause(id) && dl_text_cuda_tensor_line(p) >= 0)
@@ -1406,8 +1407,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;
-    if (!strcmp(id, "arch_not_in_wheel") && build_weighed_by_row(signature, gpu, id))
-        return build_weighed_by_row(signature, gpu, id);
+    if (!strcmp(id, "arch_not_in_wheel") && (row_reading = build_weighed_by_row(signature, gpu, id)))
+        return row_reading;
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
         return "gpu_arch_dropped";
     if (!strcmp(id, "arch_not_in_wheel"))

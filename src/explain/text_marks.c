@@ -285,17 +285,12 @@ static long prose_unavailable_line(const dl_paste *p)
                                         "\xe6\x98\xbe\xe7\xa4\xba\xe6\x9c\xaa\xe6\xa3\x80\xe6\xb5\x8b\xe5\x88\xb0",
                                         "\xe6\x9c\xaa\xe6\xa3\x80\xe6\xb5\x8b\xe5\x88\xb0\x63uda",
                                         "cuda\xe6\x9c\xaa\xe6\xa3\x80\xe6\xb5\x8b\xe5\x88\xb0"};
-    /* another framework's CUDA retold is not torch's (onnxruntime's CUDA provider that
-     * failed, TensorFlow's GPU list) */
-    static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",
-                                         "jax", "cupy", "llama.cpp", "llama_cpp", "ollama",
-                                         "ctranslate2", "directml"};
     /* every phrase holds one of these (Chinese: "graphics card"): the lines to look at */
     static const char *const topics[] = {"cuda", "gpu", "\xe6\x98\xbe\xe5\x8d\xa1"};
     const size_t n_said = sizeof said / sizeof said[0];
     dl_paste_cursor lines;
     size_t i, k;
-    if (dl_paste_find_any(p, others, sizeof others / sizeof others[0]) >= 0)
+    if (dl_text_other_framework(p))
         return -1;
     if (p->count && titled_unavailable(p->lines[0].lower))
         return 0;
@@ -352,6 +347,14 @@ static long call_answered_false(const dl_paste *p, const char *call)
             return below;
     }
     return -1;
+}
+
+bool dl_text_other_framework(const dl_paste *p)
+{
+    static const char *const others[] = {"onnxruntime", "executionprovider", "tensorflow",
+                                         "jax", "cupy", "llama.cpp", "llama_cpp", "ollama",
+                                         "ctranslate2", "directml"};
+    return dl_paste_find_any(p, others, sizeof others / sizeof others[0]) >= 0;
 }
 
 long dl_text_unavailable_line(const dl_paste *p)

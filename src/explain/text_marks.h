@@ -15,8 +15,13 @@ bool dl_text_wants_cuda(const dl_paste *p);
 /* The text shows an error (a traceback, an "Error" line) but not which one. */
 bool dl_text_shows_error(const dl_paste *p);
 
+/* The text is about another framework's GPU (onnxruntime's CUDA provider, TensorFlow's GPU
+ * list, CTranslate2, llama.cpp, DirectML): its words about a GPU are not torch's. */
+bool dl_text_other_framework(const dl_paste *p);
+
 /* The line where the text says torch.cuda.is_available() is False: on that line
- * ("is_available() returns False") or as the REPL's answer on the next; -1 when none. */
+ * ("is_available() returns False") or as the REPL's answer on the next; -1 when none.
+ * None in a text about another framework's GPU. */
 long dl_text_unavailable_line(const dl_paste *p);
 
 /* A program's own log line that torch found no GPU and it falls back to the CPU, as apps

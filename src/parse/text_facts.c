@@ -1083,8 +1083,8 @@ static size_t tagged_version_at(const char *s)
     return n + 1 + strspn(s + n + 1, "abcdefghijklmnopqrstuvwxyz0123456789.");
 }
 
-/* print(torch.__version__) answered in the writer's words a line or two below ("gives me
- * \"1.10.2+cu102\"", "I get 2.3.0+cpu"): a release with its build's tag, the first such on
+/* print(torch.__version__) answered in the writer's words a line or two below ('gives me
+ * "1.10.2+cu102"', "I get 2.3.0+cpu"): a release with its build's tag, the first such on
  * the next two lines that are not blank; nothing else there counts (a version without a tag
  * may be a requirement or another package's). */
 static void tagged_version_below(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
