@@ -366,6 +366,15 @@ static long webui_gpu_check_line(const dl_paste *p)
     return dl_text_fresh_windows(p) ? -1 : dl_paste_find(p, 0, "torch is not able to use gpu");
 }
 
+/* A program's bare "No GPU found" where the text names the NVIDIA GPU, or says the machine
+ * has one: the GPU is there, so torch is what did not find it; -1 otherwise. */
+static long app_no_gpu_on_nvidia_line(const dl_explanation *e)
+{
+    if (!e->facts.nvml.gpus.count && dl_text_nvidia_owned_line(&e->paste) < 0)
+        return -1;
+    return dl_text_app_no_gpu_bare_line(&e->paste);
+}
+
 void dl_explain_gpu_unused_on_windows(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -384,7 +393,8 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
          (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
-         (line = dl_text_app_no_gpu_line(&e->paste)) < 0) ||
+         (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
+         (line = app_no_gpu_on_nvidia_line(e)) < 0) ||
         dl_explain_availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);
@@ -475,7 +485,8 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         ((line = gpu_not_seen_line(&e->paste)) < 0 &&
          (!f->nvml.gpus.count || ((line = false_in_words_line(&e->paste)) < 0 &&
                                   (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
-                                  (line = gpu_named_unused_line(&e->paste)) < 0))) ||
+                                  (line = gpu_named_unused_line(&e->paste)) < 0)) &&
+          (line = app_no_gpu_on_nvidia_line(e)) < 0) ||
         dl_explain_availability_differs(e))
         return;
     dl_text_cause_add(e, &cause, line, -1);

@@ -390,13 +390,14 @@ static bool opens_message(const char *low, const char *at)
     return b == low || b[-1] == ':' || b[-1] == ']' || b[-1] == '-' || b[-1] == '|';
 }
 
-long dl_text_app_no_gpu_line(const dl_paste *p)
+static long app_no_gpu(const dl_paste *p, bool bare)
 {
     /* the first say the fallback itself (EasyOCR's two forms among them); the others need
      * the CPU or slowness after them */
     static const char *const alone[] = {"no gpu being used", "using cpu. note: this module",
                                         "neither cuda nor mps are available"};
-    static const char *const needs[] = {"no gpu found", "no gpu detected", "no gpu available",
+    static const char *const needs[] = {"no gpu found", "no gpu was found", "no gpus found",
+                                        "no gpu detected", "no gpu was detected", "no gpu available",
                                         "no cuda device", "no cuda-capable", "no cuda capable",
                                         "cuda is not available", "cuda not available",
                                         "gpu not available", "gpu is not available",
@@ -414,13 +415,41 @@ long dl_text_app_no_gpu_line(const dl_paste *p)
             /* a question in the same sentence asks about it ("no gpu found? can I...") */
             size_t sentence = strcspn(rest, ".!");
             if (opens_message(low, at) && !memchr(rest, '?', sentence) &&
-                (sufficient || strstr(rest, "cpu") || strstr(rest, "slow"))) {
+                (sufficient || bare || strstr(rest, "cpu") || strstr(rest, "slow"))) {
                 best = i;
                 break;
             }
         }
     }
     return best;
+}
+
+long dl_text_app_no_gpu_line(const dl_paste *p)
+{
+    return app_no_gpu(p, false);
+}
+
+long dl_text_app_no_gpu_bare_line(const dl_paste *p)
+{
+    return app_no_gpu(p, true);
+}
+
+/* "nvidia" not in words that deny or wish for one ("no NVIDIA GPU", "should I buy an NVIDIA
+ * card", "only NVIDIA is supported"). */
+static bool nvidia_owned(const char *low, const char *at, size_t len)
+{
+    static const char *const not_owned[] = {"no nvidia", "not nvidia", "non-nvidia",
+                                            "non nvidia", "not an nvidia", "not a nvidia",
+                                            "without", "buy", "instead of", "only",
+                                            "don't have", "do not have", "dont have"};
+    (void)at;
+    (void)len;
+    return !dl_line_has_any(low, not_owned, sizeof not_owned / sizeof not_owned[0]);
+}
+
+long dl_text_nvidia_owned_line(const dl_paste *p)
+{
+    return dl_paste_find_where(p, 0, "nvidia", nvidia_owned);
 }
 
 long dl_text_gpu_unused_line(const dl_paste *p)

@@ -30,6 +30,14 @@ long dl_text_unavailable_line(const dl_paste *p);
  * the writer's "I have no GPU"; -1 when none. */
 long dl_text_app_no_gpu_line(const dl_paste *p);
 
+/* dl_text_app_no_gpu_line, also where the message stands alone ("WARNING:root:No GPU
+ * found"), for a text that otherwise shows the machine has an NVIDIA GPU. */
+long dl_text_app_no_gpu_bare_line(const dl_paste *p);
+
+/* A line that says the machine has an NVIDIA GPU: "nvidia" not in words that deny or wish
+ * for one; -1 when none. */
+long dl_text_nvidia_owned_line(const dl_paste *p);
+
 /* The text asks why torch does not use the GPU, in words ("how do I run it on my GPU",
  * "can't run on cuda", "does not recognize my gpu"); -1 when it does not. */
 long dl_text_gpu_unused_line(const dl_paste *p);

@@ -570,19 +570,6 @@ static long gpu_use_asked(const dl_paste *p)
     return dl_text_gpu_unused_line(p);
 }
 
-/* A line that says the machine has an NVIDIA GPU: "nvidia" not in words that deny or wish
- * for one ("no NVIDIA GPU", "should I buy an NVIDIA card", "only NVIDIA is supported"). */
-static bool nvidia_owned(const char *low, const char *at, size_t len)
-{
-    static const char *const not_owned[] = {"no nvidia", "not nvidia", "non-nvidia",
-                                            "non nvidia", "not an nvidia", "not a nvidia",
-                                            "without", "buy", "instead of", "only",
-                                            "don't have", "do not have", "dont have"};
-    (void)at;
-    (void)len;
-    return !dl_line_has_any(low, not_owned, sizeof not_owned / sizeof not_owned[0]);
-}
-
 void dl_explain_other_vendor_gpu_question(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -604,7 +591,7 @@ void dl_explain_other_vendor_gpu_question(dl_explanation *e)
     if (dl_text_cause_read(e) || dl_q_text_is(&e->facts.os.family, "macos") ||
         dl_text_shows_error(p) ||
         dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
-        dl_paste_find_where(p, 0, "nvidia", nvidia_owned) >= 0 ||
+        dl_text_nvidia_owned_line(p) >= 0 ||
         (gpu = other_vendor_gpu_line(e)) < 0 || (asked = gpu_use_asked(p)) < 0)
         return;
     dl_text_cause_add(e, &cause, gpu, asked == gpu ? -1 : asked);

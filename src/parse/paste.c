@@ -798,6 +798,22 @@ static void lower_copy(char *restrict dst, const char *restrict src, size_t n)
     }
 }
 
+/* Errors retyped from a screenshot carry the writer's spelling ("No Kernal Image",
+ * "is_avaliable()"): the lower-case copy, which every search reads, spells the few words
+ * the signatures turn on right. Only swaps of the same length, so that a column in the
+ * copy is the same column in the text a quote shows. */
+static void respell(char *low)
+{
+    static const char *const wrong[] = {"kernal", "avaliable", "compatable"};
+    static const char *const right[] = {"kernel", "available", "compatible"};
+    size_t k;
+    for (k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
+        char *at;
+        for (at = strstr(low, wrong[k]); at; at = strstr(at, wrong[k]))
+            memcpy(at, right[k], strlen(right[k]));
+    }
+}
+
 static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
     size_t n = strlen(text);
@@ -811,6 +827,7 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     line->lower = line->text + n + 1;
     memcpy(line->text, text, n + 1);
     lower_copy(line->lower, text, n + 1);
+    respell(line->lower);
     line->number = number;
 }
 
