@@ -1626,6 +1626,9 @@ static bool torch_version_in(const char *low, char *out, size_t n)
                 v++;
             else if (!strncmp(v, "version", 7))
                 v += 7;
+            /* DJL names its libtorch "PyTorch engine 2.3.0" */
+            else if (!strncmp(v, "engine", 6))
+                v += 6;
             else if (!strncmp(v, "stable(", 7) && isdigit((unsigned char)v[7]))
                 v += 7; /* the install page's channel: "PyTorch Stable(1.5)" */
             else if (*v == '(' && strchr(v, ')'))
