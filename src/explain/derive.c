@@ -129,8 +129,57 @@ static void derive_windows_pypi_cpu(const dl_paste *p, const dl_text_facts *w, d
     }
 }
 
+/* The one torch release torch_releases.csv pairs with companion `name` at `version` (the
+ * "torchvision" column's 0.15.2: torch 2.0.1); NULL when no row, or more than one, has it. */
+static const char *torch_paired_with(const dl_knowledge *k, const char *name,
+                                     const char *version)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    size_t col = !strcmp(name, "torchvision") ? DL_COL_torch_releases_torchvision
+                                              : DL_COL_torch_releases_torchaudio;
+    size_t len = strcspn(version, "+ "), r;
+    const char *found = NULL;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *cell = dl_table_cell(t, r, col);
+        if (strlen(cell) != len || strncmp(cell, version, len) != 0)
+            continue;
+        if (found)
+            return NULL;
+        found = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
+    }
+    return found;
+}
+
+/* A pasted package list says each companion's release, not the torch it requires (doctor
+ * reads that from its metadata): the release it was made with stands for its pin, so that
+ * torchvision 0.15.2 beside torch 1.10.1 is the mismatch it is. */
+static void derive_companion_pins(const dl_knowledge *k, dl_facts *f)
+{
+    static const char *const companions[] = {"torchvision", "torchaudio"};
+    dl_site_packages *site;
+    size_t i, j;
+    if (!f->pythons.count || !DL_LIST_AT(f->pythons, dl_python, 0).site_packages.count)
+        return;
+    site = &DL_LIST_AT(DL_LIST_AT(f->pythons, dl_python, 0).site_packages, dl_site_packages, 0);
+    for (i = 0; i < site->packages.count; i++) {
+        dl_py_package *pkg = &DL_LIST_AT(site->packages, dl_py_package, i);
+        const char *torch;
+        char pin[64];
+        for (j = 0; j < sizeof companions / sizeof companions[0]; j++)
+            if (pkg->name.value && !strcmp(pkg->name.value, companions[j]))
+                break;
+        if (j == sizeof companions / sizeof companions[0] || !pkg->version.value ||
+            pkg->requires_torch.value ||
+            !(torch = torch_paired_with(k, companions[j], pkg->version.value)))
+            continue;
+        snprintf(pin, sizeof pin, "torch==%s", torch);
+        dl_text_set(&pkg->requires_torch, pin);
+    }
+}
+
 void dl_explain_derive_facts(const dl_knowledge *k, dl_explanation *e)
 {
+    derive_companion_pins(k, &e->facts);
     derive_driver_cuda(k, &e->facts);
     derive_gpu_cc(k, &e->facts, &e->gpu);
     derive_windows_pypi_cpu(&e->paste, &e->where, &e->facts);

@@ -496,6 +496,18 @@ static bool key_value(const char *s, size_t n)
            (s[i + 1] == ' ' || (i + 2 < n && !memcmp(s + i + 1, "\xC2\xA0", 2)));
 }
 
+/* A row of a package table as `conda list` and `pip list` print it: a package's name, two
+ * spaces or more of padding, then its version ("torchvision               0.15.2"). */
+static bool package_table_row(const char *s, size_t n)
+{
+    size_t i = 0, pad = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.'))
+        i++;
+    while (i + pad < n && s[i + pad] == ' ')
+        pad++;
+    return i > 0 && pad >= 2 && i + pad < n && isdigit((unsigned char)s[i + pad]);
+}
+
 /* The start of next (m bytes) reads as code: its first token holds '(' or '.', or '_'
  * ("torch.cuda.is_available()", "print(x)"). */
 static bool code_start(const char *next, size_t m)
@@ -569,7 +581,9 @@ static bool cut_at_terminal_width(const char *s, size_t n, const char *next, siz
         border(next, m, false))
         return false;
     c = (unsigned char)next[0];
-    if (key_value(next, m) || sentence_ends(s, n, next, m))
+    /* conda list's rows fill 80 columns often: a row, then the next row */
+    if (key_value(next, m) || sentence_ends(s, n, next, m) ||
+        (package_table_row(s, n) && package_table_row(next, m)))
         return false;
     /* cut at the space between two words: " this platform.", " 1.5.0, 1.5.0+cpu" */
     if (c == ' ')

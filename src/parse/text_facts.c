@@ -903,6 +903,41 @@ static void variant_packages(const char *low, dl_facts *f, dl_text_facts *w, siz
         set_installed(f, w, i, v, "none");
 }
 
+/* A companion named by a file of its release: conda's package file
+ * ("torchvision-0.15.2-cpu_py38h83e0c9b_0", as its solver and transaction list it) or pip's
+ * wheel ("torchaudio-2.1.0+cu121-cp310-cp310-linux_x86_64.whl"): the release, with a wheel's
+ * local tag, up to the '-' that ends it. */
+static void companion_files(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    static const char *const names[] = {"torchvision-", "torchaudio-"};
+    size_t k;
+    for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const char *at = strstr(low, names[k]), *v;
+        char version[48], name[16];
+        size_t n = 0;
+        if (!at || (at > low && isalnum((unsigned char)at[-1])))
+            continue;
+        v = at + strlen(names[k]);
+        /* digits and dots, then a local tag's letters once a '+' came ("+rocm6.2"); a dot
+         * goes on only into a digit (".dist-info" ends it) */
+        version[0] = '\0';
+        while (n + 1 < sizeof version &&
+               (isdigit((unsigned char)v[n]) || (v[n] == '.' && isdigit((unsigned char)v[n + 1])) ||
+                (n && v[n] == '+' && !strchr(version, '+')) ||
+                (islower((unsigned char)v[n]) && strchr(version, '+')))) {
+            version[n] = v[n];
+            version[++n] = '\0';
+        }
+        if (!n || v[n] != '-' || !looks_like_version(version))
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(strlen(names[k]) - 1), names[k]);
+        if (package_listed(f, name))
+            continue;
+        add_package(f, name, version, NULL);
+        note(w, "pythons[0].site_packages[0].packages", i);
+    }
+}
+
 /* The answer to an expression in a REPL or a print: on the same line after the expression
  * ("torch.__version__ 2.1.0+cpu", "PyTorch version (GPU?): 2.1.0+cu121 (True)") or alone
  * on the next line ("'2.1.0+cpu'", "False", "None"). */
@@ -2672,8 +2707,10 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         if (dl_paste_cursor_at(&smi_csv_lines, i))
             smi_csv(p, i, f, w);
         packages(p, i, f, w);
-        if (torch_line)
+        if (torch_line) {
             repl_answers(p, i, f, w);
+            companion_files(low, f, w, i);
+        }
         system_lines(l, low, f, w, i);
     }
     facts_in_words(p, f, w);

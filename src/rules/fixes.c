@@ -218,6 +218,53 @@ void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_pyt
     dl_python_command_free(&cmd);
 }
 
+bool dl_fix_match_companion(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                            const char *name)
+{
+    const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_torch_releases) : NULL;
+    const char *version = dl_q_torch_version(py), *paired;
+    char release[32];
+    dl_plan_machine m;
+    dl_python_command cmd;
+    char *index, *quoted;
+    long row;
+    size_t len = version ? strcspn(version, "+") : 0;
+    if (!t || !version || !len || len >= sizeof release || externally_managed(py))
+        return false;
+    memcpy(release, version, len);
+    release[len] = '\0';
+    row = dl_kq_find(t, DL_COL_torch_releases_torch_version, release);
+    if (row < 0) {
+        /* a release older or newer than the table: a new torch would be the wrong answer to
+         * a companion's mismatch */
+        dl_fix_note(x, "install the %s release made for torch %s, from the index or conda "
+                       "channel torch came from (the pairs: https://github.com/pytorch/vision"
+                       "#installation, https://pytorch.org/audio/main/installation.html)",
+                    name, version);
+        return true;
+    }
+    paired = dl_table_cell(t, (size_t)row, !strcmp(name, "torchvision")
+                                               ? DL_COL_torch_releases_torchvision
+                                               : DL_COL_torch_releases_torchaudio);
+    if (!*paired)
+        return false;
+    memset(&m, 0, sizeof m);
+    python_command(in, py, &m, &cmd);
+    index = index_of_tag(version);
+    quoted = index ? dl_shell_quote(dl_fix_shell(in->facts), index) : NULL;
+    /* the exact build, with torch's own tag: pip keeps an installed 0.16.0+cpu when asked
+     * for 0.16.0, and --no-deps keeps it from touching torch */
+    dl_fix_note(x, "the %s made for torch %s, from the index torch came from (torch stays):",
+                name, version);
+    dl_finding_fix(x, "%s -m pip install --force-reinstall --no-deps %s==%s%s%s%s", cmd.run,
+                   name, paired, version[len] ? version + len : "",
+                   quoted ? " --index-url " : "", quoted ? quoted : "");
+    free(quoted);
+    free(index);
+    dl_python_command_free(&cmd);
+    return true;
+}
+
 static bool listed(const dl_strv *v, const char *s)
 {
     size_t i;

@@ -21,6 +21,13 @@ void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_pyt
 /* The newest CUDA wheel variant ("cu126") whose CUDA the driver runs, from the knowledge
  * tables; NULL when the tables or the driver's CUDA version are unknown. Caller frees. */
 char *dl_fix_cuda_variant(const dl_rule_input *in);
+
+/* The companion (torchvision, torchaudio) torch_releases.csv pairs with the installed torch,
+ * from the index torch's local tag names, leaving torch as it is; where the table lacks
+ * torch's release, a note saying which to install. False (nothing added) where pip may not
+ * install into this Python. */
+bool dl_fix_match_companion(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                            const char *name);
 /* The shell the fixes for this machine are written for: PowerShell on Windows. */
 dl_shell dl_fix_shell(const dl_facts *f);
 /* The interpreter as a command for that shell (quoted; "python3" when unknown). Caller

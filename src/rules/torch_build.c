@@ -127,7 +127,8 @@ static void check_companion(const dl_rule_input *in, dl_findings *out, const cha
                                 local_tag(torch->version.value), name,
                                 *local_tag(tv->version.value) ? local_tag(tv->version.value)
                                                               : "(none: PyPI's CUDA build)");
-        dl_fix_install_torch(x, in, py, NULL);
+        if (!dl_fix_match_companion(x, in, py, name))
+            dl_fix_install_torch(x, in, py, NULL);
     }
     free(pin);
 }

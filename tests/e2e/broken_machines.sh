@@ -227,6 +227,20 @@ paste_fix gone
 doctor_in gone $(dlenv_json)
 check "gone, fixed" 0 null
 
+# 10b. torchvision left at an older release (it pins torch 2.4.0) beside torch 2.5.1+cpu: the
+#      fix installs the torchvision made for this torch from torch's own index, with --no-deps
+#      so that torch stays; pasted, the machine is healthy.
+venv vision
+install vision "$(wheel torch 2.5.1+cpu healthy)"
+install vision "$(wheel torchvision 0.19.0+cpu healthy requires=torch==2.4.0)"
+doctor_in vision $(dlenv_json)
+check vision 1 torchvision_mismatch
+has_fix vision "-m pip install --force-reinstall --no-deps torchvision==0.20.1+cpu --index-url https://download.pytorch.org/whl/cpu"
+paste_fix vision
+doctor_in vision $(dlenv_json)
+check "vision, fixed" 0 null
+expect_eq "vision, fixed: torch stays" "2.5.1+cpu" "$(get facts.pythons.0.runtime.version)"
+
 # ---- which Python, which torch ---------------------------------------------------------
 
 # 11. No Python at all.
