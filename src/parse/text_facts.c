@@ -2064,6 +2064,29 @@ static bool first_gpu_mark(const dl_paste *p, const char *const *marks, size_t n
     return *line >= 0;
 }
 
+/* "RTX 5000 series", "RTX 4000-series": GeForce's 50 and 40 series written in thousands,
+ * not the Quadro RTX 5000 or 4000 (Turing) whose names they share. name: the n bytes read
+ * as the name; rest: the line after them. */
+static bool thousand_series(const char *name, size_t n, const char *rest)
+{
+    char low[24];
+    size_t k;
+    if (n >= sizeof low)
+        return false;
+    for (k = 0; k < n; k++)
+        low[k] = (char)tolower((unsigned char)name[k]);
+    low[n] = '\0';
+    /* "RTX 5000-series": the hyphen kept the word in the name */
+    if (n > 7 && !strcmp(low + n - 7, "-series")) {
+        n -= 7;
+        low[n] = '\0';
+        rest = " series";
+    }
+    return n >= 8 && !strstr(low, "quadro") && !strncmp(low + n - 8, "rtx ", 4) &&
+           low[n - 4] >= '2' && low[n - 4] <= '5' && !strcmp(low + n - 3, "000") &&
+           (!strncmp(rest, " series", 7) || !strncmp(rest, "-series", 7));
+}
+
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
@@ -2117,6 +2140,8 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     while (i && out[i - 1] == ' ')
         i--;
+    if (thousand_series(out, i, low + k))
+        return; /* a line of cards, gpu_series_in_words' to name */
     /* "K80 Tesla", "on a K80": the model alone, too short to stand as a name; the mark it
      * was found by is a Tesla model, so that is its family */
     if (i == 3 && model_seen(out, i) && !strncmp(best, "k80", 3)) {
