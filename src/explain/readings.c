@@ -1163,6 +1163,16 @@ static const char *torch_found(const dl_paste *p, const char *id)
     return id;
 }
 
+/* A Mac under the container or VM the text runs in: Docker Desktop, OrbStack or Colima on
+ * a Mac, a Mac's /Users/ path. */
+static bool mac_host_named(const dl_paste *p)
+{
+    static const char *const host[] = {"orbstack", "colima", "docker desktop",
+                                       "/users/", "apple silicon", "apple m", "macbook",
+                                       "mac mini", "mac studio", "imac", "darwin"};
+    return dl_paste_find_any(p, host, sizeof host / sizeof host[0]) >= 0;
+}
+
 /* "Found no NVIDIA driver" in a Colab notebook: the runtime is Google's VM, whose driver
  * exists only when a GPU is attached (Runtime > Change runtime type); the user's own GPU,
  * Mac or driver does not take part, so the cause is a runtime without a GPU. */
@@ -1386,6 +1396,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (strcmp(colab_without_gpu(p, id), id) != 0)
         return "no_gpu";
+    /* "macOS" only in what the text quotes (a README's table of install commands) where the
+     * text's own machine is another system: no Mac ran it */
+    if (!strcmp(id, "no_cuda_on_macos") && signature && !strcmp(signature, "macos_cuda") &&
+        f->os.family.value && !dl_q_text_is(&f->os.family, "macos") && !mac_host_named(p))
+        return "";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
     /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help; beside the
