@@ -19,16 +19,18 @@ static bool chosen_here(const char *low, const char *at, size_t len)
     return !strstr(low, "def ") && !strstr(low, " if ") && !strstr(low, "else");
 }
 
-/* The CPU chosen in so many words: a keyword argument or flag, or the app's box left
- * unchecked. */
-static long cpu_chosen_line(const dl_paste *p)
+long dl_text_cpu_chosen_line(const dl_paste *p)
 {
     static const char *const marks[] = {"device=cpu", "device='cpu'", "device=\"cpu\"",
-                                        "device = 'cpu'", "device = \"cpu\"", "--device cpu",
-                                        "--device=cpu", "--cpu", "gpu=false", "use_gpu=false",
-                                        "use_cuda=false", "unchecked \"use gpu",
-                                        "unchecked use gpu", "unchecked the use gpu",
-                                        "unchecked \"use gpt"};
+                                        "device = 'cpu'", "device = \"cpu\"", "device = cpu",
+                                        "--device cpu", "--device=cpu", "--cpu", "gpu=false",
+                                        "use_gpu=false", "use_cuda=false",
+                                        "unchecked \"use gpu", "unchecked use gpu",
+                                        "unchecked the use gpu", "unchecked \"use gpt",
+                                        /* in words: "cpu is being sent as the device" */
+                                        "cpu as the device", "cpu is being sent as the device",
+                                        "device set to cpu", "device is set to cpu",
+                                        "set the device to cpu"};
     return dl_paste_find_any_where(p, marks, sizeof marks / sizeof marks[0], chosen_here);
 }
 
@@ -36,7 +38,9 @@ void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
 {
     static const char *const asked[] = {"attempting to deserialize object on a cuda device",
                                         "torch not compiled with cuda enabled",
-                                        "found no nvidia driver on your system"};
+                                        "found no nvidia driver on your system",
+                                        /* autocast(device_type='cuda') in the program */
+                                        "device_type of 'cuda', but cuda is not available"};
     /* not non_nvidia_gpu: an AMD or Intel GPU named beside it stays the answer to "why no
      * CUDA here" (xinntao/ESRGAN#88: "--cpu" on Intel graphics), the note beside it */
     static const char *const env[] = {"cpu_only_build",      "no_gpu",
@@ -45,7 +49,7 @@ void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
                                       "no_cuda_on_macos"};
     if ((dl_q_has_nvidia_gpu(&e->facts) && !dl_text_other_vendor_gpu(&e->facts)) ||
         dl_paste_find_any(&e->paste, asked, sizeof asked / sizeof asked[0]) < 0 ||
-        cpu_chosen_line(&e->paste) < 0)
+        dl_text_cpu_chosen_line(&e->paste) < 0)
         return;
     dl_text_causes_step_back(e, env, sizeof env / sizeof env[0]);
     dl_strv_add_once(&e->notes,

@@ -14,4 +14,9 @@
  * is what to ask about. */
 void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e);
 
+/* The line where the text chooses the CPU in so many words (a keyword argument or flag,
+ * the app's box left unchecked, "CPU as the device"), not by a condition or a function's
+ * default; -1 when none. */
+long dl_text_cpu_chosen_line(const dl_paste *p);
+
 #endif

@@ -1,5 +1,6 @@
 #include "explain/unavailable_text.h"
 
+#include "explain/cpu_chosen.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
 #include "base/str.h"
@@ -498,10 +499,7 @@ long dl_text_cpu_run_warning_line(const dl_paste *p)
 
 bool dl_text_chose_cpu(const dl_paste *p)
 {
-    static const char *const chosen[] = {"--device cpu", "--device=cpu", "device=\"cpu\"",
-                                         "device='cpu'", "device=cpu", "device = \"cpu\"",
-                                         "device = 'cpu'", "device = cpu", "--cpu"};
-    return dl_paste_find_any(p, chosen, sizeof chosen / sizeof chosen[0]) >= 0;
+    return dl_text_cpu_chosen_line(p) >= 0;
 }
 
 bool dl_text_expects_gpu(const dl_paste *p, const dl_facts *f)

@@ -72,7 +72,8 @@ void dl_explain_uvm_missing_unknown_error(dl_explanation *e);
  * not why: on a machine without a GPU, or in a run given the CPU, it is no fault. */
 long dl_text_cpu_run_warning_line(const dl_paste *p);
 
-/* The text gives the run the CPU itself ("--device cpu", device="cpu", "--cpu"). */
+/* The text gives the run the CPU itself ("--device cpu", device="cpu", "--cpu", "CPU as
+ * the device"): dl_text_cpu_chosen_line (cpu_chosen.c) finds a line. */
 bool dl_text_chose_cpu(const dl_paste *p);
 
 /* The text expects a GPU: it names one (a GPU fact), or the words GPU, CUDA, NVIDIA,
