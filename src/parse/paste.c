@@ -362,6 +362,41 @@ static char *keep(dl_paste *p, size_t n)
     return at;
 }
 
+/* The line that holds byte `at` of lower_all. */
+static size_t line_at(const dl_paste *p, size_t at)
+{
+    size_t lo = 0, hi = p->count;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (p->starts[mid] <= at)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Errors retyped from a screenshot carry the writer's spelling ("No Kernal Image",
+ * "is_avaliable()"): the lower-case copies, which every search reads, spell the few words
+ * the signatures turn on right. Only swaps of the same length, so that a column in the
+ * copy is the same column in the text a quote shows; one pass over the joined copy each
+ * (a long log is mostly lines without them), and the line's own copy follows. */
+static void respell(dl_paste *p)
+{
+    static const char *const wrong[] = {"kernal", "avaliable", "compatable"};
+    static const char *const right[] = {"kernel", "available", "compatible"};
+    size_t k;
+    for (k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
+        size_t n = strlen(right[k]);
+        char *at;
+        for (at = strstr(p->lower_all, wrong[k]); at; at = strstr(at + n, wrong[k])) {
+            size_t o = (size_t)(at - p->lower_all), i = line_at(p, o);
+            memcpy(at, right[k], n);
+            memcpy(p->lines[i].lower + (o - p->starts[i]), right[k], n);
+        }
+    }
+}
+
 static void join_lower(dl_paste *p)
 {
     size_t i, at = 0;
@@ -378,6 +413,7 @@ static void join_lower(dl_paste *p)
         p->lower_all[p->starts[i] + n] = '\n';
     }
     p->lower_all[at] = '\0';
+    respell(p);
     p->index = dl_paste_index_build(p->lower_all, p->starts[p->count]);
 }
 
@@ -812,22 +848,6 @@ static void lower_copy(char *restrict dst, const char *restrict src, size_t n)
     }
 }
 
-/* Errors retyped from a screenshot carry the writer's spelling ("No Kernal Image",
- * "is_avaliable()"): the lower-case copy, which every search reads, spells the few words
- * the signatures turn on right. Only swaps of the same length, so that a column in the
- * copy is the same column in the text a quote shows. */
-static void respell(char *low)
-{
-    static const char *const wrong[] = {"kernal", "avaliable", "compatable"};
-    static const char *const right[] = {"kernel", "available", "compatible"};
-    size_t k;
-    for (k = 0; k < sizeof wrong / sizeof wrong[0]; k++) {
-        char *at;
-        for (at = strstr(low, wrong[k]); at; at = strstr(at, wrong[k]))
-            memcpy(at, right[k], strlen(right[k]));
-    }
-}
-
 static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
     size_t n = strlen(text);
@@ -841,7 +861,6 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     line->lower = line->text + n + 1;
     memcpy(line->text, text, n + 1);
     lower_copy(line->lower, text, n + 1);
-    respell(line->lower);
     line->number = number;
 }
 
