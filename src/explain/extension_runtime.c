@@ -5,6 +5,7 @@
 #include "facts/query.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
+#include "rules/know_query.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -387,14 +388,10 @@ static bool major_minor(const char *v, unsigned *major, unsigned *minor)
  * row of 2.3.0), or NULL. */
 static const char *paired_torchvision(const dl_knowledge *k, const char *torch)
 {
-    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
-    size_t len = strcspn(torch, "+"), r;
-    for (r = 0; t && r < t->rows; r++) {
-        const char *row = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
-        if (strlen(row) == len && !strncmp(row, torch, len))
-            return dl_table_cell(t, r, DL_COL_torch_releases_torchvision);
-    }
-    return NULL;
+    long r = dl_kq_torch_release(k, torch);
+    return r < 0 ? NULL
+                 : dl_table_cell(dl_knowledge_at(k, DL_TABLE_torch_releases), (size_t)r,
+                                 DL_COL_torch_releases_torchvision);
 }
 
 /* The line that names torchvision at `version`; -1 when none. */

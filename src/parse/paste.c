@@ -362,10 +362,11 @@ static char *keep(dl_paste *p, size_t n)
     return at;
 }
 
-/* The line that holds byte `at` of lower_all. */
-static size_t line_at(const dl_paste *p, size_t at)
+/* The line that holds byte `at` of lower_all, searched from line `from` on (the last line
+ * whose start is at or before it). */
+static size_t line_at(const dl_paste *p, size_t from, size_t at)
 {
-    size_t lo = 0, hi = p->count;
+    size_t lo = from, hi = p->count;
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (p->starts[mid] <= at)
@@ -390,7 +391,7 @@ static void respell(dl_paste *p)
         size_t n = strlen(right[k]);
         char *at;
         for (at = strstr(p->lower_all, wrong[k]); at; at = strstr(at + n, wrong[k])) {
-            size_t o = (size_t)(at - p->lower_all), i = line_at(p, o);
+            size_t o = (size_t)(at - p->lower_all), i = line_at(p, 0, o);
             memcpy(at, right[k], n);
             memcpy(p->lines[i].lower + (o - p->starts[i]), right[k], n);
         }
@@ -952,24 +953,12 @@ void dl_paste_free(dl_paste *p)
 long dl_paste_find(const dl_paste *p, size_t from, const char *needle)
 {
     const char *hit;
-    size_t lo, hi, at;
     if (from >= p->count || !*needle)
         return -1;
     hit = dl_paste_index_find(p->index, p->lower_all, p->starts[from], needle);
     if (!hit)
         return -1;
-    at = (size_t)(hit - p->lower_all);
-    /* The line whose start is the last one at or before the hit. */
-    lo = from;
-    hi = p->count;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (p->starts[mid] <= at)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return (long)lo;
+    return (long)line_at(p, from, (size_t)(hit - p->lower_all));
 }
 
 bool dl_line_has_any(const char *s, const char *const *words, size_t n)

@@ -223,17 +223,14 @@ bool dl_fix_match_companion(dl_finding *x, const dl_rule_input *in, const dl_pyt
 {
     const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_torch_releases) : NULL;
     const char *version = dl_q_torch_version(py), *paired;
-    char release[32];
     dl_plan_machine m;
     dl_python_command cmd;
     char *index, *quoted;
     long row;
     size_t len = version ? strcspn(version, "+") : 0;
-    if (!t || !version || !len || len >= sizeof release || externally_managed(py))
+    if (!t || !len || externally_managed(py))
         return false;
-    memcpy(release, version, len);
-    release[len] = '\0';
-    row = dl_kq_find(t, DL_COL_torch_releases_torch_version, release);
+    row = dl_kq_torch_release(in->know, version);
     if (row < 0) {
         /* a release older or newer than the table: a new torch would be the wrong answer to
          * a companion's mismatch */

@@ -16,6 +16,18 @@ long dl_kq_find(const dl_table *t, dl_column_id column, const char *value)
     return -1;
 }
 
+long dl_kq_torch_release(const dl_knowledge *k, const char *version)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_torch_releases) : NULL;
+    size_t len = version ? strcspn(version, "+") : 0, r;
+    for (r = 0; t && len && r < t->rows; r++) {
+        const char *row = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
+        if (strlen(row) == len && !strncmp(row, version, len))
+            return (long)r;
+    }
+    return -1;
+}
+
 long dl_kq_newest_torch(const dl_knowledge *k)
 {
     const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_torch_releases) : NULL;

@@ -6,6 +6,9 @@
 
 /* The first row whose column equals value, or -1. */
 long dl_kq_find(const dl_table *t, dl_column_id column, const char *value);
+/* The torch_releases row of torch `version`'s release ("2.3.0+cu121": the row of 2.3.0), or
+ * -1. */
+long dl_kq_torch_release(const dl_knowledge *k, const char *version);
 /* The newest released torch (status "released"): its row, or -1. */
 long dl_kq_newest_torch(const dl_knowledge *k);
 /* The row of the wheel_arches table for torch X.Y, a CUDA variant and an OS, or -1. */
