@@ -275,6 +275,8 @@ typedef struct dl_py_package {
     dl_text name;                 /* as its metadata spells it: torch, nvidia-cudnn-cu12 */
     dl_text version;              /* 2.3.1+cu121 */
     dl_text installer;            /* pip, uv, conda (INSTALLER file / conda-meta) */
+    dl_text channel;              /* conda: the channel its record names (pytorch,
+                                   * conda-forge, defaults, or the channel's URL) */
     dl_text source;               /* where the metadata was read: a dist-info or conda-meta */
     dl_text direct_url;           /* direct_url.json: a local wheel file or URL, when any */
     dl_text requires_torch;       /* the torch requirement it declares ("torch==2.3.1") */

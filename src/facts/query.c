@@ -112,6 +112,26 @@ const dl_py_package *dl_q_package(const dl_python *py, const char *name)
     return NULL;
 }
 
+char *dl_q_conda_spec(const dl_py_package *p)
+{
+    const char *v = p->version.value ? p->version.value : "", *open = strstr(v, " (");
+    if (open && dl_ends_with(v, ")"))
+        return dl_fmt("%s=%.*s=%.*s", p->name.value, (int)(open - v), v,
+                      (int)(strlen(open) - 3), open + 2);
+    return dl_fmt("%s=%s", p->name.value, v);
+}
+
+bool dl_q_conda_channels(const dl_py_package *p, dl_strv *channels)
+{
+    if (!p->channel.value)
+        return false;
+    dl_strv_add_once(channels, p->channel.value);
+    if (!strcmp(p->channel.value, "pytorch") && p->version.value &&
+        strstr(p->version.value, "cuda"))
+        dl_strv_add_once(channels, "nvidia");
+    return true;
+}
+
 bool dl_q_torch_imported(const dl_python *py)
 {
     return py && dl_q_text_is(&py->runtime.status, "imported");

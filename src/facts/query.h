@@ -31,6 +31,13 @@ const dl_torch_install *dl_q_static_torch(const dl_python *py);
  * dist-packages): not one reached through PYTHONPATH, the user site or a base install. */
 const dl_torch_install *dl_q_own_torch(const dl_python *py);
 const dl_py_package *dl_q_package(const dl_python *py, const char *name);
+/* A conda record as `conda list --export` pins it: "2.3.1 (py3.11_cpu_0)" -> name=2.3.1=
+ * py3.11_cpu_0 (its exact build), name=version when the build is unknown. Caller frees. */
+char *dl_q_conda_spec(const dl_py_package *p);
+/* Adds the -c channels conda needs to install record p again (once each): its own, and
+ * nvidia's for a CUDA build from the pytorch channel (its CUDA libraries are there). False
+ * when the record names no channel. */
+bool dl_q_conda_channels(const dl_py_package *p, dl_strv *channels);
 bool dl_q_torch_imported(const dl_python *py);
 /* An import error that says torch itself is not there ("No module named 'torch'"), not a
  * module inside it ('torch._C'). */

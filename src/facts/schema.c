@@ -367,6 +367,7 @@ static const dl_field py_package_fields[] = {
     F(dl_py_package, "name", "Package", DL_F_TEXT, name, NULL, 0),
     F(dl_py_package, "version", "Version", DL_F_TEXT, version, NULL, 0),
     F(dl_py_package, "installer", "Installed by", DL_F_TEXT, installer, NULL, 0),
+    F(dl_py_package, "channel", "Channel", DL_F_TEXT, channel, NULL, DL_OPTIONAL),
     F(dl_py_package, "source", NULL, DL_F_TEXT, source, NULL, 0),
     F(dl_py_package, "direct_url", "From", DL_F_TEXT, direct_url, NULL, DL_OPTIONAL),
     F(dl_py_package, "requires_torch", "Requires", DL_F_TEXT, requires_torch, NULL,

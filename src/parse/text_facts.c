@@ -1189,6 +1189,36 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
     }
 }
 
+/* conda list's row of torch, "pytorch 2.1.0 py3.10_cuda11.8_cudnn8.7.0_0 pytorch": conda's
+ * record of it (version with build, and the channel), which says the fix comes from conda.
+ * Only a row of exactly a list's shape: a build string (conda's hold '_') and, outside
+ * collect_env's "[conda]" rows, a channel; "pypi" there is pip's torch. */
+static void conda_torch_row(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    char v[64], build[64], channel[64], extra[8];
+    const char *row = !strncmp(low, "[conda] ", 8) ? low + 8 : low;
+    int n = sscanf(row, "pytorch %63s %63s %63s %7s", v, build, channel, extra);
+    dl_site_packages *site;
+    dl_py_package *pkg;
+    char *both;
+    if (n < 2 || n > 3 || !strchr(build, '_') || (n == 2 && row == low) ||
+        (n == 3 && (!strcmp(channel, "pypi") || channel[0] == '<')) ||
+        package_listed(f, "pytorch"))
+        return;
+    installed_torch(f);
+    site = &DL_LIST_AT(python(f)->site_packages, dl_site_packages, 0);
+    pkg = dl_list_push(&site->packages, sizeof *pkg);
+    dl_text_set(&pkg->name, "pytorch");
+    both = dl_fmt("%s (%s)", v, build);
+    dl_text_set(&pkg->version, both);
+    free(both);
+    dl_text_set(&pkg->installer, "conda");
+    if (n == 3)
+        dl_text_set(&pkg->channel, channel);
+    dl_text_set(&pkg->source, "(from the pasted text)");
+    note(w, "pythons[0].site_packages[0].packages", i);
+}
+
 /* pip show: "Name: torch" then "Version: 2.3.1"; conda list: "pytorch 2.2.2
  * py3.11_cuda12.1_cudnn8.9.2_0 pytorch"; collect_env's "[pip3] torch==1.13.1". */
 static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
@@ -1213,6 +1243,7 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
         if (!k)
             join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
+        conda_torch_row(low, f, w, i);
     }
     /* pip's own lines: "Successfully installed torch-1.7.1 ...", "Downloading
      * torch-1.7.1-cp38-cp38-win_amd64.whl" */

@@ -3,6 +3,7 @@
 #include "base/shell.h"
 #include "base/str.h"
 #include "base/url.h"
+#include "facts/query.h"
 #include "plan/commands.h"
 
 #include <ctype.h>
@@ -30,6 +31,8 @@ typedef struct lock {
     group groups[MAX_GROUPS];
     size_t n_groups;
     dl_buf conda;                   /* name=version=build, from conda-meta */
+    dl_strv channels;               /* the -c channels conda-meta names for them */
+    bool channel_unknown;           /* a record names none */
     dl_buf notes;                   /* # lines about what cannot be pinned exactly */
     dl_buf unmanaged;               /* installed without an installer record */
 } lock;
@@ -99,16 +102,15 @@ static group *group_for(lock *l, const char *tag)
     return &l->groups[l->n_groups++];
 }
 
-/* conda's version reads "2.3.1 (py3.11_cuda12.1_cudnn8.9.2_0)": `conda list --export`'s
- * name=version=build pins the exact build. */
+/* conda's record pinned as `conda list --export` does (its exact build), with the channels
+ * to fetch it from when the record names them. */
 static void add_conda(lock *l, const dl_py_package *p)
 {
-    const char *v = p->version.value, *open = strstr(v, " (");
-    if (open && dl_ends_with(v, ")"))
-        dl_buf_printf(&l->conda, " %s=%.*s=%.*s", p->name.value, (int)(open - v), v,
-                      (int)(strlen(open) - 3), open + 2);
-    else
-        dl_buf_printf(&l->conda, " %s=%s", p->name.value, v);
+    char *spec = dl_q_conda_spec(p);
+    dl_buf_printf(&l->conda, " %s", spec);
+    free(spec);
+    if (!dl_q_conda_channels(p, &l->channels))
+        l->channel_unknown = true;
 }
 
 static void sort_packages(lock *l)
@@ -213,9 +215,17 @@ static void commands(lock *l, dl_buf *out)
     }
     if (l->conda.len && py->prefix.value) {
         char *prefix = dl_shell_quote(sh, py->prefix.value);
-        dl_buf_printf(out, "# installed by conda (channels are not recorded: add the -c "
-                           "options you installed with)\nconda install --yes --prefix %s%s\n",
-                      prefix, l->conda.data);
+        dl_buf_puts(out, l->channel_unknown ? "# installed by conda (channels not recorded for "
+                                              "all of them: add the -c options you installed "
+                                              "with)\n"
+                                            : "# installed by conda\n");
+        dl_buf_printf(out, "conda install --yes --prefix %s", prefix);
+        for (i = 0; i < l->channels.n; i++) {
+            char *c = dl_shell_quote(sh, l->channels.v[i]);
+            dl_buf_printf(out, " -c %s", c);
+            free(c);
+        }
+        dl_buf_printf(out, "%s\n", l->conda.data);
         free(prefix);
     } else if (l->conda.len) {
         dl_buf_printf(out, "# installed by conda, into an environment whose prefix is "
@@ -273,6 +283,7 @@ char *dl_lock_text(const dl_lock_input *in, char **error)
     for (i = 0; i < l.n_groups; i++)
         dl_buf_free(&l.groups[i].pins);
     dl_buf_free(&l.conda);
+    dl_strv_free(&l.channels);
     dl_buf_free(&l.notes);
     dl_buf_free(&l.unmanaged);
     free(l.chosen);

@@ -218,6 +218,61 @@ void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_pyt
     dl_python_command_free(&cmd);
 }
 
+/* conda's record of torch ("pytorch", from conda-meta or a pasted `conda list`) when conda
+ * installed the torch that runs; NULL when pip did (pip's torch over a conda one runs). */
+static const dl_py_package *conda_torch(const dl_python *py)
+{
+    const dl_py_package *rec = dl_q_package(py, "pytorch"), *t = dl_q_package(py, "torch");
+    if (!rec || !dl_q_text_is(&rec->installer, "conda") || !rec->version.value)
+        return NULL;
+    if (t && (dl_q_text_is(&t->installer, "pip") || dl_q_text_is(&t->installer, "uv")))
+        return NULL;
+    return rec;
+}
+
+/* The companion made for a conda torch, from conda: pip's torchvision in a conda
+ * environment would pull another torch from PyPI, and conda cannot mend pip's files. */
+static void conda_companion_fix(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                                const dl_py_package *rec, const char *name, const char *paired)
+{
+    dl_shell sh = dl_fix_shell(in->facts);
+    const dl_py_package *had = dl_q_package(py, name);
+    char *spec = dl_q_conda_spec(rec), *torch_q = dl_shell_quote(sh, spec);
+    char *want = dl_fmt("%s==%s", name, paired), *want_q = dl_shell_quote(sh, want);
+    char *prefix = py->prefix.value && dl_q_text_is(&py->kind, "conda")
+                       ? dl_shell_quote(sh, py->prefix.value) : NULL;
+    dl_strv channels = {0};
+    dl_buf options = {0};
+    bool named = dl_q_conda_channels(rec, &channels);
+    size_t i;
+    for (i = 0; i < channels.n; i++) {
+        char *c = dl_shell_quote(sh, channels.v[i]);
+        dl_buf_printf(&options, " -c %s", c);
+        free(c);
+    }
+    /* torch pinned to its version and build: conda changes neither torch nor its variant */
+    dl_fix_note(x, "the %s made for torch %s, from the conda channel torch came from%s "
+                   "(torch stays):", name, dl_q_torch_version(py),
+                named ? "" : " (add the -c options you installed torch with)");
+    if (had && (dl_q_text_is(&had->installer, "pip") || dl_q_text_is(&had->installer, "uv"))) {
+        dl_plan_machine m;
+        dl_python_command cmd;
+        memset(&m, 0, sizeof m);
+        python_command(in, py, &m, &cmd);
+        dl_finding_fix(x, "%s -m pip uninstall -y %s", cmd.run, name);
+        dl_python_command_free(&cmd);
+    }
+    dl_finding_fix(x, "conda install -y%s%s%s %s %s", prefix ? " --prefix " : "",
+                   prefix ? prefix : "", options.len ? options.data : "", torch_q, want_q);
+    dl_buf_free(&options);
+    dl_strv_free(&channels);
+    free(prefix);
+    free(want_q);
+    free(want);
+    free(torch_q);
+    free(spec);
+}
+
 bool dl_fix_match_companion(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                             const char *name)
 {
@@ -245,6 +300,10 @@ bool dl_fix_match_companion(dl_finding *x, const dl_rule_input *in, const dl_pyt
                                                : DL_COL_torch_releases_torchaudio);
     if (!*paired)
         return false;
+    if (conda_torch(py)) {
+        conda_companion_fix(x, in, py, conda_torch(py), name, paired);
+        return true;
+    }
     memset(&m, 0, sizeof m);
     python_command(in, py, &m, &cmd);
     index = index_of_tag(version);

@@ -127,8 +127,20 @@ static void conda_records_pinned_with_conda(void **state)
     text = lock_of(&py, NULL);
     assert_null(strstr(text, "torch==2.3.1"));
     assert_non_null(strstr(text, "/opt/conda/envs/t/bin/python -m pip install numpy==1.26.4\n"));
+    assert_non_null(strstr(text, "channels not recorded"));
     assert_non_null(strstr(text, "\nconda install --yes --prefix /opt/conda/envs/t "
                                  "pytorch=2.3.1=py3.11_cuda12.1_cudnn8.9.2_0 "
+                                 "pytorch-cuda=12.1=ha16c6d3_5\n"));
+    free(text);
+
+    /* the records name their channel: the command fetches from it (and from nvidia's, where
+     * the pytorch channel's CUDA builds find their CUDA libraries) */
+    dl_text_set(&p->channel, "pytorch");
+    dl_text_set(&DL_LIST_AT(s->packages, dl_py_package, 2).channel, "pytorch");
+    text = lock_of(&py, NULL);
+    assert_null(strstr(text, "channels not recorded"));
+    assert_non_null(strstr(text, "\nconda install --yes --prefix /opt/conda/envs/t -c pytorch "
+                                 "-c nvidia pytorch=2.3.1=py3.11_cuda12.1_cudnn8.9.2_0 "
                                  "pytorch-cuda=12.1=ha16c6d3_5\n"));
     free(text);
     dl_schema_free(&dl_python_schema, &py);

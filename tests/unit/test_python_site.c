@@ -234,16 +234,19 @@ static void test_conda_prefix(void **state)
     p = package(&r, "pytorch");
     dl_assert_known(&p->version, "2.3.1 (py3.11_cpu_0)");
     dl_assert_known(&p->installer, "conda");
+    dl_assert_known(&p->channel, "pytorch"); /* from .../pytorch/linux-64 */
     dl_assert_known(&p->source, "/conda/envs/cpu/conda-meta/pytorch-2.3.1-py3.11_cpu_0.json");
     assert_absent(&p->direct_url);
     dl_assert_known(&package(&r, "cpuonly")->version, "2.0 (0)");
+    assert_absent(&package(&r, "cpuonly")->channel); /* its record names none */
+    dl_assert_known(&package(&r, "torchvision")->channel, "defaults"); /* repo.anaconda.com */
     dl_assert_known(&package(&r, "pytorch-mutex")->version, "1.0 (cpu)");
     p = package(&r, "mkl"); /* named by its file, unreadable inside */
     dl_assert_unknown(&p->version, "not valid JSON");
     p = package(&r, "torch"); /* conda's pytorch also leaves a dist-info */
     dl_assert_known(&p->installer, "conda");
     assert_false(has_package(&r, "requests"));
-    assert_int_equal(r.site.packages.count, 5);
+    assert_int_equal(r.site.packages.count, 6);
 
     t = only_torch(&r);
     dl_assert_known(&t->version, "2.3.1");

@@ -685,10 +685,42 @@ static const char *json_string(const cJSON *root, const char *key)
     return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
+/* A record's "channel" is where conda got it: "https://conda.anaconda.org/pytorch/linux-64"
+ * is the channel `-c pytorch`, Anaconda's own repository (repo.anaconda.com/pkgs/main) is
+ * `-c defaults`; another URL is kept, less its platform folder, for `-c` takes URLs too. */
+static void fill_channel(dl_py_package *p, const char *channel)
+{
+    static const char *const hosts[] = {"https://conda.anaconda.org/",
+                                        "http://conda.anaconda.org/"};
+    const char *slash;
+    size_t i, n;
+    char *name;
+    if (!channel)
+        return;
+    if (strstr(channel, "pkgs/main") || strstr(channel, "pkgs/free") ||
+        strstr(channel, "pkgs/r/")) {
+        dl_text_set(&p->channel, "defaults");
+        return;
+    }
+    for (i = 0; i < sizeof hosts / sizeof hosts[0]; i++)
+        if (dl_starts_with(channel, hosts[i]))
+            channel += strlen(hosts[i]);
+    n = strlen(channel);
+    slash = strrchr(channel, '/');
+    if (slash && (dl_starts_with(slash + 1, "linux-") || dl_starts_with(slash + 1, "win-") ||
+                  dl_starts_with(slash + 1, "osx-") || !strcmp(slash + 1, "noarch")))
+        n = (size_t)(slash - channel);
+    name = dl_strndup(channel, n);
+    if (*name)
+        dl_text_set(&p->channel, name);
+    free(name);
+}
+
 static void fill_conda(dl_py_package *p, const char *path, const cJSON *root)
 {
     const char *name = json_string(root, "name"), *version = json_string(root, "version");
     const char *build = json_string(root, "build");
+    fill_channel(p, json_string(root, "channel"));
     if (name)
         dl_text_set(&p->name, name);
     else
