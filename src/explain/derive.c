@@ -104,6 +104,35 @@ static bool version_said_with_cuda(const dl_paste *p, const dl_text_facts *w)
     return false;
 }
 
+/* The text says conda installed torch: conda's command for pytorch, or a field whose value
+ * is conda ("How you installed PyTorch (`conda`, `pip`, source): conda", "env: conda"), and
+ * no pip command installs torch. conda's Windows builds of pytorch are CUDA builds unless
+ * cpuonly is asked for, and their version carries no tag. */
+static bool conda_installed_torch(const dl_paste *p)
+{
+    static const char *const pip[] = {"pip install torch", "pip3 install torch",
+                                      "pip install --upgrade torch", "pip install -u torch"};
+    size_t i;
+    if (dl_paste_find_any(p, pip, sizeof pip / sizeof pip[0]) >= 0)
+        return false;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *colon = strchr(low, ':'), *v;
+        if (strstr(low, "conda install") && strstr(low, "pytorch") && !strstr(low, "cpuonly"))
+            return true;
+        if (!colon || colon - low > 60)
+            continue;
+        for (v = colon + 1; *v == ' ' || *v == '*' || *v == '`'; v++)
+            ;
+        if (!*v && i + 1 < p->count) /* "env:" and the value under it */
+            v = p->lines[i + 1].lower;
+        if ((!strncmp(v, "conda", 5) || !strncmp(v, "anaconda", 8) ||
+             !strncmp(v, "miniconda", 9)) &&
+            (strstr(low, "install") || strstr(low, "env") || strstr(low, "package manager")))
+            return true;
+    }
+    return false;
+}
+
 static void derive_windows_pypi_cpu(const dl_paste *p, const dl_text_facts *w, dl_facts *f)
 {
     dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
@@ -112,7 +141,7 @@ static void derive_windows_pypi_cpu(const dl_paste *p, const dl_text_facts *w, d
      * the version line is untagged, but the wheel it fetched is a CUDA build */
     /* libtorch's zips come from download.pytorch.org in CPU and CUDA builds, not from PyPI */
     if (!py || cuda_wheel_fetched(p) || dl_paste_find(p, 0, "libtorch") >= 0 ||
-        version_said_with_cuda(p, w) ||
+        version_said_with_cuda(p, w) || conda_installed_torch(p) ||
         dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
         (py->runtime.cuda_available.known && py->runtime.cuda_available.value))
         return;

@@ -6,6 +6,7 @@
 #include "explain/cpu_chosen.h"
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
+#include "explain/symbol_owner.h"
 #include "explain/gpu_wheel_text.h"
 #include "explain/install_text.h"
 #include "explain/mac_text.h"
@@ -325,6 +326,8 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_fbgemm_release_candidate(k, out);
     dl_explain_torchvision_dll_beside_nightly(out);
     dl_explain_extension_runtime(out);
+    dl_explain_dyld_torch_symbol(out);
+    dl_explain_package_library_symbol(out);
     dl_explain_torch_symbol_unplaced(out);
     dl_explain_extension_symbol_unplaced(out);
     dl_explain_domain_library_just_installed(out);

@@ -849,6 +849,23 @@ static void lower_copy(char *restrict dst, const char *restrict src, size_t n)
     }
 }
 
+/* An issue form's unticked box ("- [ ] Linux in WSL" beside "- [x] Windows") is an option
+ * the writer did not choose: its words say nothing of the machine. The lower-case copy,
+ * which every search reads, keeps the box and blanks the words (the same length, so that
+ * offsets hold); the text, which quotes show, keeps them. */
+static void blank_unticked(char *low)
+{
+    size_t i = low[0] == '[' ? 1 : 0;
+    if (!i)
+        return;
+    while (low[i] == ' ')
+        i++;
+    if (i < 2 || low[i] != ']' || low[i + 1] != ' ')
+        return;
+    for (i += 2; low[i]; i++)
+        low[i] = ' ';
+}
+
 static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
     size_t n = strlen(text);
@@ -862,6 +879,7 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     line->lower = line->text + n + 1;
     memcpy(line->text, text, n + 1);
     lower_copy(line->lower, text, n + 1);
+    blank_unticked(line->lower);
     line->number = number;
 }
 

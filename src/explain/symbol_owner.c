@@ -1,0 +1,186 @@
+#include "explain/symbol_owner.h"
+
+#include "base/str.h"
+#include "explain/quote.h"
+#include "explain/text_cause.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The path a dyld line gives after `label` ("referenced from:"), past the image's UUID
+ * ("<26B157A6-...> /Users/..."), in the lower-case copy; NULL when the line has none. */
+static const char *dyld_path(const char *low, const char *label)
+{
+    const char *at = strstr(low, label);
+    if (!at)
+        return NULL;
+    at += strlen(label);
+    while (*at == ' ' || *at == '\t')
+        at++;
+    if (*at == '<' && (at = strchr(at, '>')) != NULL)
+        for (at++; *at == ' ' || *at == '\t'; at++)
+            ;
+    return at && *at ? at : NULL;
+}
+
+/* The line at or after `from` (up to three on) that holds `label`; -1 when none. */
+static long line_with(const dl_paste *p, size_t from, const char *label)
+{
+    size_t j;
+    for (j = from; j < p->count && j <= from + 3; j++)
+        if (strstr(p->lines[j].lower, label))
+            return (long)j;
+    return -1;
+}
+
+/* torch's own files: its package folder or its libraries by name */
+static bool torch_own(const char *path)
+{
+    return strstr(path, "/torch/") || strstr(path, "libtorch") || strstr(path, "libc10");
+}
+
+/* The package folder a library path sits in ("site-packages/torchrl/_torchrl.so" ->
+ * torchrl) into buf; false when the path is not under site-packages. */
+static bool package_of(const char *path, char *buf, size_t n)
+{
+    const char *at = strstr(path, "-packages/");
+    size_t len = 0;
+    if (!at)
+        return false;
+    at += strlen("-packages/");
+    while (at[len] && at[len] != '/' && at[len] != ' ' && len + 1 < n)
+        len++;
+    memcpy(buf, at, len);
+    buf[len] = '\0';
+    return len > 0;
+}
+
+/* torch's own library misses a symbol of torch's own: its files come from two installs */
+static void torch_own_mismatch(dl_explanation *e, long miss, long from, long in)
+{
+    dl_finding *x;
+    if (dl_findings_has(&e->findings, "torch_import_failed"))
+        return;
+    x = dl_finding_add(&e->findings, "torch_import_failed", DL_SEV_FAILURE,
+                       "import torch fails: one of torch's libraries needs a symbol another "
+                       "one lacks (its files come from two installs)");
+    dl_quote_line(x, &e->paste, (size_t)miss);
+    dl_quote_line(x, &e->paste, (size_t)from);
+    dl_quote_line(x, &e->paste, (size_t)in);
+    dl_finding_fix(x, "# uninstall torch (until pip finds none), then install it again in this "
+                      "interpreter");
+}
+
+/* The package's library misses the symbol: built for another torch. False when a finding
+ * of that id is there already. */
+static bool package_mismatch(dl_explanation *e, const char *pkg, const char *what, long miss,
+                             long from, long in)
+{
+    static const char *const companions[] = {"torchvision", "torchaudio", "torchtext"};
+    const char *id = "extension_mismatch";
+    size_t k;
+    dl_finding *x;
+    for (k = 0; k < sizeof companions / sizeof companions[0]; k++)
+        if (!strcmp(pkg, companions[k]))
+            id = "torchvision_mismatch";
+    if (dl_findings_has(&e->findings, id))
+        return false;
+    x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE, "%s's compiled library %s: it was built "
+                       "for another torch (or CUDA) than the one here", pkg, what);
+    dl_quote_line(x, &e->paste, (size_t)miss);
+    if (from >= 0)
+        dl_quote_line(x, &e->paste, (size_t)from);
+    if (in >= 0)
+        dl_quote_line(x, &e->paste, (size_t)in);
+    dl_finding_fix(x, "# the %s build made for the installed torch (or the torch it was built "
+                      "for): `python -m pip list` shows both", pkg);
+    return true;
+}
+
+void dl_explain_dyld_torch_symbol(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    long i;
+    for (i = dl_paste_find(p, 0, "symbol not found: __z"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "symbol not found: __z")) {
+        long from = line_with(p, (size_t)i, "referenced from:");
+        long in = from < 0 ? -1 : line_with(p, (size_t)from, "expected in:");
+        const char *user = from < 0 ? NULL : dyld_path(p->lines[from].lower, "referenced from:");
+        const char *lib = in < 0 ? NULL : dyld_path(p->lines[in].lower, "expected in:");
+        char pkg[64];
+        if (!user || !lib || !torch_own(lib))
+            continue;
+        if (torch_own(user))
+            torch_own_mismatch(e, i, from, in);
+        else if (package_of(user, pkg, sizeof pkg))
+            package_mismatch(e, pkg, "needs a symbol torch's libraries do not have", i, from,
+                             in);
+        else
+            continue;
+        return;
+    }
+}
+
+/* The package folder of the library a glibc message names before ": undefined symbol"
+ * ("/env/lib/python3.6/site-packages/spconv/libspconv.so: undefined symbol:"): false when
+ * that path is not under site-packages or is not a shared library. */
+static bool glibc_owner(const char *low, char *pkg, size_t n)
+{
+    const char *sym = strstr(low, ": undefined symbol"), *pk, *so;
+    for (pk = strstr(low, "-packages/"); pk && pk < sym; pk = strstr(pk + 1, "-packages/")) {
+        so = strstr(pk, ".so");
+        if (so && so < sym && package_of(pk - 1, pkg, n))
+            return true;
+    }
+    return false;
+}
+
+/* The symbol a glibc message names is the package's own C++ function: a function at global
+ * scope ("_Z22nms_rotated_cpu_kernelRKN2at6TensorES2_f": at::Tensor is only its parameter)
+ * or in a namespace that is not torch's. The package's own build left it out, which no
+ * torch or CUDA would mend. A C symbol (the CUDA runtime's) or a name in torch's namespaces
+ * (_ZN2at, _ZN3c10, _ZN5torch, _ZN6caffe2) is what another torch or CUDA lacks. */
+static bool own_cxx_symbol(const char *low)
+{
+    static const char *const torch_spaces[] = {"2at", "3c10", "5torch", "6caffe2"};
+    const char *sym = strstr(low, ": undefined symbol");
+    size_t k;
+    sym += strlen(": undefined symbol");
+    sym += strspn(sym, ": ");
+    if (strncmp(sym, "_z", 2) != 0)
+        return false;
+    sym += 2;
+    if (*sym != 'n')
+        return true;
+    sym += sym[1] == 'k' ? 2 : 1;
+    for (k = 0; k < sizeof torch_spaces / sizeof torch_spaces[0]; k++)
+        if (!strncmp(sym, torch_spaces[k], strlen(torch_spaces[k])))
+            return false;
+    return true;
+}
+
+void dl_explain_package_library_symbol(dl_explanation *e)
+{
+    static const char *const not_packages[] = {"torch", "nvidia"};
+    static const char *const import_fails[] = {"torch_import_failed"};
+    const dl_paste *p = &e->paste;
+    long i;
+    if (dl_findings_has(&e->findings, "extension_mismatch") ||
+        dl_findings_has(&e->findings, "torchvision_mismatch"))
+        return;
+    for (i = dl_paste_find(p, 0, ": undefined symbol"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, ": undefined symbol")) {
+        char pkg[64];
+        size_t k;
+        bool other = true;
+        if (!glibc_owner(p->lines[i].lower, pkg, sizeof pkg) || own_cxx_symbol(p->lines[i].lower))
+            continue;
+        for (k = 0; k < sizeof not_packages / sizeof not_packages[0]; k++)
+            other = other && strcmp(pkg, not_packages[k]) != 0;
+        if (!other)
+            continue;
+        if (package_mismatch(e, pkg, "misses a symbol", i, -1, -1))
+            dl_text_causes_step_back(e, import_fails, 1);
+        return;
+    }
+}
