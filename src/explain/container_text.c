@@ -211,3 +211,19 @@ void dl_explain_driver_behind_container(dl_explanation *e)
     if (dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough"))
         dl_text_causes_step_back(e, seen, sizeof seen / sizeof seen[0]);
 }
+
+void dl_explain_container_gpu_reached(dl_explanation *e)
+{
+    /* only a torch that found the GPU names its capability or launches a kernel on it */
+    static const char *const reached[] = {"with cuda capability sm_",
+                                          "no kernel image is available for execution"};
+    static const char *const arch[] = {"arch_not_in_wheel", "gpu_arch_dropped"};
+    static const char *const passthrough[] = {"docker_no_gpu_passthrough"};
+    size_t k;
+    bool arch_failure = false;
+    for (k = 0; k < sizeof arch / sizeof arch[0]; k++)
+        arch_failure |= dl_findings_has_failure(&e->findings, arch[k]);
+    if (arch_failure && dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough") &&
+        dl_paste_find_any(&e->paste, reached, sizeof reached / sizeof reached[0]) >= 0)
+        dl_text_causes_step_back(e, passthrough, 1);
+}

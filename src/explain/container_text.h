@@ -57,4 +57,11 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e);
  * candidates and the container is the cause. */
 void dl_explain_driver_behind_container(dl_explanation *e);
 
+/* A container's missing GPU access read (docker's "Unknown runtime specified nvidia") beside
+ * torch naming the GPU's capability or launching a kernel on it, with the GPU's architecture
+ * missing from the wheel read too: the container reached the GPU (the writer got past the
+ * first error, "--gpus all got me further"), so the architecture is the cause and the
+ * container's access its candidate. */
+void dl_explain_container_gpu_reached(dl_explanation *e);
+
 #endif

@@ -35,21 +35,47 @@ static const char *package_in(const char *low)
     return NULL;
 }
 
+/* The package a "from foo_ops.bindings import x" line imports from ("foo_ops"); NULL when
+ * the line has no such statement. */
+static const char *from_package(const char *low, size_t *len)
+{
+    const char *at = strstr(low, "from ");
+    for (; at; at = strstr(at + 1, "from ")) {
+        const char *name = at + 5;
+        size_t n = 0;
+        if (at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_'))
+            continue;
+        while (isalnum((unsigned char)name[n]) || name[n] == '_')
+            n++;
+        if (n && (name[n] == '.' || name[n] == ' ') && strstr(name + n, " import ")) {
+            *len = n;
+            return name;
+        }
+    }
+    return NULL;
+}
+
 /* A module the writer imports in low, when no known package is named: "import foo_ops",
- * "when I import the spatial_sampler", "from foo_ops import"; torch itself and the words of
- * "import error" are not modules. Copies the name into buf; false when none. */
+ * "when I import the spatial_sampler", "from foo_ops.bindings import x" (the package, not
+ * the name it imports); torch itself and the words of "import error" are not modules.
+ * Copies the name into buf; false when none. */
 static bool imported_module(const char *low, char *buf, size_t n)
 {
     const char *at;
     for (at = strstr(low, "import "); at; at = strstr(at + 1, "import ")) {
-        const char *name = at + 7;
-        size_t len = 0;
+        const char *name = at + 7, *from;
+        size_t len = 0, from_len = 0;
         if (at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_'))
             continue;
         if (!strncmp(name, "the ", 4))
             name += 4;
-        while (isalnum((unsigned char)name[len]) || name[len] == '_' || name[len] == '.')
-            len++;
+        from = from_package(low, &from_len);
+        if (from && from < at) {
+            name = from;
+            len = from_len;
+        } else
+            while (isalnum((unsigned char)name[len]) || name[len] == '_' || name[len] == '.')
+                len++;
         while (len && name[len - 1] == '.')
             len--;
         if (len < 3 || len >= n || !isalpha((unsigned char)name[0]) ||
@@ -100,6 +126,8 @@ void dl_explain_extension_runtime(dl_explanation *e)
 {
     const dl_paste *p = &e->paste;
     int torch_major = torch_cuda_major(&e->facts);
+    const char *torch_cuda = dl_q_torch_cuda(&e->facts);
+    bool torch_cpu = torch_cuda && !strcmp(torch_cuda, "none");
     long i;
     for (i = dl_paste_find(p, 0, "libcudart.so."); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "libcudart.so.")) {
@@ -140,6 +168,26 @@ void dl_explain_extension_runtime(dl_explanation *e)
                  ? "torchvision_mismatch" : "extension_mismatch";
         if (dl_findings_has(&e->findings, id))
             return;
+        if (torch_cpu) {
+            /* a CPU torch needs no CUDA runtime: the package is the CUDA build beside it, and
+             * the torch build named is not the fault unless the GPU was wanted; nor is a
+             * machine without a GPU, where the CPU build is the plan */
+            static const char *const torch_ids[] = {"cpu_only_build", "torch_import_failed",
+                                                    "no_gpu"};
+            dl_text_causes_step_back(e, torch_ids, sizeof torch_ids / sizeof torch_ids[0]);
+            x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE,
+                               "%s needs the CUDA %d runtime (libcudart.so.%d): it is a CUDA "
+                               "build, and the torch beside it is a CPU build",
+                               pkg, major, major);
+            dl_quote_line(x, p, (size_t)i);
+            if (pkg_line != (size_t)i)
+                dl_quote_line(x, p, pkg_line);
+            dl_finding_fix(x, "# the CPU build of %s, made for the installed +cpu torch (its "
+                              "project's CPU index or variant); or, if the GPU is wanted, "
+                              "torch's CUDA build (dlenv plan)",
+                           pkg);
+            return;
+        }
         x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE,
                            "%s needs the CUDA %d runtime (libcudart.so.%d): it was built for "
                            "another CUDA than torch's%s",

@@ -145,8 +145,17 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
     if (py && dl_q_text_is(&py->kind, "store_stub"))
         return; /* no Python to install into: no_python says how to get one */
     if (!planned(in, py, want, &p, &m)) {
-        dl_fix_note(x, "no torch build in dlenv's tables fits this machine: `dlenv plan --why` "
-                       "says why");
+        if (m.os == DL_PLAN_OS_UNKNOWN)
+            /* a pasted report that names no OS: no wheel can be chosen, which is not "none
+             * fits" */
+            dl_fix_note(x, "the text does not say the machine's OS, so no install command is "
+                           "chosen here: `dlenv plan` on that machine, or `dlenv plan --os "
+                           "linux|windows%s%s%s --driver VERSION` (nvidia-smi's values)",
+                        m.n_gpus ? " --gpu \"" : "", m.n_gpus ? m.gpus[0].name : "",
+                        m.n_gpus ? "\"" : "");
+        else
+            dl_fix_note(x, "no torch build in dlenv's tables fits this machine: `dlenv plan "
+                           "--why` says why");
         dl_plan_free(&p);
         return;
     }
@@ -165,6 +174,12 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
         dl_finding_fix(x, "%s", c.pip);
         dl_plan_commands_free(&c);
         note_gpu_build_unknown(x, in, py, &p, &m);
+        if (!m.driver[0] && p.c[p.best].min_driver[0])
+            /* the driver was not read: the build needs one that the machine may not have */
+            dl_fix_note(x, "that build needs an NVIDIA driver >= %s, and the driver here is "
+                           "unknown (nvidia-smi shows it; `dlenv plan --driver VERSION` picks "
+                           "the build for an older one)",
+                        p.c[p.best].min_driver);
         if (p.after_driver_update >= 0 && !dl_plan_accelerated(&p.c[p.best], &m)) {
             const dl_plan_candidate *up = &p.c[p.after_driver_update];
             dl_plan_commands_make(in->know, &p, up, &m, &cmd, NULL, &c);

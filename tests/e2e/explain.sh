@@ -46,6 +46,21 @@ case "$(get root_cause.fix)" in
     *"pip install --force-reinstall --no-deps torchvision==0.16.0"*) ;;
     *) fail "pip's torch: no pip fix: $(get root_cause.fix)" ;; esac
 
+# A GPU's architecture missing from the wheel, in a text that names no OS: no install
+# command is chosen (none can be), and the note says why, with the GPU for dlenv plan. With
+# the OS named, the command comes, and an unknown driver is said beside it.
+run explain --json "$explain_dir/docker-runtime-then-capability.txt"
+expect_eq "no OS: root cause" arch_not_in_wheel "$(get root_cause.id)"
+case "$(get root_cause.fix)" in
+    *"pip install"*) fail "no OS, yet a command: $(get root_cause.fix)" ;;
+    *"does not say the machine's OS"*'--gpu \"NVIDIA GeForce RTX 3080\"'*) ;;
+    *) fail "no OS: no note: $(get root_cause.fix)" ;; esac
+{ echo "OS: Ubuntu 22.04"; tail -n 3 "$explain_dir/docker-runtime-then-capability.txt"; } > "$work/linux-sm86.txt"
+run explain --json "$work/linux-sm86.txt"
+case "$(get root_cause.fix)" in
+    *"pip install torch=="*"download.pytorch.org/whl/cu"*"needs an NVIDIA driver >="*"driver here is unknown"*) ;;
+    *) fail "Linux, driver unknown: $(get root_cause.fix)" ;; esac
+
 run explain "$work/no-such-file"
 expect_eq "missing file" 4 "$rc"
 expect_eq "one line" 1 "$(printf '%s\n' "$err" | wc -l)"
