@@ -1,4 +1,5 @@
 #include "parse/text_facts.h"
+#include "parse/env_prefix.h"
 #include "parse/os_signs.h"
 
 #include "base/str.h"
@@ -2685,6 +2686,25 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
 }
 
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
+/* The conda environment the text's paths lie in, for a Python the text already shows: the
+ * prefix a conda fix acts on. */
+static void conda_env_prefix(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    char prefix[512];
+    size_t line;
+    dl_python *py;
+    if (!f->pythons.count || python(f)->prefix.value ||
+        !dl_text_conda_prefix(p, prefix, sizeof prefix, &line))
+        return;
+    py = python(f);
+    dl_text_set(&py->prefix, prefix);
+    note(w, "pythons[0].prefix", line);
+    if (!py->kind.value) {
+        dl_text_set(&py->kind, "conda");
+        note(w, "pythons[0].kind", line);
+    }
+}
+
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     mac_words_over_path(p, f, w);
@@ -2770,4 +2790,5 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         system_lines(l, low, f, w, i);
     }
     facts_in_words(p, f, w);
+    conda_env_prefix(p, f, w);
 }

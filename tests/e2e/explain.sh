@@ -32,12 +32,13 @@ expect_eq "large log exit code" 1 "$rc"
 expect_eq "large log root cause" forward_compat_unsupported "$(get root_cause.id)"
 
 # A companion mismatch under conda's torch (a pasted `conda list`): the fix comes from the
-# channel conda names, torch pinned to its version and build; pip's torch ("pypi") gets pip.
+# channel conda names, torch pinned to its version and build, in the environment the
+# traceback's paths lie in; pip's torch ("pypi") gets pip.
 explain_dir=$(cd "$(dirname "$0")/../explain" && pwd)
 run explain --json "$explain_dir/conda-list-vision-mismatch.txt"
 expect_eq "conda list: root cause" torchvision_mismatch "$(get root_cause.id)"
 case "$(get root_cause.fix)" in
-    *"conda install -y -c pytorch -c nvidia pytorch=2.1.0=py3.10_cuda11.8_cudnn8.7.0_0 torchvision==0.16.0"*) ;;
+    *"conda install -y --prefix /home/me/miniconda3/envs/dl -c pytorch -c nvidia pytorch=2.1.0=py3.10_cuda11.8_cudnn8.7.0_0 torchvision==0.16.0"*) ;;
     *) fail "conda list: not conda's fix: $(get root_cause.fix)" ;; esac
 run explain --json "$explain_dir/conda-list-torch-from-pip.txt"
 expect_eq "pip's torch in conda list: root cause" torchvision_mismatch "$(get root_cause.id)"

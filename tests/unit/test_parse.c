@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "parse/env_prefix.h"
 #include "parse/paste.h"
 #include "parse/paste_index.h"
 #include "parse/text_facts.h"
@@ -740,6 +741,44 @@ static void os_and_version_read_from_words(void **state)
     }
 }
 
+/* The conda environment of the paths a text shows: POSIX and Windows forms in the writer's
+ * case; a pyenv-virtualenv "envs" folder and a file under envs/ that is not the
+ * environment's Python or packages are not conda's. */
+static void conda_prefix_from_paths(void **state)
+{
+    static const struct {
+        const char *text, *prefix;
+    } cases[] = {
+        {"  File \"/home/Me/miniconda3/envs/dl-2/lib/python3.10/site-packages/torch/x.py\"",
+         "/home/Me/miniconda3/envs/dl-2"},
+        {"C:\\Users\\Ana\\anaconda3\\envs\\sd\\Lib\\site-packages\\torch\\lib\\c10.dll",
+         "C:\\Users\\Ana\\anaconda3\\envs\\sd"},
+        {"(/opt/miniforge3/envs/ml/bin/python -m pip list)", "/opt/miniforge3/envs/ml"},
+        {"/home/me/.pyenv/versions/3.10.4/envs/x/lib/python3.10/site-packages/torch", NULL},
+        {"cat /home/me/miniconda3/envs/dl/conda-meta/history", NULL},
+        {"see /home/me/miniconda3/envs/ for the list", NULL},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        dl_paste p;
+        char buf[256];
+        size_t line = 99;
+        bool found;
+        read_text(cases[i].text, &p);
+        found = dl_text_conda_prefix(&p, buf, sizeof buf, &line);
+        if (!cases[i].prefix && found)
+            fail_msg("\"%s\": prefix %s, want none", cases[i].text, buf);
+        if (cases[i].prefix) {
+            if (!found)
+                fail_msg("\"%s\": no prefix, want %s", cases[i].text, cases[i].prefix);
+            assert_string_equal(buf, cases[i].prefix);
+            assert_int_equal(line, 0);
+        }
+        dl_paste_free(&p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -769,6 +808,7 @@ int main(void)
         cmocka_unit_test(markdown_inline_marks_of_fields),
         cmocka_unit_test(wsl_said_not_denied),
         cmocka_unit_test(os_and_version_read_from_words),
+        cmocka_unit_test(conda_prefix_from_paths),
         };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,67 @@
+#include "parse/env_prefix.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/* A character that can stand in a path the writer pasted (not its quotes or brackets). */
+static bool path_char(char c)
+{
+    return c && !isspace((unsigned char)c) && !strchr("\"'`()[]<>,;=", c);
+}
+
+/* The folder that holds "envs" names a conda install. */
+static bool conda_install(const char *low, size_t len)
+{
+    static const char *const installs[] = {"conda", "mamba", "miniforge"};
+    size_t k;
+    for (k = 0; k < sizeof installs / sizeof installs[0]; k++) {
+        const char *at = strstr(low, installs[k]);
+        if (at && (size_t)(at - low) < len)
+            return true;
+    }
+    return false;
+}
+
+/* The prefix of the environment whose "envs" folder starts at `envs` (the separator before
+ * it) in a line: from the path's start to the end of the environment's name. */
+static bool prefix_at(const char *text, const char *low, const char *envs, char *buf, size_t n)
+{
+    size_t start = (size_t)(envs - low), end = start + 6, len;
+    const char *rest;
+    while (start > 0 && path_char(low[start - 1]))
+        start--;
+    while (path_char(low[end]) && low[end] != '/' && low[end] != '\\')
+        end++;
+    rest = low + end;
+    /* the environment's own interpreter or packages, not any file under envs/ */
+    if (end == (size_t)(envs - low) + 6 || !conda_install(low + start, (size_t)(envs - low) - start) ||
+        !(strncmp(rest, "/lib/python", 11) == 0 || strncmp(rest, "\\lib\\site-packages", 18) == 0 ||
+          strncmp(rest, "/bin/python", 11) == 0 || strncmp(rest, "\\python.exe", 11) == 0))
+        return false;
+    len = end - start;
+    if (len + 1 > n)
+        return false;
+    memcpy(buf, text + start, len);
+    buf[len] = '\0';
+    return true;
+}
+
+bool dl_text_conda_prefix(const dl_paste *p, char *buf, size_t n, size_t *line)
+{
+    static const char *const seps[] = {"/envs/", "\\envs\\"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *text = p->lines[i].text;
+        if (strlen(low) != strlen(text))
+            continue; /* the copies must align to take the writer's case */
+        for (k = 0; k < sizeof seps / sizeof seps[0]; k++) {
+            const char *at;
+            for (at = strstr(low, seps[k]); at; at = strstr(at + 1, seps[k]))
+                if (prefix_at(text, low, at, buf, n)) {
+                    *line = i;
+                    return true;
+                }
+        }
+    }
+    return false;
+}
