@@ -96,6 +96,33 @@ static bool torch_frame(const char *low)
            strstr(low, "torch/_c") || strstr(low, "torch/lib/");
 }
 
+/* A notebook's traceback with frames folded away ("12 frames", "[... skipping hidden 3
+ * frame]"). */
+static bool collapsed_frames(const dl_paste *p)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        size_t n = strspn(low, " \t");
+        if (isdigit((unsigned char)low[n])) {
+            n += strspn(low + n, "0123456789");
+            if (!strcmp(low + n, " frames") || !strcmp(low + n, " frame"))
+                return true;
+        }
+        if (strstr(low, "skipping hidden"))
+            return true;
+    }
+    return false;
+}
+
+/* The statement is torch's own import ("import torch", "----> 1 import torch"). */
+static bool imports_torch_alone(const char *low)
+{
+    const char *at = strstr(low, "import torch");
+    return at && (at[12] == '\0' || at[12] == ' ' || at[12] == ';') &&
+           (at == low || at[-1] == ' ' || at[-1] == '>');
+}
+
 /* The CUDA major torch was built with, from the text's facts; 0 when not given. */
 static int torch_cuda_major(const dl_facts *f)
 {
@@ -138,10 +165,16 @@ void dl_explain_extension_runtime(dl_explanation *e)
                                                                                   : (size_t)i, j;
         bool torch_fails = false;
         size_t pkg_line = 0;
-        char module[64];
+        char module[64], soname[16];
+        size_t n;
         dl_finding *x;
         if (!isdigit((unsigned char)*at) || major == torch_major)
             continue;
+        /* the soname's version as written: "12", or CUDA 10's "10.2" */
+        n = strspn(at, "0123456789.");
+        while (n && at[n - 1] == '.')
+            n--;
+        snprintf(soname, sizeof soname, "%.*s", (int)(n < 15 ? n : 15), at);
         for (j = from; j <= to; j++) {
             torch_fails |= torch_frame(p->lines[j].lower);
             if (!pkg && (pkg = package_in(p->lines[j].lower)) != NULL)
@@ -162,6 +195,22 @@ void dl_explain_extension_runtime(dl_explanation *e)
             if (pkg)
                 pkg_line = j;
         }
+        /* a traceback Colab or Jupyter collapsed ("12 frames") hides the frame that loads
+         * the library: the package the writer names, else the one the cell imports,
+         * where nothing shows torch's own import failing */
+        if (!pkg && !torch_fails && collapsed_frames(p)) {
+            for (j = 0; j < p->count; j++)
+                torch_fails |= torch_frame(p->lines[j].lower) ||
+                               imports_torch_alone(p->lines[j].lower);
+            for (j = 0; !pkg && !torch_fails && j < p->count; j++)
+                if ((pkg = package_in(p->lines[j].lower)) != NULL)
+                    pkg_line = j;
+            for (j = 0; !pkg && !torch_fails && j < p->count; j++)
+                if (imported_module(p->lines[j].lower, module, sizeof module)) {
+                    pkg = module;
+                    pkg_line = j;
+                }
+        }
         if (!pkg || torch_fails)
             continue;
         id = !strncmp(pkg, "torchvision", 11) || !strncmp(pkg, "torchaudio", 10)
@@ -176,9 +225,9 @@ void dl_explain_extension_runtime(dl_explanation *e)
                                                     "no_gpu"};
             dl_text_causes_step_back(e, torch_ids, sizeof torch_ids / sizeof torch_ids[0]);
             x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE,
-                               "%s needs the CUDA %d runtime (libcudart.so.%d): it is a CUDA "
+                               "%s needs the CUDA %s runtime (libcudart.so.%s): it is a CUDA "
                                "build, and the torch beside it is a CPU build",
-                               pkg, major, major);
+                               pkg, soname, soname);
             dl_quote_line(x, p, (size_t)i);
             if (pkg_line != (size_t)i)
                 dl_quote_line(x, p, pkg_line);
@@ -189,9 +238,9 @@ void dl_explain_extension_runtime(dl_explanation *e)
             return;
         }
         x = dl_finding_add(&e->findings, id, DL_SEV_FAILURE,
-                           "%s needs the CUDA %d runtime (libcudart.so.%d): it was built for "
+                           "%s needs the CUDA %s runtime (libcudart.so.%s): it was built for "
                            "another CUDA than torch's%s",
-                           pkg, major, major, torch_major ? "" : " (the text does not say torch's)");
+                           pkg, soname, soname, torch_major ? "" : " (the text does not say torch's)");
         dl_quote_line(x, p, (size_t)i);
         if (pkg_line != (size_t)i) {
             dl_quote_line(x, p, pkg_line);
