@@ -9,6 +9,27 @@ static bool path_char(char c)
     return c && !isspace((unsigned char)c) && !strchr("\"'`()[]<>,;=", c);
 }
 
+/* Where the path holding `at` starts: after the double quote it stands inside, else at its
+ * drive (a Windows user folder may hold a space: C:\Users\Ana Lee\anaconda3),
+ * else at the first character that can be a path's. */
+static size_t path_start(const char *low, const char *at)
+{
+    size_t start = (size_t)(at - low), i, quotes = 0;
+    for (i = 0; i < start; i++)
+        quotes += low[i] == '"';
+    for (i = start; i >= 2; i--) {
+        if (low[i - 1] == '"' && quotes % 2)
+            return i; /* inside a quoted path: it runs from the quote, spaces and all */
+        if (low[i - 1] == '\\' && low[i - 2] == ':' && i >= 3 &&
+            isalpha((unsigned char)low[i - 3]) &&
+            (i == 3 || !isalnum((unsigned char)low[i - 4])))
+            return i - 3;
+    }
+    while (start > 0 && path_char(low[start - 1]))
+        start--;
+    return start;
+}
+
 /* The folder that holds "envs" names a conda install. */
 static bool conda_install(const char *low, size_t len)
 {
@@ -26,10 +47,8 @@ static bool conda_install(const char *low, size_t len)
  * it) in a line: from the path's start to the end of the environment's name. */
 static bool prefix_at(const char *text, const char *low, const char *envs, char *buf, size_t n)
 {
-    size_t start = (size_t)(envs - low), end = start + 6, len;
+    size_t start = path_start(low, envs), end = (size_t)(envs - low) + 6, len;
     const char *rest;
-    while (start > 0 && path_char(low[start - 1]))
-        start--;
     while (path_char(low[end]) && low[end] != '/' && low[end] != '\\')
         end++;
     rest = low + end;

@@ -40,6 +40,11 @@ expect_eq "conda list: root cause" torchvision_mismatch "$(get root_cause.id)"
 case "$(get root_cause.fix)" in
     *"conda install -y --prefix /home/me/miniconda3/envs/dl -c pytorch -c nvidia pytorch=2.1.0=py3.10_cuda11.8_cudnn8.7.0_0 torchvision==0.16.0"*) ;;
     *) fail "conda list: not conda's fix: $(get root_cause.fix)" ;; esac
+# a Windows user folder with a space: the whole prefix, quoted for PowerShell
+run explain --json "$explain_dir/conda-list-windows-env-space.txt"
+case "$(get root_cause.fix)" in
+    *"conda install -y --prefix 'C:"*"Users"*"Ana Lee"*"anaconda3"*"envs"*"sd' -c pytorch"*) ;;
+    *) fail "Windows conda prefix: $(get root_cause.fix)" ;; esac
 run explain --json "$explain_dir/conda-list-torch-from-pip.txt"
 expect_eq "pip's torch in conda list: root cause" torchvision_mismatch "$(get root_cause.id)"
 case "$(get root_cause.fix)" in
