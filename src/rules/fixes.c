@@ -145,14 +145,20 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
     if (py && dl_q_text_is(&py->kind, "store_stub"))
         return; /* no Python to install into: no_python says how to get one */
     if (!planned(in, py, want, &p, &m)) {
-        if (m.os == DL_PLAN_OS_UNKNOWN)
+        if (m.os == DL_PLAN_OS_UNKNOWN && m.n_gpus && m.gpus[0].cc_major)
             /* a pasted report that names no OS: no wheel can be chosen, which is not "none
-             * fits" */
+             * fits"; the GPU goes by its capability, which needs no quoting and is what the
+             * planner reads */
             dl_fix_note(x, "the text does not say the machine's OS, so no install command is "
-                           "chosen here: `dlenv plan` on that machine, or `dlenv plan --os "
-                           "linux|windows%s%s%s --driver VERSION` (nvidia-smi's values)",
-                        m.n_gpus ? " --gpu \"" : "", m.n_gpus ? m.gpus[0].name : "",
-                        m.n_gpus ? "\"" : "");
+                           "chosen here: `dlenv plan` on that machine, or `dlenv plan --os linux "
+                           "--gpu sm_%u%u --driver VERSION` elsewhere (--os windows for Windows; "
+                           "the driver's version from nvidia-smi)",
+                        m.gpus[0].cc_major, m.gpus[0].cc_minor);
+        else if (m.os == DL_PLAN_OS_UNKNOWN)
+            dl_fix_note(x, "the text does not say the machine's OS, so no install command is "
+                           "chosen here: `dlenv plan` on that machine, or `dlenv plan --os linux` "
+                           "elsewhere (--os windows for Windows; --gpu and --driver from "
+                           "nvidia-smi)");
         else
             dl_fix_note(x, "no torch build in dlenv's tables fits this machine: `dlenv plan "
                            "--why` says why");
