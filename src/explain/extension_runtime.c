@@ -61,15 +61,15 @@ static const char *from_package(const char *low, size_t *len)
  * Copies the name into buf; false when none. */
 static bool imported_module(const char *low, char *buf, size_t n)
 {
-    const char *at;
+    size_t from_len = 0;
+    const char *at, *from = from_package(low, &from_len);
     for (at = strstr(low, "import "); at; at = strstr(at + 1, "import ")) {
-        const char *name = at + 7, *from;
-        size_t len = 0, from_len = 0;
+        const char *name = at + 7;
+        size_t len = 0;
         if (at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_'))
             continue;
         if (!strncmp(name, "the ", 4))
             name += 4;
-        from = from_package(low, &from_len);
         if (from && from < at) {
             name = from;
             len = from_len;

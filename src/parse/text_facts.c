@@ -2685,7 +2685,6 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
         }
 }
 
-/* ---- facts said in words, read only where the text has no structured line for them ---- */
 /* The conda environment the text's paths lie in, for a Python the text already shows: the
  * prefix a conda fix acts on. */
 static void conda_env_prefix(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -2705,6 +2704,7 @@ static void conda_env_prefix(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
 }
 
+/* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     mac_words_over_path(p, f, w);
