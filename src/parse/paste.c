@@ -145,10 +145,11 @@ static bool digits(const char *s, size_t n)
     return true;
 }
 
-/* A logger's prefix before the message: "2025-01-02 10:11:12,345 ERROR ", "[2025-01-02T10:11:12Z]
- * [INFO] ", "2025/01/02 10:11:12 - WARNING - ". Its length; 0 when the line has none (the
- * date and the time must both be there: a bare number starts many real lines). */
-static size_t log_prefix(const char *s, size_t n)
+/* A logger's dated prefix before the message: "2025-01-02 10:11:12,345 ERROR ",
+ * "[2025-01-02T10:11:12Z] [INFO] ", "2025/01/02 10:11:12 - WARNING - ". Its length; 0 when
+ * the line has none (the date and the time must both be there: a bare number starts many
+ * real lines). */
+static size_t dated_prefix(const char *s, size_t n)
 {
     static const char *const levels[] = {"CRITICAL", "ERROR", "WARNING", "WARN", "INFO",
                                          "DEBUG", "TRACE", "FATAL"};
@@ -186,6 +187,36 @@ static size_t log_prefix(const char *s, size_t n)
         }
     }
     return i;
+}
+
+/* docker compose's service column: "app-server-1  | " (v2) or "app_server_1  | " (v1). The
+ * name must end in the replica number and be followed by the bar, so that a table row or a
+ * shell pipe is not taken for one. Its length; 0 when the line has none. */
+static size_t compose_prefix(const char *s, size_t n)
+{
+    size_t i = 0, digits_at;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.'))
+        i++;
+    for (digits_at = i; digits_at > 0 && s[digits_at - 1] >= '0' && s[digits_at - 1] <= '9';)
+        digits_at--;
+    if (digits_at == i || digits_at < 2 || (s[digits_at - 1] != '-' && s[digits_at - 1] != '_'))
+        return 0;
+    if (i >= n || s[i] != ' ')
+        return 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i >= n || s[i] != '|')
+        return 0;
+    i++;
+    return i < n && s[i] == ' ' ? i + 1 : i;
+}
+
+/* What a log writer put before the message: a dated logger's prefix, docker compose's
+ * service column, or both ("svc-1  | 2025-01-02 10:11:12 ERROR "). */
+static size_t log_prefix(const char *s, size_t n)
+{
+    size_t i = compose_prefix(s, n);
+    return i + dated_prefix(s + i, n - i);
 }
 
 /* "> > text": e-mail and forum quoting, any depth; the length of the marks. */

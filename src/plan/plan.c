@@ -332,6 +332,11 @@ bool dl_plan_make(const dl_knowledge *k, const dl_plan_machine *m,
     return true;
 }
 
+bool dl_plan_driver_unchecked(const dl_plan_machine *m, const dl_plan_candidate *c)
+{
+    return !m->driver[0] && !m->driver_cuda && c->min_driver[0] != '\0';
+}
+
 void dl_plan_free(dl_plan *p)
 {
     free(p->c);

@@ -131,6 +131,9 @@ void dl_plan_free(dl_plan *p);
 
 /* The first reason a candidate failed; DL_REJ_COUNT when it passed. */
 dl_plan_reason dl_plan_first_reason(const dl_plan_candidate *c);
+/* A CUDA candidate on a machine whose driver is not known: its fit to the driver is a
+ * claim nobody checked, so renderers must not mark it as proven. */
+bool dl_plan_driver_unchecked(const dl_plan_machine *m, const dl_plan_candidate *c);
 
 const char *dl_plan_os_name(dl_plan_os os);
 dl_plan_os dl_plan_os_parse(const char *s);

@@ -70,12 +70,14 @@ static cJSON *candidate(const dl_plan_candidate *c)
     return o;
 }
 
-static cJSON *with_commands(const dl_plan_candidate *c, const dl_plan_commands *cmd,
-                            bool offline)
+static cJSON *with_commands(const dl_plan_view *v, const dl_plan_candidate *c,
+                            const dl_plan_commands *cmd, bool offline)
 {
     cJSON *o = candidate(c), *cmds = cJSON_CreateObject();
     add_text(o, "index_url", cmd->index_url);
     add_text(o, "min_driver", c->min_driver);
+    /* false: a CUDA build chosen while the machine's driver is unknown */
+    cJSON_AddBoolToObject(o, "driver_checked", !dl_plan_driver_unchecked(v->machine, c));
     add_text(o, "unlock_driver", c->unlock_driver);
     cJSON_AddBoolToObject(o, "unlock_through_minor_version_compatibility", c->unlock_mvc);
     cJSON_AddBoolToObject(o, "minor_version_compatibility", c->minor_compat);
@@ -153,13 +155,13 @@ char *dl_render_plan_json(const dl_plan_view *v)
     cJSON_AddStringToObject(doc, "schema", "dlenv.plan/1");
     cJSON_AddItemToObject(doc, "machine", machine(v));
     if (p->best >= 0)
-        cJSON_AddItemToObject(doc, "recommended", with_commands(&p->c[p->best], &v->best,
+        cJSON_AddItemToObject(doc, "recommended", with_commands(v, &p->c[p->best], &v->best,
                                                                 v->offline));
     else
         cJSON_AddNullToObject(doc, "recommended");
     if (p->after_driver_update >= 0)
         cJSON_AddItemToObject(doc, "after_driver_update",
-                              with_commands(&p->c[p->after_driver_update], &v->after_update,
+                              with_commands(v, &p->c[p->after_driver_update], &v->after_update,
                                             false));
     else
         cJSON_AddNullToObject(doc, "after_driver_update");

@@ -77,15 +77,27 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
 {
     const dl_plan_candidate *c = &v->plan->c[v->plan->best];
     bool unverified = c->unverified[0] != '\0';
+    /* a CUDA build on an unknown driver is a guess, not a checked fit: no ✓ */
+    bool driver_unknown = dl_plan_driver_unchecked(v->machine, c);
     char drv[80];
-    dl_tone tone = unverified ? DL_TONE_WARN : DL_TONE_GOOD;
-    dl_buf_printf(b, "%s%s %s:%s ", dl_style_on(s, tone), unverified ? "?" : dl_glyph_ok(s),
-                  unverified ? "Unverified" : "Recommended", dl_style_off(s, tone));
+    dl_tone tone = unverified || driver_unknown ? DL_TONE_WARN : DL_TONE_GOOD;
+    dl_buf_printf(b, "%s%s %s:%s ", dl_style_on(s, tone),
+                  unverified || driver_unknown ? "?" : dl_glyph_ok(s),
+                  unverified       ? "Unverified"
+                  : driver_unknown ? "Recommended if the driver is new enough"
+                                   : "Recommended",
+                  dl_style_off(s, tone));
     candidate_title(b, c);
     if (unverified)
         dl_buf_printf(b, "\n  %swarning: %s%s\n  ask:    nvidia-smi --query-gpu=name,compute_cap "
                          "--format=csv (then plan with --gpu set to that capability)",
                       dl_style_on(s, DL_TONE_WARN), c->unverified, dl_style_off(s, DL_TONE_WARN));
+    if (driver_unknown)
+        dl_buf_printf(b, "\n  %swarning: the NVIDIA driver is not known; this build needs a driver "
+                         ">= %s%s\n  ask:    nvidia-smi --query-gpu=driver_version --format=csv "
+                         "(then plan with --driver set to it)",
+                      dl_style_on(s, DL_TONE_WARN), driver_text(v, c->min_driver, drv, sizeof drv),
+                      dl_style_off(s, DL_TONE_WARN));
     dl_buf_printf(b, "\n  index:  %s\n", v->best.index_url ? v->best.index_url
                                                           : "PyPI (the default index)");
     if (v->venv_note)
@@ -94,9 +106,6 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
     if (c->minor_compat)
         dl_buf_printf(b, "  note: runs through CUDA minor-version compatibility; a driver >= %s "
                          "runs it outright\n", driver_text(v, c->min_driver, drv, sizeof drv));
-    if (!v->machine->driver[0] && !v->machine->driver_cuda && c->min_driver[0])
-        dl_buf_printf(b, "  note: needs an NVIDIA driver >= %s\n",
-                      driver_text(v, c->min_driver, drv, sizeof drv));
     if (c->python_unofficial)
         dl_buf_printf(b, "  note: wheels exist for this Python, but torch %s does not list it "
                          "as officially supported\n", c->torch);

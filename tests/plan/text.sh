@@ -92,6 +92,22 @@ has "2.15 cu132" "$out" "Recommended: torch 2.15.0, CUDA 13.2 (cu132)"
 out=$("$dlenv" plan --os linux --gpu sm_130 --driver 595.45.04 --python 3.12 --why)
 has "2.14.1 cu130 no PTX" "$out" "2.14.1  cu130     arch_not_in_wheel: torch 2.14.1 cu130 has no kernels for sm_130"
 
+# No driver given: a CUDA build is a guess about the driver, so no check mark; the warning
+# names the minimum and the question that settles it. With the driver, the mark returns.
+out=$("$dlenv" plan --os linux --gpu "RTX 4090" --python 3.12)
+has "driver unknown" "$out" "? Recommended if the driver is new enough: torch 2.15.0, CUDA 13.2 (cu132)"
+has "driver unknown" "$out" "warning: the NVIDIA driver is not known; this build needs a driver >= 595.45.04"
+has "driver unknown" "$out" "ask:    nvidia-smi --query-gpu=driver_version"
+lacks "driver unknown" "$out" "✓"
+out=$("$dlenv" plan --os linux --gpu "RTX 4090" --python 3.12 --json)
+has "driver unknown json" "$out" '"driver_checked":	false'
+out=$("$dlenv" plan --os windows --gpu "RTX 4090" --python 3.12)
+has "driver unknown, Windows" "$out" "? Recommended if the driver is new enough"
+out=$("$dlenv" plan --os linux --gpu "RTX 4090" --driver 595.45.04 --python 3.12 --json)
+has "driver known json" "$out" '"driver_checked":	true'
+out=$("$dlenv" plan --os linux --gpu "RTX 4090" --driver 595.45.04 --python 3.12)
+lacks "driver known" "$out" "driver is not known"
+
 # Speed (a described machine with --why under 10 ms) is bench/run.sh's, not a test's: a
 # timed test fails on a busy machine and proves nothing on an idle one.
 

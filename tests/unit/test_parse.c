@@ -342,6 +342,19 @@ static void log_prefixes_are_dropped(void **state)
     assert_string_equal(p.lines[3].text, "2025-01-02 is the day");
     assert_string_equal(p.lines[4].text, "INFORMATION w"); /* no level, a word */
     dl_paste_free(&p);
+    /* docker compose's service column (v2 and v1), alone or before a dated prefix; a name
+     * without its replica number, or a shell pipe, is left as written */
+    read_text("chatterbox-tts-server-1  | NVIDIA GeForce RTX 5070 Ti with\n"
+              "web_app_2 | 2025-01-02 10:11:12 ERROR boom\n"
+              "webui  | kept\n"
+              "nvidia-smi | grep 1\n",
+              &p);
+    assert_int_equal(p.count, 4);
+    assert_string_equal(p.lines[0].text, "NVIDIA GeForce RTX 5070 Ti with");
+    assert_string_equal(p.lines[1].text, "boom");
+    assert_string_equal(p.lines[2].text, "webui  | kept");
+    assert_string_equal(p.lines[3].text, "nvidia-smi | grep 1");
+    dl_paste_free(&p);
 }
 
 static void lines_cut_at_80_columns_are_joined(void **state)
