@@ -89,6 +89,7 @@ typedef struct dl_plan_candidate {
     char detail[DL_REJ_COUNT][160]; /* why, per failed check, in plain words */
     /* exact: a table minimum that does not fit is treated as no minimum */
     char min_driver[32];          /* the driver that runs this variant outright */
+    bool min_driver_from_linux;   /* Windows, where NVIDIA publishes no minimum: Linux's */
     bool minor_compat;            /* runs through CUDA minor-version compatibility */
     char unlock_driver[32];       /* the smallest driver that runs it at all (through
                                      minor-version compatibility when that is lower) */

@@ -285,6 +285,7 @@ static void check_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const
     if (!dl_driver_min_for_cuda(chk->k, cuda, m->os, c->min_driver, sizeof c->min_driver,
                                 &from_linux))
         c->min_driver[0] = '\0';
+    c->min_driver_from_linux = from_linux && c->min_driver[0];
     if (!chk->driver_cuda || !dl_cuda_version_to_int(cuda, &need))
         return; /* no driver yet: the plan says which to install */
     compat = dl_cuda_compat_check(chk->driver_cuda, cuda, m->driver[0] ? m->driver : NULL,

@@ -76,6 +76,8 @@ static cJSON *with_commands(const dl_plan_view *v, const dl_plan_candidate *c,
     cJSON *o = candidate(c), *cmds = cJSON_CreateObject();
     add_text(o, "index_url", cmd->index_url);
     add_text(o, "min_driver", c->min_driver);
+    if (c->min_driver_from_linux) /* Windows, where NVIDIA publishes no minimum */
+        cJSON_AddBoolToObject(o, "min_driver_is_linux_figure", true);
     /* false: a CUDA build chosen while the machine's driver is unknown */
     cJSON_AddBoolToObject(o, "driver_checked", !dl_plan_driver_unchecked(v->machine, c));
     add_text(o, "unlock_driver", c->unlock_driver);

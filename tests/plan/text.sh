@@ -103,7 +103,11 @@ out=$("$dlenv" plan --os linux --gpu "RTX 4090" --python 3.12 --json)
 has "driver unknown json" "$out" '"driver_checked":	false'
 out=$("$dlenv" plan --os windows --gpu "RTX 4090" --python 3.12)
 has "driver unknown, Windows" "$out" "? Recommended if the driver is new enough"
+has "driver unknown, Windows" "$out" "needs a driver >= 595.45.04 (Linux figure; NVIDIA publishes none for Windows)"
+out=$("$dlenv" plan --os windows --gpu "RTX 4090" --python 3.12 --json)
+has "Linux figure json" "$out" '"min_driver_is_linux_figure":	true'
 out=$("$dlenv" plan --os linux --gpu "RTX 4090" --driver 595.45.04 --python 3.12 --json)
+lacks "Linux figure json on Linux" "$out" "min_driver_is_linux_figure"
 has "driver known json" "$out" '"driver_checked":	true'
 out=$("$dlenv" plan --os linux --gpu "RTX 4090" --driver 595.45.04 --python 3.12)
 lacks "driver known" "$out" "driver is not known"
