@@ -492,7 +492,13 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "\xe5\x8f\xaa\xe4\xbd\xbf\xe7\x94\xa8" "cpu",
                                         "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe4\xb8\x80\xe7\x9b\xb4\xe6\x98\xaf" "0",
                                         "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe4\xb8\xba" "0",
-                                        "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe6\x98\xaf" "0"};
+                                        "gpu\xe4\xbd\xbf\xe7\x94\xa8\xe7\x8e\x87\xe6\x98\xaf" "0",
+                                        /* "it shows (that it is) the CPU", "CUDA did not
+                                         * take effect" (with and without its particle) */
+                                        "\xe6\x98\xbe\xe7\xa4\xba\xe6\x98\xaf" "cpu",
+                                        "\xe6\x98\xbe\xe7\xa4\xba\xe7\x9a\x84\xe6\x98\xaf" "cpu",
+                                        "cuda\xe6\xb2\xa1\xe7\x94\x9f\xe6\x95\x88",
+                                        "cuda\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\x9f\xe6\x95\x88"};
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
 }
 
