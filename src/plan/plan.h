@@ -40,6 +40,9 @@ typedef struct dl_plan_gpu {
 
 #define DL_PLAN_MAX_GPUS 16
 
+/* Said after a Windows minimum driver that is Linux's figure (min_driver_from_linux). */
+#define DL_PLAN_LINUX_FIGURE_NOTE " (Linux figure; NVIDIA publishes none for Windows)"
+
 typedef struct dl_plan_machine {
     dl_plan_os os;
     char arch[16];                /* x86_64, arm64, x86; a longer one ends in "…" and

@@ -307,7 +307,7 @@ static void check_driver(const dl_plan_checker *chk, dl_plan_candidate *c, const
                  chk->driver_cuda % 1000 / 10);
     fail(c, DL_REJ_DRIVER, "%s needs driver >= %s%s; this machine has %s", c->variant,
          c->min_driver[0] ? c->min_driver : "(unknown)",
-         from_linux ? " (Linux figure; NVIDIA publishes none for Windows)" : "", have);
+         from_linux ? DL_PLAN_LINUX_FIGURE_NOTE : "", have);
 }
 
 /* The architecture list of torch minor X.Y, variant, OS; else the nearest minor's for the

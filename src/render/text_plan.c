@@ -97,8 +97,7 @@ static void recommended(dl_buf *b, const dl_plan_view *v, const dl_style *s)
                          ">= %s%s%s\n  ask:    nvidia-smi --query-gpu=driver_version --format=csv "
                          "(then plan with --driver set to it)",
                       dl_style_on(s, DL_TONE_WARN), driver_text(v, c->min_driver, drv, sizeof drv),
-                      c->min_driver_from_linux
-                          ? " (Linux figure; NVIDIA publishes none for Windows)" : "",
+                      c->min_driver_from_linux ? DL_PLAN_LINUX_FIGURE_NOTE : "",
                       dl_style_off(s, DL_TONE_WARN));
     dl_buf_printf(b, "\n  index:  %s\n", v->best.index_url ? v->best.index_url
                                                           : "PyPI (the default index)");
