@@ -151,22 +151,33 @@ static long plain_pip_install(const dl_paste *p)
     return -1;
 }
 
+/* On Windows PyPI's torch is the CPU build. Where the text names no OS at all, Windows is
+ * still the likeliest reading (most of those who paste a bare "pip install torch" and an
+ * unused GPU are on it), said as such: on Linux the same command brings a CUDA build. */
 void dl_explain_plain_pip_on_windows(dl_explanation *e)
 {
-    static const dl_text_cause cause = {
+    static const dl_text_cause on_windows = {
         "cpu_only_build",
         "\"pip install torch\" on Windows installs PyPI's CPU-only build",
         "# the CUDA build from download.pytorch.org (dlenv plan prints the "
         "command for this machine)",
         {NULL},
         NULL};
+    static const dl_text_cause os_unknown = {
+        "cpu_only_build",
+        "\"pip install torch\" installs PyPI's CPU-only build if this is Windows (the text "
+        "does not say the OS; on Linux PyPI's torch is a CUDA build)",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {"driver_too_old", NULL},
+        "the OS (`ver` on Windows, `uname -a` elsewhere) and `python -m torch.utils.collect_env`"};
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line;
-    if (dl_text_cause_read(e) ||
-        dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+    if (dl_text_cause_read(e) || (os != DL_PLAN_OS_WINDOWS && os != DL_PLAN_OS_UNKNOWN) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         !dl_text_wants_cuda(&e->paste) || (line = plain_pip_install(&e->paste)) < 0)
         return;
-    dl_text_cause_add(e, &cause, line, -1);
+    dl_text_cause_add(e, os == DL_PLAN_OS_WINDOWS ? &on_windows : &os_unknown, line, -1);
 }
 
 /* A torch requirement or wheel at `at` ("torch-2.12.0", "torch==2.2.0") whose version has
