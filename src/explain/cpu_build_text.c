@@ -151,6 +151,17 @@ static long plain_pip_install(const dl_paste *p)
     return -1;
 }
 
+/* Words that place the text on a Linux machine the OS fact missed: a hosted notebook or
+ * cloud GPU, a container, a server reached over ssh, Linux's own tools. */
+static bool linux_elsewhere_hint(const dl_paste *p)
+{
+    static const char *const hints[] = {"kaggle",   "docker",  "container",  "server",
+                                        "cluster",  "slurm",   "ssh ",       "sagemaker",
+                                        "runpod",   "vast.ai", "paperspace", "!pip",
+                                        "sudo ",    "apt ",    "apt-get",    "lambda labs"};
+    return dl_text_colab(p) || dl_paste_find_any(p, hints, sizeof hints / sizeof hints[0]) >= 0;
+}
+
 /* On Windows PyPI's torch is the CPU build. Where the text names no OS at all, Windows is
  * still the likeliest reading (most of those who paste a bare "pip install torch" and an
  * unused GPU are on it), said as such: on Linux the same command brings a CUDA build. */
@@ -174,6 +185,7 @@ void dl_explain_plain_pip_on_windows(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line;
     if (dl_text_cause_read(e) || (os != DL_PLAN_OS_WINDOWS && os != DL_PLAN_OS_UNKNOWN) ||
+        (os == DL_PLAN_OS_UNKNOWN && linux_elsewhere_hint(&e->paste)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         !dl_text_wants_cuda(&e->paste) || (line = plain_pip_install(&e->paste)) < 0)
         return;
