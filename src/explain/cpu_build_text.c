@@ -164,7 +164,8 @@ static bool linux_elsewhere_hint(const dl_paste *p)
 
 /* On Windows PyPI's torch is the CPU build. Where the text names no OS at all, Windows is
  * still the likeliest reading (most of those who paste a bare "pip install torch" and an
- * unused GPU are on it), said as such: on Linux the same command brings a CUDA build. */
+ * unused GPU are on it), said as such: on Linux the same command brings a CUDA build. A
+ * driver version in such a text is evidence the driver reading weighs instead. */
 void dl_explain_plain_pip_on_windows(dl_explanation *e)
 {
     static const dl_text_cause on_windows = {
@@ -185,7 +186,8 @@ void dl_explain_plain_pip_on_windows(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line;
     if (dl_text_cause_read(e) || (os != DL_PLAN_OS_WINDOWS && os != DL_PLAN_OS_UNKNOWN) ||
-        (os == DL_PLAN_OS_UNKNOWN && linux_elsewhere_hint(&e->paste)) ||
+        (os == DL_PLAN_OS_UNKNOWN &&
+         (linux_elsewhere_hint(&e->paste) || e->facts.nvml.driver_version.value)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         !dl_text_wants_cuda(&e->paste) || (line = plain_pip_install(&e->paste)) < 0)
         return;
