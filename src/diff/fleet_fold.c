@@ -141,9 +141,64 @@ bool dl_fleet_find_object(const char *text, size_t len, size_t *start, size_t *o
     return false;
 }
 
+/* Where a labelled host's report stands at the end of the lines added so far. srun --label
+ * cuts a line longer than its buffer into pieces and labels each (a report's list of bundled
+ * libraries makes a line of 2 KB), so the newline between two pieces is the launcher's, not
+ * the node's. JSON has no raw newline inside a string and no whitespace inside a number or
+ * a literal: a newline there is a cut, and the pieces are joined. Only a line that opens
+ * with { starts an object, so a shell's chatter before it is never read as JSON. */
+typedef struct json_cursor {
+    size_t depth;
+    bool in_string, escaped;
+    bool in_token; /* the last character was part of a number or a literal */
+} json_cursor;
+
+static bool token_char(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '.' || c == '+' || c == '-';
+}
+
+static void cursor_line(json_cursor *j, const char *s, size_t len)
+{
+    size_t i;
+    if (j->depth == 0 && (len == 0 || s[0] != '{'))
+        return;
+    for (i = 0; i < len; i++) {
+        char c = s[i];
+        if (j->in_string) {
+            if (j->escaped)
+                j->escaped = false;
+            else if (c == '\\')
+                j->escaped = true;
+            else if (c == '"')
+                j->in_string = false;
+            continue;
+        }
+        j->in_token = token_char(c);
+        if (c == '"')
+            j->in_string = true;
+        else if (c == '{' || c == '[')
+            j->depth++;
+        else if ((c == '}' || c == ']') && --j->depth == 0)
+            break; /* the object is whole: what follows on the line is not tracked */
+    }
+    if (j->depth == 0)
+        memset(j, 0, sizeof *j);
+}
+
+/* Whether line continues the previous one, cut by the launcher. */
+static bool cut_before(const json_cursor *j, const char *line, size_t len)
+{
+    if (j->depth == 0)
+        return false;
+    return j->in_string || (j->in_token && len > 0 && token_char(line[0]));
+}
+
 typedef struct host_text {
     char *host;
     dl_buf text;
+    json_cursor json;
 } host_text;
 
 void dl_fleet_split(const char *out, size_t len, dl_fleet_part **parts, size_t *n)
@@ -174,8 +229,13 @@ void dl_fleet_split(const char *out, size_t len, dl_fleet_part **parts, size_t *
             hosts[n_hosts].host = dl_strndup(line, name_len);
             i = ++n_hosts;
         }
-        dl_buf_add(&hosts[i - 1].text, line + p, line_len - p);
+        line += p;
+        line_len -= p;
+        if (hosts[i - 1].text.len && cut_before(&hosts[i - 1].json, line, line_len))
+            hosts[i - 1].text.len--; /* the launcher's newline */
+        dl_buf_add(&hosts[i - 1].text, line, line_len);
         dl_buf_add(&hosts[i - 1].text, "\n", 1);
+        cursor_line(&hosts[i - 1].json, line, line_len);
     }
     for (i = 0; i < n_hosts; i++) {
         size_t tlen = hosts[i].text.len;

@@ -53,8 +53,10 @@ typedef struct dl_fleet_part {
 
 /* Splits out into one part per JSON document: lines with a "host: " prefix go to that
  * host (all of one host's lines together, prefix removed); lines without a prefix form
- * a plain stream of concatenated documents. Text that is not a JSON object becomes its
- * own part (the caller finds it is not a report). Parts come in order of first sight. */
+ * a plain stream of concatenated documents. A host's line that a launcher cut in pieces
+ * (srun --label past its buffer) is joined again where the cut lies inside a JSON string,
+ * number or literal. Text that is not a JSON object becomes its own part (the caller finds
+ * it is not a report). Parts come in order of first sight. */
 void dl_fleet_split(const char *out, size_t len, dl_fleet_part **parts, size_t *n);
 /* The first JSON object in text that opens a line, brace to matching brace: the report in
  * a host's text among what else its shell printed. False when there is none (or it does

@@ -118,4 +118,33 @@ expect_eq "plain: the crash message is garbage" garbage "$(get attention.0.state
 expect_eq "plain: what it printed" \
     'not a report: "Segmentation fault"' "$(get attention.0.why)"
 
+# --- a launcher that cuts long lines ---------------------------------------------------------
+# srun --label cuts a line longer than its buffer into labelled pieces (a report's list of
+# bundled libraries is one line of 2 KB): here every line is cut at 37 bytes (inside
+# strings, escapes, numbers and literals) and a one-line report at 1000 bytes. Each host
+# must read as the same report as uncut.
+/usr/bin/python3 - "$reports/gpu01.json" "$work/long.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+libs = ["torch/lib/libcudnn_engines_precompiled.so.%d\\\"q" % i for i in range(60)]
+doc["pythons"][0]["site_packages"][0]["torches"][0]["bundled_libraries"] = libs
+open(sys.argv[2], "w").write(json.dumps(doc) + "\n")
+PY
+cat > "$work/srun-cut" <<EOS
+#!/bin/sh
+{ fold -b -w 37 "$reports/gpu01.json"; echo; } | sed 's/^/0: /'
+{ fold -b -w 37 "$reports/gpu03.json"; echo; } | sed 's/^/1: /'
+fold -b -w 1000 "$work/long.json" | sed 's/^/2: /'
+EOS
+chmod +x "$work/srun-cut"
+long_line=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$work/long.json")
+[ "$long_line" -gt 4000 ] || fail "the long report's line is only $long_line bytes"
+run fleet report --format json -- "$work/srun-cut"
+expect_eq "cut lines: exit code" 0 "$rc"
+expect_eq "cut lines: nothing garbage" 0 "$(get counts.garbage)"
+expect_eq "cut lines: hosts" '["0","2"]' "$(get groups.0.hosts)"
+expect_eq "cut lines: outlier" 1 "$(get attention.0.host)"
+expect_eq "cut lines: the outlier's driver" \
+    "driver 535.104.05 vs 550.54.14" "$(get attention.0.difference | cut -c1-30)"
+
 finish

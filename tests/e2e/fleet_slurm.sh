@@ -260,6 +260,35 @@ expect_eq "fleet report -- srun: one group" "$n_nodes" "$(get groups.0.count)"
 expect_eq "fleet report -- srun: the driver" 550.54.14 "$(get reference.driver)"
 [ "$rc" = 0 ] || cat "$work/err"
 
+# --- the same with a report line longer than srun's buffer ----------------------------------
+# A pip CUDA torch lists its bundled libraries on one line of 2 KB or more; srun --label cuts
+# such a line into labelled pieces, which fleet report must join again. A venv of its own,
+# so the health checks below keep theirs.
+/usr/bin/python3 -m venv --without-pip "$work/venv-long" >/dev/null 2>&1
+site_long=$("$work/venv-long/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+cp -R "$here/fakes/fake_torch/torch" "$site_long/"
+mkdir -p "$site_long/torch/lib"
+i=0
+while [ "$i" -lt 80 ]; do
+    : > "$site_long/torch/lib/libcudnn_engines_runtime_compiled.so.9.$i"
+    i=$((i + 1))
+done
+LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy-1gpu/scenario" \
+    "$dlenv" report --json --no-runtime --python "$work/venv-long/bin/python" > "$work/one.json" || true
+long_line=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$work/one.json")
+[ "$long_line" -gt 2048 ] || fail "the report's longest line is $long_line bytes: not long enough to be cut"
+set +e
+LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy-1gpu/scenario" \
+    "$dlenv" fleet report --format json --timeout 40 -- \
+    srun -N "$n_nodes" --ntasks-per-node=1 --label \
+    "$dlenv" report --json --no-runtime --python "$work/venv-long/bin/python" > "$work/out" 2> "$work/err"
+rc=$?
+set -e
+expect_eq "fleet report -- srun, a $long_line-byte line: exit code" 0 "$rc"
+expect_eq "fleet report -- srun, a long line: all ok" "$n_nodes" "$(get counts.ok)"
+expect_eq "fleet report -- srun, a long line: nothing garbage" 0 "$(get counts.garbage)"
+[ "$rc" = 0 ] || cat "$work/out" "$work/err"
+
 # --- a node fails: drained by dlenv within the check interval, then resumed -------------------
 sick=node1
 [ "$n_nodes" -gt 1 ] && sick=node2
