@@ -152,14 +152,12 @@ static long plain_pip_install(const dl_paste *p)
 }
 
 /* Words that place the text on a Linux machine the OS fact missed: a hosted notebook or
- * cloud GPU, a container, a server reached over ssh, Linux's own tools. */
+ * cloud GPU, a server, a container, Linux's own tools. */
 static bool linux_elsewhere_hint(const dl_paste *p)
 {
-    static const char *const hints[] = {"kaggle",   "docker",  "container",  "server",
-                                        "cluster",  "slurm",   "ssh ",       "sagemaker",
-                                        "runpod",   "vast.ai", "paperspace", "!pip",
-                                        "sudo ",    "apt ",    "apt-get",    "lambda labs"};
-    return dl_text_colab(p) || dl_paste_find_any(p, hints, sizeof hints / sizeof hints[0]) >= 0;
+    static const char *const tools[] = {"slurm", "!pip", "sudo ", "apt ", "apt-get"};
+    return dl_text_hosted_or_remote(p) || dl_text_in_container(p) ||
+           dl_paste_find_any(p, tools, sizeof tools / sizeof tools[0]) >= 0;
 }
 
 /* On Windows PyPI's torch is the CPU build. Where the text names no OS at all, Windows is

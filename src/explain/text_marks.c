@@ -558,6 +558,15 @@ bool dl_text_in_container(const dl_paste *p)
     return dl_paste_find(p, 0, "docker") >= 0 || dl_paste_find(p, 0, "container") >= 0;
 }
 
+bool dl_text_hosted_or_remote(const dl_paste *p)
+{
+    /* "服务器" a server */
+    static const char *const remote[] = {"kaggle",     "server",    "cluster", "ssh ",
+                                         "sagemaker",  "runpod",    "vast.ai", "paperspace",
+                                         "lambda labs", "\xe6\x9c\x8d\xe5\x8a\xa1\xe5\x99\xa8"};
+    return dl_text_colab(p) || dl_paste_find_any(p, remote, sizeof remote / sizeof remote[0]) >= 0;
+}
+
 bool dl_text_other_vendor_gpu(const dl_facts *f)
 {
     const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;

@@ -61,6 +61,9 @@ bool dl_text_colab(const dl_paste *p);
 
 /* The text names docker or a container: a runtime of its own decides what the GPU sees. */
 bool dl_text_in_container(const dl_paste *p);
+/* The text runs on a machine other than the writer's desk: a hosted notebook or cloud GPU
+ * (Colab, Kaggle, SageMaker, RunPod), a server, a cluster, a machine reached over ssh. */
+bool dl_text_hosted_or_remote(const dl_paste *p);
 
 /* The text's first GPU is named, and not NVIDIA's (an AMD or Intel GPU has causes of its
  * own). */

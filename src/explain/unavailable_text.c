@@ -75,16 +75,15 @@ bool dl_explain_availability_differs(dl_explanation *e)
     static const char *const changed[] = {"updat", "upgrad", "downgrad"};
     /* the True came from another machine (a server, Colab, a colleague's computer): its
      * torch and driver say nothing of this one's; "服务器" server, "另一台" another one */
-    static const char *const elsewhere[] = {"server", "another machine", "other machine",
-                                            "another computer", "other computer",
+    static const char *const elsewhere[] = {"another machine",   "other machine",
+                                            "another computer",  "other computer",
                                             "different machine", "different computer",
-                                            "colab", "kaggle", "cluster",
-                                            "\xe6\x9c\x8d\xe5\x8a\xa1\xe5\x99\xa8",
                                             "\xe5\x8f\xa6\xe4\xb8\x80\xe5\x8f\xb0"};
     size_t k;
     if (!available_somewhere(&e->paste) ||
         dl_paste_find_any(&e->paste, changed, sizeof changed / sizeof changed[0]) >= 0 ||
-        dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0)
+        dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
+        dl_text_hosted_or_remote(&e->paste))
         return false;
     for (k = 0; k < sizeof candidates / sizeof candidates[0]; k++)
         dl_strv_add(&e->alternatives, dl_strdup(candidates[k]));
