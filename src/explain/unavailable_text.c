@@ -231,7 +231,32 @@ static bool hides_first_gpu(const char *low)
         return true;
     if (at[0] == '-' && at[1] == '1')
         return true;
+    /* what Grid Engine and some Slurm setups export for a job given no GPU */
+    if (!strncmp(at, "nodevfiles", 10))
+        return true;
     return *at >= '1' && *at <= '9';
+}
+
+/* A line that prints the variable ("echo $CUDA_VISIBLE_DEVICES", "echo
+ * %CUDA_VISIBLE_DEVICES%") followed by a value that hides the first GPU: "-1", "NoDevFiles",
+ * an index past 0. An empty line after it is the variable unset, which hides nothing. */
+static bool printed_hiding_value(const dl_paste *p, size_t line)
+{
+    const char *low = p->lines[line].lower, *value;
+    char *assignment;
+    bool hides;
+    if (line + 1 >= p->count ||
+        (!strstr(low, "echo $cuda_visible_devices") && !strstr(low, "echo ${cuda_visible_devices}") &&
+         !strstr(low, "echo %cuda_visible_devices%")))
+        return false;
+    value = p->lines[line + 1].lower;
+    value += strspn(value, " \t");
+    if (!*value)
+        return false;
+    assignment = dl_fmt("cuda_visible_devices=%s", value);
+    hides = hides_first_gpu(assignment);
+    free(assignment);
+    return hides;
 }
 
 /* torch.cuda.is_available() said False near that line (the call and the word within two
@@ -252,7 +277,8 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e)
         "CUDA_VISIBLE_DEVICES is set to a value that hides the first GPU, and "
         "torch sees none",
         "# unset CUDA_VISIBLE_DEVICES or list GPUs that exist (nvidia-smi -L "
-        "numbers them from 0)",
+        "numbers them from 0); in a cluster job, ask the scheduler for a GPU "
+        "(Slurm: --gres=gpu:1), which sets it",
         {NULL},
         "`nvidia-smi -L` (how many GPUs, numbered from 0) and "
         "`echo $CUDA_VISIBLE_DEVICES` where the script runs"};
@@ -260,7 +286,9 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e)
     long set = -1, seen;
     for (seen = dl_paste_find(p, 0, "cuda_visible_devices"); seen >= 0 && set < 0;
          seen = dl_paste_find(p, (size_t)seen + 1, "cuda_visible_devices"))
-        if (hides_first_gpu(p->lines[seen].lower))
+        if (printed_hiding_value(p, (size_t)seen))
+            set = seen + 1; /* the value's own line */
+        else if (hides_first_gpu(p->lines[seen].lower))
             set = seen;
     if (dl_text_cause_read(e) || set < 0)
         return;
