@@ -8,6 +8,7 @@
 #include "explain/extension_runtime.h"
 #include "explain/symbol_owner.h"
 #include "explain/gpu_wheel_text.h"
+#include "explain/rocm_text.h"
 #include "explain/install_text.h"
 #include "explain/mac_text.h"
 #include "explain/memory_text.h"
@@ -350,6 +351,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_cpu_download_named(out);
     dl_explain_gpu_below_every_wheel(k, out);
     dl_explain_amd_below_every_rocm_wheel(k, out);
+    dl_explain_rocm_target_not_in_build(k, out);
     dl_explain_capability_outside_torch_range(out);
     dl_explain_gpu_newer_than_most_wheels(k, out);
     dl_explain_gpu_newer_than_text_torch(k, out);

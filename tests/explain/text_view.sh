@@ -80,5 +80,9 @@ while IFS="$tab" read -r file fact value; do
     case "$out" in *"$want$tab"*|*"$want
 "*) ;; *) echo "FAIL: $file: '$want' missing in: $out"; failed=1 ;; esac
 done < "$dir/fact-forms.tsv"
+# a ROCm build without the GPU's target: the fix is the override to the same family's target
+out=$("$dlenv" explain "$dir/rocm-gfx1031-unavailable.txt" 2>&1)
+want="export HSA_OVERRIDE_GFX_VERSION=10.3.0"
+case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed

@@ -1,0 +1,144 @@
+#include "explain/rocm_text.h"
+
+#include "base/str.h"
+#include "explain/quote.h"
+#include "explain/text_cause.h"
+#include "explain/text_marks.h"
+#include "facts/query.h"
+#include "know/gpu_target.h"
+#include "plan/gpu_names.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The listed torch's local tag ("rocm6.0" of "2.3.0+rocm6.0"); NULL when it has none. */
+static const char *local_tag(const dl_torch_install *t)
+{
+    const char *plus;
+    if (!t)
+        return NULL;
+    if (t->local_tag.value)
+        return t->local_tag.value;
+    plus = t->version.value ? strchr(t->version.value, '+') : NULL;
+    return plus ? plus + 1 : NULL;
+}
+
+bool dl_text_rocm_build(const dl_explanation *e)
+{
+    const char *tag = local_tag(dl_q_listed_torch(&e->facts));
+    return (tag && !strncmp(tag, "rocm", 4)) || dl_paste_find(&e->paste, 0, "+rocm") >= 0;
+}
+
+/* A gfx id in the text ("gfx1031", rocminfo's "Name: gfx1031"): its line, the id in out. */
+static long gfx_in_text(const dl_paste *p, char *out, size_t cap)
+{
+    long line;
+    for (line = dl_paste_find(p, 0, "gfx"); line >= 0;
+         line = dl_paste_find(p, (size_t)line + 1, "gfx")) {
+        const char *at = p->lines[line].lower;
+        while ((at = strstr(at, "gfx")) != NULL) {
+            size_t n = 3;
+            while (isalnum((unsigned char)at[n]) && n < 8)
+                n++;
+            if (n >= 6 && n < cap && isdigit((unsigned char)at[3]) && !isalnum((unsigned char)at[n])) {
+                memcpy(out, at, n);
+                out[n] = '\0';
+                return line;
+            }
+            at += 3;
+        }
+    }
+    return -1;
+}
+
+/* The GPU's target: the AMD GPU the facts name, else a gfx id in the text; *line: where it
+ * was read (-1: not known). */
+static bool amd_target(const dl_knowledge *k, const dl_explanation *e, char *out, size_t cap,
+                       long *line)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    size_t i;
+    *line = -1;
+    if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_AMD &&
+        dl_gpu_target_of_name(k, "amd", g->name.value, out, cap)) {
+        for (i = 0; i < e->where.n && *line < 0; i++)
+            if (strstr(e->where.where[i].fact, "gpus[0]"))
+                *line = (long)e->where.where[i].line;
+        return true;
+    }
+    return (*line = gfx_in_text(&e->paste, out, cap)) >= 0;
+}
+
+/* A target of the same family in the build's list, as HSA_OVERRIDE_GFX_VERSION writes it:
+ * gfx1031 beside gfx1030 -> "10.3.0". Only the four-digit RDNA targets (gfx10xy, gfx11xy,
+ * gfx12xy), where the override is the known way to run a sibling's code. */
+static bool override_for(const char *list, const char *target, char *out, size_t cap)
+{
+    char sibling[16];
+    if (strlen(target) != 7 || strncmp(target, "gfx1", 4) || !isdigit((unsigned char)target[4]) ||
+        !isdigit((unsigned char)target[5]))
+        return false;
+    snprintf(sibling, sizeof sibling, "%.6s0", target);
+    if (!strcmp(sibling, target) || !dl_target_in_list(list, sibling))
+        return false;
+    snprintf(out, cap, "%c%c.%c.0", sibling[3], sibling[4], sibling[5]);
+    return true;
+}
+
+/* "gfx900;gfx906" as "gfx900, gfx906". Caller frees. */
+static char *list_for_reading(const char *list)
+{
+    dl_buf b = {0};
+    const char *s;
+    for (s = list; *s; s++)
+        if (*s == ';')
+            dl_buf_add(&b, ", ", 2);
+        else
+            dl_buf_add(&b, s, 1);
+    dl_buf_add(&b, "", 0);
+    return dl_buf_take(&b);
+}
+
+void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *e)
+{
+    const dl_torch_install *t = dl_q_listed_torch(&e->facts);
+    const char *list, *tag = local_tag(t);
+    char target[16], version[32], override[16], *shown;
+    long symptom, gpu_line;
+    size_t n;
+    dl_finding *x;
+    if (dl_text_cause_read(e) || !t || !t->version.value || !tag || strncmp(tag, "rocm", 4) ||
+        ((symptom = dl_text_unavailable_line(&e->paste)) < 0 &&
+         (symptom = dl_paste_find(&e->paste, 0, "no hip gpus are available")) < 0) ||
+        !amd_target(k, e, target, sizeof target, &gpu_line))
+        return;
+    n = strcspn(t->version.value, "+");
+    if (n >= sizeof version)
+        return;
+    memcpy(version, t->version.value, n);
+    version[n] = '\0';
+    list = dl_wheel_targets(k, version, tag);
+    if (!list || dl_target_in_list(list, target))
+        return;
+    shown = list_for_reading(list);
+    x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                       "The AMD GPU's target (%s) is not among those torch %s is built for "
+                       "(%s), so torch sees no GPU",
+                       target, t->version.value, shown);
+    free(shown);
+    dl_quote_line(x, &e->paste, (size_t)symptom);
+    if (gpu_line >= 0 && gpu_line != symptom)
+        dl_quote_line(x, &e->paste, (size_t)gpu_line);
+    if (override_for(list, target, override, sizeof override))
+        dl_finding_fix(x, "export HSA_OVERRIDE_GFX_VERSION=%s   # before starting Python: "
+                          "ROCm then runs the build's code for the same family's target on "
+                          "this %s", override, target);
+    else
+        dl_finding_fix(x, "# a ROCm build of torch that lists %s (PYTORCH_ROCM_ARCH when "
+                          "built from source), or the CPU build", target);
+    dl_strv_add(&e->ask, dl_strdup("`rocminfo | grep gfx` (the GPU's target) and `groups` "
+                                   "(render and video: /dev/kfd needs them)"));
+}

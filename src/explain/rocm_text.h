@@ -1,0 +1,20 @@
+/* Readings of a ROCm build of torch on an AMD GPU: torch sees no GPU because the GPU's gfx
+ * target is not among the targets the build was compiled for (data/wheel_targets.csv). */
+#ifndef DLENV_EXPLAIN_ROCM_TEXT_H
+#define DLENV_EXPLAIN_ROCM_TEXT_H
+
+#include "explain/explain.h"
+
+#include <stdbool.h>
+
+/* The text shows a ROCm build of torch: the listed torch's local tag ("+rocm6.0"), or
+ * "+rocm" written in the text. */
+bool dl_text_rocm_build(const dl_explanation *e);
+
+/* "is_available() False" (or "No HIP GPUs are available") with a ROCm torch whose release
+ * the table knows and an AMD target (the GPU's name, or a gfx id that rocminfo printed)
+ * that build lacks: arch_not_in_wheel, with HSA_OVERRIDE_GFX_VERSION as the fix where the
+ * build has a target of the same family (gfx1031 runs gfx1030's code). */
+void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *e);
+
+#endif
