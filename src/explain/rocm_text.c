@@ -132,11 +132,11 @@ void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *
     dl_quote_line(x, &e->paste, (size_t)symptom);
     if (gpu_line >= 0 && gpu_line != symptom)
         dl_quote_line(x, &e->paste, (size_t)gpu_line);
-    if (override_for(list, target, override, sizeof override))
-        dl_finding_fix(x, "export HSA_OVERRIDE_GFX_VERSION=%s   # before starting Python: "
-                          "ROCm then runs the build's code for the same family's target on "
-                          "this %s", override, target);
-    else
+    if (override_for(list, target, override, sizeof override)) {
+        dl_finding_fix(x, "# before starting Python, so that ROCm runs the build's code for "
+                          "the same family's target on this %s:", target);
+        dl_finding_fix(x, "export HSA_OVERRIDE_GFX_VERSION=%s", override);
+    } else
         dl_finding_fix(x, "# a ROCm build of torch that lists %s (PYTORCH_ROCM_ARCH when "
                           "built from source), or the CPU build", target);
     dl_strv_add(&e->ask, dl_strdup("`rocminfo | grep gfx` (the GPU's target) and `groups` "
