@@ -926,9 +926,22 @@ static bool nvswitch_gpu(const dl_facts *f)
     return found;
 }
 
+/* A Slurm job (sbatch, srun, salloc named) that asks for no GPU (no --gres, no --gpus):
+ * the job's cgroup shows it none of the node's GPUs, and Slurm sets CUDA_VISIBLE_DEVICES only
+ * for GPUs it gave (signature slurm_job_without_gpu). */
+static bool slurm_job_without_gpu_request(const dl_paste *p)
+{
+    static const char *const slurm[] = {"sbatch", "srun ", "salloc", "slurm"};
+    static const char *const asked[] = {"--gres", "gres=", "--gpus", "gpus-per", "gpus_per",
+                                        "--gpu=", "gpu:1", "gpu:2", "gpu:4", "gpu:8"};
+    return dl_paste_find_any(p, slurm, sizeof slurm / sizeof slurm[0]) >= 0 &&
+           dl_paste_find_any(p, asked, sizeof asked / sizeof asked[0]) < 0;
+}
+
 static const char *gpus_hidden(const dl_paste *p, const dl_facts *f, const char *id)
 {
-    return launch_script(p)              ? "cuda_visible_devices"
+    return slurm_job_without_gpu_request(p) ? id
+           : launch_script(p)              ? "cuda_visible_devices"
            : container_without_gpus(p) ? "docker_no_gpu_passthrough"
            : nvswitch_gpu(f)           ? "fabricmanager_missing"
            : dl_paste_find(p, 0, "no cuda gpus are available") >= 0 ? "cuda_visible_devices"
@@ -1476,6 +1489,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* the Container Toolkit's own error: the GPUs were asked for (container_text.c) */
     if (!strcmp(id, "no_gpu_visible") && dl_container_toolkit_ran(p))
         return id;
+    /* nvidia-smi failing inside a Slurm job that asked for no GPU: the job sees no device
+     * file, the node's driver is not the question (slurm_job_without_gpu reads it) */
+    if (!strcmp(id, "driver_not_loaded") && slurm_job_without_gpu_request(p))
+        return "";
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
