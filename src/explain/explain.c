@@ -9,6 +9,7 @@
 #include "explain/symbol_owner.h"
 #include "explain/gpu_wheel_text.h"
 #include "explain/rocm_text.h"
+#include "explain/checkpoint_text.h"
 #include "explain/install_text.h"
 #include "explain/mac_text.h"
 #include "explain/memory_text.h"
@@ -387,6 +388,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_cpu_run_warning_alone(out);
     dl_explain_other_vendor_gpu_question(out);
     dl_explain_writer_without_gpu(out);
+    dl_explain_checkpoint_where_cuda_unavailable(out);
     dl_explain_no_driver_nothing_of_nvidia(out);
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);

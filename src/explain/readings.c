@@ -1,4 +1,6 @@
 #include "explain/readings.h"
+
+#include "explain/checkpoint_text.h"
 #include "explain/container_text.h"
 #include "explain/text_marks.h"
 #include "explain/unavailable_text.h"
@@ -1497,6 +1499,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return gpus_hidden(p, f, id);
     if (!strcmp(id, "pip_python_mismatch"))
         return torch_found(p, id);
+    /* a checkpoint saved on CUDA, in a text that shows no GPU: checkpoint_text.c reads it */
+    if (!strcmp(id, "cpu_only_build") && !dl_q_text_is(&f->os.family, "macos") &&
+        dl_text_checkpoint_without_gpu_evidence(p, f))
+        return "";
     if (!strcmp(id, "no_cuda_on_macos") && dl_q_text_is(&f->os.family, "windows"))
         return "";
     /* torchrun's "not supported in Windows or MacOs" names Windows on a Mac too; there

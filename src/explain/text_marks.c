@@ -339,6 +339,11 @@ static long call_answered_false(const dl_paste *p, const char *call)
     long i, below;
     for (i = dl_paste_find(p, 0, call); i >= 0; i = dl_paste_find(p, (size_t)i + 1, call)) {
         const char *after = strstr(p->lines[i].lower, call);
+        /* torch.load's "Attempting to deserialize object on a CUDA device but
+         * torch.cuda.is_available() is False" quotes the call: a checkpoint's reading
+         * (checkpoint_text.c), not a report of what the call answered */
+        if (strstr(p->lines[i].lower, "deserialize object on a cuda device"))
+            continue;
         if (strstr(after, "false"))
             return i;
         if ((size_t)i + 1 < p->count && only_false(p->lines[i + 1].lower))
