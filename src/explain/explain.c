@@ -9,6 +9,7 @@
 #include "explain/symbol_owner.h"
 #include "explain/gpu_wheel_text.h"
 #include "explain/rocm_text.h"
+#include "explain/text_marks.h"
 #include "explain/checkpoint_text.h"
 #include "explain/install_text.h"
 #include "explain/mac_text.h"
@@ -256,6 +257,17 @@ static bool asked(const dl_explanation *e, const char *command)
 }
 
 /* What would tell the candidates apart, from what the text did not say. */
+/* nvidia-smi answers only where the text is about NVIDIA's stack: not a ROCm build, not a
+ * Mac, not another vendor's GPU or backend (Intel's XPU, DirectML, ZLUDA). */
+static bool nvidia_question_fits(const dl_explanation *e)
+{
+    static const char *const others[] = {"xpu", "intel_extension_for_pytorch", "mps device",
+                                         "mps backend", "directml", "zluda"};
+    return !dl_text_rocm_build(e) && !dl_q_text_is(&e->facts.os.family, "macos") &&
+           !dl_text_other_vendor_gpu(&e->facts) &&
+           dl_paste_find_any(&e->paste, others, sizeof others / sizeof others[0]) < 0;
+}
+
 static void ask_for_missing(dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
@@ -273,7 +285,7 @@ static void ask_for_missing(dl_explanation *e)
         !asked(e, "torch.cuda.init()"))
         dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; torch.cuda.init()\"`: the "
                                        "error behind is_available() False, in CUDA's own words"));
-    if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi"))
+    if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi") && nvidia_question_fits(e))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));
     if (!torch_known && !asked(e, "collect_env"))
@@ -353,6 +365,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_below_every_wheel(k, out);
     dl_explain_amd_below_every_rocm_wheel(k, out);
     dl_explain_rocm_target_not_in_build(k, out);
+    dl_explain_rocm_no_gpu(out);
     dl_explain_capability_outside_torch_range(out);
     dl_explain_gpu_newer_than_most_wheels(k, out);
     dl_explain_gpu_newer_than_text_torch(k, out);

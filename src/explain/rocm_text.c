@@ -25,10 +25,64 @@ static const char *local_tag(const dl_torch_install *t)
     return plus ? plus + 1 : NULL;
 }
 
+/* collect_env's "ROCM used to build PyTorch: 7.0.51831" (a version, not "N/A"). */
+static bool rocm_build_line(const dl_paste *p)
+{
+    long i = dl_paste_find(p, 0, "rocm used to build pytorch:");
+    const char *at;
+    if (i < 0)
+        return false;
+    at = strstr(p->lines[i].lower, "rocm used to build pytorch:") + 27;
+    at += strspn(at, " \t");
+    return isdigit((unsigned char)*at) != 0;
+}
+
 bool dl_text_rocm_build(const dl_explanation *e)
 {
+    /* HIP's own words come only from a ROCm build of torch */
+    static const char *const hip[] = {"+rocm", "no hip gpus are available", "hip initialization",
+                                      "hiperror", "hip error", "hip_error"};
     const char *tag = local_tag(dl_q_listed_torch(&e->facts));
-    return (tag && !strncmp(tag, "rocm", 4)) || dl_paste_find(&e->paste, 0, "+rocm") >= 0;
+    return (tag && !strncmp(tag, "rocm", 4)) || rocm_build_line(&e->paste) ||
+           dl_paste_find_any(&e->paste, hip, sizeof hip / sizeof hip[0]) >= 0;
+}
+
+void dl_explain_rocm_no_gpu(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu_visible",
+        "torch (a ROCm build) sees no AMD GPU: most often this user may not open /dev/kfd and "
+        "/dev/dri (the render and video groups), a container was started without them, or on "
+        "WSL2 the AMD driver and wheels are not the ones AMD lists for WSL",
+        "# on Linux add the user to the groups, then log out and in: sudo usermod -aG "
+        "render,video $USER; a container needs --device=/dev/kfd --device=/dev/dri "
+        "--group-add video --group-add render",
+        {"device_permission_denied", "docker_no_gpu_passthrough", "arch_not_in_wheel"},
+        "`rocminfo | grep -E \"gfx|Unable\"`, `groups` and `ls -l /dev/kfd /dev/dri/render*`"};
+    static const char *const symptom[] = {"no hip gpus are available", "hiperrornodevice",
+                                          "hip_error_nodevice", "error 101: hiperrorinvaliddevice"};
+    static const dl_text_cause on_wsl = {
+        "wsl_libcuda_path",
+        "torch (a ROCm build) sees no AMD GPU under WSL2: the ROCm wheels from pytorch.org "
+        "cannot reach the GPU there; WSL needs AMD's WSL wheels with the WSL runtime "
+        "(libhsa-runtime64 from /opt/rocm) and an Adrenalin driver AMD lists for WSL",
+        "# install the Adrenalin driver AMD lists for WSL on Windows, then AMD's WSL torch "
+        "wheels (repo.radeon.com) and replace the wheel's torch/lib/libhsa-runtime64.so* "
+        "with /opt/rocm's, as AMD's ROCm-on-WSL guide says; RDNA2 cards are not supported "
+        "on WSL",
+        {"arch_not_in_wheel"},
+        "`rocminfo` inside WSL and the Adrenalin driver version on Windows"};
+    static const char *const wsl[] = {"wsl environment detected", "microsoft-standard", "wsl2",
+                                      "wsl 2", " wsl"};
+    long line, on;
+    if (dl_text_cause_read(e) ||
+        (line = dl_paste_find_any(&e->paste, symptom, sizeof symptom / sizeof symptom[0])) < 0)
+        return;
+    on = dl_paste_find_any(&e->paste, wsl, sizeof wsl / sizeof wsl[0]);
+    if (on >= 0 || dl_q_is_wsl(&e->facts))
+        dl_text_cause_add(e, &on_wsl, line, on >= 0 && on != line ? on : -1);
+    else
+        dl_text_cause_add(e, &cause, line, -1);
 }
 
 /* A gfx id in the text ("gfx1031", rocminfo's "Name: gfx1031"): its line, the id in out. */

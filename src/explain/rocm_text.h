@@ -7,9 +7,15 @@
 
 #include <stdbool.h>
 
-/* The text shows a ROCm build of torch: the listed torch's local tag ("+rocm6.0"), or
- * "+rocm" written in the text. */
+/* The text shows a ROCm build of torch: the listed torch's local tag ("+rocm6.0"), "+rocm"
+ * written in the text, collect_env's "ROCM used to build PyTorch: <version>", or HIP's own
+ * words ("No HIP GPUs are available", "HIP initialization", hipError...). */
 bool dl_text_rocm_build(const dl_explanation *e);
+
+/* HIP's "No HIP GPUs are available" (hipErrorNoDevice, hipGetDeviceCount's Error 101): the
+ * ROCm twin of "No CUDA GPUs", whose causes are ROCm's own: the render/video groups, a
+ * container without /dev/kfd and /dev/dri, WSL2 without AMD's WSL driver and wheels. */
+void dl_explain_rocm_no_gpu(dl_explanation *e);
 
 /* "is_available() False" (or "No HIP GPUs are available") with a ROCm torch whose release
  * the table knows and an AMD target (the GPU's name, or a gfx id that rocminfo printed)
