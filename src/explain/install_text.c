@@ -54,6 +54,65 @@ void dl_explain_release_without_platform_wheel(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+/* pip's "Could not find a version that satisfies the requirement torch... (from versions:
+ * ..., 2.2.2)": a list that ends at 2.2.2, the last release with macOS x86_64 wheels. */
+static long versions_end_at_last_intel_mac_release(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "from versions:"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "from versions:")) {
+        const char *low = p->lines[i].lower, *close = strchr(strstr(low, "from versions:"), ')');
+        /* a pinned CUDA build ("torch==2.0.1+cu118") asks a Mac for CUDA: mac_text.c */
+        if (!strstr(low, "requirement torch") || strstr(low, "requirement torchvision") ||
+            strstr(low, "+cu") ||
+            strstr(low, "requirement torchaudio") || !close || close - low < 7 ||
+            strncmp(close - 7, ", 2.2.2", 7) != 0)
+            continue;
+        return i;
+    }
+    return -1;
+}
+
+void dl_explain_versions_end_at_intel_mac(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "python_unsupported",
+        "pip's list of torch releases ends at 2.2.2, the last release with wheels for macOS on "
+        "x86_64: this is an Intel Mac, or an x86_64 Python under Rosetta on Apple silicon",
+        "# on Apple silicon: an arm64 Python (python.org's universal2 installer, Miniforge "
+        "arm64, Homebrew in /opt/homebrew), then install again; on an Intel Mac: torch 2.2.2 "
+        "with torchvision 0.17.2 and torchaudio 2.2.2, or conda-forge's builds",
+        {"wheel_tag_mismatch"},
+        "`python -c \"import platform; print(platform.machine())\"` (x86_64 on an Apple "
+        "silicon Mac is Rosetta) and the Mac's chip"};
+    static const dl_text_cause rosetta = {
+        "python_unsupported",
+        "pip's list of torch releases ends at 2.2.2, the last release with wheels for macOS on "
+        "x86_64, on an Apple silicon Mac: this Python is an x86_64 one, run under Rosetta",
+        "# install an arm64 Python (python.org's universal2 installer, Miniforge arm64, "
+        "Homebrew in /opt/homebrew), make the environment with it, then install torch again",
+        {"wheel_tag_mismatch"},
+        "`python -c \"import platform; print(platform.machine())\"` (x86_64 here is Rosetta)"};
+    static const char *const apple_silicon[] = {"apple silicon", "apple m", " m1", " m2", " m3",
+                                                " m4", "arm64"};
+    long line, chip;
+    if (dl_findings_has(&e->findings, "python_unsupported") ||
+        (line = versions_end_at_last_intel_mac_release(&e->paste)) < 0)
+        return;
+    /* what the Rosetta signature row reads as x86_64 shown (rosetta_python_on_apple_silicon) */
+    static const char *const x86[] = {"rosetta", "prints x86_64", "says x86_64", "returns x86_64",
+                                      "gives x86_64", "shows x86_64", "i386", "(x86_64)",
+                                      "osx-64", "macosx_10_9_x86_64", "macosx_10_15_x86_64"};
+    chip = dl_paste_find_any(&e->paste, apple_silicon, sizeof apple_silicon / sizeof apple_silicon[0]);
+    /* the machine shown as x86_64 beside the chip: the Rosetta row names the wheels' tag */
+    if (chip >= 0 && dl_paste_find_any(&e->paste, x86, sizeof x86 / sizeof x86[0]) >= 0)
+        return;
+    if (chip >= 0)
+        dl_text_cause_add(e, &rosetta, line, chip == line ? -1 : chip);
+    else
+        dl_text_cause_add(e, &cause, line, -1);
+}
+
 /* pip's own "--version" line ("pip 24.3.1 from C:\\...\\Python310\\lib\\site-packages\\pip
  * (python 3.10)"): the Python it belongs to as major*100+minor; -1 when none. */
 static long pip_own_python(const dl_paste *p, long *line)

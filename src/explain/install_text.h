@@ -11,6 +11,9 @@
  * the interpreter's fit, not a wheel of another OS asked for by a local tag ("+cpu",
  * "+cu121"), which stays the wheel_tag_mismatch signature's reading. */
 void dl_explain_release_without_platform_wheel(dl_explanation *e);
+/* pip's "(from versions: ..., 2.2.2)" for torch: a list ending at the last release with
+ * macOS x86_64 wheels is an Intel Mac or a Rosetta Python, whatever the Python version. */
+void dl_explain_versions_end_at_intel_mac(dl_explanation *e);
 
 /* pip's own "--version" line names a Python ("(python 3.10)") other than the interpreter's
  * own answer to `python --version` in the text ("Python 3.12.7"): the pip that ran belongs
