@@ -2119,6 +2119,35 @@ static bool thousand_series(const char *name, size_t n, const char *rest)
            (!strncmp(rest, " series", 7) || !strncmp(rest, "-series", 7));
 }
 
+/* The words before a GPU's name on its line make it a requirement ("only supported on",
+ * "only supports", "requires"), not the machine's GPU. */
+static bool requirement_before(const char *low, const char *name)
+{
+    static const char *const says[] = {"only supported on ", "only supports ", "requires ",
+                                       "require ", "supported only on "};
+    size_t k;
+    for (k = 0; k < sizeof says / sizeof says[0]; k++) {
+        const char *at = strstr(low, says[k]);
+        if (at && at < name && name - (at + strlen(says[k])) < 8)
+            return true;
+    }
+    return false;
+}
+
+/* "... or newer" within a few words after a GPU's name: a requirement. */
+static bool newer_said_after(const char *s)
+{
+    static const char *const says[] = {" or newer", " or later", " and newer", " and above",
+                                       " or above"};
+    size_t k;
+    for (k = 0; k < sizeof says / sizeof says[0]; k++) {
+        const char *at = strstr(s, says[k]);
+        if (at && at - s < 16)
+            return true;
+    }
+    return false;
+}
+
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
@@ -2174,6 +2203,10 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         i--;
     if (thousand_series(out, i, low + k))
         return; /* a line of cards, gpu_series_in_words' to name */
+    /* a requirement, not the writer's GPU: "bf16 is only supported on A100+ GPUs", "requires
+     * an A100 or newer" */
+    if ((i && out[i - 1] == '+') || requirement_before(low, best) || newer_said_after(low + k))
+        return;
     /* "K80 Tesla", "on a K80": the model alone, too short to stand as a name; the mark it
      * was found by is a Tesla model, so that is its family */
     if (i == 3 && model_seen(out, i) && !strncmp(best, "k80", 3)) {
@@ -2313,6 +2346,9 @@ static void gpu_architecture_in_words(const dl_paste *p, dl_facts *f, dl_text_fa
             next = at + n;
             while (*next == ' ' || *next == '-')
                 next++;
+            /* a requirement ("only supports Ampere GPUs or newer"), not the writer's GPU */
+            if (requirement_before(low, at) || newer_said_after(next))
+                continue;
             for (j = 0; j < sizeof after / sizeof after[0]; j++)
                 if (!strncmp(next, after[j], strlen(after[j]))) {
                     /* the name is the first word: "Ada Lovelace" is the table's "Ada" */

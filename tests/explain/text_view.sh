@@ -84,5 +84,9 @@ done < "$dir/fact-forms.tsv"
 out=$("$dlenv" explain "$dir/rocm-gfx1031-unavailable.txt" 2>&1)
 want="export HSA_OVERRIDE_GFX_VERSION=10.3.0"
 case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+# a GPU named in a requirement ("only supported on A100+ GPUs", "only supports Ampere GPUs
+# or newer") is not the writer's GPU
+out=$("$dlenv" explain "$dir/requirement-gpu-names-not-facts.txt" 2>&1)
+case "$out" in *"gpus[0].name"*) echo "FAIL: a requirement read as the GPU: $out"; failed=1 ;; esac
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed
