@@ -285,6 +285,16 @@ static void ask_for_missing(dl_explanation *e)
         !asked(e, "torch.cuda.init()"))
         dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; torch.cuda.init()\"`: the "
                                        "error behind is_available() False, in CUDA's own words"));
+    /* a kernel's own bounds check: the failing line, not the driver, is what to ask for */
+    if (!e->findings.root_cause.value &&
+        dl_paste_find(&e->paste, 0, "device-side assert triggered") >= 0) {
+        dl_strv_add(&e->ask, dl_strdup("the run again with `CUDA_LAUNCH_BLOCKING=1` (or one batch "
+                                       "on the CPU): the kernel whose check failed; a "
+                                       "device-side assert is most often a label or index out "
+                                       "of range (labels.min() >= 0, labels.max() < "
+                                       "num_classes), not the environment"));
+        return;
+    }
     if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi") && nvidia_question_fits(e))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));
@@ -354,6 +364,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_lcuda_flag_named(out);
     dl_explain_oom_in_words(out);
     dl_explain_oom_share_candidates(out);
+    dl_explain_cublas_handle_candidates(out);
     dl_explain_oom_on_one_node(out);
     dl_explain_oom_beside_other_work(out);
     dl_explain_cpu_allocator_commit_limit(out);

@@ -33,6 +33,24 @@ void dl_explain_oom_in_words(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+void dl_explain_cublas_handle_candidates(dl_explanation *e)
+{
+    static const char *const failed[] = {"cublas_status_not_initialized",
+                                         "cublas_status_alloc_failed"};
+    static const char *const ids[] = {"cuda_oom", "gpu_memory_held_by_other_process",
+                                      "ld_library_path_conflict"};
+    size_t k;
+    if (dl_text_cause_read(e) ||
+        dl_paste_find_any(&e->paste, failed, sizeof failed / sizeof failed[0]) < 0 ||
+        dl_paste_find(&e->paste, 0, "device-side assert") >= 0)
+        return;
+    for (k = 0; k < sizeof ids / sizeof ids[0]; k++)
+        dl_strv_add(&e->alternatives, dl_strdup(ids[k]));
+    dl_strv_add(&e->ask, dl_strdup("`nvidia-smi` while the program runs (is the GPU's memory "
+                                   "full, and by which processes?) and `echo $LD_LIBRARY_PATH` "
+                                   "(a CUDA library of another release found before torch's)"));
+}
+
 void dl_explain_oom_share_candidates(dl_explanation *e)
 {
     dl_oom oom;

@@ -15,6 +15,10 @@ void dl_explain_oom_in_words(dl_explanation *e);
  * a model too big for what was left reads the same (users and maintainers settle the same
  * numbers either way), so a too-big batch stays a candidate. */
 void dl_explain_oom_share_candidates(dl_explanation *e);
+/* cuBLAS's "CUBLAS_STATUS_NOT_INITIALIZED" (or ALLOC_FAILED) at cublasCreate: most often the
+ * GPU's memory is full, else a cuBLAS of another release found first; the text alone does
+ * not tell, so the candidates and what decides. */
+void dl_explain_cublas_handle_candidates(dl_explanation *e);
 
 /* A failure to allocate GPU memory on one node of a cluster while "the same job works on
  * a different node", with nothing else found and no numbers of torch's: the job is not too
