@@ -1491,6 +1491,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* the Container Toolkit's own error: the GPUs were asked for (container_text.c) */
     if (!strcmp(id, "no_gpu_visible") && dl_container_toolkit_ran(p))
         return id;
+    /* Intel's XPU build finding no device: CUDA's own variables and scripts are no reading */
+    if (!strcmp(id, "no_gpu_visible") && dl_paste_find(p, 0, "xpu") >= 0)
+        return id;
     /* nvidia-smi failing inside a Slurm job that asked for no GPU: the job sees no device
      * file, the node's driver is not the question (slurm_job_without_gpu reads it) */
     if (!strcmp(id, "driver_not_loaded") && slurm_job_without_gpu_request(p))
