@@ -245,14 +245,20 @@ for n in $nodes; do
     expect_eq "$n: healthy check prints nothing" "" "$(cat "$d/hc-$n.out")"
 done
 
+# fleet_through_srun PYTHON: fleet report of every node's report (with PYTHON's torch) through
+# srun --label, into $work/out and $work/err; $rc its exit code.
+fleet_through_srun() {
+    set +e
+    LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy-1gpu/scenario" \
+        "$dlenv" fleet report --format json --timeout 40 -- \
+        srun -N "$n_nodes" --ntasks-per-node=1 --label \
+        "$dlenv" report --json --no-runtime --python "$1" > "$work/out" 2> "$work/err"
+    rc=$?
+    set -e
+}
+
 # --- fleet report through srun: every node answers -------------------------------------------
-set +e
-LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy-1gpu/scenario" \
-    "$dlenv" fleet report --format json --timeout 40 -- \
-    srun -N "$n_nodes" --ntasks-per-node=1 --label \
-    "$dlenv" report --json --no-runtime --python "$work/venv/bin/python" > "$work/out" 2> "$work/err"
-rc=$?
-set -e
+fleet_through_srun "$work/venv/bin/python"
 expect_eq "fleet report -- srun: exit code" 0 "$rc"
 expect_eq "fleet report -- srun: nodes" "$n_nodes" "$(get nodes)"
 expect_eq "fleet report -- srun: all ok" "$n_nodes" "$(get counts.ok)"
@@ -277,13 +283,7 @@ LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy
     "$dlenv" report --json --no-runtime --python "$work/venv-long/bin/python" > "$work/one.json" || true
 long_line=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$work/one.json")
 [ "$long_line" -gt 2048 ] || fail "the report's longest line is $long_line bytes: not long enough to be cut"
-set +e
-LD_LIBRARY_PATH="$fakes/nvml:$fakes/cuda" DLENV_FAKE_SCENARIO="$here/gpu/healthy-1gpu/scenario" \
-    "$dlenv" fleet report --format json --timeout 40 -- \
-    srun -N "$n_nodes" --ntasks-per-node=1 --label \
-    "$dlenv" report --json --no-runtime --python "$work/venv-long/bin/python" > "$work/out" 2> "$work/err"
-rc=$?
-set -e
+fleet_through_srun "$work/venv-long/bin/python"
 expect_eq "fleet report -- srun, a $long_line-byte line: exit code" 0 "$rc"
 expect_eq "fleet report -- srun, a long line: all ok" "$n_nodes" "$(get counts.ok)"
 expect_eq "fleet report -- srun, a long line: nothing garbage" 0 "$(get counts.garbage)"
