@@ -1712,6 +1712,10 @@ static bool torch_version_in(const char *low, char *out, size_t n)
             dots += v[k++] == '.';
         if (!dots || !isdigit((unsigned char)v[0]))
             continue;
+        /* "PyTorch 2.2.*" is a release line asked for (IPEX's "needs to work with PyTorch
+         * 2.2.*, but PyTorch 2.1.0+cu121 is found"), not what is installed */
+        if (v[k] == '.' && v[k + 1] == '*')
+            continue;
         /* NVIDIA's images are tagged by release date ("nvcr.io/nvidia/pytorch:21.02-py3"):
          * no torch release has a major of 10 or more */
         if (atoi(v) >= 10)
