@@ -88,5 +88,8 @@ case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 
 # or newer") is not the writer's GPU
 out=$("$dlenv" explain "$dir/requirement-gpu-names-not-facts.txt" 2>&1)
 case "$out" in *"gpus[0].name"*) echo "FAIL: a requirement read as the GPU: $out"; failed=1 ;; esac
+# out of memory with much reserved but unallocated: the allocator setting the message names
+out=$("$dlenv" explain "$dir/oom-reserved-unallocated.txt" 2>&1)
+case "$out" in *"expandable_segments:True"*) ;; *) echo "FAIL: no expandable_segments in: $out"; failed=1 ;; esac
 [ $failed = 0 ] && echo "text view: ok"
 exit $failed
