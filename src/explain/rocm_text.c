@@ -37,14 +37,29 @@ static bool rocm_build_line(const dl_paste *p)
     return isdigit((unsigned char)*at) != 0;
 }
 
+/* "HIP error: ..." as torch's ROCm build words its errors: "hip" a word of its own ("chip
+ * error" is no HIP). */
+static bool hip_error_said(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "hip error"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "hip error")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, "hip error"); at; at = strstr(at + 1, "hip error"))
+            if (at == low || !isalnum((unsigned char)at[-1]))
+                return true;
+    }
+    return false;
+}
+
 bool dl_text_rocm_build(const dl_explanation *e)
 {
     /* HIP's own words come only from a ROCm build of torch */
     static const char *const hip[] = {"+rocm", "no hip gpus are available", "hip initialization",
-                                      "hiperror", "hip error", "hip_error"};
+                                      "hiperror", "hip_error_"};
     const char *tag = local_tag(dl_q_listed_torch(&e->facts));
     return (tag && !strncmp(tag, "rocm", 4)) || rocm_build_line(&e->paste) ||
-           dl_paste_find_any(&e->paste, hip, sizeof hip / sizeof hip[0]) >= 0;
+           dl_paste_find_any(&e->paste, hip, sizeof hip / sizeof hip[0]) >= 0 ||
+           hip_error_said(&e->paste);
 }
 
 void dl_explain_rocm_no_gpu(dl_explanation *e)
