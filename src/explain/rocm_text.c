@@ -62,6 +62,43 @@ bool dl_text_rocm_build(const dl_explanation *e)
            hip_error_said(&e->paste);
 }
 
+/* An NVIDIA GPU named: its product words, or the facts' GPU of NVIDIA's (collect_env's
+ * "Nvidia driver version: No CUDA" on a ROCm machine names no GPU). */
+static long nvidia_gpu_line(const dl_explanation *e)
+{
+    static const char *const names[] = {"geforce", "rtx ", "gtx ", "tesla ", "quadro", "a100",
+                                        "h100", "nvidia t4", "gpu=\"t4\"", "gpu='t4'"};
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    size_t i;
+    if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA) {
+        for (i = 0; i < e->where.n; i++)
+            if (strstr(e->where.where[i].fact, "gpus[0]"))
+                return (long)e->where.where[i].line;
+    }
+    return dl_paste_find_any(&e->paste, names, sizeof names / sizeof names[0]);
+}
+
+void dl_explain_rocm_build_on_nvidia(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "torch here is a ROCm build (AMD's), but the GPU is NVIDIA's: a ROCm build has no "
+        "CUDA, so it finds no GPU it can use",
+        "# uninstall torch (and torchvision, torchaudio) and install the CUDA build for this "
+        "GPU: dlenv plan prints the command (an index URL ending in rocm... gives AMD builds)",
+        {NULL},
+        NULL};
+    static const char *const symptom[] = {"no hip gpus are available", "hiperrornodevice"};
+    long line, gpu;
+    if (dl_text_cause_read(e) || !dl_text_rocm_build(e) || dl_text_other_vendor_gpu(&e->facts) ||
+        (gpu = nvidia_gpu_line(e)) < 0 ||
+        ((line = dl_paste_find_any(&e->paste, symptom, sizeof symptom / sizeof symptom[0])) < 0 &&
+         (line = dl_text_unavailable_line(&e->paste)) < 0))
+        return;
+    dl_text_cause_add(e, &cause, line, gpu == line ? -1 : gpu);
+}
+
 void dl_explain_rocm_no_gpu(dl_explanation *e)
 {
     static const dl_text_cause cause = {

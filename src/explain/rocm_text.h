@@ -12,6 +12,10 @@
  * words ("No HIP GPUs are available", "HIP initialization", hipError...). */
 bool dl_text_rocm_build(const dl_explanation *e);
 
+/* A ROCm build of torch beside an NVIDIA GPU the text names: a build without CUDA for that
+ * GPU (cpu_only_build), whatever HIP says about finding no AMD GPU. */
+void dl_explain_rocm_build_on_nvidia(dl_explanation *e);
+
 /* HIP's "No HIP GPUs are available" (hipErrorNoDevice, hipGetDeviceCount's Error 101): the
  * ROCm twin of "No CUDA GPUs", whose causes are ROCm's own: the render/video groups, a
  * container without /dev/kfd and /dev/dri, WSL2 without AMD's WSL driver and wheels. */
