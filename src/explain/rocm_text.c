@@ -86,7 +86,7 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e)
         "torch here is a ROCm build (AMD's), but the GPU is NVIDIA's: a ROCm build has no "
         "CUDA, so it finds no GPU it can use",
         "# uninstall torch (and torchvision, torchaudio) and install the CUDA build for this "
-        "GPU: dlenv plan prints the command (an index URL ending in rocm... gives AMD builds)",
+        "GPU: dlenv plan prints the command (an index URL that ends in a rocm version gives AMD builds)",
         {NULL},
         NULL};
     static const char *const symptom[] = {"no hip gpus are available", "hiperrornodevice"};
