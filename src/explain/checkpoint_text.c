@@ -64,7 +64,8 @@ void dl_explain_checkpoint_where_cuda_unavailable(dl_explanation *e)
         NULL};
     const dl_paste *p = &e->paste;
     long line = deserialize_line(p), said;
-    if (dl_text_cause_read(e) || line < 0 || !dl_text_checkpoint_without_gpu_evidence(p, &e->facts) ||
+    if (dl_text_cause_read(e) || line < 0 ||
+        !dl_text_checkpoint_without_gpu_evidence(p, &e->facts) ||
         dl_q_text_is(&e->facts.os.family, "macos"))
         return;
     if ((said = cpu_only_machine_said(p)) >= 0) {

@@ -103,7 +103,8 @@ void dl_explain_versions_end_at_intel_mac(dl_explanation *e)
     static const char *const x86[] = {"rosetta", "prints x86_64", "says x86_64", "returns x86_64",
                                       "gives x86_64", "shows x86_64", "i386", "(x86_64)",
                                       "osx-64", "macosx_10_9_x86_64", "macosx_10_15_x86_64"};
-    chip = dl_paste_find_any(&e->paste, apple_silicon, sizeof apple_silicon / sizeof apple_silicon[0]);
+    chip = dl_paste_find_any(&e->paste, apple_silicon,
+                             sizeof apple_silicon / sizeof apple_silicon[0]);
     /* the machine shown as x86_64 beside the chip: the Rosetta row names the wheels' tag */
     if (chip >= 0 && dl_paste_find_any(&e->paste, x86, sizeof x86 / sizeof x86[0]) >= 0)
         return;

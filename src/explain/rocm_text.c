@@ -42,7 +42,8 @@ static bool rocm_build_line(const dl_paste *p)
 static bool hip_error_said(const dl_paste *p)
 {
     long i;
-    for (i = dl_paste_find(p, 0, "hip error"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "hip error")) {
+    for (i = dl_paste_find(p, 0, "hip error"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "hip error")) {
         const char *low = p->lines[i].lower, *at;
         for (at = strstr(low, "hip error"); at; at = strstr(at + 1, "hip error"))
             if (at == low || !isalnum((unsigned char)at[-1]))
@@ -86,7 +87,8 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e)
         "torch here is a ROCm build (AMD's), but the GPU is NVIDIA's: a ROCm build has no "
         "CUDA, so it finds no GPU it can use",
         "# uninstall torch (and torchvision, torchaudio) and install the CUDA build for this "
-        "GPU: dlenv plan prints the command (an index URL that ends in a rocm version gives AMD builds)",
+        "GPU: dlenv plan prints the command (an index URL that ends in a rocm version gives "
+        "AMD builds)",
         {NULL},
         NULL};
     static const char *const symptom[] = {"no hip gpus are available", "hiperrornodevice"};
@@ -148,7 +150,8 @@ static long gfx_in_text(const dl_paste *p, char *out, size_t cap)
             size_t n = 3;
             while (isalnum((unsigned char)at[n]) && n < 8)
                 n++;
-            if (n >= 6 && n < cap && isdigit((unsigned char)at[3]) && !isalnum((unsigned char)at[n])) {
+            if (n >= 6 && n < cap && isdigit((unsigned char)at[3]) &&
+                !isalnum((unsigned char)at[n])) {
                 memcpy(out, at, n);
                 out[n] = '\0';
                 return line;
