@@ -260,7 +260,8 @@ static bool printed_hiding_value(const dl_paste *p, size_t line)
     char *assignment;
     bool hides;
     if (line + 1 >= p->count ||
-        (!strstr(low, "echo $cuda_visible_devices") && !strstr(low, "echo ${cuda_visible_devices}") &&
+        (!strstr(low, "echo $cuda_visible_devices") &&
+         !strstr(low, "echo ${cuda_visible_devices}") &&
          !strstr(low, "echo %cuda_visible_devices%")))
         return false;
     value = p->lines[line + 1].lower;
