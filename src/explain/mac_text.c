@@ -17,14 +17,7 @@ static long other_gpu_line(const dl_explanation *e)
                                         "intel uhd", "intel hd graphics", "amd gpu",
                                         "amd graphics", "amd card", "intel gpu", "nvidia gpu",
                                         "nvidia card", "geforce", "egpu"};
-    const dl_nvml_gpu *g =
-        e->facts.nvml.gpus.count ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    size_t j;
-    if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_APPLE)
-        for (j = 0; j < e->where.n; j++)
-            if (!strcmp(e->where.where[j].fact, "nvml.gpus[0].name"))
-                return (long)e->where.where[j].line;
-    return dl_paste_find_any(&e->paste, named, sizeof named / sizeof named[0]);
+    return dl_text_gpu_line(e, DL_GPU_APPLE, false, named, sizeof named / sizeof named[0]);
 }
 
 void dl_explain_mac_other_gpu(dl_explanation *e)

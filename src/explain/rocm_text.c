@@ -69,15 +69,7 @@ static long nvidia_gpu_line(const dl_explanation *e)
 {
     static const char *const names[] = {"geforce", "rtx ", "gtx ", "tesla ", "quadro", "a100",
                                         "h100", "nvidia t4", "gpu=\"t4\"", "gpu='t4'"};
-    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
-                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    size_t i;
-    if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA) {
-        for (i = 0; i < e->where.n; i++)
-            if (strstr(e->where.where[i].fact, "gpus[0]"))
-                return (long)e->where.where[i].line;
-    }
-    return dl_paste_find_any(&e->paste, names, sizeof names / sizeof names[0]);
+    return dl_text_gpu_line(e, DL_GPU_NVIDIA, true, names, sizeof names / sizeof names[0]);
 }
 
 void dl_explain_rocm_build_on_nvidia(dl_explanation *e)
@@ -169,13 +161,10 @@ static bool amd_target(const dl_knowledge *k, const dl_explanation *e, char *out
 {
     const dl_nvml_gpu *g = e->facts.nvml.gpus.count
                                ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    size_t i;
     *line = -1;
     if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_AMD &&
         dl_gpu_target_of_name(k, "amd", g->name.value, out, cap)) {
-        for (i = 0; i < e->where.n && *line < 0; i++)
-            if (strstr(e->where.where[i].fact, "gpus[0]"))
-                *line = (long)e->where.where[i].line;
+        *line = dl_text_line_of_fact(e, "nvml.gpus[0].name");
         return true;
     }
     return (*line = gfx_in_text(&e->paste, out, cap)) >= 0;

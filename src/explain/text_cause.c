@@ -5,6 +5,7 @@
 #include "explain/quote.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
+#include "plan/gpu_names.h"
 
 #include <string.h>
 
@@ -52,4 +53,25 @@ bool dl_text_torch_ran(const dl_explanation *e)
     return (py && py->runtime.cuda_available.known) ||
            dl_text_unavailable_line(&e->paste) >= 0 ||
            dl_text_cpu_device_logged_line(&e->paste) >= 0;
+}
+
+long dl_text_line_of_fact(const dl_explanation *e, const char *fact)
+{
+    size_t i;
+    for (i = 0; i < e->where.n; i++)
+        if (!strcmp(e->where.where[i].fact, fact))
+            return (long)e->where.where[i].line;
+    return -1;
+}
+
+long dl_text_gpu_line(const dl_explanation *e, int vendor, bool is, const char *const *words,
+                      size_t n)
+{
+    const dl_nvml_gpu *g =
+        e->facts.nvml.gpus.count ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    long line;
+    if (g && g->name.value && ((int)dl_gpu_vendor_of_name(g->name.value) == vendor) == is &&
+        (line = dl_text_line_of_fact(e, "nvml.gpus[0].name")) >= 0)
+        return line;
+    return dl_paste_find_any(&e->paste, words, n);
 }

@@ -24,6 +24,14 @@ void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t 
 /* Something was read as a cause: a failure among the findings (a candidate that stepped back
  * to a warning leaves room for the readings that come after it). */
 bool dl_text_cause_read(const dl_explanation *e);
+/* The line the text's fact (a schema path: "nvml.gpus[0].name") was read from; -1 when the
+ * text gave it none. */
+long dl_text_line_of_fact(const dl_explanation *e, const char *fact);
+/* The line that names the GPU: where the facts' first GPU was read when its vendor is (or,
+ * with is = false, is not) `vendor` (a dl_gpu_vendor, plan/plan.h); else the first line
+ * holding one of words; -1 when none. */
+long dl_text_gpu_line(const dl_explanation *e, int vendor, bool is, const char *const *words,
+                      size_t n);
 /* torch got past its import: it answered is_available() or a program logged its device (a
  * version alone may be an issue form's field, typed while the import failed). */
 bool dl_text_torch_ran(const dl_explanation *e);

@@ -579,12 +579,10 @@ static long other_vendor_gpu_line(const dl_explanation *e)
     const dl_nvml_gpu *g =
         e->facts.nvml.gpus.count ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
     long line;
-    size_t j;
     if (g && g->name.value && dl_gpu_vendor_of_name(g->name.value) != DL_GPU_APPLE &&
-        dl_text_other_vendor_gpu(&e->facts))
-        for (j = 0; j < e->where.n; j++)
-            if (!strcmp(e->where.where[j].fact, "nvml.gpus[0].name"))
-                return (long)e->where.where[j].line;
+        dl_text_other_vendor_gpu(&e->facts) &&
+        (line = dl_text_line_of_fact(e, "nvml.gpus[0].name")) >= 0)
+        return line;
     line = amd_gpu_line(&e->paste);
     return line >= 0 ? line : dl_paste_find_any(&e->paste, intel, sizeof intel / sizeof intel[0]);
 }
