@@ -13,6 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* What decides between ROCm's causes: the GPU's target and the device files' groups. */
+static const char rocm_ask[] = "`rocminfo | grep gfx` (the GPU's target) and `groups` (render "
+                               "and video: /dev/kfd needs them)";
+
 /* The listed torch's local tag ("rocm6.0" of "2.3.0+rocm6.0"); NULL when it has none. */
 static const char *local_tag(const dl_torch_install *t)
 {
@@ -237,6 +241,15 @@ void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *
     } else
         dl_finding_fix(x, "# a ROCm build of torch that lists %s (PYTORCH_ROCM_ARCH when "
                           "built from source), or the CPU build", target);
-    dl_strv_add(&e->ask, dl_strdup("`rocminfo | grep gfx` (the GPU's target) and `groups` "
-                                   "(render and video: /dev/kfd needs them)"));
+    dl_strv_add(&e->ask, dl_strdup(rocm_ask));
+}
+
+bool dl_explain_rocm_candidates(dl_explanation *e)
+{
+    if (!dl_text_rocm_build(e))
+        return false;
+    dl_strv_add(&e->alternatives, dl_strdup("arch_not_in_wheel"));
+    dl_strv_add(&e->alternatives, dl_strdup("device_permission_denied"));
+    dl_strv_add(&e->ask, dl_strdup(rocm_ask));
+    return true;
 }

@@ -27,4 +27,9 @@ void dl_explain_rocm_no_gpu(dl_explanation *e);
  * build has a target of the same family (gfx1031 runs gfx1030's code). */
 void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *e);
 
+/* A ROCm build that sees no GPU where no reading decided why (the CUDA driver is no reading
+ * there): the candidates, a target the build lacks or /dev/kfd out of reach, and what
+ * decides. False, adding nothing, when the text shows no ROCm build. */
+bool dl_explain_rocm_candidates(dl_explanation *e);
+
 #endif

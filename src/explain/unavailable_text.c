@@ -123,19 +123,6 @@ static bool jetson_unavailable(dl_explanation *e)
     return true;
 }
 
-/* A ROCm build: the CUDA driver is no reading. What is left when the target reading
- * (rocm_text.c) could not decide: a target the build lacks, or /dev/kfd out of reach. */
-static bool rocm_unavailable(dl_explanation *e)
-{
-    if (!dl_text_rocm_build(e))
-        return false;
-    dl_strv_add(&e->alternatives, dl_strdup("arch_not_in_wheel"));
-    dl_strv_add(&e->alternatives, dl_strdup("device_permission_denied"));
-    dl_strv_add(&e->ask, dl_strdup("`rocminfo | grep gfx` (the GPU's target) and `groups` "
-                                   "(render and video: /dev/kfd needs them)"));
-    return true;
-}
-
 /* The text says nothing of the machine: no OS, no driver, no GPU, no torch, no CUDA build
  * named, no CUDA_VISIBLE_DEVICES. Then the commonest cause of a silent False in reports is
  * a torch installed without CUDA, not an old driver (which a driver or a torch named would
@@ -178,7 +165,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
         (line = dl_text_unavailable_line(&e->paste)) < 0 || dl_explain_availability_differs(e) ||
-        jetson_unavailable(e) || rocm_unavailable(e))
+        jetson_unavailable(e) || dl_explain_rocm_candidates(e))
         return;
     dl_text_cause_add(e, machine_unknown(&e->paste, f) ? &unknown_machine : &cause, line, -1);
 }
