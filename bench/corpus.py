@@ -18,6 +18,7 @@ import collections
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -104,6 +105,20 @@ def main():
         print("  %s\t%s\t%s\t%s\t%s" % m)
     if hidden:
         print("  (%d held-out misses not shown: --show-heldout lists them)" % len(hidden))
+    undocumented = without_reason(corpus, [m[1] for m in shown if m[0] == "tune"])
+    if undocumented:
+        print("\ntune misses that MISSES.md gives no reason for (%d): %s" % (
+            len(undocumented), " ".join(undocumented)))
+
+
+def without_reason(corpus_dir, files):
+    """The files among `files` that tests/cases/real/MISSES.md never names (as rNNN)."""
+    try:
+        with open(os.path.join(corpus_dir, "MISSES.md"), encoding="utf-8") as f:
+            named = set(re.findall(r"\br\d+\b", f.read()))
+    except OSError:
+        return files
+    return [name for name in files if os.path.splitext(name)[0] not in named]
 
 
 if __name__ == "__main__":

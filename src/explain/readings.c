@@ -156,7 +156,10 @@ static void judge(const dl_gpu_span *gpu, const char *list_text, const char **se
 }
 
 /* The wheel's list as the text gives it (torch's own "supports CUDA capabilities sm_50
- * ..."), space-separated into buf; false when the text has none. */
+ * ..."), space-separated into buf; false when the text has none. Its machine code only:
+ * torch's own check, which printed the list, counts the sm_ entries and not the PTX
+ * ("sm_75 compute_37", torch 1.x's cu10x/cu11x wheels), and the warning it printed is
+ * what the text shows; a PTX entry would read every newer GPU as running through JIT. */
 static bool text_arch_list(const dl_facts *f, char *buf, size_t n)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
@@ -165,7 +168,11 @@ static bool text_arch_list(const dl_facts *f, char *buf, size_t n)
         return false;
     buf[0] = '\0';
     for (i = 0; i < py->runtime.arch_list.count && used + 1 < n; i++) {
-        int w = snprintf(buf + used, n - used, "%s ", DL_LIST_AT(py->runtime.arch_list, char *, i));
+        const char *arch = DL_LIST_AT(py->runtime.arch_list, char *, i);
+        int w;
+        if (!strncmp(arch, "compute_", 8))
+            continue;
+        w = snprintf(buf + used, n - used, "%s ", arch);
         if (w < 0)
             break;
         used += (size_t)w < n - used ? (size_t)w : n - used - 1;

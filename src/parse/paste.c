@@ -753,6 +753,18 @@ static size_t first_word(const char *next, size_t m)
     return i;
 }
 
+/* next (m bytes) is a line of pip's resolver report: "<package> <version> requires ...",
+ * one conflict per line, however long the line before it was. */
+static bool requirement_line(const char *next, size_t m)
+{
+    size_t name = first_word(next, m), version;
+    if (!name || name + 2 >= m || !isdigit((unsigned char)next[name + 1]))
+        return false;
+    version = first_word(next + name + 1, m - name - 1);
+    return name + 1 + version + 10 <= m &&
+           !memcmp(next + name + 1 + version, " requires ", 10);
+}
+
 /* A line a text box or a mail client wrapped at 80 columns where a space was: the next
  * line's first word would have reached the edge (that is why it was wrapped), the next line
  * reads on (reads_on), and the line neither introduces the next one (':') nor is laid out
@@ -765,7 +777,7 @@ static bool soft_wrapped(const char *s, size_t n, const char *next, size_t m)
      * cheap test first, as most lines of a log are short and go on nowhere */
     if (!m || s[n - 1] == ' ' || s[n - 1] == ':' || (n < 60 && first_word(next, m) < 30) ||
         !reads_on(s, n, next, m) || border(s, n, false) || border(s, n, true) ||
-        in_columns(s, n))
+        in_columns(s, n) || requirement_line(next, m))
         return false;
     word = columns(next, first_word(next, m));
     cols = columns(s, n);

@@ -133,7 +133,10 @@ static const char *device_cc(const dl_facts *f)
     return NULL;
 }
 
-/* The wheel's targets: what torch itself says, else the table for its release. */
+/* The wheel's targets: what torch itself says, else the table for its release. Of torch's
+ * own list, the machine code: torch's check at start (_check_cubins) counts the sm_
+ * entries only and calls the GPU not compatible whatever PTX the list ends with
+ * ("sm_75 compute_37"), and the first kernel fails the same way. */
 static bool wheel_targets(const dl_rule_input *in, const dl_python *py, dl_arch_list *list,
                           char *source, size_t n)
 {
@@ -144,8 +147,9 @@ static bool wheel_targets(const dl_rule_input *in, const dl_python *py, dl_arch_
     long row;
     if (py->runtime.arch_list.known && py->runtime.arch_list.count) {
         for (i = 0; i < py->runtime.arch_list.count; i++)
-            dl_buf_printf(&joined, "%s ", DL_LIST_AT(py->runtime.arch_list, char *, i));
-        dl_arch_list_parse(joined.data, list);
+            if (strncmp(DL_LIST_AT(py->runtime.arch_list, char *, i), "compute_", 8) != 0)
+                dl_buf_printf(&joined, "%s ", DL_LIST_AT(py->runtime.arch_list, char *, i));
+        dl_arch_list_parse(joined.data ? joined.data : "", list);
         dl_buf_free(&joined);
         snprintf(source, n, "torch.cuda.get_arch_list()");
         return list->n > 0;

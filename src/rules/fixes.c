@@ -165,6 +165,16 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
         dl_plan_free(&p);
         return;
     }
+    if (variant && !strcmp(variant, "gpu") && !strcmp(p.c[p.best].variant, "cpu")) {
+        /* the finding is that a GPU is there and the torch is a CPU build: the CPU build
+         * the planner offers for a GPU it cannot name would be the same mistake again */
+        dl_fix_note(x, "install a CUDA build of torch, not PyPI's default: which one depends on "
+                       "the GPU, which the text does not name; `dlenv plan --gpu NAME --driver "
+                       "%s` (nvidia-smi's values) prints the command",
+                    m.driver[0] ? m.driver : "VERSION");
+        dl_plan_free(&p);
+        return;
+    }
     python_command(in, py, &m, &cmd);
     if (cmd.make_venv) {
         dl_fix_note(x, "%s is the system's Python, which refuses pip (PEP 668): keep torch in "

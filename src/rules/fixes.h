@@ -10,7 +10,9 @@
 
 /* "<python> -m pip install --upgrade --force-reinstall torch torchvision torchaudio
  *  --index-url https://download.pytorch.org/whl/<variant>"; variant NULL picks the CUDA
- * variant that fits this machine's driver (dl_fix_cuda_variant). */
+ * variant that fits this machine's driver (dl_fix_cuda_variant); "cpu" asks for the CPU
+ * build; "gpu" is for a finding that a GPU is there: where the planner cannot name a GPU
+ * build (the GPU unknown) it says how to get one instead of offering the CPU build. */
 void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                           const char *variant);
 /* "<python> -m pip install --force-reinstall [--no-deps] torch==V --index-url <its tag's

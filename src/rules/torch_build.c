@@ -45,7 +45,7 @@ void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out)
                        : dl_q_static_torch(py) ? dl_text_or(&dl_q_static_torch(py)->version, "")
                                                : "");
     dl_finding_evidence(x, "pythons[0].torch", "%s", how);
-    dl_fix_install_torch(x, in, py, NULL);
+    dl_fix_install_torch(x, in, py, "gpu");
 }
 
 void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out)
@@ -67,7 +67,7 @@ void dl_rule_conda_cpu_build_selected(const dl_rule_input *in, dl_findings *out)
     dl_finding_fix(x, "conda remove -y cpuonly pytorch-mutex");
     dl_fix_note(x, "then the CUDA build with pip, inside the environment (PyTorch no longer "
                    "publishes conda packages):");
-    dl_fix_install_torch(x, in, py, NULL);
+    dl_fix_install_torch(x, in, py, usable_nvidia(in->facts) ? "gpu" : NULL);
 }
 
 /* "torch (==2.3.1)", "torch==2.3.1", "torch (==2.3.1) ; extra" -> "2.3.1". Caller frees. */

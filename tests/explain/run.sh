@@ -72,6 +72,17 @@ while IFS="$tab" read -r file want bad alts ask; do
             failed=$((failed + 1))
         fi
     fi
+    # A CPU build where a GPU is the finding: its fix must never install the CPU build again.
+    if [ "$got" = cpu_only_build ] || [ "$got" = conda_cpu_build_selected ]; then
+        i=0
+        while line=$(printf '%s' "$out" | "$match" --get /dev/stdin "root_cause.fix.$i" 2>/dev/null); do
+            case "$line" in *whl/cpu*)
+                echo "FAIL $file: the fix for $got installs the CPU build: $line"
+                failed=$((failed + 1)) ;;
+            esac
+            i=$((i + 1))
+        done
+    fi
     # Exit code: 1 exactly when a root cause was named.
     [ "$want" = none ] && expect_rc=0 || expect_rc=1
     if [ "$rc" != "$expect_rc" ]; then
