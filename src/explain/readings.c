@@ -401,7 +401,9 @@ static bool conda_driver_cuda_suffices(const dl_paste *p)
  *   and cuDNN before CUDA 10 know no Turing);
  * - a program that fails since a newer GPU came brings a torch older than that GPU;
  * - CUFFT_INTERNAL_ERROR from a CUDA 11.7-or-older build is that cuFFT on an Ada or newer
- *   GPU (capability 8.9): a GPU the text names as older than that rules the row out. */
+ *   GPU (capability 8.9): a GPU the text names as older than that rules the row out;
+ * - NVRTC's "invalid value for --gpu-architecture" is the CUDA release's compiler, which
+ *   knows no newer GPU whatever machine code the wheel carries for its major. */
 static const struct {
     const char *signature;
     unsigned lowest_gpu; /* capability x10 the row is about; 0: any */
@@ -409,6 +411,7 @@ static const struct {
     {"cuda9_build_on_turing", 0},
     {"newer_gpu_than_the_app_knew", 0},
     {"cufft_internal_error_old_cuda", 89},
+    {"nvrtc_unknown_gpu_arch", 0},
 };
 
 /* The row's own reading: id, or "" when the text's GPU is older than the row is about; NULL
@@ -440,16 +443,17 @@ static const char *kernel_image(const dl_knowledge *k, const dl_facts *f, const 
     char list[512];
     if (!gpu->hi)
         return no_gpu_named(k, f, id, settled);
-    own_list = text_arch_list(f, list, sizeof list);
+    own_list = wheel_list_of_text(k, f, list, sizeof list);
     if (own_list)
         judge(gpu, list, &seen, &split);
     else
         judge_every_wheel(t, os, gpu, &seen, &split);
-    /* every wheel of the text's torch (or every one dlenv knows) runs this GPU: the
-     * kernels that are missing are not torch's but those of code built apart from it (an
-     * extension, a package's prebuilt ops) */
+    /* the text's own wheel (torch's list, or the table's row for the torch and CUDA the
+     * text names), or every wheel of its torch (or every one dlenv knows), runs this GPU:
+     * the kernels that are missing are not torch's but those of code built apart from it
+     * (an extension, a package's prebuilt ops: vLLM's, mmcv's, xformers') */
     if (!seen && !split && strcmp(id, "arch_not_in_wheel") == 0 &&
-        gpu_runs_every_wheel(k, f, gpu))
+        (own_list || gpu_runs_every_wheel(k, f, gpu)))
         return "extension_mismatch";
     if (!seen || split)
         return id;
