@@ -120,7 +120,7 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     if (minimum && *minimum)
         dl_fix_note(x, "update the driver to %s or newer for CUDA %s, or:",
                     minimum + (strncmp(minimum, ">=", 2) ? 0 : 2), cuda);
-    dl_fix_install_torch(x, in, py, NULL);
+    dl_fix_install_torch(x, in, py, "gpu");
 }
 
 /* The device's compute capability from NVML, else the CUDA driver. */

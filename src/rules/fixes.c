@@ -168,9 +168,9 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
     if (variant && !strcmp(variant, "gpu") && !strcmp(p.c[p.best].variant, "cpu")) {
         /* the finding is that a GPU is there and the torch is a CPU build: the CPU build
          * the planner offers for a GPU it cannot name would be the same mistake again */
-        dl_fix_note(x, "install a CUDA build of torch, not PyPI's default: which one depends on "
-                       "the GPU, which the text does not name; `dlenv plan --gpu NAME --driver "
-                       "%s` (nvidia-smi's values) prints the command",
+        dl_fix_note(x, "install a CUDA build of torch that this driver runs, not the CPU build: "
+                       "which one depends on the GPU, which is not named here; `dlenv plan --gpu "
+                       "NAME --driver %s` (nvidia-smi's values) prints the command",
                     m.driver[0] ? m.driver : "VERSION");
         dl_plan_free(&p);
         return;

@@ -72,8 +72,10 @@ while IFS="$tab" read -r file want bad alts ask; do
             failed=$((failed + 1))
         fi
     fi
-    # A CPU build where a GPU is the finding: its fix must never install the CPU build again.
-    if [ "$got" = cpu_only_build ] || [ "$got" = conda_cpu_build_selected ]; then
+    # A finding that a GPU is there (a CPU build beside it, a driver too old for the build):
+    # its fix must never install the CPU build.
+    if [ "$got" = cpu_only_build ] || [ "$got" = conda_cpu_build_selected ] ||
+       [ "$got" = driver_too_old ]; then
         i=0
         while line=$(printf '%s' "$out" | "$match" --get /dev/stdin "root_cause.fix.$i" 2>/dev/null); do
             case "$line" in *whl/cpu*)
