@@ -1237,6 +1237,26 @@ static bool text_in_wsl(const dl_paste *p, const dl_facts *f)
     return false;
 }
 
+/* The text says it runs in WSL 1, which has no GPU at all ("I'm using wsl 1"), and not WSL 2:
+ * no driver, Windows' or Linux', can help there until the distribution runs as WSL 2. */
+static const char *wsl1_without_gpu(const dl_paste *p, const char *id)
+{
+    static const char *const wsl1[] = {"wsl 1", "wsl1", "wsl version: 1", "wsl version 1"};
+    static const char *const wsl2[] = {"wsl 2", "wsl2", "wsl version: 2", "microsoft-standard"};
+    static const char *const driver_ids[] = {"no_driver_installed", "driver_not_loaded",
+                                             "kernel_module_not_built", "wsl_libcuda_path",
+                                             "secure_boot_blocks_module"};
+    size_t k;
+    for (k = 0; k < sizeof driver_ids / sizeof driver_ids[0]; k++)
+        if (!strcmp(id, driver_ids[k]))
+            break;
+    if (k == sizeof driver_ids / sizeof driver_ids[0] ||
+        dl_paste_find_any(p, wsl1, sizeof wsl1 / sizeof wsl1[0]) < 0 ||
+        dl_paste_find_any(p, wsl2, sizeof wsl2 / sizeof wsl2[0]) >= 0)
+        return id;
+    return "no_gpu_visible";
+}
+
 /* A driver whose kernel part does not run (not built, not loaded, refused by Secure Boot)
  * in WSL: WSL has no NVIDIA kernel module at all, the Windows driver reaches Linux through
  * /usr/lib/wsl/lib. A module that nvidia-smi or DKMS complain about there belongs to a
@@ -1427,6 +1447,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "no_cuda_on_macos") && signature && !strcmp(signature, "macos_cuda") &&
         f->os.family.value && !dl_q_text_is(&f->os.family, "macos") && !mac_host_named(p))
         return "";
+    if (strcmp(wsl1_without_gpu(p, id), id) != 0)
+        return "no_gpu_visible";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
     /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help; beside the

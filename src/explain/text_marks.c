@@ -552,9 +552,10 @@ bool dl_text_fresh_windows(const dl_paste *p)
 
 bool dl_text_colab(const dl_paste *p)
 {
-    /* "collab" alone would be "collaborate" */
+    /* "collab" alone would be "collaborate"; a traceback's frames in /content, Colab's
+     * working folder, or its mounted Drive are Colab's too */
     static const char *const colab[] = {"colab", "google collab", "google-collab",
-                                        "google coolab"};
+                                        "google coolab", "file \"/content/", "/content/drive/"};
     return dl_paste_find_any(p, colab, sizeof colab / sizeof colab[0]) >= 0;
 }
 
