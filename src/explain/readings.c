@@ -876,6 +876,8 @@ static bool cuda_index_only(const dl_paste *p)
 static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
     long at = dl_paste_find(p, 0, "satisfies the requirement torch");
+    if (at < 0)
+        at = dl_paste_find(p, 0, "distribution found for torch");
     if (at < 0 || !dl_q_text_is(&f->os.family, "macos") ||
         (!strstr(p->lines[at].lower, "+cu") && !cuda_index_only(p)))
         return id;

@@ -302,10 +302,12 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     char v[64];
     dl_python *py;
     (void)l;
-    /* "pip install torch==X" and pip's "requirement torch==X" or "xformers 0.0.20 requires
-     * torch==X, but you have torch Y" ask for a torch, they do not show one installed. */
+    /* "pip install torch==X", pip's "requirement torch==X" and "No matching distribution found
+     * for torch==X", or "xformers 0.0.20 requires torch==X, but you have torch Y" ask for a
+     * torch, they do not show one installed. */
     bool asked = (strstr(low, "install ") && !strstr(low, "successfully installed")) ||
-                 strstr(low, "requirement") || strstr(low, "requires torch");
+                 strstr(low, "requirement") || strstr(low, "requires torch") ||
+                 strstr(low, "distribution found for");
     if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
@@ -1787,7 +1789,8 @@ static bool asks_for_torch(const char *low)
             !strstr(low, "installing torch (") && !dl_ends_with(low, "the installed ") &&
             !dl_ends_with(low, "my installed ") && !dl_ends_with(low, "the installed py") &&
             !dl_ends_with(low, "my installed py")) ||
-           strstr(low, "requirement") || strstr(low, "conda create") ||
+           strstr(low, "requirement") || strstr(low, "distribution found for") ||
+           strstr(low, "conda create") ||
            strstr(low, "mamba create") || strstr(low, "uv add") || strstr(low, "poetry add");
 }
 
