@@ -4,6 +4,7 @@
 #include "explain/container_text.h"
 #include "explain/cpu_build_text.h"
 #include "explain/cpu_chosen.h"
+#include "explain/extension_fix.h"
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
 #include "explain/symbol_owner.h"
@@ -419,6 +420,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
+    dl_explain_extension_package_fix(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

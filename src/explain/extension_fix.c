@@ -1,0 +1,219 @@
+#include "explain/extension_fix.h"
+
+#include "base/str.h"
+#include "facts/query.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The catalog's general fix, which this file replaces where it can say more. */
+#define GENERAL_FIX "the build of that package that matches torch"
+
+typedef enum { PKG_PYG, PKG_MAMBA, PKG_EXLLAMA, PKG_AUTOGPTQ, PKG_VLLM, PKG_APEX,
+               PKG_PYTORCH3D, PKG_DETECTRON2, PKG_MMCV, PKG_FLASH_ATTN, PKG_TINYCUDANN,
+               PKG_XFORMERS, PKG_NONE } package;
+
+/* What names each package in a path or a module (lower case). The order is the order of
+ * trust: a traceback through vLLM into flash-attn's kernels is vLLM's build. */
+static const struct {
+    package pkg;
+    const char *marks[6];
+} packages[] = {
+    {PKG_PYG, {"torch_scatter", "torch_sparse", "torch_cluster", "torch_spline_conv",
+               "pyg_lib", NULL}},
+    {PKG_MAMBA, {"selective_scan_cuda", "causal_conv1d", "mamba_ssm", NULL}},
+    {PKG_EXLLAMA, {"exllamav2_ext", "exllamav2/", "exllamav2\\", NULL}},
+    {PKG_AUTOGPTQ, {"exllama_kernels", "autogptq_cuda", "auto_gptq", NULL}},
+    {PKG_VLLM, {"vllm/_c", "vllm\\_c", "vllm/_moe_c", "vllm._c", NULL}},
+    {PKG_APEX, {"fused_layer_norm_cuda", "amp_c.cpython", "apex/", "apex\\", NULL}},
+    {PKG_PYTORCH3D, {"pytorch3d", NULL}},
+    {PKG_DETECTRON2, {"detectron2", NULL}},
+    {PKG_MMCV, {"mmcv", NULL}},
+    {PKG_FLASH_ATTN, {"flash_attn", NULL}},
+    {PKG_TINYCUDANN, {"tinycudann", NULL}},
+    {PKG_XFORMERS, {"xformers", NULL}},
+};
+
+static bool line_names(const char *low, size_t k)
+{
+    size_t m;
+    for (m = 0; packages[k].marks[m]; m++)
+        if (strstr(low, packages[k].marks[m]))
+            return true;
+    return false;
+}
+
+/* The package the finding's own lines name, else the first the text names. */
+static package package_named(const dl_explanation *e, const dl_finding *x)
+{
+    size_t k, i;
+    for (k = 0; k < sizeof packages / sizeof packages[0]; k++)
+        for (i = 0; i < x->evidence.count; i++) {
+            const dl_pair *ev = &DL_LIST_AT(x->evidence, dl_pair, i);
+            char *low = ev->value ? dl_ascii_lower(ev->value, strlen(ev->value)) : NULL;
+            bool named = low && line_names(low, k);
+            free(low);
+            if (named)
+                return packages[k].pkg;
+        }
+    for (k = 0; k < sizeof packages / sizeof packages[0]; k++)
+        for (i = 0; i < e->paste.count; i++)
+            if (line_names(e->paste.lines[i].lower, k))
+                return packages[k].pkg;
+    return PKG_NONE;
+}
+
+/* torch's release and build tag from the text ("2.4.1+cu121" -> "2.4", "cu121"); false
+ * when the text gives no version with its tag. */
+static bool torch_release_and_tag(const dl_facts *f, char *minor, size_t mn, char *tag,
+                                  size_t tn)
+{
+    const char *v = dl_q_first_torch_version(f), *plus, *dot;
+    const dl_torch_install *listed = dl_q_listed_torch(f);
+    if ((!v || !strchr(v, '+')) && listed && listed->version.value)
+        v = listed->version.value;
+    if (!v || !(plus = strchr(v, '+')) || !(dot = strchr(v, '.')) || dot > plus ||
+        !isdigit((unsigned char)v[0]))
+        return false;
+    dot = strchr(dot + 1, '.');
+    if (!dot || dot > plus)
+        dot = plus;
+    if ((size_t)(dot - v) >= mn || strlen(plus + 1) >= tn || strlen(plus + 1) < 3)
+        return false;
+    memcpy(minor, v, (size_t)(dot - v));
+    minor[dot - v] = '\0';
+    snprintf(tag, tn, "%s", plus + 1);
+    return true;
+}
+
+static void pyg_fix(const dl_explanation *e, dl_finding *x)
+{
+    char minor[32], tag[32];
+    dl_finding_fix(x, "python -m pip uninstall -y torch-scatter torch-sparse torch-cluster "
+                      "torch-spline-conv pyg-lib");
+    if (torch_release_and_tag(&e->facts, minor, sizeof minor, tag, sizeof tag)) {
+        dl_finding_fix(x, "python -m pip install --no-cache-dir torch-scatter torch-sparse -f "
+                          "https://data.pyg.org/whl/torch-%s.0+%s.html",
+                       minor, tag);
+        dl_finding_fix(x, "# the wheels of PyG's page for torch %s and %s; PyG 2.3 or newer runs "
+                          "most models without these packages",
+                       minor, tag);
+    } else {
+        dl_finding_fix(x, "# then the wheels of PyG's page for the installed torch's release and "
+                          "CUDA (python -c \"import torch; print(torch.__version__)\"): python -m "
+                          "pip install torch-scatter torch-sparse -f "
+                          "https://data.pyg.org/whl/torch-2.4.0+cu121.html is the page for torch "
+                          "2.4 with CUDA 12.1");
+    }
+}
+
+static void xformers_fix(const dl_explanation *e, dl_finding *x)
+{
+    char minor[32], tag[32];
+    if (torch_release_and_tag(&e->facts, minor, sizeof minor, tag, sizeof tag) &&
+        !strncmp(tag, "cu", 2)) {
+        dl_finding_fix(x, "# each xformers release is built for one torch release: install the "
+                          "two together from PyTorch's index for torch's CUDA (%s), or uninstall "
+                          "xformers: most programs run without it",
+                       tag);
+        dl_finding_fix(x, "python -m pip install -U torch xformers --index-url "
+                          "https://download.pytorch.org/whl/%s",
+                       tag);
+    } else {
+        dl_finding_fix(x, "# each xformers release is built for one torch release: install the "
+                          "two together from PyTorch's index for torch's CUDA (python -m pip "
+                          "install -U torch xformers --index-url "
+                          "https://download.pytorch.org/whl/cu124 for CUDA 12.4), or uninstall "
+                          "xformers: most programs run without it");
+    }
+}
+
+static void package_fix(const dl_explanation *e, dl_finding *x, package pkg)
+{
+    switch (pkg) {
+    case PKG_PYG:
+        pyg_fix(e, x);
+        break;
+    case PKG_MAMBA:
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
+                          "--force-reinstall mamba-ssm causal-conv1d");
+        dl_finding_fix(x, "# that builds them against the installed torch (nvcc of torch's CUDA "
+                          "needed); or the release wheel whose name has this torch, its CUDA and "
+                          "cxx11abiTRUE or FALSE");
+        break;
+    case PKG_EXLLAMA:
+        dl_finding_fix(x, "# an exllamav2 wheel built for this torch and CUDA (its release page "
+                          "names both), or its build against the installed torch:");
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
+                          "--force-reinstall exllamav2");
+        break;
+    case PKG_AUTOGPTQ:
+        dl_finding_fix(x, "# an auto-gptq wheel built for this torch and CUDA (its index names "
+                          "both), or its build against the installed torch:");
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
+                          "--force-reinstall auto-gptq");
+        break;
+    case PKG_VLLM:
+        dl_finding_fix(x, "# each vLLM release is built for the one torch release it pins: "
+                          "reinstall vLLM so that it brings that torch (a source checkout: python "
+                          "use_existing_torch.py, then pip install -e . --no-build-isolation)");
+        dl_finding_fix(x, "python -m pip install --force-reinstall vllm");
+        break;
+    case PKG_APEX:
+        dl_finding_fix(x, "python -m pip uninstall -y apex");
+        dl_finding_fix(x, "# torch has its own AMP and fused LayerNorm; code that needs apex "
+                          "rebuilds it from its source folder against this torch");
+        break;
+    case PKG_PYTORCH3D:
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --force-reinstall "
+                          "\"git+https://github.com/facebookresearch/pytorch3d.git@stable\"");
+        break;
+    case PKG_DETECTRON2:
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --force-reinstall "
+                          "\"git+https://github.com/facebookresearch/detectron2.git\"");
+        dl_finding_fix(x, "# in a source checkout, delete its build folder first");
+        break;
+    case PKG_MMCV:
+        dl_finding_fix(x, "python -m pip uninstall -y mmcv mmcv-full");
+        dl_finding_fix(x, "python -m pip install -U openmim");
+        dl_finding_fix(x, "mim install mmcv-full");
+        dl_finding_fix(x, "# mim picks the build for the installed torch and CUDA (mmcv 2.x: "
+                          "mim install mmcv)");
+        break;
+    case PKG_FLASH_ATTN:
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
+                          "--force-reinstall flash-attn");
+        dl_finding_fix(x, "# that builds it against the installed torch (nvcc of torch's CUDA "
+                          "needed); or the release wheel whose name has this torch, its CUDA, "
+                          "cxx11abi and this Python's cpXY");
+        break;
+    case PKG_TINYCUDANN:
+        dl_finding_fix(x, "python -m pip install --no-build-isolation --force-reinstall "
+                          "\"git+https://github.com/NVlabs/tiny-cuda-nn/#subdirectory=bindings/"
+                          "torch\"");
+        break;
+    case PKG_XFORMERS:
+        xformers_fix(e, x);
+        break;
+    case PKG_NONE:
+        break;
+    }
+}
+
+void dl_explain_extension_package_fix(dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "extension_mismatch");
+    package pkg;
+    size_t i;
+    if (!x || x->fix.count != 1 || !strstr(DL_LIST_AT(x->fix, char *, 0), GENERAL_FIX))
+        return;
+    pkg = package_named(e, x);
+    if (pkg == PKG_NONE)
+        return;
+    for (i = 0; i < x->fix.count; i++)
+        free(DL_LIST_AT(x->fix, char *, i));
+    x->fix.count = 0;
+    package_fix(e, x, pkg);
+}
