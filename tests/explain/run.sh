@@ -2,12 +2,13 @@
 # run.sh DLENV JSON_MATCH DIR: dlenv's own explain cases (DIR/cases.tsv): the root cause
 # each file must give ("none" for no failure) and ids that must stay out (near misses);
 # optionally ids that must be among the alternatives (the candidates the text cannot rule
-# out; "-id": must not be, the text decides it) and a text one of the "ask" lines holds.
+# out; "-id": must not be, the text decides it), a text one of the "ask" lines holds and a
+# text one of the root cause's fix lines holds ("-" for none).
 set -u
 dlenv=$1 match=$2 dir=$3
 failed=0 count=0
 tab=$(printf '\t')
-while IFS="$tab" read -r file want bad alts ask; do
+while IFS="$tab" read -r file want bad alts ask fix; do
     case "$file" in ''|'#'*) continue ;; esac
     count=$((count + 1))
     out=$("$dlenv" explain --json "$dir/$file")
@@ -69,6 +70,17 @@ while IFS="$tab" read -r file want bad alts ask; do
         done
         if [ $seen = no ]; then
             echo "FAIL $file: no ask line holds '$ask'"
+            failed=$((failed + 1))
+        fi
+    fi
+    if [ -n "${fix:-}" ] && [ "$fix" != - ]; then
+        i=0 seen=no
+        while line=$(printf '%s' "$out" | "$match" --get /dev/stdin "root_cause.fix.$i" 2>/dev/null); do
+            case "$line" in *"$fix"*) seen=yes ;; esac
+            i=$((i + 1))
+        done
+        if [ $seen = no ]; then
+            echo "FAIL $file: no fix line holds '$fix'"
             failed=$((failed + 1))
         fi
     fi
