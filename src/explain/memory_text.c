@@ -36,7 +36,10 @@ void dl_explain_oom_in_words(dl_explanation *e)
 void dl_explain_cublas_handle_candidates(dl_explanation *e)
 {
     static const char *const failed[] = {"cublas_status_not_initialized",
-                                         "cublas_status_alloc_failed"};
+                                         "cublas_status_alloc_failed",
+                                         "cudnn_status_not_initialized",
+                                         "cudnn_status_internal_error",
+                                         "cudnn_status_alloc_failed"};
     static const char *const ids[] = {"cuda_oom", "gpu_memory_held_by_other_process",
                                       "ld_library_path_conflict"};
     size_t k;
