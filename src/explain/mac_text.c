@@ -93,11 +93,14 @@ void dl_explain_mac_docker_gpus(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
-/* "12.7.6" right after `at` (past spaces, "-", ":" and tabs), as major*100 + minor; -1
- * when no version of a macOS (10 to 99) follows. */
+/* "12.7.6" right after `at` (past spaces, "-", ":", tabs and a verb: "my MacOS is
+ * `12.7.6`"), as major*100 + minor; -1 when no version of a macOS (10 to 99) follows. */
 static long version_after(const char *at)
 {
     unsigned major = 0, minor = 0;
+    at += strspn(at, " -:\t`*");
+    if (!strncmp(at, "is ", 3) || !strncmp(at, "version ", 8))
+        at += strcspn(at, " ") + 1;
     at += strspn(at, " -:\t`*");
     if (sscanf(at, "%u.%u", &major, &minor) < 1 || major < 10 || major > 99 || minor > 99)
         return -1;
@@ -131,7 +134,7 @@ static long macos_version(const dl_paste *p, long *line)
 /* The macOS the running torch's MPS needs, from its message ("The MPS backend is supported
  * on MacOS 12.3+"): torch 2.5 and later need 13.0 but kept the 12.3 message
  * (pytorch/pytorch#139425), so with a torch of 2.5 or later named the need is 13.0; with
- * none named a 12.3 message leaves 12.3 to 13.0 undecided (0 is returned for it). */
+ * none named, a 12.x at or above 12.3 can only be behind that 13.0. */
 static long mps_needs(const dl_explanation *e, const char *low, long os)
 {
     const char *torch = dl_q_first_torch_version(&e->facts);
@@ -141,7 +144,9 @@ static long mps_needs(const dl_explanation *e, const char *low, long os)
         return needs;
     if (torch && sscanf(torch, "%u.%u", &major, &minor) == 2)
         return major > 2 || (major == 2 && minor >= 5) ? 1300 : 1203;
-    return os < 1203 ? 1203 : 0;
+    /* no torch named: a 12.x at or above 12.3 gets this message only from a torch that
+     * needs 13.0 (or from a Mac without a Metal device, which a 12.x Mac rarely is) */
+    return os < 1300 ? 1300 : 0;
 }
 
 void dl_explain_mps_needs_newer_macos(dl_explanation *e)
