@@ -296,9 +296,23 @@ static void runtime_cuda_from_tag(dl_python *py, dl_text_facts *w, size_t i, con
     note(w, "pythons[0].runtime.cuda", i);
 }
 
+/* The first "torch==" of low that is the package torch itself, not the end of another's
+ * name ("open-clip-torch==2.20.0", "ema-pytorch==0.2.3", "gpytorch=="); NULL when none. */
+static const char *torch_pin(const char *low)
+{
+    const char *at;
+    for (at = strstr(low, "torch=="); at; at = strstr(at + 1, "torch==")) {
+        unsigned char before = at > low ? (unsigned char)at[-1] : ' ';
+        if (!isalnum(before) && before != '-' && before != '_' && before != '.')
+            return at;
+    }
+    return NULL;
+}
+
 /* A line's torch facts; each test needs one of torch_marks in dl_text_facts_read. */
 static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
+    const char *pin = torch_pin(low);
     char v[64];
     dl_python *py;
     (void)l;
@@ -308,7 +322,7 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     bool asked = (strstr(low, "install ") && !strstr(low, "successfully installed")) ||
                  strstr(low, "requirement") || strstr(low, "requires torch") ||
                  strstr(low, "distribution found for");
-    if (((!asked && strstr(low, "torch==") && value_after(low, "torch==", v, sizeof v)) ||
+    if (((!asked && pin && value_after(pin, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
         looks_like_version(v)) {
