@@ -197,9 +197,31 @@ static void take_row(const dl_table *t, size_t r, dl_gpu_match *out)
     out->span_lo = out->span_hi = out->major * 10 + out->minor;
 }
 
+/* The letters right before the model number ("k" of "Quadro K620", "gtx" of "GTX 1060"):
+ * the series, which is part of the model (K620 is a Maxwell, P620 a Pascal); "" when the
+ * name has none. */
+static const char *series_of(const tokens *t)
+{
+    size_t i;
+    for (i = 1; i < t->n; i++)
+        if (isdigit((unsigned char)t->t[i][0]))
+            return isdigit((unsigned char)t->t[i - 1][0]) || strlen(t->t[i - 1]) > 3
+                       ? ""
+                       : t->t[i - 1];
+    return "";
+}
+
+/* A one-letter series is a generation of its own (Quadro K, M, P, T; RTX A): a typo there
+ * would change the GPU. A longer one ("GTZ" for "GTX") may be a typo. */
+static bool same_series(const char *a, const char *b)
+{
+    return (strlen(a) > 1 && strlen(b) > 1) || strcmp(a, b) == 0;
+}
+
 /* The row whose name is closest to want when want has no exact match: a typo in the
- * letters ("geforse gtx 1060"), never in the model number. -1 when none is close or two
- * different capabilities are equally close. */
+ * letters ("geforse gtx 1060"), never in the model number or its series letters ("Quadro
+ * K620" is not the P620). -1 when none is close or two different capabilities are
+ * equally close. */
 static long closest_row(const dl_table *t, const tokens *want)
 {
     char wall[128], wdig[128], rall[128], rdig[128];
@@ -216,7 +238,7 @@ static long closest_row(const dl_table *t, const tokens *want)
         unsigned d;
         tokenize(dl_table_cell(t, r, DL_COL_gpu_compute_capability_gpu_name), &row);
         compact(&row, rall, rdig, sizeof rall);
-        if (strcmp(rdig, wdig) != 0)
+        if (strcmp(rdig, wdig) != 0 || !same_series(series_of(&row), series_of(want)))
             continue;
         d = edit_distance(wall, rall);
         if (d > limit || d > best_d)
