@@ -2095,6 +2095,21 @@ static bool cuda_ran_on_device(const dl_paste *p)
 }
 
 /* The earliest of n GPU marks in the text (its line and place); false when none. */
+/* The mark at hit is the name of a CPU's integrated graphics ("AMD Ryzen 7 5800H with
+ * Radeon Graphics", collect_env's CPU block): a laptop's APU, beside which an NVIDIA GPU
+ * is common; it names no GPU the text is about. */
+static bool apu_graphics(const char *low, const char *hit)
+{
+    static const char *const cpus[] = {"ryzen", "athlon", "processor", "apu"};
+    size_t k;
+    if (hit - low < 5 || strncmp(hit - 5, "with ", 5) != 0)
+        return false;
+    for (k = 0; k < sizeof cpus / sizeof cpus[0]; k++)
+        if (strstr(low, cpus[k]) && strstr(low, cpus[k]) < hit)
+            return true;
+    return false;
+}
+
 static bool first_gpu_mark(const dl_paste *p, const char *const *marks, size_t n, long *line,
                            const char **best)
 {
@@ -2105,7 +2120,8 @@ static bool first_gpu_mark(const dl_paste *p, const char *const *marks, size_t n
         for (at = dl_paste_find(p, 0, marks[k]); at >= 0 && (*line < 0 || at <= *line);
              at = dl_paste_find(p, (size_t)at + 1, marks[k])) {
             const char *hit = gpu_mark_at(p->lines[at].lower, marks[k]);
-            if (!hit || integrated_beside_dedicated(p, p->lines[at].lower, hit))
+            if (!hit || integrated_beside_dedicated(p, p->lines[at].lower, hit) ||
+                apu_graphics(p->lines[at].lower, hit))
                 continue;
             if (*line < 0 || at < *line || hit < *best) {
                 *line = at;
