@@ -315,6 +315,7 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     const char *pin = torch_pin(low);
     char v[64];
     dl_python *py;
+    bool collect_env_line;
     (void)l;
     /* "pip install torch==X", pip's "requirement torch==X" and "No matching distribution found
      * for torch==X", or "xformers 0.0.20 requires torch==X, but you have torch Y" ask for a
@@ -329,7 +330,11 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
         join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, NULL);
     }
-    if (strstr(low, "pytorch version:") && value_after(low, "pytorch version", v, sizeof v)) {
+    /* collect_env's first line; pasted, its colon is sometimes lost ("PyTorch version
+     * 1.5.0" at the start of the line) */
+    collect_env_line = strstr(low, "pytorch version:") ||
+                       (!strncmp(low, "pytorch version ", 16) && isdigit((unsigned char)low[16]));
+    if (collect_env_line && value_after(low, "pytorch version", v, sizeof v)) {
         if (looks_like_version(v)) {
             py = python(f);
             if (!py->runtime.version.value) {
@@ -337,7 +342,7 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
                 note(w, "pythons[0].runtime.version", i);
             }
             /* collect_env imports torch to say this: the build facts are the runtime's. */
-            if (strstr(low, "pytorch version:")) {
+            {
                 dl_text_set(&py->runtime.status, "imported");
                 if (!py->runtime.hip.value)
                     dl_text_set(&py->runtime.hip, "none");
@@ -1206,6 +1211,17 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
     }
 }
 
+/* The pytorch channel's early build strings write the CUDA without its dot
+ * ("py3.7_cuda100_cudnn7_1", "cuda90", "cuda92"): "100" is 10.0, "90" is 9.0. */
+static void compact_cuda(char *c, size_t n)
+{
+    size_t k = strlen(c);
+    if (strchr(c, '.') || k < 2 || k > 3 || k + 2 > n)
+        return;
+    memmove(c + k - 1 + 1, c + k - 1, 2); /* the last digit and the NUL move one on */
+    c[k - 1] = '.';
+}
+
 /* conda list's row of torch, "pytorch 2.1.0 py3.10_cuda11.8_cudnn8.7.0_0 pytorch": conda's
  * record of it (version with build, and the channel), which says the fix comes from conda.
  * Only a row of exactly a list's shape: a build string (conda's hold '_') and, outside
@@ -1257,6 +1273,7 @@ static void packages(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
             for (cuda += 5; k + 1 < sizeof c && (isdigit((unsigned char)*cuda) || *cuda == '.');)
                 c[k++] = *cuda++;
         c[k] = '\0';
+        compact_cuda(c, sizeof c);
         if (!k)
             join_spaced_tag(low, v, sizeof v);
         set_installed(f, w, i, v, k ? c : strstr(low, "cpu_") ? "none" : NULL);
@@ -1709,6 +1726,16 @@ static bool torch_version_in(const char *low, char *out, size_t n)
                 v++;
             else if (!strncmp(v, "version", 7))
                 v += 7;
+            /* Chinese and Japanese forms: "torch版本：2.1.0", "torch版本为 2.1.0",
+             * "PyTorchのバージョン: 2.1.0" */
+            else if (!strncmp(v, "\xe7\x89\x88\xe6\x9c\xac", 6)) /* 版本 */
+                v += 6;
+            else if (!strncmp(v, "\xe3\x83\x90\xe3\x83\xbc\xe3\x82\xb8\xe3\x83\xa7\xe3\x83\xb3",
+                              15)) /* バージョン */
+                v += 15;
+            else if (!strncmp(v, "\xe3\x81\xae", 3) || !strncmp(v, "\xe4\xb8\xba", 3) ||
+                     !strncmp(v, "\xe6\x98\xaf", 3)) /* の, 为, 是 */
+                v += 3;
             /* DJL names its libtorch "PyTorch engine 2.3.0" */
             else if (!strncmp(v, "engine", 6))
                 v += 6;
