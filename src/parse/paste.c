@@ -909,6 +909,24 @@ static void blank_unticked(char *low)
         low[i] = ' ';
 }
 
+/* An issue form's example in a key, "OS (e.g., Linux):" or "PyTorch Version (e.g. 1.0):",
+ * is the form's and not the writer's: the lower-case copy blanks it (the same length, as
+ * above), so that an empty answer reads as no answer. */
+static void blank_examples(char *low)
+{
+    char *at = low;
+    while ((at = strstr(at, "(e.g")) != NULL) {
+        char *close = strchr(at, ')');
+        if (!close)
+            return;
+        /* a form's key ends at its colon; an example in prose ("errors (e.g. No CUDA
+         * GPUs are available)") is the writer's words */
+        if (close[1 + strspn(close + 1, " *")] == ':')
+            memset(at, ' ', (size_t)(close - at + 1));
+        at = close + 1;
+    }
+}
+
 static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
     size_t n = strlen(text);
@@ -923,6 +941,7 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     memcpy(line->text, text, n + 1);
     lower_copy(line->lower, text, n + 1);
     blank_unticked(line->lower);
+    blank_examples(line->lower);
     line->number = number;
 }
 
