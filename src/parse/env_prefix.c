@@ -1,6 +1,7 @@
 #include "parse/env_prefix.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A character that can stand in a path the writer pasted (not its quotes or brackets). */
@@ -80,6 +81,67 @@ bool dl_text_conda_prefix(const dl_paste *p, char *buf, size_t n, size_t *line)
                     *line = i;
                     return true;
                 }
+        }
+    }
+    return false;
+}
+
+/* The folder names of environments with an interpreter of their own, and where that
+ * interpreter lies below the folder on Windows and elsewhere. */
+static const struct {
+    const char *folder;
+    const char *windows_python;
+    const char *posix_python;
+} env_folders[] = {
+    {"python_embeded", "\\python.exe", NULL}, /* ComfyUI portable's spelling */
+    {"python_embedded", "\\python.exe", NULL},
+    {"runtime", "\\python.exe", NULL},      /* RVC's and so-vits' bundles */
+    {".venv", "\\Scripts\\python.exe", "/bin/python"},
+    {"venv", "\\Scripts\\python.exe", "/bin/python"},
+};
+
+/* The environment folder `k` whose site-packages the line's path at `at` shows (`at`: the
+ * separator before the folder's name); the interpreter's path into buf. */
+static bool env_python_at(const char *text, const char *low, const char *at, size_t k,
+                          char *buf, size_t n)
+{
+    size_t flen = strlen(env_folders[k].folder), start, len;
+    const char *rest = at + 1 + flen, *python;
+    bool windows = *at == '\\';
+    if (windows ? strncmp(rest, "\\lib\\site-packages\\", 19) != 0
+                : strncmp(rest, "/lib/python", 11) != 0 || !strstr(rest, "/site-packages/"))
+        return false;
+    python = windows ? env_folders[k].windows_python : env_folders[k].posix_python;
+    start = path_start(low, at);
+    len = (size_t)(rest - low) - start;
+    if (!python || start == (size_t)(at - low) || len + strlen(python) + 1 > n ||
+        conda_install(low + start, len))
+        return false;
+    memcpy(buf, text + start, len);
+    strcpy(buf + len, python);
+    return true;
+}
+
+bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
+{
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *text = p->lines[i].text;
+        if (strlen(low) != strlen(text) || !strstr(low, "site-packages"))
+            continue;
+        for (k = 0; k < sizeof env_folders / sizeof env_folders[0]; k++) {
+            char sep[2][32];
+            size_t s;
+            snprintf(sep[0], sizeof sep[0], "\\%s\\", env_folders[k].folder);
+            snprintf(sep[1], sizeof sep[1], "/%s/", env_folders[k].folder);
+            for (s = 0; s < 2; s++) {
+                const char *at;
+                for (at = strstr(low, sep[s]); at; at = strstr(at + 1, sep[s]))
+                    if (env_python_at(text, low, at, k, buf, n)) {
+                        *line = i;
+                        return true;
+                    }
+            }
         }
     }
     return false;

@@ -17,4 +17,12 @@
  * venv. *line is the line it came from. */
 bool dl_text_conda_prefix(const dl_paste *p, char *buf, size_t n, size_t *line);
 
+/* The interpreter of the environment whose packages a pasted path lies in, where that is
+ * not the one "python" starts: an app's own Python ("...\ComfyUI_windows_portable\
+ * python_embeded\Lib\site-packages\torch\..." -> "...\python_embeded\python.exe", RVC's
+ * "runtime"), a venv's (".../venv/lib/python3.10/site-packages" -> ".../venv/bin/python",
+ * "...\venv\Lib\site-packages" -> "...\venv\Scripts\python.exe"). False when the paste
+ * shows none; conda environments are dl_text_conda_prefix's. */
+bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line);
+
 #endif

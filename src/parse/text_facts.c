@@ -2785,6 +2785,22 @@ static void os_from_windows_driver(const dl_paste *p, dl_facts *f, dl_text_facts
         }
 }
 
+/* The interpreter of an app's bundled Python or a venv the text's paths lie in, for a
+ * Python the text shows only as "python": the one a fix's pip must run (a plain python on
+ * a ComfyUI portable is the system's, or none). */
+static void env_python(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    char path[512];
+    size_t line;
+    dl_python *py;
+    if (!f->pythons.count || (python(f)->path.value && strcmp(python(f)->path.value, "python")) ||
+        python(f)->prefix.value || !dl_text_env_python(p, path, sizeof path, &line))
+        return;
+    py = python(f);
+    dl_text_set(&py->path, path);
+    note(w, "pythons[0].path", line);
+}
+
 /* The conda environment the text's paths lie in, for a Python the text already shows: the
  * prefix a conda fix acts on. */
 static void conda_env_prefix(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -2891,4 +2907,5 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     facts_in_words(p, f, w);
     conda_env_prefix(p, f, w);
+    env_python(p, f, w);
 }
