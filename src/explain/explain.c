@@ -88,9 +88,34 @@ static bool alternative_found(const dl_findings *f, const char *alternatives)
 }
 
 /* The catalog row that describes finding `id` (its title, fix and question). */
+/* The row that reads a finding plainly, for the findings whose first row is one case of
+ * them (ROCm's /dev/kfd for device_permission_denied, a 32-bit ARM board for python_32bit):
+ * a reading that reaches the finding from another signature takes this row's title and
+ * fix, not the first case's. */
+static const struct {
+    const char *id, *signature;
+} plain_rows[] = {
+    {"device_permission_denied", "dev_nvidia_denied"},
+    {"docker_no_gpu_passthrough", "docker_run_no_gpus"},
+    {"cpu_only_build", "not_compiled_cuda"},
+    {"no_gpu_visible", "no_cuda_gpus"},
+    {"wsl_libcuda_path", "wsl_libcuda"},
+    {"non_nvidia_gpu", "amd_intel_with_cuda"},
+    {"win_dll_dependency_missing", "winerror_126"},
+    {"no_python", "python_not_found"},
+    {"python_32bit", "versions_none_windows"},
+    {"torch_not_installed", "no_module_torch"},
+};
+
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
 {
-    size_t r;
+    size_t r, k;
+    for (k = 0; k < sizeof plain_rows / sizeof plain_rows[0]; k++)
+        if (!strcmp(plain_rows[k].id, id))
+            for (r = 0; r < cat->rows; r++)
+                if (!strcmp(dl_table_cell(cat, r, DL_COL_error_signatures_signature),
+                            plain_rows[k].signature))
+                    return r;
     for (r = 0; r < cat->rows; r++)
         if (!strcmp(dl_table_cell(cat, r, DL_COL_error_signatures_finding), id))
             return r;
