@@ -81,6 +81,19 @@ static void driver_predates_gpu(const dl_rule_input *in, dl_findings *out)
                 min);
 }
 
+/* A CUDA version as the driver table keys it, its release ("10.1" of the "10.1.243" old
+ * collect_env prints, "12.8" of a conda build string's "12.8.1"). */
+static const char *cuda_release(const char *cuda, char *buf, size_t n)
+{
+    const char *dot = strchr(cuda, '.');
+    size_t len = dot ? (size_t)(dot - cuda) + 1 + strspn(dot + 1, "0123456789") : strlen(cuda);
+    if (len >= n)
+        return cuda;
+    memcpy(buf, cuda, len);
+    buf[len] = '\0';
+    return buf;
+}
+
 void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
@@ -90,7 +103,10 @@ void dl_rule_driver_too_old(const dl_rule_input *in, dl_findings *out)
     /* NVIDIA's table gives each OS its own minimum drivers */
     bool windows = dl_q_text_is(&f->os.family, "windows");
     const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_cuda_driver) : NULL;
-    long row = t && cuda ? dl_kq_find(t, DL_COL_cuda_driver_cuda_version, cuda) : -1;
+    char release[16];
+    long row = t && cuda ? dl_kq_find(t, DL_COL_cuda_driver_cuda_version,
+                                      cuda_release(cuda, release, sizeof release))
+                         : -1;
     char have[16] = "?";
     dl_cuda_compat c;
     dl_finding *x;

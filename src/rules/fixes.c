@@ -165,6 +165,15 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
         dl_plan_free(&p);
         return;
     }
+    if (variant && !strcmp(variant, "gpu") && !strcmp(p.c[p.best].variant, "cpu") && m.n_gpus &&
+        m.gpus[0].cc_major) {
+        /* the GPU is known and no CUDA build of the tables runs on it with this driver */
+        dl_fix_note(x, "no CUDA build in dlenv's tables runs on this GPU with driver %s: update "
+                       "the driver (`dlenv plan --why` lists the builds and what each needs)",
+                    m.driver[0] ? m.driver : "unknown");
+        dl_plan_free(&p);
+        return;
+    }
     if (variant && !strcmp(variant, "gpu") && !strcmp(p.c[p.best].variant, "cpu")) {
         /* the finding is that a GPU is there and the torch is a CPU build: the CPU build
          * the planner offers for a GPU it cannot name would be the same mistake again */
