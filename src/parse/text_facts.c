@@ -1371,7 +1371,11 @@ static long first_word_line_of(const dl_paste *p, const char *const *words, size
             const char *low = p->lines[at].lower, *hit = low;
             bool whole = false;
             while (!whole && (hit = strstr(hit, words[k])) != NULL) {
-                whole = (hit == low || !word_char(hit[-1])) && !word_char(hit[len]);
+                /* a dotted name's part is no word: "ml.m4.xlarge" (an instance type),
+                 * "v1.m2.x" */
+                whole = (hit == low || (!word_char(hit[-1]) && hit[-1] != '.')) &&
+                        !word_char(hit[len]) &&
+                        !(hit[len] == '.' && isalpha((unsigned char)hit[len + 1]));
                 hit++;
             }
             if (whole) {
