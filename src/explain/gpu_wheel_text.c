@@ -170,6 +170,11 @@ static bool dropped_support_in_words(const dl_paste *p)
     for (i = 0; i < p->count; i++)
         for (w = 0; w < sizeof words / sizeof words[0]; w++) {
             const char *at = strstr(p->lines[i].lower, words[w]);
+            /* CUDA's own error "operation not supported" (cudaErrorNotSupported: an
+             * allocator or a call the device or driver lacks) says nothing of torch's
+             * support for the GPU */
+            if (at && at - p->lines[i].lower >= 10 && !strncmp(at - 10, "operation ", 10))
+                continue;
             for (o = 0; at && o < sizeof whose / sizeof whose[0]; o++) {
                 const char *by = strstr(p->lines[i].lower, whose[o]);
                 if (by && by < at)
