@@ -1196,6 +1196,9 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
         (!strcmp(v, "none") || looks_like_version(v))) {
         dl_text_set(&python(f)->runtime.cuda, v);
         note(w, "pythons[0].runtime.cuda", i);
+        /* a torch that answered was imported: its answer is the running build's */
+        if (!python(f)->runtime.status.value)
+            dl_text_set(&python(f)->runtime.status, "imported");
     }
     /* device_count() is 0 exactly where is_available() is False */
     if (answer_to(p, i, "torch.cuda.device_count()", v, sizeof v) && !strcmp(v, "0") &&
