@@ -8,6 +8,17 @@ set -u
 dlenv=$1 match=$2 dir=$3
 failed=0 count=0
 tab=$(printf '\t')
+
+# list_holds JSON LIST TEXT: one line of the report's list LIST ("ask", "root_cause.fix")
+# holds TEXT.
+list_holds() {
+    j=0
+    while item=$(printf '%s' "$1" | "$match" --get /dev/stdin "$2.$j" 2>/dev/null); do
+        case "$item" in *"$3"*) return 0 ;; esac
+        j=$((j + 1))
+    done
+    return 1
+}
 while IFS="$tab" read -r file want bad alts ask fix; do
     case "$file" in ''|'#'*) continue ;; esac
     count=$((count + 1))
@@ -62,28 +73,14 @@ while IFS="$tab" read -r file want bad alts ask fix; do
             failed=$((failed + 1))
         fi
     done
-    if [ -n "${ask:-}" ] && [ "$ask" != - ]; then
-        i=0 seen=no
-        while line=$(printf '%s' "$out" | "$match" --get /dev/stdin "ask.$i" 2>/dev/null); do
-            case "$line" in *"$ask"*) seen=yes ;; esac
-            i=$((i + 1))
-        done
-        if [ $seen = no ]; then
-            echo "FAIL $file: no ask line holds '$ask'"
+    for check in "ask:$ask" "root_cause.fix:$fix"; do
+        list=${check%%:*} text=${check#*:}
+        [ -z "$text" ] || [ "$text" = - ] && continue
+        if ! list_holds "$out" "$list" "$text"; then
+            echo "FAIL $file: no $list line holds '$text'"
             failed=$((failed + 1))
         fi
-    fi
-    if [ -n "${fix:-}" ] && [ "$fix" != - ]; then
-        i=0 seen=no
-        while line=$(printf '%s' "$out" | "$match" --get /dev/stdin "root_cause.fix.$i" 2>/dev/null); do
-            case "$line" in *"$fix"*) seen=yes ;; esac
-            i=$((i + 1))
-        done
-        if [ $seen = no ]; then
-            echo "FAIL $file: no fix line holds '$fix'"
-            failed=$((failed + 1))
-        fi
-    fi
+    done
     # A finding that a GPU is there (a CPU build beside it, a driver too old for the build):
     # its fix must never install the CPU build.
     if [ "$got" = cpu_only_build ] || [ "$got" = conda_cpu_build_selected ] ||
