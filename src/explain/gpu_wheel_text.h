@@ -42,4 +42,9 @@ void dl_explain_capability_outside_torch_range(dl_explanation *e);
  * steps back to a candidate. */
 void dl_explain_amd_below_every_rocm_wheel(const dl_knowledge *k, dl_explanation *e);
 
+/* gpu_arch_dropped with the table's general fix ("a wheel that still covers it"), for a GPU
+ * below every wheel dlenv knows (a Kepler or Fermi card): no wheel covers it, so the fix
+ * says what is left (the CPU build, a build from source, a newer GPU). */
+void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e);
+
 #endif
