@@ -331,7 +331,8 @@ void dl_explain_torchvision_dll_beside_nightly(dl_explanation *e)
 
 /* Windows hands out process ids in steps of four (its handle table's granularity), Linux and
  * macOS one by one: the worker ids of "DataLoader worker (pid(s) 1448, 8988)" all divisible
- * by four say Windows, one that is not says another OS. 1 Windows, 0 not, -1 no id. */
+ * by four say Windows (two ids or more), one that is not says another OS. 1 Windows, 0
+ * not, -1 no id or too few. */
 static int worker_pids_say_windows(const char *low)
 {
     const char *at = strstr(low, "pid(s) ");
@@ -347,11 +348,12 @@ static int worker_pids_say_windows(const char *low)
             pid = pid * 10 + (unsigned long)(*at - '0');
         if (pid % 4)
             return 0;
-        seen = 1;
+        seen++;
         while (*at == ',' || *at == ' ')
             at++;
     }
-    return seen ? 1 : -1;
+    /* one id divisible by four is a Linux id one time in four: it says nothing */
+    return seen >= 2 ? 1 : -1;
 }
 
 /* A DataLoader worker that died while starting: torch's "DataLoader worker (pid(s) ...)
@@ -398,6 +400,11 @@ void dl_explain_dataloader_worker_start(dl_explanation *e)
     /* fork (Linux's default) re-imports nothing; macOS spawns as Windows does */
     if (os == DL_PLAN_OS_LINUX || dl_text_in_container(&e->paste) ||
         (os == DL_PLAN_OS_UNKNOWN && pids_windows == 0))
+        return;
+    /* the poll's message alone, on a machine the text does not place: it ends every worker's
+     * death (the OOM killer and /dev/shm on Linux as much as spawn on Windows) */
+    if (os == DL_PLAN_OS_UNKNOWN && pids_windows != 1 &&
+        strstr(e->paste.lines[line].lower, "exited unexpectedly"))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
