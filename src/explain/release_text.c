@@ -539,6 +539,13 @@ void dl_explain_fbgemm_release_candidate(const dl_knowledge *k, dl_explanation *
     if (r == kb->rows || text_torch_release(&e->facts, own, sizeof own))
         return;
     dl_strv_add(&e->alternatives, dl_strdup("known_bad_release"));
+    /* the fix names that release's cause beside the general one: the text cannot say which */
+    dl_finding_fix(dl_findings_get(&e->findings, "win_dll_dependency_missing"),
+                   "# fbgemm.dll needs libomp140.x86_64.dll, which torch %s's Windows wheels "
+                   "lack: where pip show torch says %s, install %s or newer (dlenv plan)",
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
+                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in));
     snprintf(ask, sizeof ask, "`python -m pip show torch` (torch %s's Windows wheels lack "
                               "fbgemm.dll's OpenMP runtime; fixed in %s)",
              dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
