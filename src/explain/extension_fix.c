@@ -206,14 +206,11 @@ void dl_explain_extension_package_fix(dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "extension_mismatch");
     package pkg;
-    size_t i;
-    if (!x || x->fix.count != 1 || !strstr(DL_LIST_AT(x->fix, char *, 0), GENERAL_FIX))
+    if (!x || !dl_finding_fix_is_only(x, GENERAL_FIX))
         return;
     pkg = package_named(e, x);
     if (pkg == PKG_NONE)
         return;
-    for (i = 0; i < x->fix.count; i++)
-        free(DL_LIST_AT(x->fix, char *, i));
-    x->fix.count = 0;
+    dl_finding_fix_clear(x);
     package_fix(e, x, pkg);
 }

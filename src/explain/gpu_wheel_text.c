@@ -8,7 +8,6 @@
 #include "know/gpu_target.h"
 #include "plan/gpu_names.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* torch's own start-up warning gives the range its build covers: that beats every table
@@ -302,13 +301,10 @@ void dl_explain_capability_outside_torch_range(dl_explanation *e)
 void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "gpu_arch_dropped");
-    size_t i;
-    if (!x || x->fix.count != 1 || !strstr(DL_LIST_AT(x->fix, char *, 0), "e.g. cu126 for Pascal") ||
-        !e->gpu.hi || !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
+    if (!x || !dl_finding_fix_is_only(x, "e.g. cu126 for Pascal") || !e->gpu.hi ||
+        !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
         return;
-    for (i = 0; i < x->fix.count; i++)
-        free(DL_LIST_AT(x->fix, char *, i));
-    x->fix.count = 0;
+    dl_finding_fix_clear(x);
     dl_finding_fix(x, "# no torch wheel dlenv knows (1.12 onward) has kernels for this GPU "
                       "(sm_%u%s): run torch on the CPU (dlenv plan --for cpu prints the "
                       "command), build torch from source with a CUDA that still compiles for "

@@ -114,6 +114,19 @@ void dl_finding_fix(dl_finding *f, const char *fmt, ...)
     free(step);
 }
 
+bool dl_finding_fix_is_only(const dl_finding *f, const char *words)
+{
+    return f->fix.count == 1 && strstr(DL_LIST_AT(f->fix, char *, 0), words) != NULL;
+}
+
+void dl_finding_fix_clear(dl_finding *f)
+{
+    size_t i;
+    for (i = 0; i < f->fix.count; i++)
+        free(DL_LIST_AT(f->fix, char *, i));
+    f->fix.count = 0;
+}
+
 bool dl_findings_has(const dl_findings *f, const char *id)
 {
     size_t i;

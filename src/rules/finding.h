@@ -60,6 +60,11 @@ void dl_finding_evidence(dl_finding *f, const char *fact, const char *fmt, ...)
 void dl_finding_fix(dl_finding *f, const char *fmt, ...)
     DL_PRINTF_LIKE(2, 3)
     ;
+/* The finding's fix is one step holding `words` (the table's general fix, which a reading
+ * that knows more replaces). */
+bool dl_finding_fix_is_only(const dl_finding *f, const char *words);
+/* Drops the finding's fix steps, for a reading that writes better ones. */
+void dl_finding_fix_clear(dl_finding *f);
 bool dl_findings_has(const dl_findings *f, const char *id);
 /* A failure with this id is among the findings (a warning or a note with it is not). */
 bool dl_findings_has_failure(const dl_findings *f, const char *id);
