@@ -1701,13 +1701,17 @@ static bool torch_version_in(const char *low, char *out, size_t n)
 {
     const char *at;
     for (at = strstr(low, "torch"); at; at = strstr(at + 5, "torch")) {
-        const char *v = at + 5;
+        const char *v = at + 5, *word = at;
         size_t k = 0, dots = 0;
-        /* "libtorch 2.3.0": the C++ distribution carries torch's release number */
-        if (at > low && isalnum((unsigned char)at[-1]) &&
-            (at - low < 2 || strncmp(at - 2, "py", 2) != 0) &&
-            (at - low < 3 || strncmp(at - 3, "lib", 3) != 0 ||
-             (at - low > 3 && isalnum((unsigned char)at[-4]))))
+        /* "pytorch", and "libtorch 2.3.0": the C++ distribution carries torch's release
+         * number */
+        if (at - low >= 2 && !strncmp(at - 2, "py", 2))
+            word = at - 2;
+        else if (at - low >= 3 && !strncmp(at - 3, "lib", 3))
+            word = at - 3;
+        /* a word of its own: "facenet-pytorch 0.1.0", "open_clip_torch 2.20.0" and
+         * "gpytorch 1.11" are other packages, whose versions are theirs */
+        if (word > low && (isalnum((unsigned char)word[-1]) || word[-1] == '-' || word[-1] == '_'))
             continue;
         /* what an issue form puts between the word and the value: " version", "**",
          * "(e.g., 1.0)", ":" */
