@@ -323,6 +323,10 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     bool asked = (strstr(low, "install ") && !strstr(low, "successfully installed")) ||
                  strstr(low, "requirement") || strstr(low, "requires torch") ||
                  strstr(low, "distribution found for");
+    /* torch 2.13's own warning names the installed build, then asks to reinstall it:
+     * "Your installed torch==2.13.0+cu126 does not include kernels for this GPU" */
+    if (strstr(low, "your installed torch=="))
+        asked = false;
     if (((!asked && pin && value_after(pin, "torch==", v, sizeof v)) ||
          (!strncmp(low, "torch ", 6) && value_after(low, "torch", v, sizeof v)) ||
          (!strncmp(low, "torch:", 6) && value_after(low, "torch:", v, sizeof v))) &&
@@ -701,6 +705,49 @@ static void arch_list_in_words(const char *low, dl_facts *f, dl_text_facts *w, s
         note(w, "pythons[0].runtime.arch_list", i);
 }
 
+/* One capability "X.Y" at `s` as the arch list's "sm_XY"; false when `s` holds none. */
+static bool add_cc_arch(dl_python *py, const char *s)
+{
+    unsigned major, minor;
+    char sm[16];
+    int used = 0;
+    if (sscanf(s, "%u.%u%n", &major, &minor, &used) != 2 || major < 1 || major > 20 || minor > 9)
+        return false;
+    snprintf(sm, sizeof sm, "sm_%u%u", major, minor);
+    dl_list_known(&py->runtime.arch_list);
+    dl_textlist_add(&py->runtime.arch_list, sm);
+    return true;
+}
+
+/* torch 2.11 and later list the wheel's architectures as capabilities, one a line ("- 7.5
+ * which supports hardware CC >=7.5,<8.0") or on one line ("This version of PyTorch was
+ * built for: 7.5, 8.0, 8.6, 9.0"). */
+static void arch_list_in_ccs(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    static const char *const intro = "this version of pytorch was built for:";
+    const char *at = strstr(low, " which supports hardware cc >="), *s;
+    dl_python *py = python(f);
+    if (at) {
+        for (s = low; s < at && !isdigit((unsigned char)*s); s++)
+            ;
+        if (s < at && add_cc_arch(py, s))
+            note(w, "pythons[0].runtime.arch_list", i);
+        return;
+    }
+    if ((at = strstr(low, intro)) == NULL || py->runtime.arch_list.known)
+        return;
+    for (s = at + strlen(intro); *s;) {
+        while (*s == ' ' || *s == ',')
+            s++;
+        if (!add_cc_arch(py, s))
+            break;
+        while (isdigit((unsigned char)*s) || *s == '.')
+            s++;
+    }
+    if (py->runtime.arch_list.known)
+        note(w, "pythons[0].runtime.arch_list", i);
+}
+
 static void capability(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     const char *at;
@@ -723,10 +770,14 @@ static void capability(const char *l, const char *low, dl_facts *f, dl_text_fact
         }
         free(name);
     }
-    if ((at = strstr(low, "which is of cuda capability ")) != NULL) {
+    /* torch 2.11 and later: "which is of compute capability (CC) 6.1." */
+    if ((at = strstr(low, "which is of cuda capability ")) != NULL ||
+        (at = strstr(low, "which is of compute capability (cc) ")) != NULL) {
         dl_nvml_gpu *g = gpu(f);
         char v[16];
-        if (value_after(at, "which is of cuda capability", v, sizeof v) &&
+        if (value_after(at, at[12] == 'c' && at[13] == 'u' ? "which is of cuda capability"
+                                                            : "which is of compute capability (cc)",
+                        v, sizeof v) &&
             !g->compute_capability.value) {
             size_t n = strlen(v);
             if (n && v[n - 1] == '.')
@@ -742,6 +793,7 @@ static void capability(const char *l, const char *low, dl_facts *f, dl_text_fact
         note(w, "nvml.gpus[0].compute_capability", i);
     }
     arch_list_in_words(low, f, w, i);
+    arch_list_in_ccs(low, f, w, i);
 }
 
 static void toolkit(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
@@ -2868,7 +2920,8 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
      * ", "product name" or "(uuid: gpu-"; repl_answers' "torch"). A new test adds its mark
      * here. */
     static const char *const python_marks[] = {"python", " bit (", "[msc v."};
-    static const char *const capability_marks[] = {"capabilit", "supported architectures:"};
+    static const char *const capability_marks[] = {"capabilit", "supported architectures:",
+                                                   "supports hardware cc", "was built for:"};
     static const char *const toolkit_marks[] = {"cuda compilation tools, release"};
     static const char *const gpu_list_marks[] = {"gpu 0: ", "product name", "(uuid: gpu-"};
     static const char *const smi_csv_marks[] = {"driver_version"};

@@ -108,6 +108,22 @@ static bool pip_can_uninstall(const dl_python *py)
            (dl_q_text_is(&t->installer, "pip") || dl_q_text_is(&t->installer, "uv"));
 }
 
+/* The installed torch is the planned release in another build ("2.14.1+cu130" for
+ * torch==2.14.1 from cu126): "torch==2.14.1" holds for it, so pip would keep it and the
+ * command would change nothing. */
+static bool same_release_installed(const dl_python *py, const dl_plan_candidate *c)
+{
+    const char *v = py->runtime.version.value ? py->runtime.version.value : dl_q_torch_version(py);
+    const dl_py_package *t = dl_q_package(py, "torch");
+    size_t n = strlen(c->torch);
+    /* conda's or a distribution's torch is not pip's to remove */
+    if (t && t->installer.value && !dl_q_text_is(&t->installer, "pip") &&
+        !dl_q_text_is(&t->installer, "uv"))
+        return false;
+    return v && !strncmp(v, c->torch, n) && (v[n] == '\0' || v[n] == '+') &&
+           strcmp(v + n + (v[n] == '+'), c->variant) != 0;
+}
+
 static void python_command(const dl_rule_input *in, const dl_python *py,
                            const dl_plan_machine *m, dl_python_command *cmd)
 {
@@ -189,7 +205,7 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
         dl_fix_note(x, "%s is the system's Python, which refuses pip (PEP 668): keep torch in "
                        "a venv", py->path.value);
         dl_finding_fix(x, "%s", cmd.make_venv);
-    } else if (py && pip_can_uninstall(py)) {
+    } else if (py && (pip_can_uninstall(py) || same_release_installed(py, &p.c[p.best]))) {
         /* pip keeps an installed 2.9.1+cpu when asked for torch==2.9.1: remove it first. */
         dl_finding_fix(x, "%s -m pip uninstall -y torch torchvision torchaudio", cmd.run);
     }
