@@ -434,6 +434,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_unused_os_unknown(out);
     dl_explain_cpu_device_logged(out);
     dl_explain_mac_other_gpu(out);
+    dl_explain_mac_cuda_unavailable(out);
     dl_explain_mac_nccl(out);
     dl_explain_mac_docker_gpus(out);
     dl_explain_windows_nccl(out);

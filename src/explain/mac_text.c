@@ -39,6 +39,31 @@ void dl_explain_mac_other_gpu(dl_explanation *e)
     dl_text_cause_add(e, &cause, gpu, -1);
 }
 
+void dl_explain_mac_cuda_unavailable(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_cuda_on_macos",
+        "A Mac: torch has no CUDA there, so the code's or a library's check for a CUDA GPU "
+        "fails (is_available() is False on every Mac)",
+        "# run on torch.device(\"mps\") (Apple silicon, macOS 12.3 or later) or the CPU: the "
+        "program's device option, or .to(device) in place of .cuda(); bitsandbytes' 4-bit "
+        "and 8-bit quantization needs CUDA, so on a Mac load the model without "
+        "quantization_config or load_in_8bit",
+        {NULL},
+        "`python -c \"import torch; print(torch.backends.mps.is_available())\"` and the "
+        "macOS version (MPS needs 12.3)"};
+    long line;
+    if (dl_text_cause_read(e) || e->findings.items.count ||
+        !dl_q_text_is(&e->facts.os.family, "macos") ||
+        (line = dl_text_unavailable_line(&e->paste)) < 0 ||
+        /* collect_env's "Is CUDA available: False" is every Mac's answer, not a symptom;
+         * code already on MPS that meets CUDA is torch's own matter (a compile bug) */
+        strstr(e->paste.lines[line].lower, "is cuda available") ||
+        dl_paste_find(&e->paste, 0, "mps") >= 0)
+        return;
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
 /* The line where torch says it has no NCCL ("Distributed package doesn't have NCCL built
  * in"), else, when the text shows an error, where the code asks for it
  * (init_process_group("nccl"), "with backend nccl"); -1 when none. */

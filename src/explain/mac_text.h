@@ -10,6 +10,11 @@
  * is whether torch can use that GPU at all on macOS. */
 void dl_explain_mac_other_gpu(dl_explanation *e);
 
+/* Adds no_cuda_on_macos when nothing else was found, the text's machine is a Mac (a
+ * /Users/ path, Darwin, macOS in words) and it shows that CUDA is not available there
+ * (is_available() False, Lightning's or transformers' check for a GPU): a Mac has no CUDA. */
+void dl_explain_mac_cuda_unavailable(dl_explanation *e);
+
 /* Adds no_cuda_on_macos when nothing else was found, the text's machine is a Mac and the
  * text asks for NCCL or torch says it has none ("Distributed package doesn't have NCCL
  * built in", a launcher's hard-coded init_process_group("nccl")): on macOS torch has no

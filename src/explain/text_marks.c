@@ -312,7 +312,8 @@ static long prose_unavailable_line(const dl_paste *p)
 
 /* A library's message that it prints only where torch.cuda.is_available() is False:
  * YOLOv5's and Ultralytics' device check, Lightning's summary and its accelerator checks,
- * Accelerate's fp16 check, Transformers' "device: cpu, n_gpu: 0", and the scripts that
+ * Accelerate's fp16 check, Transformers' "device: cpu, n_gpu: 0" and its bitsandbytes
+ * checks, and the scripts that
  * print "CUDA available: False". Not cpp_extension's "No CUDA runtime is found": a build on
  * a machine or in an image without a GPU prints it and is fine
  * (host-build-no-cuda-runtime.txt). -1 when none. */
@@ -328,7 +329,13 @@ static long library_says_unavailable(const dl_paste *p)
                                        "gpuaccelerator` can not run on your system",
                                        "gpuaccelerator can not run on your system",
                                        "mixed precision requires a gpu",
-                                       "device: cpu, n_gpu: 0"};
+                                       "device: cpu, n_gpu: 0",
+                                       "but your machine only has: []",
+                                       /* transformers' bitsandbytes checks, which fail
+                                        * where torch.cuda.is_available() is False
+                                        * (utils/import_utils.py is_bitsandbytes_available) */
+                                       "no gpu found. a gpu is needed for quantization",
+                                       "and the latest version of bitsandbytes"};
     return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
 }
 
