@@ -8,8 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The catalog's general fix, which this file replaces where it can say more. */
+/* The catalog's general fixes, which this file replaces where it can say more: the plain
+ * row's, and that of a package's module that does not load (package_module_dll_load_failed,
+ * extension_dll_module_not_found). */
 #define GENERAL_FIX "the build of that package that matches torch"
+#define GENERAL_DLL_FIX "install that package's build made for the installed torch and CUDA"
 
 typedef enum { PKG_PYG, PKG_MAMBA, PKG_EXLLAMA, PKG_AUTOGPTQ, PKG_VLLM, PKG_APEX,
                PKG_PYTORCH3D, PKG_DETECTRON2, PKG_MMCV, PKG_FLASH_ATTN, PKG_TINYCUDANN,
@@ -206,7 +209,8 @@ void dl_explain_extension_package_fix(dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "extension_mismatch");
     package pkg;
-    if (!x || !dl_finding_fix_is_only(x, GENERAL_FIX))
+    if (!x ||
+        (!dl_finding_fix_is_only(x, GENERAL_FIX) && !dl_finding_fix_is_only(x, GENERAL_DLL_FIX)))
         return;
     pkg = package_named(e, x);
     if (pkg == PKG_NONE)
