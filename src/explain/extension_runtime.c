@@ -460,16 +460,23 @@ void dl_explain_torchvision_image_warning_beside_error(dl_explanation *e)
     static const char *const pair[] = {"torchvision::", "torchvision/_c", "torchvision\\_c",
                                        "from torchvision import _c", "different cuda",
                                        "no attribute 'extension'", "requires torch=="};
-    static const char *const ids[] = {"torchvision_mismatch"};
-    size_t i;
-    if (!dl_findings_has_failure(&e->findings, "torchvision_mismatch") ||
+    /* what the warning's own line is read as: torchvision's image library, or the DLL
+     * the warning says it could not find */
+    static const char *const ids[] = {"torchvision_mismatch", "win_dll_dependency_missing"};
+    const size_t n_ids = sizeof ids / sizeof ids[0];
+    size_t i, k;
+    if ((!dl_findings_has_failure(&e->findings, ids[0]) &&
+         !dl_findings_has_failure(&e->findings, ids[1])) ||
         dl_paste_find(&e->paste, 0, "failed to load image python extension") < 0 ||
         dl_paste_find_any(&e->paste, pair, sizeof pair / sizeof pair[0]) >= 0)
         return;
     for (i = 0; i < e->findings.items.count; i++) {
         const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
-        if (dl_q_failure(x) && strcmp(x->id.value, "torchvision_mismatch") != 0) {
-            dl_text_causes_step_back(e, ids, 1);
+        bool own = false;
+        for (k = 0; k < n_ids; k++)
+            own = own || strcmp(x->id.value, ids[k]) == 0;
+        if (dl_q_failure(x) && !own) {
+            dl_text_causes_step_back(e, ids, n_ids);
             return;
         }
     }

@@ -42,7 +42,8 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e);
 
 /* torchvision's "Failed to load image Python extension" is a warning (it says so: only
  * torchvision.io needs that library): beside another failure read in the text, with nothing
- * else pointing at the torch / torchvision pair, the pair steps back to a candidate. */
+ * else pointing at the torch / torchvision pair, what its line is read as (the pair, or the
+ * DLL it could not find) steps back to a candidate. */
 void dl_explain_torchvision_image_warning_beside_error(dl_explanation *e);
 
 /* Nothing else found, the text shows an error, and it names torch and torchvision releases
