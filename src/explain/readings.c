@@ -703,6 +703,18 @@ static bool py_launcher_after_bare_pip(const dl_paste *p)
  * torch-...") or two interpreters: torch is in the other one. So
  * with sudo: root's Python has no venv and no user site, so `sudo python` (or torch put
  * there by `sudo pip`) is another interpreter's view. */
+/* pip or uv building a package in an isolated environment (whose own "No module named
+ * 'torch'" says nothing of the interpreter the writer runs): pip's subprocess frame and
+ * uv's hint. */
+static bool isolated_build_shown(const dl_paste *p)
+{
+    static const char *const marks[] = {"[end of output]", "error originates from a subprocess",
+                                        "pip-build-env", "getting requirements to build wheel",
+                                        "get_requires_for_build", "declare it as a build dependency",
+                                        ".cache/uv/builds", "installing build dependencies"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
+}
+
 static const char *no_module(const dl_paste *p, const dl_facts *f, const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
@@ -714,6 +726,8 @@ static const char *no_module(const dl_paste *p, const dl_facts *f, const char *i
     /* torch publishes no 32-bit wheels: a 32-bit Python never had one to import */
     if (py && py->bits.known && py->bits.value == 32)
         return "python_32bit";
+    if (isolated_build_shown(p))
+        return id;
     if ((t && t->version.value && !(py->runtime.version.value)) || interpreters_listed(p) >= 2 ||
         dl_paste_find(p, 0, "sudo python") >= 0 || dl_paste_find(p, 0, "sudo pip") >= 0 ||
         py_launcher_after_bare_pip(p))
