@@ -105,6 +105,7 @@ static const struct {
     {"no_python", "python_not_found"},
     {"python_32bit", "versions_none_windows"},
     {"torch_not_installed", "no_module_torch"},
+    {"pip_python_mismatch", "pip_lists_torch"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)

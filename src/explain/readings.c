@@ -698,11 +698,6 @@ static bool py_launcher_after_bare_pip(const dl_paste *p)
     return false;
 }
 
-/* "No module named 'torch'" from a 32-bit Python is that Python (no torch wheel is 32-bit).
- * Where the text shows torch installed (a pip list row, pip's "Successfully installed
- * torch-...") or two interpreters: torch is in the other one. So
- * with sudo: root's Python has no venv and no user site, so `sudo python` (or torch put
- * there by `sudo pip`) is another interpreter's view. */
 /* pip or uv building a package in an isolated environment (whose own "No module named
  * 'torch'" says nothing of the interpreter the writer runs): pip's subprocess frame and
  * uv's hint. */
@@ -715,6 +710,11 @@ static bool isolated_build_shown(const dl_paste *p)
     return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0;
 }
 
+/* "No module named 'torch'" from a 32-bit Python is that Python (no torch wheel is 32-bit).
+ * Where the text shows torch installed (a pip list row, pip's "Successfully installed
+ * torch-...") or two interpreters: torch is in the other one. So
+ * with sudo: root's Python has no venv and no user site, so `sudo python` (or torch put
+ * there by `sudo pip`) is another interpreter's view. */
 static const char *no_module(const dl_paste *p, const dl_facts *f, const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
@@ -1198,6 +1198,13 @@ static const char *torch_found(const dl_paste *p, const char *id)
     for (i = dl_paste_find(p, 0, "__init__.py"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "__init__.py")) {
         const char *low = p->lines[i].lower;
+        while (*low == ' ' || *low == '\t' || *low == '\'')
+            low++;
+        /* a bare path, as print(torch.__file__) shows it, is where torch is in an
+         * interpreter the writer tried, not a frame of the one that failed */
+        if ((low[0] == '/' || (isalpha((unsigned char)low[0]) && low[1] == ':')) &&
+            (dl_ends_with(low, "__init__.py") || dl_ends_with(low, "__init__.py'")))
+            continue;
         if (strstr(low, "-packages") &&
             (strstr(low, "/torch/__init__.py") || strstr(low, "\\torch\\__init__.py")))
             return "";
