@@ -2365,8 +2365,15 @@ static size_t driver_number_at(const char *s)
  * few words after the word, when no structured line gave the driver. */
 static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
+    /* driver, 驱动, драйвер and Драйвер (the lower-casing is ASCII's), ドライバ, 드라이버,
+     * and the European words: controlador, treiber, pilote, sürücü */
     static const char *const words[] = {"driver", "\xe9\xa9\xb1\xe5\x8a\xa8",
-                                        "\xd0\xb4\xd1\x80\xd0\xb0\xd0\xb9\xd0\xb2\xd0\xb5\xd1\x80"};
+                                        "\xd0\xb4\xd1\x80\xd0\xb0\xd0\xb9\xd0\xb2\xd0\xb5\xd1\x80",
+                                        "\xd0\x94\xd1\x80\xd0\xb0\xd0\xb9\xd0\xb2\xd0\xb5\xd1\x80",
+                                        "\xe3\x83\x89\xe3\x83\xa9\xe3\x82\xa4\xe3\x83\x90",
+                                        "\xeb\x93\x9c\xeb\x9d\xbc\xec\x9d\xb4\xeb\xb2\x84",
+                                        "controlador", "treiber", "pilote",
+                                        "s\xc3\xbc" "r\xc3\xbc" "c\xc3\xbc"};
     const size_t n_words = sizeof words / sizeof words[0];
     size_t k;
     long i;
