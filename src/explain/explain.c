@@ -356,6 +356,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_directml_python(out);
     dl_explain_release_without_platform_wheel(out);
     dl_explain_versions_end_at_intel_mac(out);
+    dl_explain_index_without_torch(k, out);
     dl_explain_user_site_torch(out);
     dl_explain_user_site_dependency(out);
     dl_explain_wsl_on_windows_without_gpu(out);
@@ -448,6 +449,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
     dl_explain_extension_package_fix(out);
+    dl_explain_tagged_pin_fix(out);
     dl_explain_dropped_gpu_fix(k, out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

@@ -1,6 +1,8 @@
 #include "explain/install_text.h"
 
 #include "explain/text_cause.h"
+#include "rules/fixes.h"
+#include "rules/know_query.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -95,9 +97,17 @@ void dl_explain_versions_end_at_intel_mac(dl_explanation *e)
         "`python -c \"import platform; print(platform.machine())\"` (x86_64 here is Rosetta)"};
     static const char *const apple_silicon[] = {"apple silicon", "apple m", " m1", " m2", " m3",
                                                 " m4", "arm64"};
+    /* a Linux text's list that ends at 2.2.2 is the date it was written (March 2024): a new
+     * Python whose first wheels came with 2.2.0 */
+    static const char *const linux_words[] = {"manylinux", "linux_x86_64", "linux_aarch64",
+                                              "ubuntu", "debian", "/home/"};
+    static const char *const mac_words[] = {"macos", "darwin", "/users/", "macosx_", "mac os",
+                                            "macbook"};
     long line, chip;
     if (dl_findings_has(&e->findings, "python_unsupported") ||
-        (line = versions_end_at_last_intel_mac_release(&e->paste)) < 0)
+        (line = versions_end_at_last_intel_mac_release(&e->paste)) < 0 ||
+        (dl_paste_find_any(&e->paste, linux_words, sizeof linux_words / sizeof linux_words[0]) >= 0 &&
+         dl_paste_find_any(&e->paste, mac_words, sizeof mac_words / sizeof mac_words[0]) < 0))
         return;
     /* what the Rosetta signature row reads as x86_64 shown (rosetta_python_on_apple_silicon) */
     static const char *const x86[] = {"rosetta", "prints x86_64", "says x86_64", "returns x86_64",
@@ -242,4 +252,105 @@ void dl_explain_python_check_beside_running_torch(dl_explanation *e)
         dl_paste_find_any(&e->paste, imported, sizeof imported / sizeof imported[0]) < 0)
         return;
     dl_text_causes_step_back(e, ids, 1);
+}
+
+/* The CUDA index a text's install command names ("download.pytorch.org/whl/cu131",
+ * ".../whl/nightly/cu129", "/whl/cu12.1"): its variant ("cu131", "cu12") in out; false when
+ * the text names none. */
+static long cuda_index_named(const dl_paste *p, char *out, size_t n)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "download.pytorch.org/whl/"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "download.pytorch.org/whl/")) {
+        const char *at = strstr(p->lines[i].lower, "download.pytorch.org/whl/") + 25;
+        size_t k = 0;
+        if (!strncmp(at, "nightly/", 8))
+            at += 8;
+        if (strncmp(at, "cu", 2) != 0 || !isdigit((unsigned char)at[2]))
+            continue;
+        while ((isalnum((unsigned char)at[k])) && k + 1 < n) {
+            out[k] = at[k];
+            k++;
+        }
+        out[k] = '\0';
+        return i;
+    }
+    return -1;
+}
+
+static bool variant_known(const dl_knowledge *k, const char *variant)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    size_t r;
+    for (r = 0; t && r < t->rows; r++)
+        if (!strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant), variant))
+            return true;
+    return false;
+}
+
+void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "wheel_tag_mismatch",
+        "The install command's index names a CUDA build that download.pytorch.org has never "
+        "published for torch (a mistyped or made-up index, such as cu131 or cu12.1): pip "
+        "found no torch there, whatever the Python",
+        "# use an index named after a CUDA release torch is built for (cu118, cu121, cu124, "
+        "cu126, cu128, cu129, cu130, cu132, each for some releases): dlenv plan prints the "
+        "one for this machine's GPU and driver",
+        {"python_unsupported", "python_32bit"},
+        "the install command as run and `python -VV`"};
+    static const char *const ids[] = {"python_unsupported", "python_32bit", "wheel_tag_mismatch"};
+    static const char *const none[] = {"from versions: none", "no matching distribution found for torch"};
+    char variant[16];
+    long line;
+    if ((line = cuda_index_named(&e->paste, variant, sizeof variant)) < 0 ||
+        variant_known(k, variant) ||
+        dl_paste_find_any(&e->paste, none, sizeof none / sizeof none[0]) < 0)
+        return;
+    dl_text_causes_step_back(e, ids, sizeof ids / sizeof ids[0]);
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
+/* The first torch requirement with a CUDA or CPU tag in the text ("torch==2.7.1+cu128"):
+ * its release and tag; false when none. */
+static bool tagged_pin(const dl_paste *p, char *release, size_t rn, char *tag, size_t tn)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "torch=="); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch==")) {
+        const char *low = p->lines[i].lower, *at = strstr(low, "torch==");
+        size_t a = 0, b = 0;
+        /* not another package's name ending in torch ("open-clip-torch==") */
+        if (at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_'))
+            continue;
+        at += 7;
+        while ((isdigit((unsigned char)at[a]) || at[a] == '.') && a + 1 < rn)
+            a++;
+        if (!a || at[a] != '+')
+            continue;
+        while (isalnum((unsigned char)at[a + 1 + b]) && b + 1 < tn)
+            b++;
+        if (b < 3 || (strncmp(at + a + 1, "cu", 2) != 0 && strncmp(at + a + 1, "cpu", 3) != 0))
+            continue;
+        memcpy(release, at, a);
+        release[a] = '\0';
+        memcpy(tag, at + a + 1, b);
+        tag[b] = '\0';
+        return true;
+    }
+    return false;
+}
+
+void dl_explain_tagged_pin_fix(dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "wheel_tag_mismatch");
+    char release[24], tag[16];
+    if (!x || !dl_finding_fix_is_only(x, "give PyTorch's index for that tag") ||
+        !tagged_pin(&e->paste, release, sizeof release, tag, sizeof tag))
+        return;
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "python -m pip install torch==%s --index-url https://download.pytorch.org/whl/%s",
+                   release, tag);
+    dl_fix_note(x, "torch %s+%s is on PyTorch's index for %s, not on PyPI; a requirements file "
+                   "keeps the tag and names that index with --extra-index-url", release, tag, tag);
 }

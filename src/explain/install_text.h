@@ -15,6 +15,15 @@ void dl_explain_release_without_platform_wheel(dl_explanation *e);
  * macOS x86_64 wheels is an Intel Mac or a Rosetta Python, whatever the Python version. */
 void dl_explain_versions_end_at_intel_mac(dl_explanation *e);
 
+/* The install command's index is a CUDA variant download.pytorch.org never had (cu131,
+ * cu12.1: no row of wheel_arches.csv names it) and pip found no torch: the index, not the
+ * Python, is what is wrong; the Python readings step back. */
+void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e);
+
+/* wheel_tag_mismatch's general fix, where the text pins a tagged torch
+ * ("torch==2.7.1+cu128"): the command for that release from that tag's index. */
+void dl_explain_tagged_pin_fix(dl_explanation *e);
+
 /* pip's own "--version" line names a Python ("(python 3.10)") other than the interpreter's
  * own answer to `python --version` in the text ("Python 3.12.7"): the pip that ran belongs
  * to another interpreter (a system pip on PATH beside an embedded or portable Python), so
