@@ -376,6 +376,18 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
     }
 }
 
+/* Ultralytics' banner names the device it runs on: "torch-2.5.1 CUDA:0 (NVIDIA GeForce RTX
+ * 3060, 12288MiB)"; it prints CUDA:N only where torch.cuda.is_available() is True
+ * (ultralytics/utils/torch_utils.py select_device), else "CPU (...)". */
+static void ultralytics_device(const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+{
+    const char *t = strstr(low, "torch-"), *c = t ? strstr(t, " cuda:") : NULL;
+    if (!c || !isdigit((unsigned char)c[6]) || python(f)->runtime.cuda_available.known)
+        return;
+    dl_flag_set(&python(f)->runtime.cuda_available, true);
+    note(w, "pythons[0].runtime.cuda_available", i);
+}
+
 /* nvidia-smi's table row: "|   0  NVIDIA GeForce RTX 4090        Off |   00000000:01:00.0 ...". */
 static void smi_row(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
@@ -1242,6 +1254,7 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
         dl_flag_set(&python(f)->runtime.cuda_available, !strstr(p->lines[i].lower, "(false)"));
         note(w, "pythons[0].runtime.cuda_available", i);
     }
+    ultralytics_device(p->lines[i].lower, f, w, i);
     arch_list_answer(p, i, f, w);
     capability_answer(p, i, f, w);
     if (answer_to(p, i, "torch.version.cuda", v, sizeof v) && !python(f)->runtime.cuda.value &&
