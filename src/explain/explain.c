@@ -106,6 +106,7 @@ static const struct {
     {"python_32bit", "versions_none_windows"},
     {"torch_not_installed", "no_module_torch"},
     {"pip_python_mismatch", "pip_lists_torch"},
+    {"libcuda_not_found", "libcuda_missing"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
