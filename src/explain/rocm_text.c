@@ -124,11 +124,17 @@ void dl_explain_rocm_no_gpu(dl_explanation *e)
         "`rocminfo` inside WSL and the Adrenalin driver version on Windows"};
     static const char *const wsl[] = {"wsl environment detected", "microsoft-standard", "wsl2",
                                       "wsl 2", " wsl"};
+    static const char *const amd[] = {"non_nvidia_gpu"};
     long line, on;
-    if (dl_text_cause_read(e) ||
-        (line = dl_paste_find_any(&e->paste, symptom, sizeof symptom / sizeof symptom[0])) < 0)
+    if ((line = dl_paste_find_any(&e->paste, symptom, sizeof symptom / sizeof symptom[0])) < 0)
         return;
     on = dl_paste_find_any(&e->paste, wsl, sizeof wsl / sizeof wsl[0]);
+    /* the AMD card's name beside HIP's own words says the build is ROCm's already: off WSL,
+     * "CUDA cannot work on AMD" is not the question (Fooocus#1079: the render group) */
+    if (on < 0 && !dl_q_is_wsl(&e->facts))
+        dl_text_causes_step_back(e, amd, 1);
+    if (dl_text_cause_read(e))
+        return;
     if (on >= 0 || dl_q_is_wsl(&e->facts))
         dl_text_cause_add(e, &on_wsl, line, on >= 0 && on != line ? on : -1);
     else
