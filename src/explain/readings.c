@@ -750,13 +750,67 @@ static bool python_64bit_by_default(const dl_python *py)
  * that pip cannot find either way is more often one that predates this (64-bit) Python:
  * Python.org's installer has been 64-bit by default since 3.9, and old pins outlive the
  * Pythons they were made for. */
-static const char *no_wheel_at_all(const dl_paste *p, const dl_facts *f, const char *id)
+/* torch_wheels.csv has a wheel of release `base` ("1.4.0") for Python `python` ("3.8.2") on
+ * some platform: the release was built for that Python. */
+static bool release_built_for_python(const dl_knowledge *k, const char *base, const char *python)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
+    unsigned major, minor;
+    char tag[16];
+    size_t r;
+    if (!python || sscanf(python, "%u.%u", &major, &minor) != 2)
+        return false;
+    snprintf(tag, sizeof tag, "cp%u%u", major, minor);
+    for (r = 0; t && r < t->rows; r++) {
+        const char *tags = dl_table_cell(t, r, DL_COL_torch_wheels_python_tags), *at;
+        if (strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), base) != 0 || !tags)
+            continue;
+        for (at = strstr(tags, tag); at; at = strstr(at + 1, tag))
+            if (at[strlen(tag)] == '\0' || at[strlen(tag)] == ';')
+                return true;
+    }
+    return false;
+}
+
+/* pip's list holds only the 0.1.2 source releases ("from versions: 0.1.2, 0.1.2.post1,
+ * 0.1.2.post2"): it found no wheel at all for this interpreter. When the pinned release was
+ * built for the text's Python (before 3.9, when python.org's installer was not yet 64-bit
+ * by default) and the machine is not Linux's or a Mac's, the interpreter is a 32-bit one. */
+static const char *only_old_sdists_for_built_python(const dl_knowledge *k, const dl_paste *p,
+                                                    const dl_facts *f, const char *verdict)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    char want[64];
+    long i = dl_paste_find(p, 0, "(from versions: 0.1.2");
+    char want[64], *plus;
+    if (strcmp(verdict, "python_unsupported") != 0 || i < 0 || !py ||
+        (py->bits.known && py->bits.value == 64) || python_64bit_by_default(py) ||
+        dl_q_text_is(&f->os.family, "linux") || dl_q_text_is(&f->os.family, "macos") ||
+        !requested_torch(p, want, sizeof want))
+        return verdict;
+    if ((plus = strchr(want, '+')) != NULL)
+        *plus = '\0';
+    return release_built_for_python(k, want, py->version.value) ? "python_32bit" : verdict;
+}
+
+static const char *no_wheel_at_all(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
+                                   const char *id)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    char want[64], *plus;
     if (py && py->bits.known)
         return py->bits.value == 64 ? "python_unsupported" : id;
-    if (requested_torch(p, want, sizeof want) || python_64bit_by_default(py))
+    if (requested_torch(p, want, sizeof want)) {
+        if ((plus = strchr(want, '+')) != NULL)
+            *plus = '\0';
+        /* the pinned release was built for this Python ("torch==1.4.0+cpu" with Python
+         * 3.8.2): pip found nothing for the interpreter's platform, which on Windows is a
+         * 32-bit Python (pytorch#35873) */
+        if (py && release_built_for_python(k, want, py->version.value) &&
+            !python_64bit_by_default(py))
+            return id;
+        return "python_unsupported";
+    }
+    if (python_64bit_by_default(py))
         return "python_unsupported";
     return id;
 }
@@ -1511,13 +1565,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "python_unsupported") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
         return "no_cuda_on_macos";
     if (!strcmp(id, "python_unsupported"))
-        return from_versions(k, p, id);
+        return only_old_sdists_for_built_python(k, p, f, from_versions(k, p, id));
     if (!strcmp(id, "wheel_tag_mismatch") && strcmp(cuda_wheel_on_a_mac(p, f, id), id) != 0)
         return "no_cuda_on_macos";
     if (!strcmp(id, "wheel_tag_mismatch"))
         return wheel_name(p, f, id);
     if (!strcmp(id, "python_32bit"))
-        return no_wheel_at_all(p, f, id);
+        return no_wheel_at_all(k, p, f, id);
     if (!strcmp(id, "torch_not_installed"))
         return no_module(p, f, id);
     if (!strcmp(id, "torch_import_failed"))
