@@ -2418,6 +2418,30 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
+/* The machine's architecture where the text names it: uname's or a wheel tag's "aarch64",
+ * a Jetson's "-tegra" kernel or its name, an "arm64" word (Apple silicon, Windows on Arm); left
+ * unknown otherwise (the planner then assumes x86_64 and says so). */
+static void arch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const arm[] = {"aarch64", "-tegra", "arm64", "jetson", "nvidia thor",
+                                      "nvidia orin", "agx orin", "agx thor", "xavier"};
+    long i;
+    size_t k;
+    if (f->os.arch.value)
+        return;
+    for (k = 0; k < sizeof arm / sizeof arm[0]; k++)
+        for (i = dl_paste_find(p, 0, arm[k]); i >= 0; i = dl_paste_find(p, (size_t)i + 1, arm[k])) {
+            const char *low = p->lines[i].lower, *at = strstr(low, arm[k]);
+            /* a word of its own: not "x86_64-to-arm64" in a cross compiler's name */
+            if (at > low && isalnum((unsigned char)at[-1]) && k != 1)
+                continue;
+            /* Jetson boards (Xavier, Orin, Thor) are arm64 Linux machines */
+            dl_text_set(&f->os.arch, k == 2 ? "arm64" : "aarch64");
+            note(w, "os.arch", (size_t)i);
+            return;
+        }
+}
+
 /* Intel's integrated GPU named loosely: "Intel i5 Graphics card", "Intel(R) Iris(R) Xe
  * Graphics", "intel R lris R Xe Graphics": "Intel", then "Graphics" at most four words on,
  * with no other maker, no conjunction and no punctuation between (so "Intel i7 and NVIDIA
@@ -2923,6 +2947,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     gpu_in_words(p, f, w);
     gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);
+    arch_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
     gpu_series_in_words(p, f, w);
