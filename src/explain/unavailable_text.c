@@ -557,6 +557,20 @@ void dl_explain_cpu_run_warning_alone(dl_explanation *e)
 /* The line naming a GPU that is not NVIDIA's: the text's GPU where the reader found it
  * (not Apple's: a Mac has its own reading), else AMD's GPU side as a word, else Intel's
  * graphics in words; -1 when none. */
+/* 「A卡」 as a word of its own (not the end of "nvidia卡"); -1 when none. */
+static long a_card_line(const dl_paste *p)
+{
+    static const char *const a_card = "a\xe5\x8d\xa1";
+    long i;
+    for (i = dl_paste_find(p, 0, a_card); i >= 0; i = dl_paste_find(p, (size_t)i + 1, a_card)) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strstr(low, a_card); at; at = strstr(at + 1, a_card))
+            if (at == low || !isalnum((unsigned char)at[-1]))
+                return i;
+    }
+    return -1;
+}
+
 static long other_vendor_gpu_line(const dl_explanation *e)
 {
     static const char *const intel[] = {"intel hd graphics", "intel uhd", "intel(r) uhd",
@@ -570,7 +584,18 @@ static long other_vendor_gpu_line(const dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) &&
         (line = dl_text_line_of_fact(e, "nvml.gpus[0].name")) >= 0)
         return line;
+    /* AMD's card in other languages: 「A卡」 (the everyday Chinese for an AMD card, 「N卡」
+     * NVIDIA's), AMD显卡, 라데온, ラデオン, Радеон */
+    static const char *const amd_words[] = {"amd\xe6\x98\xbe\xe5\x8d\xa1",
+                                            "amd\xe5\x8d\xa1",
+                                            "\xeb\x9d\xbc\xeb\x8d\xb0\xec\x98\xa8",
+                                            "\xe3\x83\xa9\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xb3",
+                                            "\xd0\xa0\xd0\xb0\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbd"};
     line = amd_gpu_line(&e->paste);
+    if (line < 0)
+        line = dl_paste_find_any(&e->paste, amd_words, sizeof amd_words / sizeof amd_words[0]);
+    if (line < 0)
+        line = a_card_line(&e->paste);
     return line >= 0 ? line : dl_paste_find_any(&e->paste, intel, sizeof intel / sizeof intel[0]);
 }
 
@@ -580,12 +605,20 @@ static long other_vendor_gpu_line(const dl_explanation *e)
 static long gpu_use_asked(const dl_paste *p)
 {
     static const char *const gpu_words[] = {"gpu", "graphics", "card", "cuda", "radeon",
-                                            "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */};
+                                            "\xe6\x98\xbe\xe5\x8d\xa1" /* 显卡 */,
+                                            "\xe5\x8d\xa1" /* 卡 */};
+    /* a question or support in Chinese: the full-width "？", 支持, 能跑, 可以跑, 只能跑 */
+    static const char *const asks[] = {"\xef\xbc\x9f", "\xe6\x94\xaf\xe6\x8c\x81",
+                                       "\xe8\x83\xbd\xe8\xb7\x91",
+                                       "\xe5\x8f\xaf\xe4\xbb\xa5\xe8\xb7\x91",
+                                       "\xe5\x8f\xaa\xe8\x83\xbd\xe8\xb7\x91"};
     size_t i, k;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
-        bool gpu = false;
-        if (!strchr(low, '?') && !strstr(low, "support"))
+        bool gpu = false, asked = strchr(low, '?') || strstr(low, "support");
+        for (k = 0; k < sizeof asks / sizeof asks[0] && !asked; k++)
+            asked = strstr(low, asks[k]) != NULL;
+        if (!asked)
             continue;
         for (k = 0; k < sizeof gpu_words / sizeof gpu_words[0] && !gpu; k++)
             gpu = strstr(low, gpu_words[k]) != NULL;
