@@ -354,3 +354,50 @@ void dl_explain_tagged_pin_fix(dl_explanation *e)
     dl_fix_note(x, "torch %s+%s is on PyTorch's index for %s, not on PyPI; a requirements file "
                    "keeps the tag and names that index with --extra-index-url", release, tag, tag);
 }
+
+/* The release a launcher's install command pins ("pip install torch==1.12.1+cu113"), with
+ * its local tag cut; false when none. */
+static bool pinned_release(const dl_paste *p, char *out, size_t n)
+{
+    char tag[16];
+    long i;
+    if (tagged_pin(p, out, n, tag, sizeof tag))
+        return true;
+    for (i = dl_paste_find(p, 0, "torch=="); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch==")) {
+        const char *at = strstr(p->lines[i].lower, "torch==") + 7;
+        size_t k = 0;
+        while ((isdigit((unsigned char)at[k]) || at[k] == '.') && k + 1 < n) {
+            out[k] = at[k];
+            k++;
+        }
+        out[k] = '\0';
+        if (k)
+            return true;
+    }
+    return false;
+}
+
+void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "python_unsupported",
+        "The launcher's torch install failed because the torch release it pins has no wheels "
+        "for the Python its environment runs (a Python newer than that release)",
+        "# give the launcher a Python that release supports (the app's README names it: "
+        "3.10 for the Stable Diffusion web UI), delete its venv folder so it is made again "
+        "with that Python, then start it again; or a release of the app that pins a torch "
+        "with wheels for this Python",
+        {"python_32bit"},
+        "`python -VV` in the launcher's environment and the command it ran"};
+    const dl_python *py = e->facts.pythons.count
+                              ? &DL_LIST_AT(e->facts.pythons, dl_python, 0) : NULL;
+    char release[24];
+    long line;
+    if (dl_text_cause_read(e) || !py || !py->version.value ||
+        (line = dl_paste_find(&e->paste, 0, "couldn't install torch")) < 0 ||
+        !pinned_release(&e->paste, release, sizeof release) ||
+        dl_kq_torch_release(k, release) < 0 ||
+        dl_kq_release_has_python(k, release, py->version.value))
+        return;
+    dl_text_cause_add(e, &cause, line, dl_text_line_of_fact(e, "pythons[0].version"));
+}

@@ -24,6 +24,10 @@ void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e);
  * ("torch==2.7.1+cu128"): the command for that release from that tag's index. */
 void dl_explain_tagged_pin_fix(dl_explanation *e);
 
+/* A launcher's "Couldn't install torch" (the Stable Diffusion web UI's) where the release its
+ * command pins has no wheel for the Python the text's banner names: python_unsupported. */
+void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explanation *e);
+
 /* pip's own "--version" line names a Python ("(python 3.10)") other than the interpreter's
  * own answer to `python --version` in the text ("Python 3.12.7"): the pip that ran belongs
  * to another interpreter (a system pip on PATH beside an embedded or portable Python), so

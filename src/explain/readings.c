@@ -750,28 +750,6 @@ static bool python_64bit_by_default(const dl_python *py)
  * that pip cannot find either way is more often one that predates this (64-bit) Python:
  * Python.org's installer has been 64-bit by default since 3.9, and old pins outlive the
  * Pythons they were made for. */
-/* torch_wheels.csv has a wheel of release `base` ("1.4.0") for Python `python` ("3.8.2") on
- * some platform: the release was built for that Python. */
-static bool release_built_for_python(const dl_knowledge *k, const char *base, const char *python)
-{
-    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
-    unsigned major, minor;
-    char tag[16];
-    size_t r;
-    if (!python || sscanf(python, "%u.%u", &major, &minor) != 2)
-        return false;
-    snprintf(tag, sizeof tag, "cp%u%u", major, minor);
-    for (r = 0; t && r < t->rows; r++) {
-        const char *tags = dl_table_cell(t, r, DL_COL_torch_wheels_python_tags), *at;
-        if (strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), base) != 0 || !tags)
-            continue;
-        for (at = strstr(tags, tag); at; at = strstr(at + 1, tag))
-            if (at[strlen(tag)] == '\0' || at[strlen(tag)] == ';')
-                return true;
-    }
-    return false;
-}
-
 /* pip's list holds only the 0.1.2 source releases ("from versions: 0.1.2, 0.1.2.post1,
  * 0.1.2.post2"): it found no wheel at all for this interpreter. When the pinned release was
  * built for the text's Python (before 3.9, when python.org's installer was not yet 64-bit
@@ -789,7 +767,7 @@ static const char *only_old_sdists_for_built_python(const dl_knowledge *k, const
         return verdict;
     if ((plus = strchr(want, '+')) != NULL)
         *plus = '\0';
-    return release_built_for_python(k, want, py->version.value) ? "python_32bit" : verdict;
+    return dl_kq_release_has_python(k, want, py->version.value) ? "python_32bit" : verdict;
 }
 
 static const char *no_wheel_at_all(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
@@ -805,7 +783,7 @@ static const char *no_wheel_at_all(const dl_knowledge *k, const dl_paste *p, con
         /* the pinned release was built for this Python ("torch==1.4.0+cpu" with Python
          * 3.8.2): pip found nothing for the interpreter's platform, which on Windows is a
          * 32-bit Python (pytorch#35873) */
-        if (py && release_built_for_python(k, want, py->version.value) &&
+        if (py && dl_kq_release_has_python(k, want, py->version.value) &&
             !python_64bit_by_default(py))
             return id;
         return "python_unsupported";
