@@ -278,16 +278,6 @@ static long cuda_index_named(const dl_paste *p, char *out, size_t n)
     return -1;
 }
 
-static bool variant_known(const dl_knowledge *k, const char *variant)
-{
-    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
-    size_t r;
-    for (r = 0; t && r < t->rows; r++)
-        if (!strcmp(dl_table_cell(t, r, DL_COL_wheel_arches_cuda_variant), variant))
-            return true;
-    return false;
-}
-
 void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -305,7 +295,8 @@ void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e)
     char variant[16];
     long line;
     if ((line = cuda_index_named(&e->paste, variant, sizeof variant)) < 0 ||
-        variant_known(k, variant) ||
+        dl_kq_find(dl_knowledge_at(k, DL_TABLE_wheel_arches), DL_COL_wheel_arches_cuda_variant,
+                   variant) >= 0 ||
         dl_paste_find_any(&e->paste, none, sizeof none / sizeof none[0]) < 0)
         return;
     dl_text_causes_step_back(e, ids, sizeof ids / sizeof ids[0]);

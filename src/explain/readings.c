@@ -37,12 +37,8 @@ static bool requested_torch(const dl_paste *p, char *out, size_t n)
 
 static bool known_release(const dl_knowledge *k, const char *version)
 {
-    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
-    size_t r;
-    for (r = 0; t && r < t->rows; r++)
-        if (!strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), version))
-            return true;
-    return false;
+    return dl_kq_find(dl_knowledge_at(k, DL_TABLE_torch_wheels), DL_COL_torch_wheels_torch_version,
+                      version) >= 0;
 }
 
 /* "requirement torch>=2.1.0dev (from versions: 2.0.0)": pip found releases for this Python,
