@@ -915,12 +915,16 @@ static bool cuda_index_only(const dl_paste *p)
 /* pip finds no torch "+cuXYZ" on a Mac, or none at all on PyTorch's CUDA index alone: the
  * CUDA index has no macOS wheels at all, so the Mac is the cause, not the Python version or
  * platform tag of one wheel. */
+static bool mac_host_named(const dl_paste *p);
+
 static const char *cuda_wheel_on_a_mac(const dl_paste *p, const dl_facts *f, const char *id)
 {
     long at = dl_paste_find(p, 0, "satisfies the requirement torch");
     if (at < 0)
         at = dl_paste_find(p, 0, "distribution found for torch");
-    if (at < 0 || !dl_q_text_is(&f->os.family, "macos") ||
+    /* the Mac named in words ("Apple M2", "MacBook") where no other OS was read */
+    if (at < 0 ||
+        !(dl_q_text_is(&f->os.family, "macos") || (!f->os.family.value && mac_host_named(p))) ||
         (!strstr(p->lines[at].lower, "+cu") && !cuda_index_only(p)))
         return id;
     return "no_cuda_on_macos";

@@ -419,7 +419,10 @@ static void python_version(const char *l, const char *low, dl_facts *f, dl_text_
 {
     char v[64];
     (void)l;
-    if ((strstr(low, "python version:") && value_after(low, "python version", v, sizeof v)) ||
+    /* not pip's "Ignored the following versions that require a different python version:
+     * 1.6.2 Requires-Python ...", whose numbers are a package's releases */
+    if ((strstr(low, "python version:") && !strstr(low, "different python version") &&
+         value_after(low, "python version", v, sizeof v)) ||
         (!strncmp(low, "python 3.", 9) && value_after(low, "python", v, sizeof v)) ||
         (!strncmp(low, "python 2.", 9) && value_after(low, "python", v, sizeof v))) {
         dl_python *py = python(f);
