@@ -451,7 +451,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
     dl_explain_extension_package_fix(out);
-    dl_explain_tagged_pin_fix(out);
+    dl_explain_tagged_pin_fix(k, out);
     dl_explain_dropped_gpu_fix(k, out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

@@ -1,6 +1,7 @@
 #include "explain/install_text.h"
 
 #include "explain/text_cause.h"
+#include "facts/query.h"
 #include "rules/fixes.h"
 #include "rules/know_query.h"
 
@@ -332,7 +333,37 @@ static bool tagged_pin(const dl_paste *p, char *release, size_t rn, char *tag, s
     return false;
 }
 
-void dl_explain_tagged_pin_fix(dl_explanation *e)
+/* The CUDA and CPU builds torch_releases.csv lists for a release on the text's OS (Windows'
+ * column on Windows, Linux's otherwise), or "" when the release is not in the table. */
+static const char *published_builds(const dl_knowledge *k, const char *release, const dl_facts *f)
+{
+    long r = dl_kq_torch_release(k, release);
+    const char *v;
+    if (r < 0)
+        return "";
+    v = dl_table_cell(dl_knowledge_at(k, DL_TABLE_torch_releases), (size_t)r,
+                      dl_q_text_is(&f->os.family, "windows")
+                          ? DL_COL_torch_releases_cuda_variants_windows
+                          : DL_COL_torch_releases_cuda_variants_linux);
+    return v ? v : "";
+}
+
+/* The table has no row for the release, or lists the tag among its builds ("cpu" always
+ * counts): false only when the table says the pair never existed. */
+static bool build_published(const dl_knowledge *k, const char *release, const char *tag,
+                            const dl_facts *f)
+{
+    const char *builds = published_builds(k, release, f), *at;
+    size_t n = strlen(tag);
+    if (!*builds || !strcmp(tag, "cpu"))
+        return true;
+    for (at = strstr(builds, tag); at; at = strstr(at + 1, tag))
+        if ((at == builds || at[-1] == ';') && (at[n] == '\0' || at[n] == ';'))
+            return true;
+    return false;
+}
+
+void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "wheel_tag_mismatch");
     char release[24], tag[16];
@@ -340,6 +371,18 @@ void dl_explain_tagged_pin_fix(dl_explanation *e)
         !tagged_pin(&e->paste, release, sizeof release, tag, sizeof tag))
         return;
     dl_finding_fix_clear(x);
+    if (!build_published(k, release, tag, &e->facts)) {
+        char builds[128];
+        size_t i;
+        snprintf(builds, sizeof builds, "%s", published_builds(k, release, &e->facts));
+        for (i = 0; builds[i]; i++)
+            if (builds[i] == ';')
+                builds[i] = ' ';
+        dl_fix_note(x, "torch %s was never built for %s: its CUDA builds are %s "
+                       "(torch_releases.csv); pin one of them, or a release built for %s",
+                    release, tag, builds, tag);
+        return;
+    }
     dl_finding_fix(x, "python -m pip install torch==%s --index-url https://download.pytorch.org/whl/%s",
                    release, tag);
     dl_fix_note(x, "torch %s+%s is on PyTorch's index for %s, not on PyPI; a requirements file "

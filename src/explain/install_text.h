@@ -21,8 +21,9 @@ void dl_explain_versions_end_at_intel_mac(dl_explanation *e);
 void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e);
 
 /* wheel_tag_mismatch's general fix, where the text pins a tagged torch
- * ("torch==2.7.1+cu128"): the command for that release from that tag's index. */
-void dl_explain_tagged_pin_fix(dl_explanation *e);
+ * ("torch==2.7.1+cu128"): the command for that release from that tag's index, or, where
+ * torch_releases.csv says that release was never built for that tag, the builds it has. */
+void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e);
 
 /* A launcher's "Couldn't install torch" (the Stable Diffusion web UI's) where the release its
  * command pins has no wheel for the Python the text's banner names: python_unsupported. */

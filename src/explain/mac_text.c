@@ -59,7 +59,8 @@ void dl_explain_mac_cuda_unavailable(dl_explanation *e)
         /* collect_env's "Is CUDA available: False" is every Mac's answer, not a symptom;
          * code already on MPS that meets CUDA is torch's own matter (a compile bug) */
         strstr(e->paste.lines[line].lower, "is cuda available") ||
-        dl_paste_find(&e->paste, 0, "mps") >= 0)
+        (dl_paste_find(&e->paste, 0, "mps") >= 0 && !strstr(e->paste.lines[line].lower, "bitsandbytes") &&
+         !strstr(e->paste.lines[line].lower, "quantization")))
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

@@ -1514,7 +1514,7 @@ static long mac_line(const dl_paste *p)
     static const char *const macos[] = {"macos", "mac os", "osx", "mac 1", "macbook",
                                         "imac", "apple silicon", "apple m1", "apple m2",
                                         "apple m3", "apple m4", "backends.mps", "'mps'",
-                                        "\"mps\""};
+                                        "\"mps\"", "device: mps"};
     static const char *const mac_words[] = {"mac", "mbp", "os x", "m1", "m2", "m3", "m4"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
