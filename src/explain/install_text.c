@@ -304,9 +304,10 @@ void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
-/* The first torch requirement with a CUDA or CPU tag in the text ("torch==2.7.1+cu128"):
- * its release and tag; false when none. */
-static bool tagged_pin(const dl_paste *p, char *release, size_t rn, char *tag, size_t tn)
+/* The first torch requirement in the text ("torch==2.7.1+cu128"; with tagged, the first
+ * with a CUDA or CPU tag): its release, and its tag ("" when none); false when none. */
+static bool torch_pin(const dl_paste *p, bool tagged, char *release, size_t rn, char *tag,
+                      size_t tn)
 {
     long i;
     for (i = dl_paste_find(p, 0, "torch=="); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch==")) {
@@ -318,15 +319,16 @@ static bool tagged_pin(const dl_paste *p, char *release, size_t rn, char *tag, s
         at += 7;
         while ((isdigit((unsigned char)at[a]) || at[a] == '.') && a + 1 < rn)
             a++;
-        if (!a || at[a] != '+')
-            continue;
-        while (isalnum((unsigned char)at[a + 1 + b]) && b + 1 < tn)
-            b++;
-        if (b < 3 || (strncmp(at + a + 1, "cu", 2) != 0 && strncmp(at + a + 1, "cpu", 3) != 0))
+        if (at[a] == '+')
+            while (isalnum((unsigned char)at[a + 1 + b]) && b + 1 < tn)
+                b++;
+        if (!a || (tagged && (b < 3 || (strncmp(at + a + 1, "cu", 2) != 0 &&
+                                        strncmp(at + a + 1, "cpu", 3) != 0))))
             continue;
         memcpy(release, at, a);
         release[a] = '\0';
-        memcpy(tag, at + a + 1, b);
+        if (b)
+            memcpy(tag, at + a + 1, b);
         tag[b] = '\0';
         return true;
     }
@@ -368,7 +370,7 @@ void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)
     dl_finding *x = dl_findings_get(&e->findings, "wheel_tag_mismatch");
     char release[24], tag[16];
     if (!x || !dl_finding_fix_is_only(x, "give PyTorch's index for that tag") ||
-        !tagged_pin(&e->paste, release, sizeof release, tag, sizeof tag))
+        !torch_pin(&e->paste, true, release, sizeof release, tag, sizeof tag))
         return;
     dl_finding_fix_clear(x);
     if (!build_published(k, release, tag, &e->facts)) {
@@ -389,28 +391,6 @@ void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)
                    "keeps the tag and names that index with --extra-index-url", release, tag, tag);
 }
 
-/* The release a launcher's install command pins ("pip install torch==1.12.1+cu113"), with
- * its local tag cut; false when none. */
-static bool pinned_release(const dl_paste *p, char *out, size_t n)
-{
-    char tag[16];
-    long i;
-    if (tagged_pin(p, out, n, tag, sizeof tag))
-        return true;
-    for (i = dl_paste_find(p, 0, "torch=="); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch==")) {
-        const char *at = strstr(p->lines[i].lower, "torch==") + 7;
-        size_t k = 0;
-        while ((isdigit((unsigned char)at[k]) || at[k] == '.') && k + 1 < n) {
-            out[k] = at[k];
-            k++;
-        }
-        out[k] = '\0';
-        if (k)
-            return true;
-    }
-    return false;
-}
-
 void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -425,11 +405,12 @@ void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explan
         "`python -VV` in the launcher's environment and the command it ran"};
     const dl_python *py = e->facts.pythons.count
                               ? &DL_LIST_AT(e->facts.pythons, dl_python, 0) : NULL;
-    char release[24];
+    char release[24], tag[16];
     long line;
     if (dl_text_cause_read(e) || !py || !py->version.value ||
         (line = dl_paste_find(&e->paste, 0, "couldn't install torch")) < 0 ||
-        !pinned_release(&e->paste, release, sizeof release) ||
+        (!torch_pin(&e->paste, true, release, sizeof release, tag, sizeof tag) &&
+         !torch_pin(&e->paste, false, release, sizeof release, tag, sizeof tag)) ||
         dl_kq_torch_release(k, release) < 0 ||
         dl_kq_release_has_python(k, release, py->version.value))
         return;

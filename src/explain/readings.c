@@ -746,6 +746,19 @@ static bool python_64bit_by_default(const dl_python *py)
  * that pip cannot find either way is more often one that predates this (64-bit) Python:
  * Python.org's installer has been 64-bit by default since 3.9, and old pins outlive the
  * Pythons they were made for. */
+/* The release pip was asked for (its local tag cut) has wheels for the text's Python, and
+ * that Python is older than 3.9, when python.org's installer was not yet 64-bit by default. */
+static bool pin_built_for_older_python(const dl_knowledge *k, const dl_paste *p,
+                                       const dl_python *py)
+{
+    char want[64], *plus;
+    if (python_64bit_by_default(py) || !requested_torch(p, want, sizeof want))
+        return false;
+    if ((plus = strchr(want, '+')) != NULL)
+        *plus = '\0';
+    return dl_kq_release_has_python(k, want, py->version.value);
+}
+
 /* pip's list holds only the 0.1.2 source releases ("from versions: 0.1.2, 0.1.2.post1,
  * 0.1.2.post2"): it found no wheel at all for this interpreter. When the pinned release was
  * built for the text's Python (before 3.9, when python.org's installer was not yet 64-bit
@@ -754,36 +767,26 @@ static const char *only_old_sdists_for_built_python(const dl_knowledge *k, const
                                                     const dl_facts *f, const char *verdict)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    long i = dl_paste_find(p, 0, "(from versions: 0.1.2");
-    char want[64], *plus;
-    if (strcmp(verdict, "python_unsupported") != 0 || i < 0 || !py ||
-        (py->bits.known && py->bits.value == 64) || python_64bit_by_default(py) ||
-        dl_q_text_is(&f->os.family, "linux") || dl_q_text_is(&f->os.family, "macos") ||
-        !requested_torch(p, want, sizeof want))
+    if (strcmp(verdict, "python_unsupported") != 0 ||
+        dl_paste_find(p, 0, "(from versions: 0.1.2") < 0 || !py ||
+        (py->bits.known && py->bits.value == 64) || dl_q_text_is(&f->os.family, "linux") ||
+        dl_q_text_is(&f->os.family, "macos") || !pin_built_for_older_python(k, p, py))
         return verdict;
-    if ((plus = strchr(want, '+')) != NULL)
-        *plus = '\0';
-    return dl_kq_release_has_python(k, want, py->version.value) ? "python_32bit" : verdict;
+    return "python_32bit";
 }
 
 static const char *no_wheel_at_all(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                                    const char *id)
 {
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
-    char want[64], *plus;
+    char want[64];
     if (py && py->bits.known)
         return py->bits.value == 64 ? "python_unsupported" : id;
-    if (requested_torch(p, want, sizeof want)) {
-        if ((plus = strchr(want, '+')) != NULL)
-            *plus = '\0';
-        /* the pinned release was built for this Python ("torch==1.4.0+cpu" with Python
-         * 3.8.2): pip found nothing for the interpreter's platform, which on Windows is a
-         * 32-bit Python (pytorch#35873) */
-        if (py && dl_kq_release_has_python(k, want, py->version.value) &&
-            !python_64bit_by_default(py))
-            return id;
-        return "python_unsupported";
-    }
+    /* the pinned release was built for this Python ("torch==1.4.0+cpu" with Python 3.8.2):
+     * pip found nothing for the interpreter's platform, which on Windows is a 32-bit Python
+     * (pytorch#35873) */
+    if (requested_torch(p, want, sizeof want))
+        return py && pin_built_for_older_python(k, p, py) ? id : "python_unsupported";
     if (python_64bit_by_default(py))
         return "python_unsupported";
     return id;

@@ -729,8 +729,7 @@ static bool add_cc_arch(dl_python *py, const char *s)
 {
     unsigned major, minor;
     char sm[16];
-    int used = 0;
-    if (sscanf(s, "%u.%u%n", &major, &minor, &used) != 2 || major < 1 || major > 20 || minor > 9)
+    if (sscanf(s, "%u.%u", &major, &minor) != 2 || major < 1 || major > 20 || minor > 9)
         return false;
     snprintf(sm, sizeof sm, "sm_%u%u", major, minor);
     dl_list_known(&py->runtime.arch_list);
