@@ -283,9 +283,9 @@ void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e)
 {
     static const dl_text_cause cause = {
         "wheel_tag_mismatch",
-        "The install command's index names a CUDA build that download.pytorch.org has never "
-        "published for torch (a mistyped or made-up index, such as cu131 or cu12.1): pip "
-        "found no torch there, whatever the Python",
+        "The install command's index names a CUDA build no torch release in dlenv's tables "
+        "was built for (a mistyped or made-up index, such as cu131 or cu12.1, unless it is "
+        "newer than these tables): pip found no torch there, whatever the Python",
         "# use an index named after a CUDA release torch is built for (cu118, cu121, cu124, "
         "cu126, cu128, cu129, cu130, cu132, each for some releases): dlenv plan prints the "
         "one for this machine's GPU and driver",
