@@ -23,6 +23,32 @@ static void derive_driver_cuda(const dl_knowledge *k, dl_facts *f)
         dl_int_set(&f->nvml.cuda_driver_version, cuda);
 }
 
+/* A driver named only by its branch ("driver 470"): the CUDA the branch's newest release
+ * runs. That bounds it from above, so a CUDA beyond even that is too new for the driver,
+ * and a CUDA the branch's first releases may lack is not called too new. */
+static void derive_branch_cuda(const dl_knowledge *k, dl_explanation *e)
+{
+    dl_facts *f = &e->facts;
+    dl_text_facts *w = &e->where;
+    char top[16];
+    int cuda;
+    if (!w->driver_branch || f->nvml.driver_version.value || f->nvml.cuda_driver_version.known)
+        return;
+    snprintf(top, sizeof top, "%d.999.99", w->driver_branch);
+    cuda = dl_driver_cuda_for_driver(k, top,
+                                     dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_WINDOWS
+                                         ? DL_PLAN_OS_WINDOWS : DL_PLAN_OS_LINUX);
+    if (!cuda)
+        return;
+    dl_int_set(&f->nvml.cuda_driver_version, cuda);
+    if (w->n < DL_TEXT_FACT_MAX) {
+        w->where[w->n].fact = "nvml.cuda_driver_version";
+        w->where[w->n].line = w->driver_branch_line;
+        w->where[w->n].inferred_from = NULL;
+        w->n++;
+    }
+}
+
 /* A GPU named without its capability (nvidia-smi -L, collect_env): from the name table,
  * once per report. A name sold on two chips leaves the capability unknown, but its span
  * (both chips) may still decide a reading (readings.c). */
@@ -210,6 +236,7 @@ void dl_explain_derive_facts(const dl_knowledge *k, dl_explanation *e)
 {
     derive_companion_pins(k, &e->facts);
     derive_driver_cuda(k, &e->facts);
+    derive_branch_cuda(k, e);
     derive_gpu_cc(k, &e->facts, &e->gpu);
     derive_windows_pypi_cpu(&e->paste, &e->where, &e->facts);
 }

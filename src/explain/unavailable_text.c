@@ -15,10 +15,14 @@
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
  * doctor's rule has judged the pair, and a driver that runs CUDA 12 runs every wheel but the
  * newest. A driver for CUDA 11 or older with torch's CUDA unknown keeps the reading. */
-static bool driver_rules_it_out(const dl_facts *f, const char *cuda)
+static bool driver_rules_it_out(const dl_explanation *e, const char *cuda)
 {
+    const dl_facts *f = &e->facts;
+    /* a driver named by its branch alone ("nvidia-driver-535") bounds the CUDA it runs:
+     * with torch's CUDA known the rule has judged the pair; without it, the branch says
+     * too little (the newest wheels want a newer branch than any "CUDA 12" one) */
     if (!f->nvml.driver_version.value)
-        return false;
+        return e->where.driver_branch && f->nvml.cuda_driver_version.known && cuda;
     return cuda || !f->nvml.cuda_driver_version.known ||
            f->nvml.cuda_driver_version.value >= 12000;
 }
@@ -160,7 +164,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
     const char *cuda = dl_q_torch_cuda(f);
     dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     long line;
-    if (dl_text_cause_read(e) || driver_rules_it_out(f, cuda) || os == DL_PLAN_OS_MACOS ||
+    if (dl_text_cause_read(e) || driver_rules_it_out(e, cuda) || os == DL_PLAN_OS_MACOS ||
         os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||

@@ -2379,6 +2379,55 @@ static size_t driver_number_at(const char *s)
     return n;
 }
 
+/* A driver branch at `s`: three digits from 300 on that are neither a release ("470.82")
+ * nor a quantity ("driver uses 500 MB", "550W"): "driver 470", "nvidia-driver-535-server",
+ * "drivers 390 and". 0 when it is not one. */
+static int driver_branch_at(const char *s)
+{
+    static const char *const units[] = {"mb", "mib", "gb", "gib", "kb", "w", "watt", "mhz",
+                                        "ghz", "ms", "sec", "min", "fps", "times", "x", "%"};
+    const char *after = s + 3;
+    size_t k;
+    if (!isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[1]) ||
+        !isdigit((unsigned char)s[2]) || s[0] < '3' || isdigit((unsigned char)*after) ||
+        *after == '.' || (*after == ',' && isdigit((unsigned char)after[1])))
+        return 0;
+    after += strspn(after, " ");
+    for (k = 0; k < sizeof units / sizeof units[0]; k++) {
+        size_t n = strlen(units[k]);
+        if (!strncmp(after, units[k], n) && !isalpha((unsigned char)after[n]))
+            return 0;
+    }
+    if (isalpha((unsigned char)s[3]))
+        return 0;
+    return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+}
+
+/* The driver's branch alone, when no release was read: right after the word ("driver
+ * 470", "drivers 390", "driver version 535", "nvidia-driver-550"), not further, so that a
+ * GPU or a count in the same sentence is not taken for it. */
+static void driver_branch_in_words(const dl_paste *p, const dl_facts *f, dl_text_facts *w)
+{
+    static const char *const words[] = {"driver"};
+    long i;
+    if (f->nvml.driver_version.value || f->nvml.cuda_driver_version.known)
+        return;
+    for (i = first_line_from(p, 0, words, 1); i >= 0 && !w->driver_branch;
+         i = first_line_from(p, (size_t)i + 1, words, 1)) {
+        const char *at = strstr(p->lines[i].lower, "driver"), *c = at + 6;
+        if (*c == 's')
+            c++;
+        c += strspn(c, " :-=");
+        if (!strncmp(c, "version", 7))
+            c += 7 + strspn(c + 7, " :-=");
+        else if (!strncmp(c, "is ", 3))
+            c += 3;
+        if (c[-1] != '.' && !isdigit((unsigned char)c[-1]))
+            w->driver_branch = driver_branch_at(c);
+        w->driver_branch_line = (size_t)i;
+    }
+}
+
 /* The driver said in words: "my driver is 470.82", "nvidia driver vision of my machine is
  * 381.22", "驱动版本 470.82", "драйвер 535.104": the first driver-shaped number within a
  * few words after the word, when no structured line gave the driver. */
@@ -2949,6 +2998,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     gpu_in_words(p, f, w);
     gpu_model_alone(p, f, w);
     driver_in_words(p, f, w);
+    driver_branch_in_words(p, f, w);
     arch_in_words(p, f, w);
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);

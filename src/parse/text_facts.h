@@ -22,6 +22,11 @@ typedef struct dl_text_fact_line {
 typedef struct dl_text_facts {
     dl_text_fact_line where[DL_TEXT_FACT_MAX];
     size_t n;
+    /* a driver named only by its branch ("driver 470", "nvidia-driver-535"), with no
+     * release: 0 when none. Not a fact of its own (the schema's driver is a release), it
+     * bounds the CUDA the driver runs (explain/derive.c); driver_branch_line is its line. */
+    int driver_branch;
+    size_t driver_branch_line;
 } dl_text_facts;
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *where);
