@@ -398,6 +398,8 @@ static long app_no_gpu_on_nvidia_line(const dl_explanation *e)
     return dl_text_app_no_gpu_bare_line(&e->paste);
 }
 
+static long gpu_not_seen_line(const dl_paste *p);
+
 void dl_explain_gpu_unused_on_windows(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -415,7 +417,7 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 && (line = dl_text_gpu_unused_line(&e->paste)) < 0 &&
-         (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
+         (line = gpu_not_seen_line(&e->paste)) < 0 && (line = no_gpu_counted_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
          (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
          (line = app_no_gpu_on_nvidia_line(e)) < 0) ||
         dl_explain_availability_differs(e))
