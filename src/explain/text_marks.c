@@ -335,7 +335,13 @@ static long library_says_unavailable(const dl_paste *p)
                                         * where torch.cuda.is_available() is False
                                         * (utils/import_utils.py is_bitsandbytes_available) */
                                        "no gpu found. a gpu is needed for quantization",
-                                       "and the latest version of bitsandbytes"};
+                                       "and the latest version of bitsandbytes",
+                                       /* the VITS family's train.py (so-vits-svc, RVC,
+                                        * Bert-VITS2): assert torch.cuda.is_available(),
+                                        * "CPU training is not allowed."; GPT-SoVITS: "Only
+                                        * GPU training is allowed." (it accepts MPS too) */
+                                       "cpu training is not allowed",
+                                       "only gpu training is allowed"};
     return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
 }
 

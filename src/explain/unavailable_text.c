@@ -527,7 +527,12 @@ void dl_explain_uvm_missing_unknown_error(dl_explanation *e)
 
 long dl_text_cpu_run_warning_line(const dl_paste *p)
 {
-    return dl_paste_find(p, 0, "fp16 is not supported on cpu");
+    /* whisper's; GFPGAN's inference script when torch.cuda.is_available() is False; RVC's
+     * when it finds no CUDA device */
+    static const char *const warnings[] = {"fp16 is not supported on cpu",
+                                           "is slow on cpu. we do not use it",
+                                           "no supported nvidia gpu found"};
+    return dl_paste_find_any(p, warnings, sizeof warnings / sizeof warnings[0]);
 }
 
 bool dl_text_chose_cpu(const dl_paste *p)
