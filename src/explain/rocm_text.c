@@ -141,6 +141,36 @@ void dl_explain_rocm_no_gpu(dl_explanation *e)
         dl_text_cause_add(e, &cause, line, -1);
 }
 
+void dl_explain_amd_torch_without_rocm(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "torch sees no GPU on an AMD card, and nothing shows a ROCm build: pip installed "
+        "another build of torch (a CPU one, or PyPI's CUDA one through --extra-index-url), "
+        "and only torch's ROCm build uses an AMD GPU",
+        "# uninstall torch (and torchvision, torchaudio), then install them from the ROCm "
+        "index alone, with --index-url (not --extra-index-url, which lets pip take PyPI's "
+        "wheel): https://download.pytorch.org/whl/ followed by the ROCm release, as "
+        "pytorch.org's selector prints it",
+        {"non_nvidia_gpu", "arch_not_in_wheel"},
+        "`python -c \"import torch; print(torch.__version__, torch.version.hip)\"` (a ROCm "
+        "build has +rocm in its version and a HIP version)"};
+    static const char *const amd[] = {"non_nvidia_gpu"};
+    long line;
+    if (dl_text_rocm_build(e) || !dl_text_other_vendor_gpu(&e->facts) ||
+        dl_gpu_vendor_of_name(DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0).name.value) !=
+            DL_GPU_AMD ||
+        (dl_paste_find(&e->paste, 0, "/whl/rocm") < 0 &&
+         dl_paste_find(&e->paste, 0, "/whl/nightly/rocm") < 0) ||
+        dl_q_is_windows(&e->facts) || (line = dl_text_unavailable_line(&e->paste)) < 0)
+        return;
+    /* the writer knows the GPU is AMD's and asked for ROCm: "CUDA cannot work on AMD"
+     * answers no question; which build pip installed does */
+    dl_text_causes_step_back(e, amd, 1);
+    if (!dl_text_cause_read(e))
+        dl_text_cause_add(e, &cause, line, -1);
+}
+
 /* A gfx id in the text ("gfx1031", rocminfo's "Name: gfx1031"): its line, the id in out. */
 static long gfx_in_text(const dl_paste *p, char *out, size_t cap)
 {

@@ -21,6 +21,12 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e);
  * container without /dev/kfd and /dev/dri, WSL2 without AMD's WSL driver and wheels. */
 void dl_explain_rocm_no_gpu(dl_explanation *e);
 
+/* An AMD GPU off Windows, pip pointed at a ROCm index of pytorch.org, torch answering
+ * is_available() False, and nothing showing a ROCm build: pip took another build (PyPI's,
+ * through --extra-index-url, or a CPU one). cpu_only_build, with non_nvidia_gpu (a CUDA
+ * build) as the candidate the version would decide. */
+void dl_explain_amd_torch_without_rocm(dl_explanation *e);
+
 /* "is_available() False" (or "No HIP GPUs are available") with a ROCm torch whose release
  * the table knows and an AMD target (the GPU's name, or a gfx id that rocminfo printed)
  * that build lacks: arch_not_in_wheel, with HSA_OVERRIDE_GFX_VERSION as the fix where the

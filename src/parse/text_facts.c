@@ -2120,14 +2120,37 @@ static bool glued_gt_model(const char *low, const char *at)
  * GTX, GT, MX) with the model number after it ("rtx3060", "GT 1030", "MX450", "RTX A6000"),
  * so that
  * "gt " in prose or "mx" inside a word is not one. NULL when it does not. */
+/* Radeon's "XT"/"XTX" after a bare model number ("AMD 6800XT", "AMD 7900 XTX"): Ryzen CPUs
+ * written the same way end in "X" ("AMD 5950X", "AMD 7800X3D") and are no GPU. */
+static bool amd_xt_suffix(const char *s)
+{
+    if (*s == ' ')
+        s++;
+    return s[0] == 'x' && s[1] == 't' && !isalpha((unsigned char)s[2 + (s[2] == 'x')]);
+}
+
 static const char *gpu_mark_at(const char *low, const char *mark)
 {
     const char *at;
     size_t n = strlen(mark);
     bool short_mark = !strcmp(mark, "rtx") || !strcmp(mark, "gtx") || !strcmp(mark, "gt ") ||
-                      !strcmp(mark, "mx") || !strcmp(mark, "gt");
+                      !strcmp(mark, "mx") || !strcmp(mark, "gt") || !strcmp(mark, "rx");
     /* "Nvidia 1080ti", "NVIDIA 3090": the maker and a bare four-digit model number, nothing
      * between (three digits are a driver branch: "NVIDIA 535"; a dot makes a version) */
+    /* "AMD 6800XT", "Arc B580": AMD's and Intel's maker or line and a bare model number */
+    if (!strcmp(mark, "amd ") || !strcmp(mark, "arc ")) {
+        for (at = strstr(low, mark); at; at = strstr(at + 1, mark)) {
+            const char *model = at + n + (mark[0] == 'a' && mark[1] == 'r' &&
+                                          (at[n] == 'a' || at[n] == 'b'));
+            size_t digits = strspn(model, "0123456789");
+            if ((at == low || !isalnum((unsigned char)at[-1])) && model > at + n - 1 &&
+                (mark[1] == 'm' ? digits == 4 && amd_xt_suffix(model + digits)
+                                : (model > at + n && digits == 3)) &&
+                model[digits] != '.')
+                return at;
+        }
+        return NULL;
+    }
     if (!strcmp(mark, "nvidia ")) {
         for (at = strstr(low, mark); at; at = strstr(at + 1, mark))
             if ((at == low || !isalnum((unsigned char)at[-1])) &&
@@ -2302,8 +2325,11 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
                                          "v100", "p100", "l40", "a10g", "b200", "k80", "h800",
                                          "a800", "h20", "b300", "b100", "gb200", "gb300",
                                          "gb10", "nvidia "};
+    /* AMD's "RX 6600", "rx6700xt", "RX 7900 XTX" are named without "Radeon" as often as
+     * with it */
     static const char *const others[] = {"radeon", "intel hd", "intel uhd", "intel(r) uhd",
-                                         "intel(r) hd", "iris", "intel arc"};
+                                         "intel(r) hd", "iris", "intel arc", "rx", "amd ",
+                                         "arc "};
     const char *l, *low, *best = NULL, *other_best = NULL;
     char out[64];
     long line = -1, other_line;

@@ -37,6 +37,10 @@ dl_gpu_vendor dl_gpu_vendor_of_name(const char *name)
     /* a bare gfx id ("gfx1100", what rocminfo prints) is an AMD GPU */
     if (!strncmp(name, "gfx", 3) && isdigit((unsigned char)name[3]))
         return DL_GPU_AMD;
+    /* Radeon's model written alone: "RX 6600", "rx6700xt" */
+    if (tolower((unsigned char)name[0]) == 'r' && tolower((unsigned char)name[1]) == 'x' &&
+        (isdigit((unsigned char)name[2]) || (name[2] == ' ' && isdigit((unsigned char)name[3]))))
+        return DL_GPU_AMD;
     for (i = 0; i < sizeof words / sizeof words[0]; i++)
         if (contains_word(name, words[i].word))
             return words[i].v;
