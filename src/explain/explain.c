@@ -18,6 +18,7 @@
 #include "explain/quote.h"
 #include "explain/release_text.h"
 #include "explain/unavailable_text.h"
+#include "explain/driver_fix.h"
 #include "explain/stdlib_shadow.h"
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
@@ -456,6 +457,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_extension_package_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_dropped_gpu_fix(k, out);
+    dl_explain_driver_too_old_fix(k, out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -1,0 +1,163 @@
+#include "explain/driver_fix.h"
+
+#include "explain/text_marks.h"
+#include "facts/query.h"
+#include "know/arch.h"
+#include "know/version.h"
+#include "plan/driver_table.h"
+#include "plan/plan.h"
+#include "rules/fixes.h"
+#include "rules/know_query.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "cu118" as CUDA's integer (11080); 0 when it is no CUDA variant. */
+static int variant_cuda(const char *v, size_t n)
+{
+    int digits;
+    if (n < 5 || strncmp(v, "cu", 2) != 0)
+        return 0;
+    digits = atoi(v + 2); /* 118, 121, 130 */
+    return digits >= 100 ? (digits / 10) * 1000 + (digits % 10) * 10 : 0;
+}
+
+/* A build for CUDA `cuda` runs on a driver that runs CUDA up to `driver`: outright, or by
+ * minor-version compatibility within the major from CUDA 11 on (a CUDA 11 driver from 11.1
+ * on, 455 and newer, is above 11's 450.80.02; every CUDA 12 and 13 driver is above its
+ * major's minimum). */
+static bool runs_on(int cuda, int driver)
+{
+    if (cuda <= driver)
+        return true;
+    return cuda / 1000 == driver / 1000 && cuda >= 11000 &&
+           (cuda / 1000 > 11 || driver >= 11010);
+}
+
+/* The build (torch `release`, `variant`) has machine code for every capability the text's
+ * GPU may have; true when the text names no GPU (the note says the build, the GPU decides
+ * the rest). A build the arch table does not list is not taken for one that runs. */
+static bool has_kernels(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
+                        const char *variant, bool windows)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_wheel_arches);
+    dl_arch_list parsed;
+    long row;
+    if (!gpu->hi)
+        return true;
+    row = dl_kq_wheel_arches(k, release, variant, windows ? "windows" : "linux");
+    if (row < 0 && windows)
+        row = dl_kq_wheel_arches(k, release, variant, "linux");
+    if (row < 0 ||
+        !dl_arch_list_parse(dl_table_cell(t, (size_t)row, DL_COL_wheel_arches_torch_cuda_arch_list),
+                            &parsed))
+        return false;
+    return dl_arch_check(gpu->lo / 10, gpu->lo % 10, &parsed).verdict == DL_ARCH_RUNS_SASS &&
+           dl_arch_check(gpu->hi / 10, gpu->hi % 10, &parsed).verdict == DL_ARCH_RUNS_SASS;
+}
+
+/* The newest variant in a ";"-list of torch_releases that runs on the driver and the GPU:
+ * its CUDA, and its name in tag; 0 when none does. */
+static int best_variant(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
+                        bool windows, const char *list, int driver, char *tag, size_t cap)
+{
+    const char *at;
+    int best = 0;
+    for (at = list; *at; at += strcspn(at, ";"), at += *at == ';') {
+        size_t n = strcspn(at, ";");
+        int c = variant_cuda(at, n);
+        char variant[16];
+        if (!c || n >= sizeof variant)
+            continue;
+        memcpy(variant, at, n);
+        variant[n] = '\0';
+        if (runs_on(c, driver) && c > best && n < cap &&
+            has_kernels(k, gpu, release, variant, windows)) {
+            best = c;
+            memcpy(tag, at, n);
+            tag[n] = '\0';
+        }
+    }
+    return best;
+}
+
+/* The newest released torch with a CUDA build that runs on the driver: its row and, in
+ * tag, that build's variant; -1 when none. */
+static long newest_build_for(const dl_knowledge *k, const dl_gpu_span *gpu, int driver,
+                             bool windows, char *tag, size_t cap)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    dl_torch_version best, v;
+    long row = -1;
+    size_t r;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *status = dl_table_cell(t, r, DL_COL_torch_releases_status);
+        const char *list = dl_table_cell(t, r, windows ? DL_COL_torch_releases_cuda_variants_windows
+                                                       : DL_COL_torch_releases_cuda_variants_linux);
+        const char *release = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
+        char here[16];
+        if (!status || strcmp(status, "released") != 0 || !list ||
+            !dl_torch_version_parse(release, &v) ||
+            !best_variant(k, gpu, release, windows, list, driver, here, sizeof here) ||
+            (row >= 0 && dl_torch_version_cmp(&v, &best) <= 0))
+            continue;
+        best = v;
+        row = (long)r;
+        snprintf(tag, cap, "%s", here);
+    }
+    return row;
+}
+
+void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
+    const dl_facts *f = &e->facts;
+    bool windows = dl_q_is_windows(f);
+    const char *torch_cuda = dl_q_torch_cuda(f);
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    char have[16], tag[16] = "", unlock[32];
+    bool through_mvc;
+    long driver, row;
+    if (!x || !dl_finding_fix_is_only(x, "the number after 'found version'") ||
+        !f->nvml.cuda_driver_version.known || (driver = f->nvml.cuda_driver_version.value) <= 0)
+        return;
+    dl_cuda_version_from_int((int)driver, have, sizeof have);
+    row = newest_build_for(k, &e->gpu, (int)driver, windows, tag, sizeof tag);
+    dl_finding_fix_clear(x);
+    if (dl_text_hosted_or_remote(&e->paste))
+        dl_fix_note(x, "the driver belongs to the platform (a hosted notebook, a cluster, a "
+                       "cloud image), which the user seldom can update: install the torch "
+                       "built for the CUDA it runs");
+    if (row >= 0) {
+        const char *release = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version);
+        const char *vision = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision);
+        dl_fix_note(x, "the driver runs CUDA up to %s: torch %s's %s build runs on it", have,
+                    release, tag);
+        dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
+                          "https://download.pytorch.org/whl/%s",
+                       release, vision && *vision ? " torchvision==" : "",
+                       vision && *vision ? vision : "", tag);
+    } else {
+        dl_fix_note(x, "the driver runs CUDA up to %s, and no CUDA build of the torch releases "
+                       "dlenv knows (1.12 onward) runs on it%s: update the driver (%s or newer "
+                       "runs every CUDA 12 build), or an older torch built for CUDA %s "
+                       "(pytorch.org's previous versions)",
+                    have, e->gpu.hi ? " with kernels for this GPU" : "",
+                    windows ? "527.41" : "525.60.13", have);
+        return;
+    }
+    if (torch_cuda && strcmp(torch_cuda, "none") != 0 &&
+        dl_driver_unlock_for_cuda(k, torch_cuda, windows ? DL_PLAN_OS_WINDOWS : DL_PLAN_OS_LINUX,
+                                  unlock, sizeof unlock, &through_mvc))
+        dl_fix_note(x, "or update the driver to %s or newer, which runs the CUDA %s build "
+                       "installed now", unlock, torch_cuda);
+    else if (driver >= 13000)
+        dl_fix_note(x, "or update the driver until nvidia-smi's \"CUDA Version\" reaches the "
+                       "CUDA torch was built with");
+    else if (driver >= 12000)
+        dl_fix_note(x, "or update the driver to 580 or newer, which runs the CUDA 13 builds");
+    else
+        dl_fix_note(x, "or update the driver: %s or newer runs every CUDA 12 build, 580 or "
+                       "newer CUDA 13", windows ? "527.41" : "525.60.13");
+}
