@@ -78,7 +78,8 @@ static void derive_gpu_cc(const dl_knowledge *k, dl_facts *f, dl_gpu_span *span)
     /* a three-digit GeForce the name table lacks ("GT 720M"): its series' span; a GPU named
      * by its architecture ("Pascal"): the architecture's */
     if (!m.found && !span->hi && !dl_geforce_series_span(k, g->name.value, &span->lo, &span->hi) &&
-        !dl_gpu_arch_span_of_name(k, g->name.value, &span->lo, &span->hi))
+        !dl_gpu_arch_span_of_name(k, g->name.value, &span->lo, &span->hi) &&
+        !dl_gpu_pro_model_span(k, g->name.value, &span->lo, &span->hi))
         span->lo = span->hi = 0;
     if (!m.found)
         return;

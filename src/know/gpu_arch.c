@@ -207,3 +207,43 @@ bool dl_gpu_arch_span_of_name(const dl_knowledge *k, const char *name, unsigned 
     }
     return *hi > 0;
 }
+
+/* The word ("quadro", "tesla") in name, case aside, as a word of its own: what follows it,
+ * or NULL. */
+static const char *after_word(const char *name, const char *word)
+{
+    size_t n = strlen(word), i;
+    for (i = 0; name[i]; i++)
+        if (same_ci(name + i, word, n) && (i == 0 || !isalnum((unsigned char)name[i - 1])) &&
+            name[i + n] == ' ')
+            return name + i + n + 1;
+    return NULL;
+}
+
+bool dl_gpu_pro_model_span(const dl_knowledge *k, const char *name, unsigned *lo,
+                           unsigned *hi)
+{
+    static const struct { char letter; const char *arch; } letters[] = {
+        {'k', "Kepler"}, {'m', "Maxwell"}, {'p', "Pascal"}, {'v', "Volta"}, {'t', "Turing"}};
+    const char *model = after_word(name, "quadro");
+    bool quadro = model != NULL;
+    unsigned mlo, mhi;
+    size_t i;
+    if (!model)
+        model = after_word(name, "tesla");
+    if (!model || !isdigit((unsigned char)model[1]))
+        return false;
+    for (i = 0; i < sizeof letters / sizeof letters[0]; i++) {
+        /* a Tesla T is Turing only as the T4, which the name table has; "Tesla T10" is a
+         * 2008 card */
+        if (tolower((unsigned char)model[0]) != letters[i].letter ||
+            (!quadro && letters[i].letter == 't') ||
+            !dl_gpu_arch_span_of_name(k, letters[i].arch, lo, hi))
+            continue;
+        if (quadro && letters[i].letter == 'k' &&
+            dl_gpu_arch_span_of_name(k, "Maxwell", &mlo, &mhi))
+            *hi = mlo;
+        return true;
+    }
+    return false;
+}

@@ -53,6 +53,13 @@ bool dl_gpu_arch_lookup(const dl_knowledge *k, const char *compute_capability,
 bool dl_gpu_arch_span_of_name(const dl_knowledge *k, const char *name, unsigned *lo,
                               unsigned *hi);
 
+/* A Quadro or Tesla named by NVIDIA's letter for its architecture and a model number the
+ * name table lacks ("Quadro P400", "Tesla M10", "Quadro K2100M"): the architecture's
+ * capabilities (K Kepler, M Maxwell, P Pascal, V Volta, and for a Quadro T Turing; a Quadro K
+ * may also be a first Maxwell: K620 to K2200). False for any other name. */
+bool dl_gpu_pro_model_span(const dl_knowledge *k, const char *name, unsigned *lo,
+                           unsigned *hi);
+
 /* Peak FLOP/s = sms x per_sm_per_clk x clock (clock in kHz, as CUDA's clockRate). 0 when
  * an input is not positive: callers check the rate's flag and the clock first. */
 double dl_gpu_peak_flops(int sms, double per_sm_per_clk, double clock_khz);

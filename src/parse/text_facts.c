@@ -2352,6 +2352,13 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         best -= 7;
     for (k = (size_t)(best - low); l[k] && i + 1 < sizeof out; k++) {
         char c = l[k];
+        /* "TITAN X (Pascal)": the one name whose parenthesis tells two GPUs apart (the
+         * Maxwell one is "GTX TITAN X") */
+        if (c == '(' && !strncmp(low + k, "(pascal)", 8) && i + 8 < sizeof out) {
+            memcpy(out + i, l + k, 8);
+            i += 8;
+            break;
+        }
         /* a name is ASCII: the prose around it may not be ("1080ti显卡") */
         if (strchr(",|;()[]*`'\"", c) || (c == '.' && !isdigit((unsigned char)l[k + 1])) ||
             (unsigned char)c >= 0x80)
