@@ -58,6 +58,10 @@ static bool prefix_at(const char *text, const char *low, const char *envs, char 
         !(strncmp(rest, "/lib/python", 11) == 0 || strncmp(rest, "\\lib\\site-packages", 18) == 0 ||
           strncmp(rest, "/bin/python", 11) == 0 || strncmp(rest, "\\python.exe", 11) == 0))
         return false;
+    /* a compiler's or linker's flag glued to the path ("-L/root/miniconda3/envs/x/lib") */
+    if (low[start] == '-' && (low[start + 1] == 'l' || low[start + 1] == 'i') &&
+        (low[start + 2] == '/' || low[start + 2] == '\\'))
+        start += 2;
     len = end - start;
     if (len + 1 > n)
         return false;
