@@ -248,3 +248,26 @@ void dl_explain_cpu_allocator_commit_limit(dl_explanation *e)
     if (line >= 0)
         dl_text_cause_add(e, &cause, line, -1);
 }
+
+void dl_explain_oom_while_loading(dl_explanation *e)
+{
+    static const char *const restoring[] = {"_cuda_deserialize", "default_restore_location"};
+    dl_finding *x = dl_findings_get(&e->findings, "cuda_oom");
+    dl_strv rest = {0};
+    size_t i;
+    if (!x || !dl_q_failure(x) ||
+        dl_paste_find_any(&e->paste, restoring, sizeof restoring / sizeof restoring[0]) < 0 ||
+        dl_paste_find(&e->paste, 0, "map_location=") >= 0)
+        return;
+    for (i = 0; i < x->fix.count; i++)
+        dl_strv_add(&rest, dl_strdup(DL_LIST_AT(x->fix, char *, i)));
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "# the memory ran out while torch.load put the checkpoint's tensors back on "
+                      "the GPU they were saved from (beside the model already there): load it "
+                      "onto the CPU, torch.load(path, map_location=\"cpu\"), then "
+                      "model.load_state_dict(...) and model.to(device); in DDP, "
+                      "map_location=f\"cuda:{local_rank}\"");
+    for (i = 0; i < rest.n; i++)
+        dl_finding_fix(x, "%s", rest.v[i]);
+    dl_strv_free(&rest);
+}

@@ -38,4 +38,9 @@ void dl_explain_oom_beside_other_work(dl_explanation *e);
  * and not for an allocation beyond any machine's memory (a size gone wrong). */
 void dl_explain_cpu_allocator_commit_limit(dl_explanation *e);
 
+/* Out of memory while torch.load restores a checkpoint's CUDA tensors (serialization's
+ * _cuda_deserialize / default_restore_location in the traceback) with no map_location= : the
+ * memory fix is loading onto the CPU, not a smaller batch; it goes first. */
+void dl_explain_oom_while_loading(dl_explanation *e);
+
 #endif
