@@ -264,9 +264,9 @@ void dl_explain_oom_while_loading(dl_explanation *e)
     dl_finding_fix_clear(x);
     dl_finding_fix(x, "# the memory ran out while torch.load put the checkpoint's tensors back on "
                       "the GPU they were saved from (beside the model already there): load it "
-                      "onto the CPU, torch.load(path, map_location=\"cpu\"), then "
-                      "model.load_state_dict(...) and model.to(device); in DDP, "
-                      "map_location=f\"cuda:{local_rank}\"");
+                      "onto the CPU with torch.load's map_location=\"cpu\", then load the state "
+                      "dict into the model and move the model to the GPU; in DDP, map it to "
+                      "the process's own GPU instead");
     for (i = 0; i < rest.n; i++)
         dl_finding_fix(x, "%s", rest.v[i]);
     dl_strv_free(&rest);
