@@ -6,6 +6,7 @@
 #include "plan/plan.h"
 #include "parse/oom.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,4 +271,58 @@ void dl_explain_oom_while_loading(dl_explanation *e)
     for (i = 0; i < rest.n; i++)
         dl_finding_fix(x, "%s", rest.v[i]);
     dl_strv_free(&rest);
+}
+
+/* The sizes in GiB of the "Process N has X GiB memory in use" entries of the text (MiB ones
+ * converted), up to cap; their count. */
+static size_t process_sizes(const dl_paste *p, double *gib, size_t cap)
+{
+    size_t n = 0;
+    long i;
+    for (i = dl_paste_find(p, 0, "memory in use"); i >= 0 && n < cap;
+         i = dl_paste_find(p, (size_t)i + 1, "memory in use")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "process "); at && n < cap;
+             at = strstr(at + 8, "process ")) {
+            char *end;
+            const char *has;
+            double size;
+            if (!isdigit((unsigned char)at[8]) || !(has = strstr(at + 8, " has ")) ||
+                has - at > 20)
+                continue;
+            size = strtod(has + 5, &end);
+            if (end == has + 5)
+                continue;
+            if (!strncmp(end, " gib", 4))
+                gib[n++] = size;
+            else if (!strncmp(end, " mib", 4))
+                gib[n++] = size / 1024;
+        }
+    }
+    return n;
+}
+
+void dl_explain_oom_held_by_own_ranks(dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "gpu_memory_held_by_other_process");
+    double gib[64], lo, hi;
+    size_t n, i;
+    if (!x || !dl_q_failure(x) || (n = process_sizes(&e->paste, gib, 64)) < 2)
+        return;
+    lo = hi = gib[0];
+    for (i = 1; i < n; i++) {
+        lo = gib[i] < lo ? gib[i] : lo;
+        hi = gib[i] > hi ? gib[i] : hi;
+    }
+    /* a CUDA context and a little more each, all alike: one job's ranks */
+    if (hi > 3.0 || lo <= 0 || hi > 1.25 * lo)
+        return;
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "# the %u other processes each hold about %.2f GiB of this GPU: these look "
+                      "like the other ranks of this distributed job, each opening a CUDA context "
+                      "on GPU 0; ending them ends the job", (unsigned)n, hi);
+    dl_finding_fix(x, "# call torch.cuda.set_device with the process's local rank (LOCAL_RANK "
+                      "from torchrun) first in each process, before init_process_group, any "
+                      ".cuda() and any torch.load (load checkpoints with map_location set to "
+                      "that GPU or the CPU)");
 }

@@ -43,4 +43,9 @@ void dl_explain_cpu_allocator_commit_limit(dl_explanation *e);
  * memory fix is loading onto the CPU, not a smaller batch; it goes first. */
 void dl_explain_oom_while_loading(dl_explanation *e);
 
+/* The other processes an OOM message lists on the GPU ("Process 101553 has 1.19 GiB memory
+ * in use", two or more, each about the same small size) are the ranks of a distributed
+ * job that all opened GPU 0: the fix is each rank's own device, not ending them. */
+void dl_explain_oom_held_by_own_ranks(dl_explanation *e);
+
 #endif
