@@ -2502,6 +2502,48 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
+/* uv's hint names the machine's platform before the list of those torch has wheels for:
+ * "You're on Linux (`manylinux_2_27_x86_64`), but torch only has wheels for the following
+ * platforms: ..., `macosx_11_0_arm64`". The list names no OS of this machine, the hint does. */
+static bool platform_list_line(const char *low)
+{
+    return strstr(low, "wheels for the following platforms") || strstr(low, "wheels are available for");
+}
+
+static void uv_current_platform(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const struct { const char *says, *family; } on[] = {
+        {"you're on linux (", "linux"}, {"you're on macos (", "macos"},
+        {"you're on windows (", "windows"}};
+    long i = dl_paste_find(p, 0, "you're on ");
+    size_t k;
+    if (i < 0)
+        return;
+    for (k = 0; k < sizeof on / sizeof on[0]; k++) {
+        const char *at = strstr(p->lines[i].lower, on[k].says), *tag_end;
+        if (!at)
+            continue;
+        if (!f->os.family.value) {
+            dl_text_set(&f->os.family, on[k].family);
+            note(w, "os.family", (size_t)i);
+        }
+        tag_end = strchr(at, ')');
+        if (!f->os.arch.value && tag_end) {
+            const char *tag = at + strlen(on[k].says);
+            bool x86 = false, arm = false;
+            for (; tag < tag_end; tag++) {
+                x86 = x86 || !strncmp(tag, "x86_64", 6) || !strncmp(tag, "amd64", 5);
+                arm = arm || !strncmp(tag, "aarch64", 7) || !strncmp(tag, "arm64", 5);
+            }
+            if (x86 || arm) {
+                dl_text_set(&f->os.arch, x86 ? "x86_64" : on[k].family[0] == 'm' ? "arm64" : "aarch64");
+                note(w, "os.arch", (size_t)i);
+            }
+        }
+        return;
+    }
+}
+
 /* The machine's architecture where the text names it: uname's or a wheel tag's "aarch64",
  * a Jetson's "-tegra" kernel or its name, an "arm64" word (Apple silicon, Windows on Arm); left
  * unknown otherwise (the planner then assumes x86_64 and says so). */
@@ -2516,8 +2558,9 @@ static void arch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     for (k = 0; k < sizeof arm / sizeof arm[0]; k++)
         for (i = dl_paste_find(p, 0, arm[k]); i >= 0; i = dl_paste_find(p, (size_t)i + 1, arm[k])) {
             const char *low = p->lines[i].lower, *at = strstr(low, arm[k]);
-            /* a word of its own: not "x86_64-to-arm64" in a cross compiler's name */
-            if (at > low && isalnum((unsigned char)at[-1]) && k != 1)
+            /* a word of its own: not "x86_64-to-arm64" in a cross compiler's name; not in
+             * a list of the platforms a package has wheels for */
+            if ((at > low && isalnum((unsigned char)at[-1]) && k != 1) || platform_list_line(low))
                 continue;
             /* Jetson boards (Xavier, Orin, Thor) are arm64 Linux machines */
             dl_text_set(&f->os.arch, k == 2 ? "arm64" : "aarch64");
@@ -3018,6 +3061,7 @@ static void conda_env_prefix(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 /* ---- facts said in words, read only where the text has no structured line for them ---- */
 static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
+    uv_current_platform(p, f, w);
     mac_words_over_path(p, f, w);
     wsl_over_windows_form(p, f, w);
     os_in_words(p, f, w);
