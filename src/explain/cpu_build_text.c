@@ -412,7 +412,7 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         "`python -m torch.utils.collect_env` (a +cpu torch or "
         "\"CUDA used to build PyTorch: None\")"};
     long line;
-    if (dl_text_cause_read(e) ||
+    if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
@@ -502,7 +502,8 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     long line;
-    if (dl_text_cause_read(e) || f->os.family.value || f->nvml.driver_version.value ||
+    if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) || f->os.family.value ||
+        f->nvml.driver_version.value ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||

@@ -310,8 +310,17 @@ static void ask_for_missing(dl_explanation *e)
         dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; import EXTENSION\"`: torch's "
                                        "libraries (libc10.so) load with torch, so an extension "
                                        "imported before torch cannot find them"));
+    /* torch said it sees the GPU: where the program puts its model and data decides */
+    if (!e->findings.root_cause.value && py && py->runtime.cuda_available.known &&
+        py->runtime.cuda_available.value && dl_text_gpu_unused_line(&e->paste) >= 0 &&
+        !asked(e, "parameters()).device"))
+        dl_strv_add(&e->ask, dl_strdup("`print(next(model.parameters()).device)` where the program "
+                                       "runs, and whether its inputs are moved with .to(device): "
+                                       "torch sees the GPU, so the program decides what runs "
+                                       "on it"));
     /* is_available() answers False and hides why; init() raises CUDA's own error */
     if (!e->findings.root_cause.value && dl_paste_find(&e->paste, 0, "is_available") >= 0 &&
+        !(py && py->runtime.cuda_available.known && py->runtime.cuda_available.value) &&
         !asked(e, "torch.cuda.init()"))
         dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; torch.cuda.init()\"`: the "
                                        "error behind is_available() False, in CUDA's own words"));

@@ -85,7 +85,7 @@ bool dl_explain_availability_differs(dl_explanation *e)
                                             "different machine", "different computer",
                                             "\xe5\x8f\xa6\xe4\xb8\x80\xe5\x8f\xb0"};
     size_t k;
-    if (!available_somewhere(&e->paste) ||
+    if (!available_somewhere(&e->paste) || dl_text_unavailable_line(&e->paste) < 0 ||
         dl_paste_find_any(&e->paste, changed, sizeof changed / sizeof changed[0]) >= 0 ||
         dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
         dl_text_hosted_or_remote(&e->paste))
@@ -98,6 +98,19 @@ bool dl_explain_availability_differs(dl_explanation *e)
                                    "os.environ.get('CUDA_VISIBLE_DEVICES'))\"` (which "
                                    "interpreter and torch run there, and what hides the GPU)"));
     return true;
+}
+
+bool dl_text_gpu_in_use_said(const dl_explanation *e)
+{
+    static const char *const said[] = {"running on cuda", "using device: cuda",
+                                       "using device cuda", "torch detected gpu:"};
+    const dl_facts *f = &e->facts;
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    if (dl_text_unavailable_line(&e->paste) >= 0)
+        return false;
+    return (py && py->runtime.cuda_available.known && py->runtime.cuda_available.value) ||
+           available_somewhere(&e->paste) ||
+           dl_paste_find_any(&e->paste, said, sizeof said / sizeof said[0]) >= 0;
 }
 
 /* The writer says the driver is new ("after moving to the new NVIDIA driver", "updated the

@@ -22,6 +22,11 @@ void dl_explain_silent_unavailable(dl_explanation *e);
  * text shows no True. */
 bool dl_explain_availability_differs(dl_explanation *e);
 
+/* torch says it uses the GPU and nothing in the text answers False: is_available() True,
+ * a program's "running on CUDA" / "Using device: cuda", kohya's "Torch detected GPU:". A
+ * GPU that looks idle there is the program's choice or the monitor's view, not the build. */
+bool dl_text_gpu_in_use_said(const dl_explanation *e);
+
 /* torch.cuda.is_available() is False in a Colab notebook, with nothing else found (no old
  * driver's warning, no CPU build shown): Colab's runtimes bring a CUDA torch and the
  * driver, and a GPU only on a GPU runtime type, so the runtime has none. A torch the user
