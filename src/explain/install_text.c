@@ -125,6 +125,48 @@ void dl_explain_versions_end_at_intel_mac(dl_explanation *e)
         dl_text_cause_add(e, &cause, line, -1);
 }
 
+/* poetry's "Unable to find installation candidates for torch (2.4.1)": the version asked for
+ * when it is a plain release from 2.3 on (the first without macOS x86_64 wheels); -1 when
+ * none. A local tag (+cpu, +cu121) is another reading: that build exists for few platforms. */
+static long poetry_torch_after_intel_mac_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "installation candidates for torch ("); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "installation candidates for torch (")) {
+        const char *v = strstr(p->lines[i].lower, "installation candidates for torch (") + 35;
+        unsigned major, minor;
+        size_t n = strspn(v, "0123456789.");
+        if (v[n] == ')' && sscanf(v, "%u.%u", &major, &minor) == 2 &&
+            (major > 2 || (major == 2 && minor >= 3)))
+            return i;
+    }
+    return -1;
+}
+
+void dl_explain_poetry_on_intel_mac(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "python_unsupported",
+        "poetry finds no wheel of that torch for this Mac: torch 2.2.2 was the last release with "
+        "wheels for macOS on x86_64 (an Intel Mac, or an x86_64 Python under Rosetta)",
+        "# on an Intel Mac pin the last release with its wheels: poetry add \"torch@~2.2.2\" "
+        "(with numpy below 2); on Apple silicon make poetry's environment with an arm64 "
+        "Python: poetry env use /opt/homebrew/bin/python3",
+        {"wheel_tag_mismatch"},
+        "`poetry debug tags | head -3` (the first tag names the platform) and the Mac's chip"};
+    static const char *const mac[] = {"macos", "mac os", "darwin", "/users/", "macbook",
+                                      "/usr/local/cellar/", "osx"};
+    static const char *const bits[] = {"python_32bit"};
+    long line;
+    if ((line = poetry_torch_after_intel_mac_line(&e->paste)) < 0 ||
+        (!dl_q_text_is(&e->facts.os.family, "macos") &&
+         dl_paste_find_any(&e->paste, mac, sizeof mac / sizeof mac[0]) < 0))
+        return;
+    dl_text_causes_step_back(e, bits, 1); /* no 32-bit Python runs macOS 10.15 or later */
+    if (dl_findings_has_failure(&e->findings, "python_unsupported") || !dl_text_cause_read(e))
+        dl_text_cause_restate(e, &cause, line);
+}
+
 /* pip's own "--version" line ("pip 24.3.1 from C:\\...\\Python310\\lib\\site-packages\\pip
  * (python 3.10)"): the Python it belongs to as major*100+minor; -1 when none. */
 static long pip_own_python(const dl_paste *p, long *line)

@@ -24,6 +24,22 @@ dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long li
     return x;
 }
 
+dl_finding *dl_text_cause_restate(dl_explanation *e, const dl_text_cause *c, long line)
+{
+    dl_finding *x = dl_findings_get(&e->findings, c->id);
+    size_t i;
+    if (!x || !dl_q_failure(x))
+        return dl_text_cause_add(e, c, line, -1);
+    dl_text_set(&x->title, c->title);
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "%s", c->fix);
+    for (i = 0; i < sizeof c->alternatives / sizeof c->alternatives[0] && c->alternatives[i]; i++)
+        dl_strv_add(&e->alternatives, dl_strdup(c->alternatives[i]));
+    if (c->ask)
+        dl_strv_add(&e->ask, dl_strdup(c->ask));
+    return x;
+}
+
 bool dl_text_cause_read(const dl_explanation *e)
 {
     size_t i;

@@ -18,6 +18,11 @@ typedef struct dl_text_cause {
  * line too; returns the finding. */
 dl_finding *dl_text_cause_add(dl_explanation *e, const dl_text_cause *c, long line, long also);
 
+/* The cause told in the text's terms: the failure of the same id already found takes its
+ * title, fix, candidates and question (its evidence stays); without one, it is added,
+ * quoting `line`. Returns the finding. */
+dl_finding *dl_text_cause_restate(dl_explanation *e, const dl_text_cause *c, long line);
+
 /* The failures among the findings whose id is one of ids step back: warnings, named as
  * candidates (another cause read from the same symptom is the root). */
 void dl_text_causes_step_back(dl_explanation *e, const char *const *ids, size_t n);
