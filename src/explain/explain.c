@@ -104,6 +104,7 @@ static const struct {
     {"wsl_libcuda_path", "wsl_libcuda"},
     {"non_nvidia_gpu", "amd_intel_with_cuda"},
     {"win_dll_dependency_missing", "winerror_126"},
+    {"vc_redist_missing", "vc_redist_message"},
     {"no_python", "python_not_found"},
     {"python_32bit", "versions_none_windows"},
     {"torch_not_installed", "no_module_torch"},
