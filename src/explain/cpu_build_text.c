@@ -734,3 +734,26 @@ void dl_explain_cpu_device_logged(dl_explanation *e)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }
+
+void dl_explain_collect_env_without_complaint(dl_explanation *e)
+{
+    static const char *const block_only[] = {"cpu_only_build", "no_cuda_on_macos"};
+    static const char *const nvidia[] = {"nvidia", "geforce", "rtx", "gtx", "tesla", "quadro"};
+    size_t i, k;
+    if (dl_paste_find(&e->paste, 0, "is cuda available:") < 0 ||
+        dl_paste_find(&e->paste, 0, "cuda used to build pytorch:") < 0 ||
+        dl_text_wants_cuda(&e->paste) || e->facts.nvml.gpus.count)
+        return;
+    /* an NVIDIA GPU outside collect_env's package rows is a machine a CPU build wastes */
+    for (i = 0; i < e->paste.count; i++) {
+        const char *low = e->paste.lines[i].lower;
+        if (strstr(low, "[pip") || strstr(low, "[conda]") ||
+            (strstr(low, "nvidia driver version:") &&
+             (strstr(low, "no cuda") || strstr(low, "could not collect") || strstr(low, "n/a"))))
+            continue;
+        for (k = 0; k < sizeof nvidia / sizeof nvidia[0]; k++)
+            if (strstr(low, nvidia[k]))
+                return;
+    }
+    dl_text_causes_step_back(e, block_only, sizeof block_only / sizeof block_only[0]);
+}

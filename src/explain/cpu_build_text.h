@@ -82,4 +82,10 @@ void dl_explain_cpu_device_logged(dl_explanation *e);
  * the value alone, not code that picks it; -1 when none. */
 long dl_text_cpu_device_logged_line(const dl_paste *p);
 
+/* A collect_env block says torch has no CUDA ("CUDA used to build PyTorch: None", "Is CUDA
+ * available: False", on a Mac "OS: macOS"), and nothing else in the text asks for CUDA or
+ * names an NVIDIA GPU: the block describes a machine, it is no complaint. The CPU-build and
+ * Mac readings of those rows step back to candidates. */
+void dl_explain_collect_env_without_complaint(dl_explanation *e);
+
 #endif

@@ -138,6 +138,12 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
                           "https://download.pytorch.org/whl/%s",
                        release, vision && *vision ? " torchvision==" : "",
                        vision && *vision ? vision : "", tag);
+    } else if (driver < 7050) {
+        /* PyTorch's first binaries were built with CUDA 7.5 */
+        dl_fix_note(x, "the driver runs CUDA up to %s, older than any CUDA PyTorch was ever "
+                       "built with: update the driver (%s or newer runs every CUDA 12 build, on "
+                       "a GPU that driver still supports)", have, windows ? "527.41" : "525.60.13");
+        return;
     } else {
         dl_fix_note(x, "the driver runs CUDA up to %s, and no CUDA build of the torch releases "
                        "dlenv knows (1.12 onward) runs on it%s: update the driver (%s or newer "

@@ -105,6 +105,8 @@ static const struct {
     {"non_nvidia_gpu", "amd_intel_with_cuda"},
     {"win_dll_dependency_missing", "winerror_126"},
     {"vc_redist_missing", "vc_redist_message"},
+    {"gpu_arch_dropped", "gpu_too_old"},
+    {"arch_not_in_wheel", "sm_not_compatible"},
     {"no_python", "python_not_found"},
     {"python_32bit", "versions_none_windows"},
     {"torch_not_installed", "no_module_torch"},
@@ -382,6 +384,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
         if (!dl_signature_yields(cat, &hits, i))
             add_signature(k, cat, &hits, &hits.v[i], out, &rules);
     add_rules(&rules, out);
+    dl_explain_collect_env_without_complaint(out);
     dl_explain_python_check_beside_running_torch(out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_known_bad_import_beside_running_torch(out);

@@ -231,6 +231,9 @@ bool dl_gpu_pro_model_span(const dl_knowledge *k, const char *name, unsigned *lo
     size_t i;
     if (!model)
         model = after_word(name, "tesla");
+    /* the data-center cards named without "Tesla" ("NVIDIA P40", "NVIDIA K80") */
+    if (!model)
+        model = after_word(name, "nvidia");
     if (!model || !isdigit((unsigned char)model[1]))
         return false;
     for (i = 0; i < sizeof letters / sizeof letters[0]; i++) {

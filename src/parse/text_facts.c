@@ -2154,7 +2154,11 @@ static const char *gpu_mark_at(const char *low, const char *mark)
     if (!strcmp(mark, "nvidia ")) {
         for (at = strstr(low, mark); at; at = strstr(at + 1, mark))
             if ((at == low || !isalnum((unsigned char)at[-1])) &&
-                strspn(at + n, "0123456789") == 4 && at[n + 4] != '.')
+                ((strspn(at + n, "0123456789") == 4 && at[n + 4] != '.') ||
+                 /* a data-center card without "Tesla": "NVIDIA P40", "NVIDIA K80" */
+                 (strchr("kmpv", at[n]) && at[n] && strspn(at + n + 1, "0123456789") >= 2 &&
+                  strspn(at + n + 1, "0123456789") <= 3 &&
+                  !isalnum((unsigned char)at[n + 1 + strspn(at + n + 1, "0123456789")]))))
                 return at;
         return NULL;
     }
