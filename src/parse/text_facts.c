@@ -1510,10 +1510,12 @@ static long mac_prompt_line(const dl_paste *p)
  * M2"), or torch's Metal device ('mps'), which exists only on macOS. */
 static long mac_line(const dl_paste *p)
 {
+    /* "[Clang 15.0.0 (clang-1500.3.9.4)]": Apple's clang names its build so in a Python
+     * banner; other clangs print their version alone */
     static const char *const macos[] = {"macos", "mac os", "osx", "mac 1", "macbook",
                                         "imac", "apple silicon", "apple m1", "apple m2",
                                         "apple m3", "apple m4", "backends.mps", "'mps'",
-                                        "\"mps\"", "device: mps"};
+                                        "\"mps\"", "device: mps", "(clang-1"};
     static const char *const mac_words[] = {"mac", "mbp", "os x", "m1", "m2", "m3", "m4"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
