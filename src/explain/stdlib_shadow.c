@@ -89,6 +89,26 @@ static long own_stdlib_named_frame(const dl_paste *p, char *name, size_t n)
     return -1;
 }
 
+/* The script itself is named like the module a standard one could not find its names in:
+ * "module 'dis' has no attribute 'COMPILER_FLAG_NAMES'" with a frame in the user's own
+ * dis.py (the script run, imported again as dis by inspect). */
+static long own_file_missing_names_frame(const dl_paste *p, char *name, size_t n)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "file \""); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "file \"")) {
+        const char *low = p->lines[i].lower, *path;
+        char said[64];
+        size_t len;
+        if (!frame_file(low, &path, &len, name, n) || installed_path(path, len) ||
+            !stdlib_name(name))
+            continue;
+        snprintf(said, sizeof said, "module '%s' has no attribute", name);
+        if (dl_paste_find(p, 0, said) >= 0)
+            return i;
+    }
+    return -1;
+}
+
 void dl_explain_own_file_hides_stdlib(dl_explanation *e)
 {
     static const char *const broken[] = {"torch_not_pytorch", "torch_import_failed"};
@@ -96,7 +116,7 @@ void dl_explain_own_file_hides_stdlib(dl_explanation *e)
     dl_text_cause cause = {"torch_shadowed", NULL, NULL, {NULL}, NULL};
     char name[32];
     long line = own_stdlib_named_frame(&e->paste, name, sizeof name);
-    if (line < 0)
+    if (line < 0 && (line = own_file_missing_names_frame(&e->paste, name, sizeof name)) < 0)
         return;
     snprintf(title, sizeof title,
              "A file of the user's named %s.py hides the standard module %s, which torch "
