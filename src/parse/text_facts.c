@@ -2513,7 +2513,7 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
  * platforms: ..., `macosx_11_0_arm64`". The list names no OS of this machine, the hint does. */
 static bool platform_list_line(const char *low)
 {
-    return strstr(low, "wheels for the following platforms") || strstr(low, "wheels are available for");
+    return strstr(low, "wheels for the following platform") || strstr(low, "wheels are available for");
 }
 
 static void uv_current_platform(const dl_paste *p, dl_facts *f, dl_text_facts *w)
