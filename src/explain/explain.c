@@ -106,6 +106,7 @@ static const struct {
     {"win_dll_dependency_missing", "winerror_126"},
     {"vc_redist_missing", "vc_redist_message"},
     {"gpu_arch_dropped", "gpu_too_old"},
+    {"cuda_visible_devices", "cuda_visible_devices"},
     {"arch_not_in_wheel", "sm_not_compatible"},
     {"no_python", "python_not_found"},
     {"python_32bit", "versions_none_windows"},
