@@ -475,6 +475,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_driver_too_old_fix(k, out);
     dl_explain_oom_while_loading(out);
     dl_explain_oom_held_by_own_ranks(out);
+    dl_explain_oom_on_rocm(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);

@@ -326,3 +326,52 @@ void dl_explain_oom_held_by_own_ranks(dl_explanation *e)
                       ".cuda() and any torch.load (load checkpoints with map_location set to "
                       "that GPU or the CPU)");
 }
+
+/* line with every `from` replaced by `to`; a new string. */
+static char *replaced(const char *line, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), count = 0, n;
+    const char *at;
+    char *out, *w;
+    for (at = strstr(line, from); at; at = strstr(at + nf, from))
+        count++;
+    n = strlen(line) + count * nt + 1;
+    out = malloc(n);
+    if (!out)
+        return NULL;
+    for (w = out; *line;) {
+        if (!strncmp(line, from, nf)) {
+            memcpy(w, to, nt);
+            w += nt;
+            line += nf;
+        } else {
+            *w++ = *line++;
+        }
+    }
+    *w = '\0';
+    return out;
+}
+
+void dl_explain_oom_on_rocm(dl_explanation *e)
+{
+    static const char *const ids[] = {"cuda_oom", "gpu_memory_held_by_other_process"};
+    size_t i, k;
+    if (dl_paste_find(&e->paste, 0, "hip out of memory") < 0)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        bool memory = false;
+        for (k = 0; k < sizeof ids / sizeof ids[0]; k++)
+            memory = memory || !strcmp(x->id.value, ids[k]);
+        for (k = 0; memory && k < x->fix.count; k++) {
+            char **line = &DL_LIST_AT(x->fix, char *, k);
+            char *a = replaced(*line, "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF");
+            char *b = a ? replaced(a, "nvidia-smi", "rocm-smi --showpids --showmeminfo vram") : NULL;
+            free(a);
+            if (b) {
+                free(*line);
+                *line = b;
+            }
+        }
+    }
+}

@@ -48,4 +48,8 @@ void dl_explain_oom_while_loading(dl_explanation *e);
  * job that all opened GPU 0: the fix is each rank's own device, not ending them. */
 void dl_explain_oom_held_by_own_ranks(dl_explanation *e);
 
+/* "HIP out of memory" is a ROCm build's: the memory findings' fixes name ROCm's tools and
+ * variable (rocm-smi, PYTORCH_HIP_ALLOC_CONF), not NVIDIA's. */
+void dl_explain_oom_on_rocm(dl_explanation *e);
+
 #endif
