@@ -19,6 +19,7 @@
 #include "explain/release_text.h"
 #include "explain/unavailable_text.h"
 #include "explain/driver_fix.h"
+#include "explain/dtype_note.h"
 #include "explain/stdlib_shadow.h"
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
@@ -309,6 +310,9 @@ static void ask_for_missing(dl_explanation *e)
     bool torch_known = py && (py->runtime.version.value || py->site_packages.count);
     if (!e->alternatives.n && e->findings.root_cause.value)
         return;
+    /* a note already says the environment is fine and what the program should change */
+    if (!e->alternatives.n && e->notes.n)
+        return;
     /* the import order (readings.c) dropped the build mismatch: the run that decides */
     if (!e->findings.root_cause.value && dl_text_extension_before_torch(&e->paste))
         dl_strv_add(&e->ask, dl_strdup("`python -c \"import torch; import EXTENSION\"`: torch's "
@@ -469,6 +473,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
+    dl_explain_dtype_beyond_gpu(out);
     dl_explain_extension_package_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_dropped_gpu_fix(k, out);

@@ -855,6 +855,9 @@ static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *na
     while (n && (strchr(":/,;!? ", name[n - 1]) ||
                  (name[n - 1] == '.' && !(n > 1 && name[n - 2] == '.'))))
         n--;
+    /* "Your Tesla T4 GPU has ...": the word GPU after a model is no part of its name */
+    if (n > 4 && !strncmp(name + n - 4, " GPU", 4))
+        n -= 4;
     copy = dl_strndup(name, n);
     dl_text_set(&gpu(f)->name, dl_trim(copy));
     note(w, "nvml.gpus[0].name", i);
