@@ -829,18 +829,25 @@ static void toolkit(const char *l, const char *low, dl_facts *f, dl_text_facts *
     }
 }
 
-static void gpu_model(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
+static void gpu_model(const dl_paste *p, const char *l, const char *low, dl_facts *f,
+                      dl_text_facts *w, size_t i)
 {
     const char *at = strstr(low, "gpu 0: ");
-    if (!at || !strstr(low, "gpu models"))
+    /* collect_env's row, or its first GPU on the line after the label (several GPUs) */
+    bool row = at && (strstr(low, "gpu models") ||
+                      (at == low + strspn(low, " ") && i > 0 &&
+                       strstr(p->lines[i - 1].lower, "gpu models and configuration")));
+    if (!row)
         return;
-    if (!gpu(f)->name.value) {
+    /* collect_env's GPU is the machine's: it wins over a name said in prose before it */
+    {
         char *name = dl_strdup(l + (at - low) + 7);
         char *paren = strstr(name, " (uuid");
         if (paren)
             *paren = '\0';
         dl_text_set(&gpu(f)->name, dl_trim(name));
         note(w, "nvml.gpus[0].name", i);
+        note_again(w, "nvml.gpus[0].name", i);
         free(name);
     }
 }
@@ -3143,7 +3150,7 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         if (dl_paste_cursor_at(&toolkit_lines, i))
             toolkit(l, low, f, w, i);
         if (gpu_list_line) {
-            gpu_model(l, low, f, w, i);
+            gpu_model(p, l, low, f, w, i);
             smi_names(l, low, f, w, i);
         }
         smi_row(l, low, f, w, i);
