@@ -434,3 +434,29 @@ bool dl_package_name_equal(const char *a, const char *b)
         b++;
     }
 }
+
+char *dl_str_replace(const char *line, const char *from, const char *to)
+{
+    size_t nf = strlen(from), nt = strlen(to), count = 0, n;
+    const char *at;
+    char *out, *w;
+    if (!nf)
+        return dl_strdup(line);
+    for (at = strstr(line, from); at; at = strstr(at + nf, from))
+        count++;
+    n = strlen(line) + count * nt + 1;
+    out = malloc(n);
+    if (!out)
+        return NULL;
+    for (w = out; *line;) {
+        if (!strncmp(line, from, nf)) {
+            memcpy(w, to, nt);
+            w += nt;
+            line += nf;
+        } else {
+            *w++ = *line++;
+        }
+    }
+    *w = '\0';
+    return out;
+}

@@ -41,12 +41,7 @@ static void derive_branch_cuda(const dl_knowledge *k, dl_explanation *e)
     if (!cuda)
         return;
     dl_int_set(&f->nvml.cuda_driver_version, cuda);
-    if (w->n < DL_TEXT_FACT_MAX) {
-        w->where[w->n].fact = "nvml.cuda_driver_version";
-        w->where[w->n].line = w->driver_branch_line;
-        w->where[w->n].inferred_from = NULL;
-        w->n++;
-    }
+    dl_text_facts_note(w, "nvml.cuda_driver_version", w->driver_branch_line);
 }
 
 /* A GPU named without its capability (nvidia-smi -L, collect_env): from the name table,

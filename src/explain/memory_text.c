@@ -327,31 +327,6 @@ void dl_explain_oom_held_by_own_ranks(dl_explanation *e)
                       "that GPU or the CPU)");
 }
 
-/* line with every `from` replaced by `to`; a new string. */
-static char *replaced(const char *line, const char *from, const char *to)
-{
-    size_t nf = strlen(from), nt = strlen(to), count = 0, n;
-    const char *at;
-    char *out, *w;
-    for (at = strstr(line, from); at; at = strstr(at + nf, from))
-        count++;
-    n = strlen(line) + count * nt + 1;
-    out = malloc(n);
-    if (!out)
-        return NULL;
-    for (w = out; *line;) {
-        if (!strncmp(line, from, nf)) {
-            memcpy(w, to, nt);
-            w += nt;
-            line += nf;
-        } else {
-            *w++ = *line++;
-        }
-    }
-    *w = '\0';
-    return out;
-}
-
 void dl_explain_oom_on_rocm(dl_explanation *e)
 {
     static const char *const ids[] = {"cuda_oom", "gpu_memory_held_by_other_process"};
@@ -365,8 +340,8 @@ void dl_explain_oom_on_rocm(dl_explanation *e)
             memory = memory || !strcmp(x->id.value, ids[k]);
         for (k = 0; memory && k < x->fix.count; k++) {
             char **line = &DL_LIST_AT(x->fix, char *, k);
-            char *a = replaced(*line, "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF");
-            char *b = a ? replaced(a, "nvidia-smi", "rocm-smi --showpids --showmeminfo vram") : NULL;
+            char *a = dl_str_replace(*line, "PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_HIP_ALLOC_CONF");
+            char *b = a ? dl_str_replace(a, "nvidia-smi", "rocm-smi --showpids --showmeminfo vram") : NULL;
             free(a);
             if (b) {
                 free(*line);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void note(dl_text_facts *w, const char *fact, size_t line)
+void dl_text_facts_note(dl_text_facts *w, const char *fact, size_t line)
 {
     size_t i;
     for (i = 0; i < w->n; i++)
@@ -22,6 +22,11 @@ static void note(dl_text_facts *w, const char *fact, size_t line)
         w->where[w->n].inferred_from = NULL;
         w->n++;
     }
+}
+
+static void note(dl_text_facts *w, const char *fact, size_t line)
+{
+    dl_text_facts_note(w, fact, line);
 }
 
 /* The fact came from another line than first noted: this one is its evidence now. */

@@ -31,6 +31,10 @@ typedef struct dl_text_facts {
 
 void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *where);
 
+/* Keeps `line` as the evidence of `fact` (a schema path) unless the fact has one already;
+ * for facts set after the reading (explain/derive.c). */
+void dl_text_facts_note(dl_text_facts *w, const char *fact, size_t line);
+
 /* The first line that says the text runs in WSL ("WSL2", "Windows Subsystem for Linux"),
  * not one that denies it ("native Ubuntu, not WSL"); -1 when none. */
 long dl_text_wsl_line(const dl_paste *p);

@@ -77,6 +77,20 @@ static void text_helpers(void **state)
     assert_false(dl_contains_ci("6.1.0-18-amd64", "microsoft"));
 }
 
+static void str_replace_replaces_every_one(void **state)
+{
+    char *a = dl_str_replace("nvidia-smi, then nvidia-smi -q", "nvidia-smi", "rocm-smi");
+    char *b = dl_str_replace("no match here", "nvidia-smi", "rocm-smi");
+    char *c = dl_str_replace("abc", "", "x");
+    (void)state;
+    assert_string_equal(a, "rocm-smi, then rocm-smi -q");
+    assert_string_equal(b, "no match here");
+    assert_string_equal(c, "abc");
+    free(a);
+    free(b);
+    free(c);
+}
+
 static void buffer_grows(void **state)
 {
     dl_buf b = {0};
@@ -173,6 +187,7 @@ int main(void)
         cmocka_unit_test(utf8_valid_rejects_truncated_sequence),
         cmocka_unit_test(parse_u64_needs_the_whole_string),
         cmocka_unit_test(text_helpers),
+        cmocka_unit_test(str_replace_replaces_every_one),
         cmocka_unit_test(buffer_grows),
         cmocka_unit_test(tokens_skip_empty_fields),
         cmocka_unit_test(fixed_fmt_marks_a_cut_with_an_ellipsis),
