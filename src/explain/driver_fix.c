@@ -10,17 +10,15 @@
 #include "rules/know_query.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-/* "cu118" as CUDA's integer (11080); 0 when it is no CUDA variant. */
-static int variant_cuda(const char *v, size_t n)
+/* A variant's CUDA ("cu118" -> 11080), through the local tag's own reader; 0 when it is
+ * no CUDA variant. */
+static int variant_cuda(const char *variant)
 {
-    int digits;
-    if (n < 5 || strncmp(v, "cu", 2) != 0)
-        return 0;
-    digits = atoi(v + 2); /* 118, 121, 130 */
-    return digits >= 100 ? (digits / 10) * 1000 + (digits % 10) * 10 : 0;
+    dl_variant var = dl_torch_variant(variant);
+    int cuda;
+    return var.kind == DL_VARIANT_CUDA && dl_cuda_version_to_int(var.version, &cuda) ? cuda : 0;
 }
 
 /* A build for CUDA `cuda` runs on a driver that runs CUDA up to `driver`: outright, or by
@@ -57,22 +55,35 @@ static bool has_kernels(const dl_knowledge *k, const dl_gpu_span *gpu, const cha
            dl_arch_check(gpu->hi / 10, gpu->hi % 10, &parsed).verdict == DL_ARCH_RUNS_SASS;
 }
 
-/* The newest variant in a ";"-list of torch_releases that runs on the driver and the GPU:
- * its CUDA, and its name in tag; 0 when none does. */
+/* The newest variant in a ";"-list of torch_releases that runs on the driver and the GPU,
+ * and is in the list `also` too when that is given: its CUDA, and its name in tag; 0 when
+ * none does. */
+static bool in_list(const char *list, const char *variant)
+{
+    size_t n = strlen(variant);
+    const char *at;
+    for (at = list; *at; at += strcspn(at, ";"), at += *at == ';')
+        if (strcspn(at, ";") == n && !strncmp(at, variant, n))
+            return true;
+    return false;
+}
+
 static int best_variant(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
-                        bool windows, const char *list, int driver, char *tag, size_t cap)
+                        bool windows, const char *list, const char *also, int driver, char *tag,
+                        size_t cap)
 {
     const char *at;
     int best = 0;
     for (at = list; *at; at += strcspn(at, ";"), at += *at == ';') {
         size_t n = strcspn(at, ";");
-        int c = variant_cuda(at, n);
         char variant[16];
-        if (!c || n >= sizeof variant)
+        int c;
+        if (n >= sizeof variant)
             continue;
         memcpy(variant, at, n);
         variant[n] = '\0';
-        if (runs_on(c, driver) && c > best && n < cap &&
+        if ((c = variant_cuda(variant)) && (!also || in_list(also, variant)) &&
+            runs_on(c, driver) && c > best && n < cap &&
             has_kernels(k, gpu, release, variant, windows)) {
             best = c;
             memcpy(tag, at, n);
@@ -85,8 +96,9 @@ static int best_variant(const dl_knowledge *k, const dl_gpu_span *gpu, const cha
 /* The newest released torch with a CUDA build that runs on the driver: its row and, in
  * tag, that build's variant; -1 when none. */
 static long newest_build_for(const dl_knowledge *k, const dl_gpu_span *gpu, int driver,
-                             bool windows, char *tag, size_t cap)
+                             dl_plan_os os, char *tag, size_t cap)
 {
+    bool windows = os == DL_PLAN_OS_WINDOWS;
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
     dl_torch_version best, v;
     long row = -1;
@@ -96,10 +108,15 @@ static long newest_build_for(const dl_knowledge *k, const dl_gpu_span *gpu, int 
         const char *list = dl_table_cell(t, r, windows ? DL_COL_torch_releases_cuda_variants_windows
                                                        : DL_COL_torch_releases_cuda_variants_linux);
         const char *release = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
+        /* an OS the text does not name: a build both Linux and Windows have */
+        const char *also = os == DL_PLAN_OS_LINUX || windows
+                               ? NULL
+                               : dl_table_cell(t, r, DL_COL_torch_releases_cuda_variants_windows);
         char here[16];
         if (!status || strcmp(status, "released") != 0 || !list ||
             !dl_torch_version_parse(release, &v) ||
-            !best_variant(k, gpu, release, windows, list, driver, here, sizeof here) ||
+            !best_variant(k, gpu, release, windows, list, also, driver, here,
+                          sizeof here) ||
             (row >= 0 && dl_torch_version_cmp(&v, &best) <= 0))
             continue;
         best = v;
@@ -123,7 +140,8 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
         !f->nvml.cuda_driver_version.known || (driver = f->nvml.cuda_driver_version.value) <= 0)
         return;
     dl_cuda_version_from_int((int)driver, have, sizeof have);
-    row = newest_build_for(k, &e->gpu, (int)driver, windows, tag, sizeof tag);
+    row = newest_build_for(k, &e->gpu, (int)driver, dl_plan_os_parse(f->os.family.value), tag,
+                           sizeof tag);
     dl_finding_fix_clear(x);
     if (dl_text_hosted_or_remote(&e->paste))
         dl_fix_note(x, "the driver belongs to the platform (a hosted notebook, a cluster, a "
