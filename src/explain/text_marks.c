@@ -28,14 +28,15 @@ static bool setup_without_gpu(const char *low, const char *word)
 
 bool dl_text_wants_cuda(const dl_paste *p)
 {
-    /* collect_env's own labels and package rows ("GPU models and configuration: No CUDA",
-     * "[pip3] nvidia-cuda-runtime-cu12==...") name CUDA in every report, wanted or not */
+    /* collect_env's own labels, package rows and cuDNN files ("GPU models and configuration:
+     * No CUDA", "[pip3] nvidia-cuda-runtime-cu12==...", "/usr/local/cuda/lib/libcudnn.so.9")
+     * name CUDA in every report, wanted or not */
     static const char *const labels[] = {"cuda used to build", "is cuda available",
                                          "cuda_module_loading", "cuda runtime version",
                                          "gpu models and configuration", "nvidia driver version",
                                          "[pip3] nvidia-", "[pip] nvidia-", "[conda] nvidia-",
                                          "[conda] pytorch-cuda", "[conda] cuda-",
-                                         "cudnn version"};
+                                         "cudnn version", "/libcudnn"};
     /* or asks whether torch still supports the GPU, in a few languages ("unterstützt",
      * "不支持", "не поддерживает") */
     static const char *const support[] = {"support", "unterst\xc3\xbctz",
