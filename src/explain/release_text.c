@@ -7,9 +7,12 @@
 #include "explain/text_cause.h"
 #include "facts/query.h"
 #include "know/version.h"
+#include "rules/fixes.h"
+#include "rules/know_query.h"
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The text's torch as "X.Y.Z": the installed one, else the one the runtime reports
@@ -46,6 +49,129 @@ static bool variant_fits(const dl_facts *f, const char *variant)
     return !strcmp(built, variant);
 }
 
+/* The first line that shows one of the row's message forms: the `message` cell's forms
+ * ("a || b", an "alone: " in front when the message is the release's own), or the
+ * condition's "text:"/"message:" form; -1 when none. *alone: the message names the release
+ * even where the text gives no version. */
+static long row_message_line(const dl_table *kb, size_t r, const dl_paste *p, bool *alone)
+{
+    const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
+    const char *cell = dl_table_cell(kb, r, DL_COL_known_bad_releases_message);
+    long best = -1;
+    *alone = !strncmp(cond, "message:", 8);
+    if (*alone || !strncmp(cond, "text:", 5))
+        return dl_paste_find(p, 0, cond + (*alone ? 8 : 5));
+    if (!cell || !*cell)
+        return -1;
+    if (!strncmp(cell, "alone: ", 7)) {
+        *alone = true;
+        cell += 7;
+    }
+    while (*cell) {
+        const char *end = strstr(cell, " || ");
+        size_t n = end ? (size_t)(end - cell) : strlen(cell);
+        char *form = dl_strndup(cell, n);
+        long at = dl_paste_find(p, 0, form);
+        free(form);
+        if (at >= 0 && (best < 0 || at < best))
+            best = at;
+        cell += n + (end ? 4 : 0);
+    }
+    return best;
+}
+
+/* The text's OS allows the row: the row is for any OS, or for the text's; where the text
+ * names no OS, the release and its message are enough (*unsure tells the title to say so). */
+static bool row_os_fits(const char *row_os, const char *os, bool *unsure)
+{
+    *unsure = false;
+    if (!strcmp(row_os, "any") || (os && !strcmp(row_os, os)))
+        return true;
+    *unsure = !os;
+    return *unsure;
+}
+
+static const char *os_word(const char *os)
+{
+    return !strcmp(os, "linux") ? "Linux" : !strcmp(os, "windows") ? "Windows" : "macOS";
+}
+
+/* The build the text's torch is ("cu118" from 2.0.0+cu118 or collect_env's "CUDA used to
+ * build PyTorch: 11.8"; "cpu"); "" when the text does not say. */
+static void text_variant(const dl_facts *f, char *out, size_t n)
+{
+    const char *v = dl_q_first_torch_version(f);
+    const char *cuda = dl_q_torch_cuda(f);
+    dl_torch_version tv;
+    unsigned major = 0, minor = 0;
+    out[0] = '\0';
+    if (v && dl_torch_version_parse(v, &tv) && tv.local[0])
+        snprintf(out, n, "%s", tv.local);
+    else if (cuda && sscanf(cuda, "%u.%u", &major, &minor) == 2)
+        snprintf(out, n, "cu%u%u", major, minor);
+}
+
+static bool in_list(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+    const char *at;
+    for (at = list ? strstr(list, item) : NULL; at; at = strstr(at + 1, item))
+        if ((at == list || at[-1] == ';') && (at[n] == ';' || at[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* The fix for row r: the release that fixed it as a pip command (with the torchvision
+ * torch_releases.csv pairs with it, and the index of the build the text shows where that
+ * release has it), the same release again without pip's cache where the fix was a re-upload,
+ * else the row's words; the sources as a note. */
+void dl_explain_known_bad_fix(const dl_knowledge *k, const dl_table *kb, size_t r,
+                              dl_explanation *e, dl_finding *x)
+{
+    const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
+    const char *fixed = dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in);
+    const dl_table *rel = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    const char *os = e->facts.os.family.value;
+    char version[32], variant[64], index[128] = "";
+    size_t len = strspn(fixed, "0123456789.");
+    long row;
+    if (len && len < sizeof version && fixed[len - 1] != '.' && strchr(fixed, '.') &&
+        (fixed[len] == '\0' || fixed[len] == ' ')) {
+        memcpy(version, fixed, len);
+        version[len] = '\0';
+        if (!strcmp(version, release)) {
+            dl_finding_fix(x, "python -m pip install --force-reinstall --no-cache-dir torch==%s",
+                           version);
+        } else {
+            const char *vision = NULL;
+            text_variant(&e->facts, variant, sizeof variant);
+            row = rel ? dl_kq_torch_release(k, version) : -1;
+            if (row >= 0) {
+                vision = dl_table_cell(rel, (size_t)row, DL_COL_torch_releases_torchvision);
+                if (variant[0] &&
+                    (in_list(dl_table_cell(rel, (size_t)row,
+                                           os && !strcmp(os, "windows")
+                                               ? DL_COL_torch_releases_cuda_variants_windows
+                                               : DL_COL_torch_releases_cuda_variants_linux),
+                             variant) ||
+                     !strcmp(variant, "cpu")))
+                    snprintf(index, sizeof index, " --index-url https://download.pytorch.org/whl/%s",
+                             variant);
+            }
+            dl_finding_fix(x, "python -m pip install torch==%s%s%s%s", version,
+                           vision && *vision ? " torchvision==" : "",
+                           vision && *vision ? vision : "", index);
+            if (!index[0] && strcmp(variant, "cpu") != 0)
+                dl_fix_note(x, "keep your build: add the --index-url of the build you have "
+                               "(https://download.pytorch.org/whl/cu121 for a +cu121 torch; "
+                               "PyPI's torch is CPU-only on Windows and macOS)");
+        }
+    } else {
+        dl_fix_note(x, "install another torch release: %s", fixed);
+    }
+    dl_fix_note(x, "see %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+}
+
 void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *kb = dl_knowledge_at(k, DL_TABLE_known_bad_releases);
@@ -57,44 +183,40 @@ void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
         return;
     versioned = text_torch_release(&e->facts, release, sizeof release);
     for (r = 0; r < kb->rows; r++) {
-        const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
         const char *row_os = dl_table_cell(kb, r, DL_COL_known_bad_releases_os);
         const char *row_release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
-        bool sole = !strncmp(cond, "message:", 8);
+        bool alone = false, unsure;
         long line;
         dl_finding *x;
         size_t j;
-        if ((!sole && strncmp(cond, "text:", 5) != 0) || (!versioned && !sole) ||
-            (versioned && strcmp(row_release, release) != 0) ||
-            (strcmp(row_os, "any") != 0 && (!os || strcmp(row_os, os) != 0)) ||
+        if ((versioned && strcmp(row_release, release) != 0) ||
             !variant_fits(&e->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_variant)) ||
-            (line = dl_paste_find(&e->paste, 0, cond + (sole ? 8 : 5))) < 0 ||
-            dl_findings_has(&e->findings, "known_bad_release"))
+            dl_findings_has(&e->findings, "known_bad_release") ||
+            (line = row_message_line(kb, r, &e->paste, &alone)) < 0 || (!versioned && !alone) ||
+            !row_os_fits(row_os, os, &unsure))
             continue;
         x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
-                           versioned ? "torch %s has a known problem here: %s"
-                                     : "this error is torch %s's known problem: %s",
-                           row_release, dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
+                           versioned ? "torch %s has a known problem here%s%s%s: %s"
+                                     : "this error is torch %s's known problem%s%s%s: %s",
+                           row_release, unsure ? " (if this is " : "",
+                           unsure ? os_word(row_os) : "", unsure ? ")" : "",
+                           dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
         dl_quote_line(x, &e->paste, (size_t)line);
         for (j = 0; j < e->where.n; j++)
             dl_quote_line(x, &e->paste, e->where.where[j].line);
-        dl_finding_fix(x, "# reinstall torch (fixed in %s; %s)",
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
-                       dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+        dl_explain_known_bad_fix(k, kb, r, e, x);
     }
 }
 
-dl_finding *dl_explain_known_bad_row(const dl_table *kb, size_t r, dl_explanation *e,
-                                     size_t line)
+dl_finding *dl_explain_known_bad_row(const dl_knowledge *k, const dl_table *kb, size_t r,
+                                     dl_explanation *e, size_t line)
 {
     dl_finding *x = dl_finding_add(
         &e->findings, "known_bad_release", DL_SEV_FAILURE, "this error is torch %s's known problem: %s",
         dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version),
         dl_table_cell(kb, r, DL_COL_known_bad_releases_symptom));
     dl_quote_line(x, &e->paste, line);
-    dl_finding_fix(x, "# install another torch release (fixed in %s; %s)",
-                   dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in),
-                   dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
+    dl_explain_known_bad_fix(k, kb, r, e, x);
     return x;
 }
 
@@ -480,7 +602,7 @@ void dl_explain_known_bad_ctypes_dll(const dl_knowledge *k, dl_explanation *e)
         (text_torch_release(&e->facts, own, sizeof own) &&
          strcmp(own, dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version)) != 0))
         return;
-    dl_explain_known_bad_row(kb, r, e, (size_t)line);
+    dl_explain_known_bad_row(k, kb, r, e, (size_t)line);
     dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` and `python --version` (torch "
                                    "1.5.0 on Python 3.8 or later fails this way)"));
 }

@@ -5,18 +5,27 @@
 
 #include "explain/explain.h"
 
-/* A release the known-bad table lists for the text's OS whose row names the error message
- * the text shows (condition "text:<message>"): the broken release is the cause, whatever
- * the message would read as alone. A row whose message no other release gives (condition
- * "message:<message>") names its release even where the text gives no version: the
- * message is that release's signature. Runs before the signatures so that it comes first in
+/* A release the known-bad table lists for the text's OS (or a text that names no OS but
+ * names the release) whose row names the error message the text shows (condition
+ * "text:<message>", or the `message` column's forms where the condition is a machine's,
+ * kept for doctor): the broken release is the cause, whatever the message would read as
+ * alone. A row whose message no other release gives (condition "message:<message>", or a
+ * `message` cell starting "alone: ") names its release even where the text gives no
+ * version: the message is that release's signature. Runs before the signatures so that it comes first in
  * its layer; one pass over the table's few rows, one search per matching row. */
 void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e);
 
 /* Row r of the known-bad table as the cause the text's line shows ("this error is torch
  * X's known problem"), with the release that fixed it: for the readings of one message. */
-dl_finding *dl_explain_known_bad_row(const dl_table *kb, size_t r, dl_explanation *e,
-                                     size_t line);
+dl_finding *dl_explain_known_bad_row(const dl_knowledge *k, const dl_table *kb, size_t r,
+                                     dl_explanation *e, size_t line);
+
+/* Row r's fix on x: the release that fixed it as a pip command (with its torchvision, and
+ * the index of the build the text shows where that release has it), the same release
+ * without pip's cache where the fix was a re-upload, else the row's words; the sources as a
+ * note. */
+void dl_explain_known_bad_fix(const dl_knowledge *k, const dl_table *kb, size_t r,
+                              dl_explanation *e, dl_finding *x);
 
 /* The text shows an illegal instruction (SIGILL) on an ARMv8.0 aarch64 CPU (a Raspberry Pi
  * 3/4, a Cortex-A53/A72, AWS a1; or aarch64 with no newer core named) under a torch release

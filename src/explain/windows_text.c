@@ -72,7 +72,7 @@ void dl_explain_shm_dll_release(const dl_knowledge *k, dl_explanation *e)
             break;
     if (r == kb->rows)
         return;
-    dl_explain_known_bad_row(kb, r, e, (size_t)line);
+    dl_explain_known_bad_row(k, kb, r, e, (size_t)line);
     dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
     dl_strv_add(&e->ask, dl_strdup("`python -m pip show torch` (the release: 2.3.0's wheels had "
                                    "this failure) and how torch was installed (--user, an "

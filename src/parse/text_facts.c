@@ -1971,6 +1971,10 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     for (at = dl_paste_find(p, 0, "torch"); at >= 0;
          at = dl_paste_find(p, (size_t)at + 1, "torch")) {
         const char *low = p->lines[at].lower;
+        /* torch's own message about a release's change ("In PyTorch 2.6, we changed the
+         * default value of ... weights_only"): that release, not the one installed */
+        if (strstr(low, "we changed"))
+            continue;
         if (!torch_installed_beside(low, v, sizeof v) &&
             (asks_before_torch(low) || !torch_version_in(low, v, sizeof v)))
             continue;
