@@ -20,6 +20,7 @@
 #include "explain/unavailable_text.h"
 #include "explain/driver_fix.h"
 #include "explain/dtype_note.h"
+#include "explain/visible_devices_note.h"
 #include "explain/stdlib_shadow.h"
 #include "explain/user_site.h"
 #include "explain/windows_text.h"
@@ -474,6 +475,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
     dl_explain_dtype_beyond_gpu(out);
+    dl_explain_visible_devices_in_code(out);
     dl_explain_extension_package_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_dropped_gpu_fix(k, out);

@@ -64,6 +64,13 @@ case "$out" in *'"notes":'*'the program'"'"'s fault'*) ;;
 out=$("$dlenv" explain --json "$dir/windows-pip-row-smi.txt" 2>&1)
 case "$out" in *'"notes":	[]'*|*'"notes": []'*|*'"notes":[]'*) ;;
     *) echo "FAIL: notes where the program is not at fault: $out"; failed=1 ;; esac
+# CUDA_VISIBLE_DEVICES set in the script after CUDA started, and a model over two GPUs: the
+# program's doing, a note that says where to set the variable
+for f in cvd_set_in_script.txt cvd_two_devices.txt; do
+    out=$("$dlenv" explain "$dir/$f" 2>&1)
+    case "$out" in *"No problem of the environment"*"before Python starts"*) ;;
+        *) echo "FAIL: $f: no note on where to set CUDA_VISIBLE_DEVICES: $out"; failed=1 ;; esac
+done
 # a fact read from the words of a paste, one form a file (fact-forms.tsv: file, fact, value;
 # "-": none may be read)
 tab=$(printf '\t')
