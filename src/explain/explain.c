@@ -19,7 +19,8 @@
 #include "explain/release_text.h"
 #include "explain/unavailable_text.h"
 #include "explain/driver_fix.h"
-#include "explain/dtype_note.h"
+#include "explain/library_path_fix.h"
+#include "explain/message_notes.h"
 #include "explain/visible_devices_note.h"
 #include "explain/stdlib_shadow.h"
 #include "explain/user_site.h"
@@ -474,12 +475,13 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
-    dl_explain_dtype_beyond_gpu(out);
+    dl_explain_message_notes(out);
     dl_explain_visible_devices_in_code(out);
     dl_explain_extension_package_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_dropped_gpu_fix(k, out);
     dl_explain_driver_too_old_fix(k, out);
+    dl_explain_library_path_fix(out);
     dl_explain_oom_while_loading(out);
     dl_explain_oom_held_by_own_ranks(out);
     dl_explain_oom_on_rocm(out);

@@ -1,0 +1,13 @@
+/* Messages that name no fault of the environment: a model loaded in a number format the
+ * GPU lacks (bfloat16 below compute capability 8.0, FP8 e4m3 below 8.9), the program's or
+ * model's choice that no install changes, and torch's warnings that change nothing. */
+#ifndef DLENV_EXPLAIN_MESSAGE_NOTES_H
+#define DLENV_EXPLAIN_MESSAGE_NOTES_H
+
+#include "explain/explain.h"
+
+/* Adds a note for each such message the text shows (no finding: torch and the install are
+ * fine), saying what to do instead. */
+void dl_explain_message_notes(dl_explanation *e);
+
+#endif
