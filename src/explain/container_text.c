@@ -1,6 +1,7 @@
 #include "explain/container_text.h"
 
 #include "explain/text_cause.h"
+#include "rules/fixes.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
 
@@ -226,4 +227,73 @@ void dl_explain_container_gpu_reached(dl_explanation *e)
     if (arch_failure && dl_findings_has_failure(&e->findings, "docker_no_gpu_passthrough") &&
         dl_paste_find_any(&e->paste, reached, sizeof reached / sizeof reached[0]) >= 0)
         dl_text_causes_step_back(e, passthrough, 1);
+}
+
+/* Where the text puts the run in Kubernetes: a pod's spec, kubectl, or a managed cluster. */
+static long kubernetes_line(const dl_paste *p)
+{
+    static const char *const marks[] = {
+        "kubectl", "kind: pod", "kind: job", "kind: deployment", "kind: statefulset",
+        "nvidia.com/gpu", "runtimeclassname", "kubernetes", "k8s", "microk8s", "k3s",
+        " gke", "gke ", " eks ", " aks ", "kubelet"};
+    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]);
+}
+
+/* The finding's fix is Docker's (docker run --gpus, the compose file's devices), or none
+ * of Kubernetes' own. */
+static bool docker_fix(const dl_finding *x)
+{
+    size_t i;
+    bool docker = x->fix.count == 0;
+    for (i = 0; i < x->fix.count; i++) {
+        const char *line = DL_LIST_AT(x->fix, char *, i);
+        if (strstr(line, "nvidia.com/gpu") || strstr(line, "runtimeClassName") ||
+            strstr(line, "default runtime"))
+            return false;
+        docker |= strstr(line, "docker") != NULL || strstr(line, "--gpus") != NULL ||
+                  strstr(line, "below") != NULL;
+    }
+    return docker;
+}
+
+/* The pod's way to the GPU, where Docker's "docker run --gpus all" cannot be typed. */
+static void kubernetes_fix(dl_finding *x)
+{
+    dl_finding_fix_clear(x);
+    dl_fix_note(x, "a pod gets a GPU only from the NVIDIA device plugin (or the GPU Operator): "
+                   "ask for it in the container's resources (limits: nvidia.com/gpu: 1), and "
+                   "where nvidia is not the node's default runtime (containerd, k3s, microk8s) "
+                   "add runtimeClassName: nvidia to the pod spec; check the node offers GPUs:");
+    dl_finding_fix(x, "kubectl describe nodes | grep nvidia.com/gpu");
+    dl_fix_note(x, "on GKE the driver is mounted at /usr/local/nvidia/lib64: put it on "
+                   "LD_LIBRARY_PATH in the image, or build on an nvidia/cuda base image");
+}
+
+void dl_explain_gpu_passthrough_in_kubernetes(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "docker_no_gpu_passthrough",
+        "A Kubernetes pod that got no GPU from the NVIDIA runtime: the container has no "
+        "driver library (libcuda) and no nvidia-smi, so CUDA finds no driver",
+        "# give the pod the GPU (below)",
+        {"no_driver_installed"},
+        "`kubectl describe pod` (its resources and runtimeClassName) and `nvidia-smi` on the "
+        "node"};
+    /* libcuda missing from a link step is no missing GPU: GKE mounts it where the linker
+     * does not look (/usr/local/nvidia/lib64) */
+    static const char *const seen[] = {"no_driver_installed", "driver_not_loaded"};
+    dl_finding *x = dl_findings_get(&e->findings, "docker_no_gpu_passthrough");
+    long line = kubernetes_line(&e->paste);
+    size_t k;
+    bool driver_missing = false;
+    if (line < 0)
+        return;
+    for (k = 0; k < sizeof seen / sizeof seen[0]; k++)
+        driver_missing |= dl_findings_has_failure(&e->findings, seen[k]);
+    if (!x && driver_missing) {
+        x = dl_text_cause_add(e, &cause, line, -1);
+        dl_text_causes_step_back(e, seen, sizeof seen / sizeof seen[0]);
+    }
+    if (x && dl_q_failure(x) && docker_fix(x))
+        kubernetes_fix(x);
 }

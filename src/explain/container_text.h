@@ -64,4 +64,10 @@ void dl_explain_driver_behind_container(dl_explanation *e);
  * container's access its candidate. */
 void dl_explain_container_gpu_reached(dl_explanation *e);
 
+/* The text puts the run in a Kubernetes pod (a pod spec, kubectl, nvidia.com/gpu, a managed
+ * cluster): a container without the GPU gets the pod's fix (the device plugin's resource
+ * limit, runtimeClassName, GKE's driver folder), not Docker's, and a driver or libcuda
+ * "missing" inside it is that pod's missing GPU. */
+void dl_explain_gpu_passthrough_in_kubernetes(dl_explanation *e);
+
 #endif

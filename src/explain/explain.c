@@ -439,6 +439,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_gpu_newer_than_text_torch(k, out);
     dl_explain_gpu_dropped_by_newest_wheels(k, out);
     dl_explain_container_gpu_reached(out);
+    dl_explain_gpu_passthrough_in_kubernetes(out);
     dl_explain_gpus_hidden_by_variable(out);
     dl_explain_plain_pip_on_windows(out);
     dl_explain_cuda_build_replaced_on_windows(out);
