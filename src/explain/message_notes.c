@@ -7,30 +7,44 @@
  * change nothing. */
 static const struct {
     const char *message, *note;
+    bool alone; /* when shown, the notes after it would mislead */
 } messages[] = {
+    /* vLLM's own floor: below it no dtype helps, so it comes before the bfloat16 note */
+    {"gpus with compute capability below 7.0 are not supported",
+     "vLLM runs only on GPUs of compute capability 7.0 or newer (Volta and later); this GPU "
+     "is older (a P100 or GTX 10xx is 6.x), and no dtype or install changes that: run the "
+     "model with transformers, llama.cpp or ollama, or on a newer GPU; torch and the install "
+     "are fine (vllm-project/vllm#1284)",
+     true},
     {"bfloat16 is only supported on gpus with compute capability of at least 8.0",
      "the GPU (compute capability below 8.0) has no bfloat16, and the model is loaded in "
      "bfloat16: load it in float16 (vLLM --dtype half, or LLM(model=..., dtype=\"half\"); "
      "transformers torch_dtype=torch.float16); torch and the install are fine "
-     "(vllm-project/vllm#946)"},
+     "(vllm-project/vllm#946)",
+     false},
     {"type fp8e4nv not supported in this architecture",
      "the GPU is older than FP8 (e4m3) needs, compute capability 8.9 (Ada, Hopper, "
      "Blackwell), and the model or its compiled kernels ask for FP8: use the model's "
      "BF16/FP16 checkpoint (or an int4 one), or in ComfyUI the fp16 weights; torch and the "
-     "install are fine"},
+     "install are fine",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",
      "torch's warning \"Attempt to open cnn_infer failed\" is harmless: torch 2.1 to 2.3 "
      "look for cuDNN's cnn_infer library by name, and cuDNN loads it itself; it stops with "
      "a cuDNN 9 torch (2.4 and later), or when the pip cuDNN's lib folder is on "
-     "LD_LIBRARY_PATH. Judge the run by the error after it, if any"},
+     "LD_LIBRARY_PATH. Judge the run by the error after it, if any",
+     false},
 };
 
 void dl_explain_message_notes(dl_explanation *e)
 {
     size_t k;
     for (k = 0; k < sizeof messages / sizeof messages[0]; k++)
-        if (dl_paste_find(&e->paste, 0, messages[k].message) >= 0)
+        if (dl_paste_find(&e->paste, 0, messages[k].message) >= 0) {
             dl_strv_add_once(&e->notes, messages[k].note);
+            if (messages[k].alone)
+                return;
+        }
 }

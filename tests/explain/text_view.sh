@@ -71,6 +71,11 @@ for f in cvd_set_in_script.txt cvd_two_devices.txt; do
     case "$out" in *"No problem of the environment"*"before Python starts"*) ;;
         *) echo "FAIL: $f: no note on where to set CUDA_VISIBLE_DEVICES: $out"; failed=1 ;; esac
 done
+# vLLM's floor of compute capability 7.0: its note alone, not the bfloat16 one ("use float16")
+out=$("$dlenv" explain "$dir/vllm_below_cc70_note.txt" 2>&1)
+case "$out" in *"vLLM runs only on GPUs of compute capability 7.0"*) ;;
+    *) echo "FAIL: no vLLM floor note: $out"; failed=1 ;; esac
+case "$out" in *"load it in float16"*) echo "FAIL: the bfloat16 note beside vLLM's floor: $out"; failed=1 ;; esac
 # a fact read from the words of a paste, one form a file (fact-forms.tsv: file, fact, value;
 # "-": none may be read)
 tab=$(printf '\t')
