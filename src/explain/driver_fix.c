@@ -126,6 +126,42 @@ static long newest_build_for(const dl_knowledge *k, const dl_gpu_span *gpu, int 
     return row;
 }
 
+/* The CUDA of the last driver branch NVIDIA gives the GPU, where that branch is a legacy
+ * one: Kepler (compute capability 3.x) ends with R470, which runs CUDA 11.4. 0 when the GPU
+ * is unknown or still gets current drivers. */
+static int last_branch_cuda(const dl_gpu_span *gpu)
+{
+    return gpu->hi && gpu->hi < 50 ? 11040 : 0;
+}
+
+/* No build runs on the driver, and the GPU's drivers end with a legacy branch: that
+ * branch, then the newest build that runs on it with kernels for the GPU. */
+static void legacy_branch_fix(const dl_knowledge *k, dl_explanation *e, dl_finding *x,
+                              const char *have, int cap)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    char tag[16] = "";
+    long row = newest_build_for(k, &e->gpu, cap, dl_plan_os_parse(e->facts.os.family.value),
+                                tag, sizeof tag);
+    dl_fix_note(x, "the driver runs CUDA up to %s; this GPU (Kepler) gets drivers only up to "
+                   "the 470 branch, which runs CUDA 11.4: update the driver to the newest 470",
+                have);
+    if (row < 0) {
+        dl_fix_note(x, "then an older torch built for CUDA 11.4 or older (pytorch.org's "
+                       "previous versions)");
+        return;
+    }
+    dl_fix_note(x, "then torch %s's %s build, the newest with kernels for this GPU:",
+                dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version), tag);
+    dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
+                      "https://download.pytorch.org/whl/%s",
+                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
+                   *dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision)
+                       ? " torchvision=="
+                       : "",
+                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision), tag);
+}
+
 void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
@@ -162,6 +198,9 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
                        "built with: update the driver (%s or newer runs every CUDA 12 build, on "
                        "a GPU that driver still supports)", have, windows ? "527.41" : "525.60.13");
         return;
+    } else if (last_branch_cuda(&e->gpu) > driver) {
+        legacy_branch_fix(k, e, x, have, last_branch_cuda(&e->gpu));
+        return;
     } else {
         dl_fix_note(x, "the driver runs CUDA up to %s, and no CUDA build of the torch releases "
                        "dlenv knows (1.12 onward) runs on it%s: update the driver (%s or newer "
@@ -171,7 +210,9 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
                     windows ? "527.41" : "525.60.13", have);
         return;
     }
-    if (torch_cuda && strcmp(torch_cuda, "none") != 0 &&
+    if (last_branch_cuda(&e->gpu))
+        dl_fix_note(x, "this GPU (Kepler) gets drivers only up to the 470 branch (CUDA 11.4)");
+    else if (torch_cuda && strcmp(torch_cuda, "none") != 0 &&
         dl_driver_unlock_for_cuda(k, torch_cuda, windows ? DL_PLAN_OS_WINDOWS : DL_PLAN_OS_LINUX,
                                   unlock, sizeof unlock, &through_mvc))
         dl_fix_note(x, "or update the driver to %s or newer, which runs the CUDA %s build "
