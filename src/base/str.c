@@ -460,3 +460,13 @@ char *dl_str_replace(const char *line, const char *from, const char *to)
     *w = '\0';
     return out;
 }
+
+bool dl_semicolon_list_has(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+    const char *at;
+    for (at = list && n ? strstr(list, item) : NULL; at; at = strstr(at + 1, item))
+        if ((at == list || at[-1] == ';') && (at[n] == '\0' || at[n] == ';'))
+            return true;
+    return false;
+}

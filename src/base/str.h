@@ -17,6 +17,8 @@ char *dl_strdup(const char *s);              /* NULL stays NULL */
 char *dl_strndup(const char *s, size_t n);
 /* s with every `from` (not empty) replaced by `to`: a new string, NULL when out of memory. */
 char *dl_str_replace(const char *s, const char *from, const char *to);
+/* `item` is one of the entries of the ";"-separated `list` ("cu118;cu121"; NULL: none). */
+bool dl_semicolon_list_has(const char *list, const char *item);
 /* printf checking; MinGW builds use its C99 printf (__USE_MINGW_ANSI_STDIO, for %zu),
  * whose format family is __MINGW_PRINTF_FORMAT. */
 #if defined(__MINGW32__)

@@ -1,5 +1,6 @@
 #include "explain/driver_fix.h"
 
+#include "base/str.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
 #include "know/arch.h"
@@ -58,16 +59,6 @@ static bool has_kernels(const dl_knowledge *k, const dl_gpu_span *gpu, const cha
 /* The newest variant in a ";"-list of torch_releases that runs on the driver and the GPU,
  * and is in the list `also` too when that is given: its CUDA, and its name in tag; 0 when
  * none does. */
-static bool in_list(const char *list, const char *variant)
-{
-    size_t n = strlen(variant);
-    const char *at;
-    for (at = list; *at; at += strcspn(at, ";"), at += *at == ';')
-        if (strcspn(at, ";") == n && !strncmp(at, variant, n))
-            return true;
-    return false;
-}
-
 static int best_variant(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
                         bool windows, const char *list, const char *also, int driver, char *tag,
                         size_t cap)
@@ -82,7 +73,7 @@ static int best_variant(const dl_knowledge *k, const dl_gpu_span *gpu, const cha
             continue;
         memcpy(variant, at, n);
         variant[n] = '\0';
-        if ((c = variant_cuda(variant)) && (!also || in_list(also, variant)) &&
+        if ((c = variant_cuda(variant)) && (!also || dl_semicolon_list_has(also, variant)) &&
             runs_on(c, driver) && c > best && n < cap &&
             has_kernels(k, gpu, release, variant, windows)) {
             best = c;

@@ -1,5 +1,6 @@
 #include "explain/install_text.h"
 
+#include "base/str.h"
 #include "explain/text_cause.h"
 #include "facts/query.h"
 #include "rules/fixes.h"
@@ -397,14 +398,8 @@ static const char *published_builds(const dl_knowledge *k, const char *release, 
 static bool build_published(const dl_knowledge *k, const char *release, const char *tag,
                             const dl_facts *f)
 {
-    const char *builds = published_builds(k, release, f), *at;
-    size_t n = strlen(tag);
-    if (!*builds || !strcmp(tag, "cpu"))
-        return true;
-    for (at = strstr(builds, tag); at; at = strstr(at + 1, tag))
-        if ((at == builds || at[-1] == ';') && (at[n] == '\0' || at[n] == ';'))
-            return true;
-    return false;
+    const char *builds = published_builds(k, release, f);
+    return !*builds || !strcmp(tag, "cpu") || dl_semicolon_list_has(builds, tag);
 }
 
 void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)

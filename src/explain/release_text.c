@@ -111,16 +111,6 @@ static void text_variant(const dl_facts *f, char *out, size_t n)
         snprintf(out, n, "cu%u%u", major, minor);
 }
 
-static bool in_list(const char *list, const char *item)
-{
-    size_t n = strlen(item);
-    const char *at;
-    for (at = list ? strstr(list, item) : NULL; at; at = strstr(at + 1, item))
-        if ((at == list || at[-1] == ';') && (at[n] == ';' || at[n] == '\0'))
-            return true;
-    return false;
-}
-
 /* The fix for row r: the release that fixed it as a pip command (with the torchvision
  * torch_releases.csv pairs with it, and the index of the build the text shows where that
  * release has it), the same release again without pip's cache where the fix was a re-upload,
@@ -149,7 +139,7 @@ void dl_explain_known_bad_fix(const dl_knowledge *k, const dl_table *kb, size_t 
             if (row >= 0) {
                 vision = dl_table_cell(rel, (size_t)row, DL_COL_torch_releases_torchvision);
                 if (variant[0] &&
-                    (in_list(dl_table_cell(rel, (size_t)row,
+                    (dl_semicolon_list_has(dl_table_cell(rel, (size_t)row,
                                            os && !strcmp(os, "windows")
                                                ? DL_COL_torch_releases_cuda_variants_windows
                                                : DL_COL_torch_releases_cuda_variants_linux),

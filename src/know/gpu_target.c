@@ -1,6 +1,7 @@
 /* GPU name -> target, and wheel -> targets; see gpu_target.h. */
 #include "know/gpu_target.h"
 
+#include "base/str.h"
 #include "know/version.h"
 
 #include <ctype.h>
@@ -174,12 +175,7 @@ const char *dl_wheel_targets(const dl_knowledge *k, const char *torch, const cha
 
 bool dl_target_in_list(const char *list, const char *target)
 {
-    size_t n = strlen(target);
-    const char *p;
-    for (p = list ? strstr(list, target) : NULL; p; p = strstr(p + 1, target))
-        if ((p == list || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
-            return true;
-    return false;
+    return dl_semicolon_list_has(list, target);
 }
 
 /* "gfx803" -> 0x803, "gfx90a" -> 0x90a, "gfx1030" -> 0x1030: the number orders AMD's

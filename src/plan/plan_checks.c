@@ -213,15 +213,6 @@ static long wheels_row(const dl_plan_checker *chk, const char *torch, bool *any_
     return -1;
 }
 
-static bool has_token(const char *list, const char *tok)
-{
-    size_t n = strlen(tok);
-    const char *p;
-    for (p = list ? strstr(list, tok) : NULL; p; p = strstr(p + 1, tok))
-        if ((p == list || p[-1] == ';') && (p[n] == '\0' || p[n] == ';'))
-            return true;
-    return false;
-}
 
 static void check_platform_python(const dl_plan_checker *chk, size_t row,
                                   dl_plan_candidate *c, dl_plan_want kind)
@@ -243,7 +234,7 @@ static void check_platform_python(const dl_plan_checker *chk, size_t row,
         const char *tags = dl_table_cell(table(chk, DL_TABLE_torch_wheels), (size_t)w,
                                          DL_COL_torch_wheels_python_tags);
         dl_version py, lo, hi;
-        if (!has_token(tags, chk->python_tag))
+        if (!dl_semicolon_list_has(tags, chk->python_tag))
             fail(c, DL_REJ_PYTHON, "torch %s has wheels for %s on %s, not %s", c->torch, tags,
                  chk->platform, chk->python_tag);
         dl_version_parse("0", &py);

@@ -1,6 +1,7 @@
 /* Compatibility against the knowledge tables: the driver against the CUDA torch was built
  * with, the GPU against the architectures compiled into the wheel, Python against the
  * releases that have wheels for it. */
+#include "base/str.h"
 #include "facts/query.h"
 #include "know/arch.h"
 #include "know/version.h"
@@ -36,13 +37,10 @@ static const char *device_cc(const dl_facts *f);
 static const char *cuda_that_added(const dl_knowledge *k, const char *cc)
 {
     const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_cuda_arch_ceiling) : NULL;
-    size_t r, n = strlen(cc);
-    for (r = 0; t && r < t->rows; r++) {
-        const char *added = dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_added), *at;
-        for (at = added ? strstr(added, cc) : NULL; at; at = strstr(at + 1, cc))
-            if ((at == added || at[-1] == ';') && (at[n] == '\0' || at[n] == ';'))
-                return dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_cuda_version);
-    }
+    size_t r;
+    for (r = 0; t && r < t->rows; r++)
+        if (dl_semicolon_list_has(dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_added), cc))
+            return dl_table_cell(t, r, DL_COL_cuda_arch_ceiling_cuda_version);
     return NULL;
 }
 
@@ -303,17 +301,12 @@ static const char *newest_published(const dl_knowledge *k, const char *platform,
     const char *best = NULL;
     dl_version bv, v;
     char tag[16];
-    size_t r, n;
+    size_t r;
     snprintf(tag, sizeof tag, "cp%u%u", major, minor);
-    n = strlen(tag);
     for (r = 0; t && r < t->rows; r++) {
-        const char *tags = dl_table_cell(t, r, DL_COL_torch_wheels_python_tags), *at;
-        bool listed = false;
         if (strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_platform), platform) != 0)
             continue;
-        for (at = strstr(tags, tag); at && !listed; at = strstr(at + 1, tag))
-            listed = (at == tags || at[-1] == ';') && (at[n] == '\0' || at[n] == ';');
-        if (listed &&
+        if (dl_semicolon_list_has(dl_table_cell(t, r, DL_COL_torch_wheels_python_tags), tag) &&
             dl_version_parse(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), &v) &&
             (!best || dl_version_cmp(&v, &bv) > 0)) {
             best = dl_table_cell(t, r, DL_COL_torch_wheels_torch_version);

@@ -91,6 +91,18 @@ static void str_replace_replaces_every_one(void **state)
     free(c);
 }
 
+static void semicolon_list_has_whole_entries(void **state)
+{
+    (void)state;
+    assert_true(dl_semicolon_list_has("cu118;cu121;cu124", "cu121"));
+    assert_true(dl_semicolon_list_has("cu118;cu121", "cu118"));
+    assert_true(dl_semicolon_list_has("cu124", "cu124"));
+    assert_false(dl_semicolon_list_has("cu1180;cu121", "cu118"));
+    assert_false(dl_semicolon_list_has("xcu118;cu121", "cu118"));
+    assert_false(dl_semicolon_list_has(NULL, "cu118"));
+    assert_false(dl_semicolon_list_has("cu118", ""));
+}
+
 static void buffer_grows(void **state)
 {
     dl_buf b = {0};
@@ -188,6 +200,7 @@ int main(void)
         cmocka_unit_test(parse_u64_needs_the_whole_string),
         cmocka_unit_test(text_helpers),
         cmocka_unit_test(str_replace_replaces_every_one),
+        cmocka_unit_test(semicolon_list_has_whole_entries),
         cmocka_unit_test(buffer_grows),
         cmocka_unit_test(tokens_skip_empty_fields),
         cmocka_unit_test(fixed_fmt_marks_a_cut_with_an_ellipsis),
