@@ -16,7 +16,13 @@
 static bool other_release_than_2_3_0(const dl_facts *f)
 {
     const char *v = dl_q_first_torch_version(f);
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    unsigned major = 0, minor = 0;
     dl_torch_version tv;
+    /* 2.3.0's wheels end at Python 3.12 */
+    if (py && py->version.value && sscanf(py->version.value, "%u.%u", &major, &minor) == 2 &&
+        (major > 3 || (major == 3 && minor >= 13)))
+        return true;
     if (!v || !dl_torch_version_parse(v, &tv))
         return false;
     return tv.release.part[0] != 2 || tv.release.part[1] != 3 || tv.release.part[2] != 0;
@@ -44,7 +50,8 @@ long dl_shm_dll_release_line(const dl_paste *p, const dl_facts *f)
                                                "winerror 1114", "winerror 127",
                                                "procedure could not be found"};
     /* another build of torch than 2.3.0's wheels, or a Windows torch 2 no longer runs on */
-    static const char *const other_builds[] = {"gfx1", "windows 7", "win7", "win 7"};
+    static const char *const other_builds[] = {"gfx1", "windows 7", "win7", "win 7",
+                                               "/whl/nightly", ".dev20"};
     long i;
     if (dl_paste_find_any(p, other_errors, sizeof other_errors / sizeof other_errors[0]) >= 0 ||
         dl_paste_find_any(p, other_builds, sizeof other_builds / sizeof other_builds[0]) >= 0 ||

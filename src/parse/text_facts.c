@@ -2448,7 +2448,8 @@ static int driver_branch_at(const char *s)
     size_t k;
     if (!isdigit((unsigned char)s[0]) || !isdigit((unsigned char)s[1]) ||
         !isdigit((unsigned char)s[2]) || s[0] < '3' || isdigit((unsigned char)*after) ||
-        *after == '.' || (*after == ',' && isdigit((unsigned char)after[1])))
+        /* "390.48" is a release; "drivers 390." ends a sentence */
+        ((*after == '.' || *after == ',') && isdigit((unsigned char)after[1])))
         return 0;
     after += strspn(after, " ");
     for (k = 0; k < sizeof units / sizeof units[0]; k++) {
@@ -2459,6 +2460,24 @@ static int driver_branch_at(const char *s)
     if (isalpha((unsigned char)s[3]))
         return 0;
     return (s[0] - '0') * 100 + (s[1] - '0') * 10 + (s[2] - '0');
+}
+
+/* "NNN driver" with a word before the number that names a driver, not a count ("the 470
+ * driver", "nvidia 390 driver", "my 535 driver"; not "uses 500 driver threads"). */
+static bool branch_named_before(const char *low, const char *at)
+{
+    static const char *const before[] = {"the ", "nvidia ", "nvidia-", "my ", "a ", "an ",
+                                         "proprietary ", "latest ", "older ", "newer "};
+    size_t k, n;
+    if (at - low < 4 || at[-1] != ' ')
+        return false;
+    for (k = 0; k < sizeof before / sizeof before[0]; k++) {
+        n = strlen(before[k]);
+        if (at - 4 - low >= (long)n && !strncmp(at - 4 - n, before[k], n) &&
+            (at - 4 - n == low || !isalpha((unsigned char)at[-5 - (long)n])))
+            return true;
+    }
+    return false;
 }
 
 /* The driver's branch alone, when no release was read: right after the word ("driver
@@ -2482,6 +2501,9 @@ static void driver_branch_in_words(const dl_paste *p, const dl_facts *f, dl_text
             c += 3;
         if (c[-1] != '.' && !isdigit((unsigned char)c[-1]))
             w->driver_branch = driver_branch_at(c);
+        /* the branch before the word: "the 470 driver", "nvidia 390 driver" */
+        if (!w->driver_branch && branch_named_before(p->lines[i].lower, at))
+            w->driver_branch = driver_branch_at(at - 4);
         w->driver_branch_line = (size_t)i;
     }
 }
