@@ -4,6 +4,7 @@
 #include "explain/text_marks.h"
 #include "facts/query.h"
 #include "know/arch.h"
+#include "know/gpu_chip.h"
 #include "know/version.h"
 #include "plan/driver_table.h"
 #include "plan/plan.h"
@@ -34,6 +35,32 @@ static bool runs_on(int cuda, int driver)
            (cuda / 1000 > 11 || driver >= 11010);
 }
 
+/* The cuDNN the build bundles (cudnn.csv, by torch minor and variant) still has kernels for
+ * the GPU's oldest possible capability: cuDNN 8.9 and newer carry none for Kepler, so torch
+ * 2.4+ cu118 (cuDNN 9) does not fully run on a K80 though its own kernels list sm_37 (the
+ * planner's check_cudnn). A build the table does not list is not held against it. */
+static bool cudnn_runs(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
+                       const char *variant)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_cudnn);
+    const char *without = dl_gpu_first_cudnn_without(k, gpu->lo / 10, gpu->lo % 10);
+    const char *dot = strchr(release, '.');
+    dl_version have, limit;
+    size_t r, n;
+    if (!t || !without || !dot || !dl_version_parse(without, &limit))
+        return true;
+    dot = strchr(dot + 1, '.');
+    n = dot ? (size_t)(dot - release) : strlen(release);
+    for (r = 0; r < t->rows; r++) {
+        const char *minor = dl_table_cell(t, r, DL_COL_cudnn_torch_minor);
+        if (strlen(minor) == n && !strncmp(minor, release, n) &&
+            !strcmp(dl_table_cell(t, r, DL_COL_cudnn_cuda_variant), variant))
+            return !dl_version_parse(dl_table_cell(t, r, DL_COL_cudnn_cudnn_version), &have) ||
+                   dl_version_cmp(&have, &limit) < 0;
+    }
+    return true;
+}
+
 /* The build (torch `release`, `variant`) has machine code for every capability the text's
  * GPU may have; true when the text names no GPU (the note says the build, the GPU decides
  * the rest). A build the arch table does not list is not taken for one that runs. */
@@ -53,7 +80,8 @@ static bool has_kernels(const dl_knowledge *k, const dl_gpu_span *gpu, const cha
                             &parsed))
         return false;
     return dl_arch_check(gpu->lo / 10, gpu->lo % 10, &parsed).verdict == DL_ARCH_RUNS_SASS &&
-           dl_arch_check(gpu->hi / 10, gpu->hi % 10, &parsed).verdict == DL_ARCH_RUNS_SASS;
+           dl_arch_check(gpu->hi / 10, gpu->hi % 10, &parsed).verdict == DL_ARCH_RUNS_SASS &&
+           cudnn_runs(k, gpu, release, variant);
 }
 
 /* The newest variant in a ";"-list of torch_releases that runs on the driver and the GPU,

@@ -80,12 +80,14 @@ static long row_message_line(const dl_table *kb, size_t r, const dl_paste *p, bo
     return best;
 }
 
-/* The text's OS allows the row: the row is for any OS, or for the text's; where the text
+/* The text's OS allows the row: the row is for any OS, or for the text's (a Linux row for
+ * a text that also names WSL, whose nvidia-smi header reads as Windows); where the text
  * names no OS, the release and its message are enough (*unsure tells the title to say so). */
-static bool row_os_fits(const char *row_os, const char *os, bool *unsure)
+static bool row_os_fits(const char *row_os, const char *os, const dl_paste *p, bool *unsure)
 {
     *unsure = false;
-    if (!strcmp(row_os, "any") || (os && !strcmp(row_os, os)))
+    if (!strcmp(row_os, "any") || (os && !strcmp(row_os, os)) ||
+        (!strcmp(row_os, "linux") && dl_paste_find(p, 0, "wsl") >= 0))
         return true;
     *unsure = !os;
     return *unsure;
@@ -148,13 +150,24 @@ void dl_explain_known_bad_fix(const dl_knowledge *k, const dl_table *kb, size_t 
                     snprintf(index, sizeof index, " --index-url https://download.pytorch.org/whl/%s",
                              variant);
             }
-            dl_finding_fix(x, "python -m pip install torch==%s%s%s%s", version,
-                           vision && *vision ? " torchvision==" : "",
-                           vision && *vision ? vision : "", index);
-            if (!index[0] && strcmp(variant, "cpu") != 0)
+            /* on Windows PyPI's torch is the CPU build: without the text's build, a
+             * command would trade a CUDA torch for it */
+            if (!index[0] && !variant[0] && os && !strcmp(os, "windows"))
+                dl_fix_note(x, "install torch %s%s%s from the index of the build you have "
+                               "(python -m pip install torch==%s --index-url "
+                               "https://download.pytorch.org/whl/cu121 for a CUDA 12.1 build; "
+                               "PyPI's torch is CPU-only on Windows)",
+                            version, vision && *vision ? " with torchvision " : "",
+                            vision && *vision ? vision : "", version);
+            else
+                dl_finding_fix(x, "python -m pip install torch==%s%s%s%s", version,
+                               vision && *vision ? " torchvision==" : "",
+                               vision && *vision ? vision : "", index);
+            if (!index[0] && variant[0] && strcmp(variant, "cpu") != 0)
                 dl_fix_note(x, "keep your build: add the --index-url of the build you have "
-                               "(https://download.pytorch.org/whl/cu121 for a +cu121 torch; "
-                               "PyPI's torch is CPU-only on Windows and macOS)");
+                               "(https://download.pytorch.org/whl/cu121 for a +cu121 torch)");
+            if (fixed[len] == ' ')
+                dl_fix_note(x, "fixed in %s", fixed);
         }
     } else {
         dl_fix_note(x, "install another torch release: %s", fixed);
@@ -183,7 +196,7 @@ void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
             !variant_fits(&e->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_variant)) ||
             dl_findings_has(&e->findings, "known_bad_release") ||
             (line = row_message_line(kb, r, &e->paste, &alone)) < 0 || (!versioned && !alone) ||
-            !row_os_fits(row_os, os, &unsure))
+            !row_os_fits(row_os, os, &e->paste, &unsure))
             continue;
         x = dl_finding_add(&e->findings, "known_bad_release", DL_SEV_FAILURE,
                            versioned ? "torch %s has a known problem here%s%s%s: %s"
