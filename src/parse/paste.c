@@ -662,6 +662,9 @@ static bool cut_at_terminal_width(const char *s, size_t n, const char *next, siz
                 (isupper((unsigned char)next[1]) && next[2] != ' ' && s[n - 1] != ':'));
     if (c == '\t')
         return false;
+    /* a markdown list item ("- OS : Ubuntu", "* GPU: ..."), an issue template's next line */
+    if ((c == '-' || c == '*') && m > 1 && next[1] == ' ')
+        return false;
     if (s[n - 1] == ' ')
         return true;
     /* cut inside an upper-case word: "(AM" + "D64)", "No C" + "UDA support" */

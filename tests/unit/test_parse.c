@@ -413,6 +413,14 @@ static void lines_of_80_columns_that_end_there_stay(void **state)
     assert_string_equal(p.lines[2].text, "  Traceback x");
     assert_string_equal(p.lines[4].text, " Name: torch");
     dl_paste_free(&p);
+    /* a markdown list item after an 80-column line is a line of its own ("- OS : Ubuntu");
+     * a cut inside a hyphenated word ("...-" + "-x") is not */
+    snprintf(text, sizeof text, "%.80s\n- OS : Ubuntu\n* GPU: RTX\n%.80s\n-x", DL_X100, DL_Y100);
+    read_text(text, &p);
+    assert_int_equal(p.count, 4);
+    assert_string_equal(p.lines[1].text, "OS : Ubuntu"); /* its list mark dropped */
+    assert_non_null(strstr(p.lines[3].text, "yy-x"));
+    dl_paste_free(&p);
     /* a cut that left "mbol: _ZN3c10" looks like a field but starts with no capital */
     snprintf(text, sizeof text, "%.68sundefined sy\nmbol: _ZN3c10\n", DL_X100);
     read_text(text, &p);
