@@ -2342,6 +2342,28 @@ static bool newer_said_after(const char *s)
     return false;
 }
 
+/* The n bytes read as a name are no GPU model: NVIDIA's software ("NVIDIA GeForce settings",
+ * "GeForce Experience", "NVIDIA Control Panel", "nvidia drivers") or the kernel's device
+ * prefix before a PCI address ("nvidia 0000:0a:00.0: AMD-Vi: ..."). */
+static bool software_not_model(const char *name, size_t n)
+{
+    static const char *const words[] = {"settings", "experience", "control", "driver",
+                                        "app", "panel", "0000:"};
+    char low[64];
+    size_t k;
+    if (n >= sizeof low)
+        return false;
+    for (k = 0; k < n; k++)
+        low[k] = (char)tolower((unsigned char)name[k]);
+    low[n] = '\0';
+    for (k = 0; k < sizeof words / sizeof words[0]; k++) {
+        const char *at = strstr(low, words[k]);
+        if (at && (at == low || at[-1] == ' '))
+            return true;
+    }
+    return false;
+}
+
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
@@ -2409,7 +2431,8 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         return; /* a line of cards, gpu_series_in_words' to name */
     /* a requirement, not the writer's GPU: "bf16 is only supported on A100+ GPUs", "requires
      * an A100 or newer" */
-    if ((i && out[i - 1] == '+') || requirement_before(low, best) || newer_said_after(low + k))
+    if ((i && out[i - 1] == '+') || requirement_before(low, best) || newer_said_after(low + k) ||
+        software_not_model(out, i))
         return;
     /* "K80 Tesla", "on a K80": the model alone, too short to stand as a name; the mark it
      * was found by is a Tesla model, so that is its family */
