@@ -1,8 +1,10 @@
 #include "explain/install_text.h"
 
 #include "base/str.h"
+#include "explain/quote.h"
 #include "explain/text_cause.h"
 #include "facts/query.h"
+#include "know/version.h"
 #include "rules/fixes.h"
 #include "rules/know_query.h"
 
@@ -426,6 +428,112 @@ void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)
                    release, tag);
     dl_fix_note(x, "torch %s+%s is on PyTorch's index for %s, not on PyPI; a requirements file "
                    "keeps the tag and names that index with --extra-index-url", release, tag, tag);
+}
+
+/* pip's "(from versions: 2.1.0+cu121, ..., 2.5.1+cu121)" on line `line`: every entry's
+ * local tag when they share one (into tag), the first and last entries' releases; false
+ * when the list is empty or mixes builds. */
+static bool one_build_list(const dl_paste *p, long line, char *tag, size_t tn, char *first,
+                           char *last, size_t vn)
+{
+    const char *at = strstr(p->lines[line].lower, "from versions:");
+    char *list, *close;
+    dl_strv items = {0};
+    size_t j;
+    bool same = true;
+    if (!at)
+        return false;
+    list = dl_strdup(at + 14);
+    if ((close = strchr(list, ')')) != NULL)
+        *close = '\0';
+    dl_strv_split(&items, list, ',');
+    free(list);
+    tag[0] = '\0';
+    for (j = 0; j < items.n && same; j++) {
+        const char *v = dl_trim(items.v[j]), *plus = strchr(v, '+');
+        size_t base = plus ? (size_t)(plus - v) : strlen(v);
+        if (!plus || !isdigit((unsigned char)v[0]) || base >= vn)
+            same = false;
+        else if (!tag[0])
+            snprintf(tag, tn, "%s", plus + 1);
+        else
+            same = !strcmp(tag, plus + 1);
+        if (same && j == 0)
+            snprintf(first, vn, "%.*s", (int)base, v);
+        if (same)
+            snprintf(last, vn, "%.*s", (int)base, v);
+    }
+    same = same && items.n > 0;
+    dl_strv_free(&items);
+    return same;
+}
+
+/* The first (or, with newest, the last) release torch_releases.csv lists with build `tag`
+ * on the text's OS; NULL when none. */
+static const char *release_with(const dl_knowledge *k, const char *tag, const dl_facts *f,
+                                bool newest)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    const char *best = NULL;
+    dl_torch_version bv, v;
+    size_t r;
+    for (r = 0; t && r < t->rows; r++) {
+        const char *release = dl_table_cell(t, r, DL_COL_torch_releases_torch_version);
+        if (!dl_semicolon_list_has(published_builds(k, release, f), tag) &&
+            !dl_semicolon_list_has(dl_table_cell(t, r, DL_COL_torch_releases_rocm_variants_linux),
+                                   tag))
+            continue;
+        if (dl_torch_version_parse(release, &v) &&
+            (!best || (newest ? dl_torch_version_cmp(&v, &bv) > 0
+                              : dl_torch_version_cmp(&v, &bv) < 0))) {
+            best = release;
+            bv = v;
+        }
+    }
+    return best;
+}
+
+void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation *e)
+{
+    static const char *const ids[] = {"python_unsupported", "python_32bit"};
+    char tag[32], first[32], last[32], release[24], pin[16], full[32], listed[128];
+    const char *from, *to, *builds;
+    dl_torch_version want, have;
+    dl_finding *x;
+    long line = dl_paste_find(&e->paste, 0, "from versions:");
+    size_t n;
+    if (line < 0 || !one_build_list(&e->paste, line, tag, sizeof tag, first, last, sizeof last) ||
+        !torch_pin(&e->paste, false, release, sizeof release, pin, sizeof pin) ||
+        !(from = release_with(k, tag, &e->facts, false)) || strcmp(from, first) != 0 ||
+        !(to = release_with(k, tag, &e->facts, true)) || strcmp(to, last) != 0)
+        return; /* a list cut at either end is this Python's share of the index */
+    n = strlen(release);
+    while (n && release[n - 1] == '.')
+        release[--n] = '\0';
+    if (!dl_torch_version_parse(release, &want) || !dl_torch_version_parse(last, &have) ||
+        dl_torch_version_cmp(&want, &have) <= 0)
+        return;
+    dl_text_causes_step_back(e, ids, sizeof ids / sizeof ids[0]);
+    x = dl_finding_add(&e->findings, "wheel_tag_mismatch", DL_SEV_FAILURE,
+                       "The %s index has torch only from %s to %s: torch %s was never built "
+                       "for %s, so pip finds no such version there (the Python is fine: the "
+                       "list starts at that index's first release)",
+                       tag, first, last, release, tag);
+    dl_quote_line(x, &e->paste, (size_t)line);
+    snprintf(full, sizeof full, "%s%s", release, strchr(strchr(release, '.') + 1, '.') ? "" : ".0");
+    builds = published_builds(k, full, &e->facts);
+    if (*builds) {
+        snprintf(listed, sizeof listed, "%s", builds);
+        for (n = 0; listed[n]; n++)
+            if (listed[n] == ';')
+                listed[n] = ' ';
+        dl_fix_note(x, "torch %s was built for %s (torch_releases.csv)", full, listed);
+    }
+    dl_fix_note(x, "take torch %s from an index it was built for (dlenv plan --torch %s prints "
+                   "the one for this machine), or keep %s and pin torch %s or older",
+                release, release, tag, last);
+    dl_strv_add(&e->ask, dl_strdup("the install command as run (its index) and the GPU's "
+                                   "driver (`nvidia-smi`)"));
 }
 
 void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explanation *e)

@@ -25,6 +25,12 @@ void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e);
  * torch_releases.csv says that release was never built for that tag, the builds it has. */
 void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e);
 
+/* pip's list of versions on one build's index ("from versions: 2.1.0+cu121, ..., 2.5.1+cu121")
+ * starts at that build's first release and ends at its last (so this Python has every
+ * wheel of it), below the torch asked for: the index stops before that release, not the Python
+ * (wheel_tag_mismatch, the index's problem, over python_unsupported). */
+void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation *e);
+
 /* A launcher's "Couldn't install torch" (the Stable Diffusion web UI's) where the release its
  * command pins has no wheel for the Python the text's banner names: python_unsupported. */
 void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explanation *e);
