@@ -482,7 +482,7 @@ long dl_text_gpu_unused_line(const dl_paste *p)
     static const char *const words[] = {"run it on my gpu", "run it on the gpu", "run on my gpu",
                                         "run on the gpu", "runs on the gpu", "run on gpu",
                                         "run on cuda", "use my gpu", "use the gpu",
-                                        "using my gpu", "using the gpu", "recognize my gpu",
+                                        "recognize my gpu",
                                         "recognise my gpu", "detect my gpu", "only uses the cpu",
                                         "only uses cpu", "runs on the cpu", "running on cpu",
                                         "running on the cpu", "not using gpu",

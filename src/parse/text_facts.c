@@ -256,10 +256,13 @@ static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w
     /* nvidia-smi prints its header only when it found a GPU and the driver answered. */
     if (strstr(low, "nvidia-smi") && strstr(low, "driver version"))
         gpu(f);
-    /* nvidia-smi's header: "CUDA Version: 12.4" is the driver's newest CUDA. */
+    /* nvidia-smi's header: "CUDA Version: 12.4" is the driver's newest CUDA. The toolkit's
+     * version.txt says "CUDA Version 9.0.176": a third part is a toolkit's build. */
     if (strstr(l, "CUDA Version") && value_after(low, "cuda version", v, sizeof v)) {
         int cuda;
-        if (dl_cuda_version_to_int(v, &cuda) && !f->nvml.cuda_driver_version.known) {
+        const char *dot = strchr(v, '.');
+        bool toolkit = dot && strchr(dot + 1, '.');
+        if (!toolkit && dl_cuda_version_to_int(v, &cuda) && !f->nvml.cuda_driver_version.known) {
             dl_int_set(&f->nvml.cuda_driver_version, cuda);
             note(w, "nvml.cuda_driver_version", i);
         }
