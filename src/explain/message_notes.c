@@ -22,6 +22,25 @@ static const struct {
      "transformers torch_dtype=torch.float16); torch and the install are fine "
      "(vllm-project/vllm#946)",
      false},
+    {"current cuda device does not support bfloat16",
+     "the GPU (compute capability below 8.0: a T4, V100, P100 or RTX 20xx) has no bfloat16, "
+     "and the program asks for it: use float16 (torch.autocast(\"cuda\", dtype=torch.float16); "
+     "transformers' fp16=True in place of bf16=True); torch and the install are fine",
+     false},
+    {"your setup doesn't support bf16/gpu",
+     "the GPU (compute capability below 8.0: a T4, V100, P100 or RTX 20xx) has no bfloat16, "
+     "and the trainer was asked for it: set fp16=True in place of bf16=True (or "
+     "--fp16/--bf16 False); torch and the install are fine",
+     false},
+    {"feature '.bf16' requires .target sm_80",
+     "a Triton kernel (torch.compile, a fused optimizer) was compiled for bfloat16 on a GPU "
+     "older than compute capability 8.0, which has none: run in float16 or float32; torch and "
+     "the install are fine",
+     false},
+    {"bf16 is only supported on a100+ gpus",
+     "xformers' kernel needs bfloat16 on compute capability 8.0 or newer and this GPU is "
+     "older: load the model in float16; torch and the install are fine",
+     false},
     {"type fp8e4nv not supported in this architecture",
      "the GPU is older than FP8 (e4m3) needs, compute capability 8.9 (Ada, Hopper, "
      "Blackwell), and the model or its compiled kernels ask for FP8: use the model's "

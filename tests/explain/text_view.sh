@@ -76,6 +76,12 @@ out=$("$dlenv" explain "$dir/vllm_below_cc70_note.txt" 2>&1)
 case "$out" in *"vLLM runs only on GPUs of compute capability 7.0"*) ;;
     *) echo "FAIL: no vLLM floor note: $out"; failed=1 ;; esac
 case "$out" in *"load it in float16"*) echo "FAIL: the bfloat16 note beside vLLM's floor: $out"; failed=1 ;; esac
+# bfloat16 asked of a GPU without it (torch's autocast, transformers' Trainer): a note
+for f in bf16_autocast_t4_note.txt bf16_trainer_note.txt; do
+    out=$("$dlenv" explain "$dir/$f" 2>&1)
+    case "$out" in *"No problem of the environment"*"has no bfloat16"*) ;;
+        *) echo "FAIL: $f: no bfloat16 note: $out"; failed=1 ;; esac
+done
 # a fact read from the words of a paste, one form a file (fact-forms.tsv: file, fact, value;
 # "-": none may be read)
 tab=$(printf '\t')
