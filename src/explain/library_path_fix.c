@@ -69,7 +69,8 @@ static void distribution_fix(dl_finding *x, const char *dir, const char *lib)
     dl_fix_note(x, "%s is the loader's own folder (ld.so.cache), not LD_LIBRARY_PATH's: the "
                    "copy there comes from a package of the distribution",
                 dir);
-    dl_finding_fix(x, "dpkg -S %s/%s", dir, lib);
+    /* the file name alone: on a merged /usr, dpkg knows /lib/... and not /usr/lib/... */
+    dl_finding_fix(x, "dpkg -S %s", lib);
     if (!strncmp(lib, "libcudnn", 8) && v && sscanf(v + 4, "%u", &major) == 1) {
         dl_fix_note(x, "where nothing else needs it, remove it (rpm -e on RHEL and Fedora):");
         dl_finding_fix(x, "sudo apt-get remove --allow-change-held-packages 'libcudnn%u*'", major);
