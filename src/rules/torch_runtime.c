@@ -88,6 +88,10 @@ void dl_rule_oom_message(const dl_paste *p, dl_findings *out)
      * desktop take (on a 1 GB card those alone are most of it). */
     if (other <= oom.total_bytes / 2 || dl_oom_unexplained_bytes(&oom) <= 0)
         return;
+    /* on a card of 2 GiB or so the desktop and the CUDA context of this process take a
+     * share that looks like another process's: the card is too small, not shared */
+    if (oom.total_bytes <= 2.5 * (1 << 30))
+        return;
     x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
                        "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch itself "
                        "holds %.1f GiB",
