@@ -116,6 +116,7 @@ static const struct {
     {"torch_not_installed", "no_module_torch"},
     {"pip_python_mismatch", "pip_lists_torch"},
     {"libcuda_not_found", "libcuda_missing"},
+    {"cuda_oom", "cuda_oom"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)

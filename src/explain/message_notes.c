@@ -41,6 +41,12 @@ static const struct {
      "xformers' kernel needs bfloat16 on compute capability 8.0 or newer and this GPU is "
      "older: load the model in float16; torch and the install are fine",
      false},
+    {"pytorch is not linked with support for xpu devices",
+     "the program asks for Intel's xpu device and this torch has no XPU backend: on an NVIDIA "
+     "machine set the program's device to cuda; for an Intel GPU install torch's XPU build "
+     "(python -m pip install torch torchvision --index-url https://download.pytorch.org/whl/xpu, "
+     "torch 2.5 or later), or with intel_extension_for_pytorch import it first",
+     false},
     {"type fp8e4nv not supported in this architecture",
      "the GPU is older than FP8 (e4m3) needs, compute capability 8.9 (Ada, Hopper, "
      "Blackwell), and the model or its compiled kernels ask for FP8: use the model's "
