@@ -2293,18 +2293,26 @@ static bool first_gpu_mark(const dl_paste *p, const char *const *marks, size_t n
     return *line >= 0;
 }
 
+/* The n bytes of a name in lower case into out (cap bytes); false when they do not fit. */
+static bool lower_copy(const char *name, size_t n, char *out, size_t cap)
+{
+    size_t k;
+    if (n >= cap)
+        return false;
+    for (k = 0; k < n; k++)
+        out[k] = (char)tolower((unsigned char)name[k]);
+    out[n] = '\0';
+    return true;
+}
+
 /* "RTX 5000 series", "RTX 4000-series": GeForce's 50 and 40 series written in thousands,
  * not the Quadro RTX 5000 or 4000 (Turing) whose names they share. name: the n bytes read
  * as the name; rest: the line after them. */
 static bool thousand_series(const char *name, size_t n, const char *rest)
 {
     char low[24];
-    size_t k;
-    if (n >= sizeof low)
+    if (!lower_copy(name, n, low, sizeof low))
         return false;
-    for (k = 0; k < n; k++)
-        low[k] = (char)tolower((unsigned char)name[k]);
-    low[n] = '\0';
     /* "RTX 5000-series": the hyphen kept the word in the name */
     if (n > 7 && !strcmp(low + n - 7, "-series")) {
         n -= 7;
@@ -2354,11 +2362,8 @@ static bool software_not_model(const char *name, size_t n)
                                         "app", "panel", "0000:"};
     char low[64];
     size_t k;
-    if (n >= sizeof low)
+    if (!lower_copy(name, n, low, sizeof low))
         return false;
-    for (k = 0; k < n; k++)
-        low[k] = (char)tolower((unsigned char)name[k]);
-    low[n] = '\0';
     for (k = 0; k < sizeof words / sizeof words[0]; k++) {
         const char *at = strstr(low, words[k]);
         if (at && (at == low || at[-1] == ' '))
