@@ -42,23 +42,9 @@ static bool runs_on(int cuda, int driver)
 static bool cudnn_runs(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
                        const char *variant)
 {
-    const dl_table *t = dl_knowledge_at(k, DL_TABLE_cudnn);
-    const char *without = dl_gpu_first_cudnn_without(k, gpu->lo / 10, gpu->lo % 10);
-    const char *dot = strchr(release, '.');
-    dl_version have, limit;
-    size_t r, n;
-    if (!t || !without || !dot || !dl_version_parse(without, &limit))
-        return true;
-    dot = strchr(dot + 1, '.');
-    n = dot ? (size_t)(dot - release) : strlen(release);
-    for (r = 0; r < t->rows; r++) {
-        const char *minor = dl_table_cell(t, r, DL_COL_cudnn_torch_minor);
-        if (strlen(minor) == n && !strncmp(minor, release, n) &&
-            !strcmp(dl_table_cell(t, r, DL_COL_cudnn_cuda_variant), variant))
-            return !dl_version_parse(dl_table_cell(t, r, DL_COL_cudnn_cudnn_version), &have) ||
-                   dl_version_cmp(&have, &limit) < 0;
-    }
-    return true;
+    const char *bundled, *without;
+    return !dl_gpu_bundled_cudnn_lacks(k, release, variant, gpu->lo / 10, gpu->lo % 10,
+                                       &bundled, &without);
 }
 
 /* The build (torch `release`, `variant`) has machine code for every capability the text's
@@ -145,40 +131,55 @@ static long newest_build_for(const dl_knowledge *k, const dl_gpu_span *gpu, int 
     return row;
 }
 
-/* The CUDA of the last driver branch NVIDIA gives the GPU, where that branch is a legacy
- * one: Kepler (compute capability 3.x) ends with R470, which runs CUDA 11.4. 0 when the GPU
- * is unknown or still gets current drivers. */
-static int last_branch_cuda(const dl_gpu_span *gpu)
+/* The pip command for row `row` of torch_releases.csv in build `tag`, with the torchvision
+ * the table pairs with it. */
+static void install_build(dl_finding *x, const dl_table *t, long row, const char *tag)
 {
-    return gpu->hi && gpu->hi < 50 ? 11040 : 0;
+    const char *vision = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision);
+    dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
+                      "https://download.pytorch.org/whl/%s",
+                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
+                   vision && *vision ? " torchvision==" : "", vision && *vision ? vision : "",
+                   tag);
+}
+
+/* The GPU's drivers end with a branch too old for every CUDA 12 build (Kepler: R470, CUDA
+ * 11.4; gpu_chips.csv): that branch, and in *cuda the CUDA its newest release runs; 0 when
+ * the GPU is unknown or its drivers run CUDA 12 (then "update the driver" holds as said). */
+static int legacy_branch(const dl_knowledge *k, const dl_explanation *e, int *cuda)
+{
+    char top[16];
+    int branch = e->gpu.hi ? dl_gpu_last_driver_branch(k, e->gpu.hi / 10, e->gpu.hi % 10) : 0;
+    if (!branch)
+        return 0;
+    snprintf(top, sizeof top, "%d.999.99", branch);
+    /* a branch's CUDA is the same on both systems; Linux's table names the branch itself
+     * (Windows numbers R470 as 47x) */
+    *cuda = dl_driver_cuda_for_driver(k, top, DL_PLAN_OS_LINUX);
+    return *cuda && *cuda < 12000 ? branch : 0;
 }
 
 /* No build runs on the driver, and the GPU's drivers end with a legacy branch: that
  * branch, then the newest build that runs on it with kernels for the GPU. */
 static void legacy_branch_fix(const dl_knowledge *k, dl_explanation *e, dl_finding *x,
-                              const char *have, int cap)
+                              const char *have, int branch, int cuda)
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
-    char tag[16] = "";
-    long row = newest_build_for(k, &e->gpu, cap, dl_plan_os_parse(e->facts.os.family.value),
+    char tag[16] = "", runs[16];
+    long row = newest_build_for(k, &e->gpu, cuda, dl_plan_os_parse(e->facts.os.family.value),
                                 tag, sizeof tag);
-    dl_fix_note(x, "the driver runs CUDA up to %s; this GPU (Kepler) gets drivers only up to "
-                   "the 470 branch, which runs CUDA 11.4: update the driver to the newest 470",
-                have);
+    dl_cuda_version_from_int(cuda, runs, sizeof runs);
+    dl_fix_note(x, "the driver runs CUDA up to %s; this GPU gets drivers only up to the %d "
+                   "branch, which runs CUDA %s: update the driver to the newest %d",
+                have, branch, runs, branch);
     if (row < 0) {
-        dl_fix_note(x, "then an older torch built for CUDA 11.4 or older (pytorch.org's "
-                       "previous versions)");
+        dl_fix_note(x, "then an older torch built for CUDA %s or older (pytorch.org's "
+                       "previous versions)", runs);
         return;
     }
     dl_fix_note(x, "then torch %s's %s build, the newest with kernels for this GPU:",
                 dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version), tag);
-    dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
-                      "https://download.pytorch.org/whl/%s",
-                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
-                   *dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision)
-                       ? " torchvision=="
-                       : "",
-                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision), tag);
+    install_build(x, t, row, tag);
 }
 
 void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
@@ -191,6 +192,7 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
     char have[16], tag[16] = "", unlock[32];
     bool through_mvc;
     long driver, row;
+    int branch, branch_cuda = 0;
     if (!x || !dl_finding_fix_is_only(x, "the number after 'found version'") ||
         !f->nvml.cuda_driver_version.known || (driver = f->nvml.cuda_driver_version.value) <= 0)
         return;
@@ -204,21 +206,17 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
                        "built for the CUDA it runs");
     if (row >= 0) {
         const char *release = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version);
-        const char *vision = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision);
         dl_fix_note(x, "the driver runs CUDA up to %s: torch %s's %s build runs on it", have,
                     release, tag);
-        dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
-                          "https://download.pytorch.org/whl/%s",
-                       release, vision && *vision ? " torchvision==" : "",
-                       vision && *vision ? vision : "", tag);
+        install_build(x, t, row, tag);
     } else if (driver < 7050) {
         /* PyTorch's first binaries were built with CUDA 7.5 */
         dl_fix_note(x, "the driver runs CUDA up to %s, older than any CUDA PyTorch was ever "
                        "built with: update the driver (%s or newer runs every CUDA 12 build, on "
                        "a GPU that driver still supports)", have, windows ? "527.41" : "525.60.13");
         return;
-    } else if (last_branch_cuda(&e->gpu) > driver) {
-        legacy_branch_fix(k, e, x, have, last_branch_cuda(&e->gpu));
+    } else if ((branch = legacy_branch(k, e, &branch_cuda)) && branch_cuda > driver) {
+        legacy_branch_fix(k, e, x, have, branch, branch_cuda);
         return;
     } else {
         dl_fix_note(x, "the driver runs CUDA up to %s, and no CUDA build of the torch releases "
@@ -229,8 +227,8 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
                     windows ? "527.41" : "525.60.13", have);
         return;
     }
-    if (last_branch_cuda(&e->gpu))
-        dl_fix_note(x, "this GPU (Kepler) gets drivers only up to the 470 branch (CUDA 11.4)");
+    if ((branch = legacy_branch(k, e, &branch_cuda)) != 0)
+        dl_fix_note(x, "this GPU gets drivers only up to the %d branch", branch);
     else if (torch_cuda && strcmp(torch_cuda, "none") != 0 &&
         dl_driver_unlock_for_cuda(k, torch_cuda, windows ? DL_PLAN_OS_WINDOWS : DL_PLAN_OS_LINUX,
                                   unlock, sizeof unlock, &through_mvc))

@@ -28,25 +28,32 @@ static bool text_torch_release(const dl_facts *f, char *out, size_t n)
     return true;
 }
 
+/* The build the text's torch is ("cu118" from 2.0.0+cu118 or collect_env's "CUDA used to
+ * build PyTorch: 11.8"; "cpu"); "" when the text does not say. */
+static void text_variant(const dl_facts *f, char *out, size_t n)
+{
+    const char *v = dl_q_first_torch_version(f);
+    const char *cuda = dl_q_torch_cuda(f);
+    dl_torch_version tv;
+    unsigned major = 0, minor = 0;
+    out[0] = '\0';
+    if (v && dl_torch_version_parse(v, &tv) && tv.local[0])
+        snprintf(out, n, "%s", tv.local);
+    else if (cuda && sscanf(cuda, "%u.%u", &major, &minor) == 2)
+        snprintf(out, n, "cu%u%u", major, minor);
+}
+
 /* Whether the text's torch can be the row's build (`variant`: "any", "cu102"): a local tag
  * the text shows ("1.8.0+cu111") or the CUDA collect_env says it was built with ("CUDA used
  * to build PyTorch: 11.1") must name it; an untagged torch with no CUDA said is PyPI's
  * default build, which the row's variant describes. */
 static bool variant_fits(const dl_facts *f, const char *variant)
 {
-    const char *v = dl_q_first_torch_version(f);
-    const char *cuda = dl_q_torch_cuda(f);
-    dl_torch_version tv;
-    char built[16];
-    unsigned major = 0, minor = 0;
+    char built[64];
     if (!strcmp(variant, "any"))
         return true;
-    if (v && dl_torch_version_parse(v, &tv) && tv.local[0])
-        return !strcmp(tv.local, variant);
-    if (!cuda || sscanf(cuda, "%u.%u", &major, &minor) != 2)
-        return true;
-    snprintf(built, sizeof built, "cu%u%u", major, minor);
-    return !strcmp(built, variant);
+    text_variant(f, built, sizeof built);
+    return !built[0] || !strcmp(built, variant);
 }
 
 /* The first line that shows one of the row's message forms: the `message` cell's forms
@@ -96,21 +103,6 @@ static bool row_os_fits(const char *row_os, const char *os, const dl_paste *p, b
 static const char *os_word(const char *os)
 {
     return !strcmp(os, "linux") ? "Linux" : !strcmp(os, "windows") ? "Windows" : "macOS";
-}
-
-/* The build the text's torch is ("cu118" from 2.0.0+cu118 or collect_env's "CUDA used to
- * build PyTorch: 11.8"; "cpu"); "" when the text does not say. */
-static void text_variant(const dl_facts *f, char *out, size_t n)
-{
-    const char *v = dl_q_first_torch_version(f);
-    const char *cuda = dl_q_torch_cuda(f);
-    dl_torch_version tv;
-    unsigned major = 0, minor = 0;
-    out[0] = '\0';
-    if (v && dl_torch_version_parse(v, &tv) && tv.local[0])
-        snprintf(out, n, "%s", tv.local);
-    else if (cuda && sscanf(cuda, "%u.%u", &major, &minor) == 2)
-        snprintf(out, n, "cu%u%u", major, minor);
 }
 
 /* The fix for row r: the release that fixed it as a pip command (with the torchvision

@@ -2,8 +2,10 @@
 #include "know/gpu_chip.h"
 
 #include "know/arch.h"
+#include "know/version.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +93,27 @@ const char *dl_gpu_first_cudnn_without(const dl_knowledge *k, unsigned major, un
             return cell;
     }
     return NULL;
+}
+
+bool dl_gpu_bundled_cudnn_lacks(const dl_knowledge *k, const char *torch_version,
+                                const char *variant, unsigned major, unsigned minor,
+                                const char **bundled, const char **without)
+{
+    const dl_table *t = k ? dl_knowledge_at(k, DL_TABLE_cudnn) : NULL;
+    dl_torch_version v;
+    dl_version have, limit;
+    char release_minor[32];
+    size_t r;
+    *bundled = NULL;
+    *without = dl_gpu_first_cudnn_without(k, major, minor);
+    if (!t || !*without || !dl_torch_version_parse(torch_version, &v) ||
+        !dl_version_parse(*without, &limit))
+        return false;
+    snprintf(release_minor, sizeof release_minor, "%lu.%lu", v.release.part[0],
+             v.release.part[1]);
+    for (r = 0; r < t->rows && !*bundled; r++)
+        if (!strcmp(dl_table_cell(t, r, DL_COL_cudnn_torch_minor), release_minor) &&
+            !strcmp(dl_table_cell(t, r, DL_COL_cudnn_cuda_variant), variant))
+            *bundled = dl_table_cell(t, r, DL_COL_cudnn_cudnn_version);
+    return *bundled && dl_version_parse(*bundled, &have) && dl_version_cmp(&have, &limit) >= 0;
 }

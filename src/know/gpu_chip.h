@@ -36,4 +36,12 @@ int dl_gpu_last_driver_branch(const dl_knowledge *k, unsigned major, unsigned mi
  * them. */
 const char *dl_gpu_first_cudnn_without(const dl_knowledge *k, unsigned major, unsigned minor);
 
+/* The cuDNN that torch `torch_version`'s `variant` build bundles (cudnn.csv, by torch minor
+ * and variant) has no kernels for compute capability major.minor: true, with that cuDNN in
+ * *bundled and the first cuDNN without them in *without; false when it has them or either
+ * table does not say. */
+bool dl_gpu_bundled_cudnn_lacks(const dl_knowledge *k, const char *torch_version,
+                                const char *variant, unsigned major, unsigned minor,
+                                const char **bundled, const char **without);
+
 #endif

@@ -435,28 +435,15 @@ static void check_targets(const dl_plan_checker *chk, dl_plan_candidate *c, dl_p
  * not fully work on a K80 though its own kernels list sm_37. */
 static void check_cudnn(const dl_plan_checker *chk, dl_plan_candidate *c)
 {
-    const dl_table *t = table(chk, DL_TABLE_cudnn);
-    const char *cudnn = NULL, *dot;
-    char minor[16];
-    size_t r, i;
+    size_t i;
     if (c->fails & ((1u << DL_REJ_ARCH_DROPPED) | (1u << DL_REJ_ARCH_TOO_NEW)))
         return;
-    dot = strchr(c->torch, '.');
-    dot = dot ? strchr(dot + 1, '.') : NULL;
-    snprintf(minor, sizeof minor, "%.*s", dot ? (int)(dot - c->torch) : (int)strlen(c->torch),
-             c->torch);
-    for (r = 0; t && r < t->rows && !cudnn; r++)
-        if (!strcmp(dl_table_cell(t, r, DL_COL_cudnn_torch_minor), minor) &&
-            !strcmp(dl_table_cell(t, r, DL_COL_cudnn_cuda_variant), c->variant))
-            cudnn = dl_table_cell(t, r, DL_COL_cudnn_cudnn_version);
-    for (i = 0; cudnn && i < chk->m->n_gpus; i++) {
+    for (i = 0; i < chk->m->n_gpus; i++) {
         const dl_plan_gpu *g = &chk->m->gpus[i];
-        const char *without = g->vendor == DL_GPU_NVIDIA && g->cc_major
-                                  ? dl_gpu_first_cudnn_without(chk->k, g->cc_major, g->cc_minor)
-                                  : NULL;
-        dl_version have, limit;
-        if (without && dl_version_parse(cudnn, &have) && dl_version_parse(without, &limit) &&
-            dl_version_cmp(&have, &limit) >= 0) {
+        const char *cudnn, *without;
+        if (g->vendor == DL_GPU_NVIDIA && g->cc_major &&
+            dl_gpu_bundled_cudnn_lacks(chk->k, c->torch, c->variant, g->cc_major, g->cc_minor,
+                                       &cudnn, &without)) {
             fail(c, DL_REJ_ARCH_DROPPED, "torch %s %s bundles cuDNN %s, which has no kernels "
                  "for sm_%u%u (%s): cuDNN %s and newer do not support it", c->torch,
                  c->variant, cudnn, g->cc_major, g->cc_minor, g->name, without);
