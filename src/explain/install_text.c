@@ -395,6 +395,17 @@ static const char *published_builds(const dl_knowledge *k, const char *release, 
     return v ? v : "";
 }
 
+/* published_builds as words ("cu118 cu121 cu124") into out; "" when the table has none. */
+static void builds_in_words(const dl_knowledge *k, const char *release, const dl_facts *f,
+                            char *out, size_t n)
+{
+    size_t i;
+    snprintf(out, n, "%s", published_builds(k, release, f));
+    for (i = 0; out[i]; i++)
+        if (out[i] == ';')
+            out[i] = ' ';
+}
+
 /* The table has no row for the release, or lists the tag among its builds ("cpu" always
  * counts): false only when the table says the pair never existed. */
 static bool build_published(const dl_knowledge *k, const char *release, const char *tag,
@@ -414,11 +425,7 @@ void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)
     dl_finding_fix_clear(x);
     if (!build_published(k, release, tag, &e->facts)) {
         char builds[128];
-        size_t i;
-        snprintf(builds, sizeof builds, "%s", published_builds(k, release, &e->facts));
-        for (i = 0; builds[i]; i++)
-            if (builds[i] == ';')
-                builds[i] = ' ';
+        builds_in_words(k, release, &e->facts, builds, sizeof builds);
         dl_fix_note(x, "torch %s was never built for %s: its CUDA builds are %s "
                        "(torch_releases.csv); pin one of them, or a release built for %s",
                     release, tag, builds, tag);
@@ -497,7 +504,7 @@ void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation
 {
     static const char *const ids[] = {"python_unsupported", "python_32bit"};
     char tag[32], first[32], last[32], release[24], pin[16], full[32], listed[128];
-    const char *from, *to, *builds;
+    const char *from, *to;
     dl_torch_version want, have;
     dl_finding *x;
     long line = dl_paste_find(&e->paste, 0, "from versions:");
@@ -520,15 +527,12 @@ void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation
                        "list starts at that index's first release)",
                        tag, first, last, release, tag);
     dl_quote_line(x, &e->paste, (size_t)line);
-    snprintf(full, sizeof full, "%s%s", release, strchr(strchr(release, '.') + 1, '.') ? "" : ".0");
-    builds = published_builds(k, full, &e->facts);
-    if (*builds) {
-        snprintf(listed, sizeof listed, "%s", builds);
-        for (n = 0; listed[n]; n++)
-            if (listed[n] == ';')
-                listed[n] = ' ';
+    /* "2.6" asked for: the release row is 2.6.0's */
+    snprintf(full, sizeof full, "%lu.%lu.%lu", want.release.part[0], want.release.part[1],
+             want.release.part[2]);
+    builds_in_words(k, full, &e->facts, listed, sizeof listed);
+    if (*listed)
         dl_fix_note(x, "torch %s was built for %s (torch_releases.csv)", full, listed);
-    }
     dl_fix_note(x, "take torch %s from an index it was built for (dlenv plan --torch %s prints "
                    "the one for this machine), or keep %s and pin torch %s or older",
                 release, release, tag, last);

@@ -105,64 +105,71 @@ static const char *os_word(const char *os)
     return !strcmp(os, "linux") ? "Linux" : !strcmp(os, "windows") ? "Windows" : "macOS";
 }
 
-/* The fix for row r: the release that fixed it as a pip command (with the torchvision
- * torch_releases.csv pairs with it, and the index of the build the text shows where that
- * release has it), the same release again without pip's cache where the fix was a re-upload,
- * else the row's words; the sources as a note. */
+/* The pip command for torch `version` (the release that fixed a known problem) with the
+ * torchvision torch_releases.csv pairs with it and the index of the build the text shows
+ * where that release has it. On Windows with the build unknown it is said in words, since
+ * PyPI's Windows torch is the CPU build and a command would trade a CUDA torch for it. */
+static void install_fixed_release(const dl_knowledge *k, dl_explanation *e, dl_finding *x,
+                                  const char *version)
+{
+    const dl_table *rel = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    const char *os = e->facts.os.family.value, *vision = NULL;
+    bool windows = os && !strcmp(os, "windows");
+    char variant[64], index[128] = "";
+    long row = rel ? dl_kq_torch_release(k, version) : -1;
+    text_variant(&e->facts, variant, sizeof variant);
+    if (row >= 0) {
+        vision = dl_table_cell(rel, (size_t)row, DL_COL_torch_releases_torchvision);
+        if (variant[0] &&
+            (!strcmp(variant, "cpu") ||
+             dl_semicolon_list_has(dl_table_cell(rel, (size_t)row,
+                                                 windows ? DL_COL_torch_releases_cuda_variants_windows
+                                                         : DL_COL_torch_releases_cuda_variants_linux),
+                                   variant)))
+            snprintf(index, sizeof index, " --index-url https://download.pytorch.org/whl/%s",
+                     variant);
+    }
+    if (!index[0] && !variant[0] && windows)
+        dl_fix_note(x, "install torch %s%s%s from the index of the build you have "
+                       "(python -m pip install torch==%s --index-url "
+                       "https://download.pytorch.org/whl/cu121 for a CUDA 12.1 build; "
+                       "PyPI's torch is CPU-only on Windows)",
+                    version, vision && *vision ? " with torchvision " : "",
+                    vision && *vision ? vision : "", version);
+    else
+        dl_finding_fix(x, "python -m pip install torch==%s%s%s%s", version,
+                       vision && *vision ? " torchvision==" : "", vision && *vision ? vision : "",
+                       index);
+    if (!index[0] && variant[0] && strcmp(variant, "cpu") != 0)
+        dl_fix_note(x, "keep your build: add the --index-url of the build you have "
+                       "(https://download.pytorch.org/whl/cu121 for a +cu121 torch)");
+}
+
+/* The fix for row r: the release that fixed it as a pip command, the same release again
+ * without pip's cache where the fix was a re-upload, else the row's words; the sources as a
+ * note. */
 void dl_explain_known_bad_fix(const dl_knowledge *k, const dl_table *kb, size_t r,
                               dl_explanation *e, dl_finding *x)
 {
     const char *release = dl_table_cell(kb, r, DL_COL_known_bad_releases_torch_version);
     const char *fixed = dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in);
-    const dl_table *rel = dl_knowledge_at(k, DL_TABLE_torch_releases);
-    const char *os = e->facts.os.family.value;
-    char version[32], variant[64], index[128] = "";
+    char version[32];
     size_t len = strspn(fixed, "0123456789.");
-    long row;
-    if (len && len < sizeof version && fixed[len - 1] != '.' && strchr(fixed, '.') &&
-        (fixed[len] == '\0' || fixed[len] == ' ')) {
+    /* fixed_in starts with the release ("2.2.1 (pytorch PR ...)") or is words */
+    if (!len || len >= sizeof version || fixed[len - 1] == '.' || !memchr(fixed, '.', len) ||
+        (fixed[len] != '\0' && fixed[len] != ' ')) {
+        dl_fix_note(x, "install another torch release: %s", fixed);
+    } else {
         memcpy(version, fixed, len);
         version[len] = '\0';
         if (!strcmp(version, release)) {
             dl_finding_fix(x, "python -m pip install --force-reinstall --no-cache-dir torch==%s",
                            version);
         } else {
-            const char *vision = NULL;
-            text_variant(&e->facts, variant, sizeof variant);
-            row = rel ? dl_kq_torch_release(k, version) : -1;
-            if (row >= 0) {
-                vision = dl_table_cell(rel, (size_t)row, DL_COL_torch_releases_torchvision);
-                if (variant[0] &&
-                    (dl_semicolon_list_has(dl_table_cell(rel, (size_t)row,
-                                           os && !strcmp(os, "windows")
-                                               ? DL_COL_torch_releases_cuda_variants_windows
-                                               : DL_COL_torch_releases_cuda_variants_linux),
-                             variant) ||
-                     !strcmp(variant, "cpu")))
-                    snprintf(index, sizeof index, " --index-url https://download.pytorch.org/whl/%s",
-                             variant);
-            }
-            /* on Windows PyPI's torch is the CPU build: without the text's build, a
-             * command would trade a CUDA torch for it */
-            if (!index[0] && !variant[0] && os && !strcmp(os, "windows"))
-                dl_fix_note(x, "install torch %s%s%s from the index of the build you have "
-                               "(python -m pip install torch==%s --index-url "
-                               "https://download.pytorch.org/whl/cu121 for a CUDA 12.1 build; "
-                               "PyPI's torch is CPU-only on Windows)",
-                            version, vision && *vision ? " with torchvision " : "",
-                            vision && *vision ? vision : "", version);
-            else
-                dl_finding_fix(x, "python -m pip install torch==%s%s%s%s", version,
-                               vision && *vision ? " torchvision==" : "",
-                               vision && *vision ? vision : "", index);
-            if (!index[0] && variant[0] && strcmp(variant, "cpu") != 0)
-                dl_fix_note(x, "keep your build: add the --index-url of the build you have "
-                               "(https://download.pytorch.org/whl/cu121 for a +cu121 torch)");
+            install_fixed_release(k, e, x, version);
             if (fixed[len] == ' ')
                 dl_fix_note(x, "fixed in %s", fixed);
         }
-    } else {
-        dl_fix_note(x, "install another torch release: %s", fixed);
     }
     dl_fix_note(x, "see %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
 }
