@@ -1564,13 +1564,49 @@ static bool wsl_denied(const char *low, const char *at)
     return false;
 }
 
+/* The number nvidia-smi's header prints after a label ("NVIDIA-SMI 545.29.01"), and how
+ * many dot-separated parts it has; 0 when the label is absent. */
+static int smi_header_number(const char *low, const char *label, char *out, size_t n)
+{
+    const char *at = strstr(low, label);
+    size_t len = 0;
+    int parts = 1;
+    if (!at)
+        return 0;
+    at += strlen(label);
+    while (*at == ' ' || *at == ':')
+        at++;
+    while ((isdigit((unsigned char)at[len]) || at[len] == '.') && len + 1 < n) {
+        parts += at[len] == '.';
+        out[len] = at[len];
+        len++;
+    }
+    out[len] = '\0';
+    return len && isdigit((unsigned char)out[0]) ? parts : 0;
+}
+
+/* nvidia-smi inside WSL is a Linux build ("NVIDIA-SMI 545.29.01") that reports the Windows
+ * host's driver ("Driver Version: 546.01"): a three-part tool beside a two-part driver.
+ * On Windows and on Linux (containers too, which mount the host's tool) the two agree. */
+static bool smi_header_in_wsl(const char *low)
+{
+    char tool[32], driver[32];
+    return smi_header_number(low, "nvidia-smi ", tool, sizeof tool) == 3 &&
+           smi_header_number(low, "driver version", driver, sizeof driver) == 2;
+}
+
 long dl_text_wsl_line(const dl_paste *p)
 {
     static const char *const words[] = {"wsl", "subsystem for linux"};
     size_t k;
-    long best = -1;
+    long best = -1, i;
+    for (i = dl_paste_find(p, 0, "driver version"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "driver version"))
+        if (smi_header_in_wsl(p->lines[i].lower)) {
+            best = i;
+            break;
+        }
     for (k = 0; k < sizeof words / sizeof words[0]; k++) {
-        long i;
         for (i = dl_paste_find(p, 0, words[k]); i >= 0 && (best < 0 || i < best);
              i = dl_paste_find(p, (size_t)i + 1, words[k])) {
             const char *low = p->lines[i].lower, *at;
