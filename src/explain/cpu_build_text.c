@@ -610,9 +610,10 @@ void dl_explain_tch_cpu_libtorch(dl_explanation *e)
 }
 
 /* Ultralytics' (and YOLOv5's) banner names the torch that runs and the device it chose:
- * "Python-3.10.5 torch-2.2.1+cpu CPU (Intel ...)": a CPU wheel, so the work ran on the
- * CPU; -1 when no such line. */
-static long cpu_banner_line(const dl_paste *p)
+ * "Python-3.10.5 torch-2.2.1+cpu CPU (Intel ...)"; `after` is what must follow the
+ * version ("+cpu cpu" for a CPU wheel, " cpu" for an untagged one that chose the CPU);
+ * -1 when no such line. */
+static long cpu_banner_line(const dl_paste *p, const char *after)
 {
     long i;
     for (i = dl_paste_find(p, 0, "torch-"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch-")) {
@@ -620,15 +621,27 @@ static long cpu_banner_line(const dl_paste *p)
         if (!at || !strstr(low, "python-") || !isdigit((unsigned char)at[7]))
             continue;
         at += 7 + strspn(at + 7, "0123456789.");
-        if (!strncmp(at, "+cpu cpu", 8))
+        if (!strncmp(at, after, strlen(after)))
             return i;
     }
     return -1;
 }
 
+/* The banner's torch without a local tag, on Windows: PyPI's Windows wheels are CPU-only,
+ * so "torch-1.12.1 CPU" is that wheel unless conda installed it (conda's untagged Windows
+ * build has CUDA, and then the banner's CPU is a GPU torch did not see). On Linux the
+ * untagged PyPI wheel is a CUDA build: the banner alone cannot say why it chose the CPU. */
+static long windows_untagged_cpu_banner(const dl_explanation *e)
+{
+    if (dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
+        dl_paste_find(&e->paste, 0, "conda") >= 0)
+        return -1;
+    return cpu_banner_line(&e->paste, " cpu");
+}
+
 void dl_explain_cpu_banner(dl_explanation *e)
 {
-    static const dl_text_cause cause = {
+    static const dl_text_cause tagged = {
         "cpu_only_build",
         "The program's banner names a CPU-only torch (+cpu), and it chose the "
         "CPU as its device",
@@ -636,12 +649,24 @@ void dl_explain_cpu_banner(dl_explanation *e)
         "command for this machine)",
         {NULL},
         "`nvidia-smi` (is there an NVIDIA GPU to use?)"};
+    static const dl_text_cause untagged = {
+        "cpu_only_build",
+        "The program's banner names a torch without a CUDA tag on Windows, and it chose "
+        "the CPU: PyPI's Windows wheels are CPU-only",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {NULL},
+        "`python -c \"import torch; print(torch.__version__, torch.version.cuda)\"` and "
+        "`nvidia-smi`"};
     long line;
     if (dl_text_cause_read(e) ||
         dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
-        dl_text_other_vendor_gpu(&e->facts) || (line = cpu_banner_line(&e->paste)) < 0)
+        dl_text_other_vendor_gpu(&e->facts))
         return;
-    dl_text_cause_add(e, &cause, line, -1);
+    if ((line = cpu_banner_line(&e->paste, "+cpu cpu")) >= 0)
+        dl_text_cause_add(e, &tagged, line, -1);
+    else if ((line = windows_untagged_cpu_banner(e)) >= 0)
+        dl_text_cause_add(e, &untagged, line, -1);
 }
 
 /* Where the text fetched a CPU-only torch or libtorch from: PyTorch's CPU index

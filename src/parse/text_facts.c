@@ -3081,6 +3081,24 @@ static bool windows_program_at(const char *low, const char *at, size_t len)
            !isalnum((unsigned char)at[len]) && at[len] != '-' && at[len] != '_';
 }
 
+/* A relative Windows path given as an option's value ("hyp=data\hyps\hyp.yaml",
+ * "project=runs\train" in YOLO's argument dump): '=' then a name, a backslash and two
+ * letters. A string's escape ("\n") follows no '=' and name this way. */
+static long relative_backslash_path_line(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "\\"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "\\")) {
+        const char *low = p->lines[i].lower, *at;
+        for (at = strchr(low, '='); at; at = strchr(at + 1, '=')) {
+            size_t name = strspn(at + 1, "abcdefghijklmnopqrstuvwxyz0123456789_.-");
+            if (name >= 2 && at[1 + name] == '\\' && isalpha((unsigned char)at[2 + name]) &&
+                isalpha((unsigned char)at[3 + name]))
+                return i;
+        }
+    }
+    return -1;
+}
+
 /* The last signs, when nothing else named the OS: a Windows script or program named, or a
  * tool only Linux has (apt, the kernel's modprobe/lsmod/dkms). The
  * first line with either wins; a container or WSL named keeps Windows' names out (a Windows
@@ -3098,6 +3116,11 @@ static void os_from_tools(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         return;
     for (k = 0; k < sizeof programs / sizeof programs[0] && !names_linux_host(p); k++) {
         long i = dl_paste_find_where(p, 0, programs[k], windows_program_at);
+        if (i >= 0 && (win < 0 || i < win))
+            win = i;
+    }
+    if (!names_linux_host(p)) {
+        long i = relative_backslash_path_line(p);
         if (i >= 0 && (win < 0 || i < win))
             win = i;
     }
