@@ -53,6 +53,14 @@ static const struct {
      "BF16/FP16 checkpoint (or an int4 one), or in ComfyUI the fp16 weights; torch and the "
      "install are fine",
      false},
+    /* inductor asks for the CUDA architecture while it compiles, even for the CPU, and logs
+     * the answer of a torch without CUDA (pytorch/pytorch#151650, fixed by PR #151528) */
+    {"error getting cuda arch: torch not compiled with cuda enabled",
+     "\"Error getting cuda arch\" is torch.compile's (inductor's) log line, printed when it "
+     "compiles for the CPU with a torch that has no CUDA: on a machine without an NVIDIA GPU "
+     "it is harmless (a torch bug, pytorch/pytorch#151650); with a GPU that should be used, "
+     "the torch is the CPU-only build. Judge the run by the error after it, if any",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",

@@ -56,6 +56,34 @@ static bool variant_fits(const dl_facts *f, const char *variant)
     return !built[0] || !strcmp(built, variant);
 }
 
+/* The text's GPU can be one the row's "gpu_cc:8.6;8.9" condition names: a capability of
+ * the GPU's span is listed. With no GPU in the text, a row of one build decides only where
+ * the text shows that build: its message may be any build's ("no kernel image is
+ * available" is every build's on a GPU it lacks). */
+static bool row_gpu_fits(const dl_table *kb, size_t r, const dl_explanation *e)
+{
+    const char *cond = dl_table_cell(kb, r, DL_COL_known_bad_releases_condition);
+    char built[64];
+    if (strncmp(cond, "gpu_cc:", 7) != 0)
+        return true;
+    if (!e->gpu.hi) {
+        text_variant(&e->facts, built, sizeof built);
+        return built[0] != '\0';
+    }
+    for (cond += 7; *cond;) {
+        unsigned major, minor, cc;
+        int used = 0;
+        if (sscanf(cond, "%u.%u%n", &major, &minor, &used) != 2 || !used)
+            return false;
+        cc = major * 10 + minor;
+        if (cc >= e->gpu.lo && cc <= e->gpu.hi)
+            return true;
+        cond += used;
+        cond += *cond == ';';
+    }
+    return false;
+}
+
 /* The first line that shows one of the row's message forms: the `message` cell's forms
  * ("a || b", an "alone: " in front when the message is the release's own), or the
  * condition's "text:"/"message:" form; -1 when none. *alone: the message names the release
@@ -193,6 +221,7 @@ void dl_explain_known_bad_message(const dl_knowledge *k, dl_explanation *e)
         size_t j;
         if ((versioned && strcmp(row_release, release) != 0) ||
             !variant_fits(&e->facts, dl_table_cell(kb, r, DL_COL_known_bad_releases_variant)) ||
+            !row_gpu_fits(kb, r, e) ||
             dl_findings_has(&e->findings, "known_bad_release") ||
             (line = row_message_line(kb, r, &e->paste, &alone)) < 0 || (!versioned && !alone) ||
             !row_os_fits(row_os, os, &e->paste, &unsure))
