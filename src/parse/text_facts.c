@@ -3099,6 +3099,21 @@ static long relative_backslash_path_line(const dl_paste *p)
     return -1;
 }
 
+/* The prompt of cmd's `pause`, which ends every .bat launcher's log (A1111, Forge,
+ * Fooocus, portable builds), in Windows' own languages; and a Rust error's Windows code
+ * ("os error 1455", the paging file): -1 when none. */
+static long windows_pause_line(const dl_paste *p)
+{
+    static const char *const prompts[] = {
+        "press any key to continue", "drücken sie eine beliebige taste",
+        "appuyez sur une touche pour continuer", "presione una tecla para continuar",
+        "pressione qualquer tecla para continuar", "premere un tasto per continuare",
+        "请按任意键继续", "請按任意鍵繼續", "続行するには何かキーを押してください",
+        "계속하려면 아무 키나 누르십시오", "продолжения нажмите любую клавишу",
+        "os error 1455"};
+    return first_line_of(p, prompts, sizeof prompts / sizeof prompts[0]);
+}
+
 /* The last signs, when nothing else named the OS: a Windows script or program named, or a
  * tool only Linux has (apt, the kernel's modprobe/lsmod/dkms). The
  * first line with either wins; a container or WSL named keeps Windows' names out (a Windows
@@ -3120,9 +3135,11 @@ static void os_from_tools(const dl_paste *p, dl_facts *f, dl_text_facts *w)
             win = i;
     }
     if (!names_linux_host(p)) {
-        long i = relative_backslash_path_line(p);
+        long i = relative_backslash_path_line(p), pause = windows_pause_line(p);
         if (i >= 0 && (win < 0 || i < win))
             win = i;
+        if (pause >= 0 && (win < 0 || pause < win))
+            win = pause;
     }
     lin = first_word_line_of(p, linux_tools, sizeof linux_tools / sizeof linux_tools[0]);
     /* both on one line ("setup.bat for Windows, apt-get for Linux"): the text cannot say */
