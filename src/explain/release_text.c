@@ -194,9 +194,13 @@ void dl_explain_known_bad_fix(const dl_knowledge *k, const dl_table *kb, size_t 
             dl_finding_fix(x, "python -m pip install --force-reinstall --no-cache-dir torch==%s",
                            version);
         } else {
+            dl_torch_version fv, rv;
+            /* a fixed_in older than the release: no later one fixes it, go back */
+            bool back = dl_torch_version_parse(version, &fv) &&
+                        dl_torch_version_parse(release, &rv) && dl_torch_version_cmp(&fv, &rv) < 0;
             install_fixed_release(k, e, x, version);
             if (fixed[len] == ' ')
-                dl_fix_note(x, "fixed in %s", fixed);
+                dl_fix_note(x, back ? "back to %s" : "fixed in %s", fixed);
         }
     }
     dl_fix_note(x, "see %s", dl_table_cell(kb, r, DL_COL_known_bad_releases_source));
