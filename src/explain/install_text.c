@@ -128,27 +128,47 @@ void dl_explain_versions_end_at_intel_mac(dl_explanation *e)
         dl_text_cause_add(e, &cause, line, -1);
 }
 
-/* poetry's "Unable to find installation candidates for torch (2.4.1)": the version asked for
- * when it is a plain release from 2.3 on (the first without macOS x86_64 wheels); -1 when
- * none. A local tag (+cpu, +cu121) is another reading: that build exists for few platforms. */
+/* A release X.Y from 2.3 on (the first without macOS x86_64 wheels) at `v`, ended by
+ * `end` ("2.4.1)", "2.5.1 @"); a local tag (+cpu, +cu121) is another reading: that build
+ * exists for few platforms. */
+static bool release_after_intel_mac(const char *v, char end)
+{
+    unsigned major, minor;
+    size_t n = strspn(v, "0123456789.");
+    return v[n] == end && sscanf(v, "%u.%u", &major, &minor) == 2 &&
+           (major > 2 || (major == 2 && minor >= 3));
+}
+
+/* poetry's "Unable to find installation candidates for torch (2.4.1)"; -1 when none. */
 static long poetry_torch_after_intel_mac_line(const dl_paste *p)
 {
+    static const char form[] = "installation candidates for torch (";
     long i;
-    for (i = dl_paste_find(p, 0, "installation candidates for torch ("); i >= 0;
-         i = dl_paste_find(p, (size_t)i + 1, "installation candidates for torch (")) {
-        const char *v = strstr(p->lines[i].lower, "installation candidates for torch (") + 35;
-        unsigned major, minor;
-        size_t n = strspn(v, "0123456789.");
-        if (v[n] == ')' && sscanf(v, "%u.%u", &major, &minor) == 2 &&
-            (major > 2 || (major == 2 && minor >= 3)))
+    for (i = dl_paste_find(p, 0, form); i >= 0; i = dl_paste_find(p, (size_t)i + 1, form))
+        if (release_after_intel_mac(strstr(p->lines[i].lower, form) + sizeof form - 1, ')'))
+            return i;
+    return -1;
+}
+
+/* uv's "Distribution `torch==2.5.1 @ registry+https://pypi.org/simple` can't be installed
+ * because it doesn't have a source distribution or wheel for the current platform"; -1
+ * when none. */
+static long uv_torch_after_intel_mac_line(const dl_paste *p)
+{
+    static const char form[] = "wheel for the current platform";
+    long i;
+    for (i = dl_paste_find(p, 0, form); i >= 0; i = dl_paste_find(p, (size_t)i + 1, form)) {
+        const char *low = p->lines[i].lower, *at = strstr(low, "torch==");
+        if (at && at > low && (at[-1] == '`' || at[-1] == ' ') &&
+            release_after_intel_mac(at + 7, ' '))
             return i;
     }
     return -1;
 }
 
-void dl_explain_poetry_on_intel_mac(dl_explanation *e)
+void dl_explain_installer_on_intel_mac(dl_explanation *e)
 {
-    static const dl_text_cause cause = {
+    static const dl_text_cause poetry = {
         "python_unsupported",
         "poetry finds no wheel of that torch for this Mac: torch 2.2.2 was the last release with "
         "wheels for macOS on x86_64 (an Intel Mac, or an x86_64 Python under Rosetta)",
@@ -157,17 +177,28 @@ void dl_explain_poetry_on_intel_mac(dl_explanation *e)
         "Python: poetry env use /opt/homebrew/bin/python3",
         {"wheel_tag_mismatch"},
         "`poetry debug tags | head -3` (the first tag names the platform) and the Mac's chip"};
+    static const dl_text_cause uv = {
+        "python_unsupported",
+        "uv finds no wheel of that torch for this Mac: torch 2.2.2 was the last release with "
+        "wheels for macOS on x86_64 (an Intel Mac, or an x86_64 Python under Rosetta)",
+        "# on an Intel Mac pin the last release with its wheels: uv add \"torch==2.2.2\" "
+        "\"torchvision==0.17.2\" \"numpy<2\"; on Apple silicon use an arm64 Python: uv python "
+        "install, then uv venv",
+        {"wheel_tag_mismatch"},
+        "`python -c \"import platform; print(platform.machine())\"` and the Mac's chip"};
     static const char *const mac[] = {"macos", "mac os", "darwin", "/users/", "macbook",
-                                      "/usr/local/cellar/", "osx"};
+                                      "/usr/local/cellar/", "osx", "intel mac"};
     static const char *const bits[] = {"python_32bit"};
-    long line;
-    if ((line = poetry_torch_after_intel_mac_line(&e->paste)) < 0 ||
-        (!dl_q_text_is(&e->facts.os.family, "macos") &&
-         dl_paste_find_any(&e->paste, mac, sizeof mac / sizeof mac[0]) < 0))
+    const dl_text_cause *cause = &poetry;
+    long line = poetry_torch_after_intel_mac_line(&e->paste);
+    if (line < 0 && (line = uv_torch_after_intel_mac_line(&e->paste)) >= 0)
+        cause = &uv;
+    if (line < 0 || (!dl_q_text_is(&e->facts.os.family, "macos") &&
+                     dl_paste_find_any(&e->paste, mac, sizeof mac / sizeof mac[0]) < 0))
         return;
     dl_text_causes_step_back(e, bits, 1); /* no 32-bit Python runs macOS 10.15 or later */
     if (dl_findings_has_failure(&e->findings, "python_unsupported") || !dl_text_cause_read(e))
-        dl_text_cause_restate(e, &cause, line);
+        dl_text_cause_restate(e, cause, line);
 }
 
 /* pip's own "--version" line ("pip 24.3.1 from C:\\...\\Python310\\lib\\site-packages\\pip

@@ -53,8 +53,10 @@ void dl_explain_two_executables(dl_explanation *e);
  * steps back to a candidate and the torch's own failure is the cause. */
 void dl_explain_python_check_beside_running_torch(dl_explanation *e);
 
-/* poetry's "Unable to find installation candidates for torch (X)" with X 2.3 or later on a
- * Mac: the Intel-Mac reading (2.2.2 was the last macOS x86_64 release), in poetry's terms. */
-void dl_explain_poetry_on_intel_mac(dl_explanation *e);
+/* poetry's "Unable to find installation candidates for torch (X)" or uv's "Distribution
+ * torch==X ... doesn't have a source distribution or wheel for the current platform" with X
+ * 2.3 or later on a Mac: the Intel-Mac reading (2.2.2 was the last macOS x86_64 release), in
+ * that installer's terms. */
+void dl_explain_installer_on_intel_mac(dl_explanation *e);
 
 #endif

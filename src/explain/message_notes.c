@@ -53,6 +53,15 @@ static const struct {
      "BF16/FP16 checkpoint (or an int4 one), or in ComfyUI the fp16 weights; torch and the "
      "install are fine",
      false},
+    /* SYCL's refusal of a double-precision kernel (intel/intel-extension-for-pytorch#699,
+     * #285): Arc and other client GPUs have no FP64 */
+    {"required aspect fp64 is not supported",
+     "Intel's client GPUs (Arc, Iris Xe) have no double precision (FP64), and the operation "
+     "ran a kernel that needs it: torch 2.4's XPU build targets the Data Center GPU Max only, "
+     "so on Arc use torch 2.5 or later from https://download.pytorch.org/whl/xpu (python -m pip "
+     "install torch --index-url https://download.pytorch.org/whl/xpu), and keep tensors in "
+     "float32 (no .double(), no float64 NumPy arrays turned into tensors)",
+     false},
     /* inductor asks for the CUDA architecture while it compiles, even for the CPU, and logs
      * the answer of a torch without CUDA (pytorch/pytorch#151650, fixed by PR #151528) */
     {"error getting cuda arch: torch not compiled with cuda enabled",

@@ -824,6 +824,13 @@ static bool nvidia_named(const dl_paste *p)
                                    nvidia_not_denied) >= 0;
 }
 
+/* The text's (first) GPU is an NVIDIA one. */
+static bool nvidia_gpu_named(const dl_facts *f)
+{
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA;
+}
+
 /* The text's GPU is another vendor's (an Intel or AMD name the reader found) and no
  * NVIDIA GPU is named anywhere: "Torch not compiled with CUDA" there is no CPU build on an
  * NVIDIA machine, the machine has no NVIDIA GPU for any build. */
@@ -840,7 +847,8 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
  * "Intel Xe graphics") where no GPU model was read, and no NVIDIA word. */
 static bool other_vendor_in_words(const dl_paste *p)
 {
-    static const char *const other[] = {"amd gpu", "amd graphics", "amd card", "radeon",
+    static const char *const other[] = {"amd gpu", "amd graphics", "amd card", "amd video card",
+                                        "amd videocard", "amd graphic card", "radeon",
                                         "intel arc", "intel xe", "iris xe", "intel uhd",
                                         "intel hd graphics", "intel gpu"};
     return dl_paste_find_any(p, other, sizeof other / sizeof other[0]) >= 0 && !nvidia_named(p);
@@ -867,7 +875,8 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
     /* a CPU build asked for CUDA (not XPU: an Intel GPU wants the XPU build); on a Mac
      * the Mac is the cause whatever its GPU's brand */
     if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
-        !dl_q_text_is(&f->os.family, "macos") && other_vendor_only(p, f))
+        !dl_q_text_is(&f->os.family, "macos") &&
+        (other_vendor_only(p, f) || (other_vendor_in_words(p) && !nvidia_gpu_named(f))))
         return "non_nvidia_gpu";
     /* ... or a checkpoint saved on CUDA loaded without map_location: on a Mac, no build
      * has CUDA to put it on */
@@ -1194,18 +1203,6 @@ static const char *mac_asks_cuda(const dl_paste *p, const char *id)
                : "";
 }
 
-/* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
- * CUDA only by collect_env's labels ("CUDA used to build PyTorch: N/A") asks nothing of
- * CUDA: the Intel GPU runs its own backend, and "no NVIDIA GPU" is no cause. When CUDA's
- * out-of-memory message shows a GPU at work, the other vendor's card is not the one that
- * failed either. */
-/* The text's (first) GPU is an NVIDIA one. */
-static bool nvidia_gpu_named(const dl_facts *f)
-{
-    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
-    return g && g->name.value && dl_gpu_vendor_of_name(g->name.value) == DL_GPU_NVIDIA;
-}
-
 /* torch-directml missing on Linux (it has Windows and WSL wheels only), or Intel's XPU
  * build counting no device ("Number of dpcpp devices should be greater than zero"). */
 static bool other_vendor_stack_refused(const dl_paste *p, const dl_facts *f)
@@ -1215,9 +1212,16 @@ static bool other_vendor_stack_refused(const dl_paste *p, const dl_facts *f)
             dl_q_text_is(&f->os.family, "linux") && !dl_q_is_wsl(f));
 }
 
+/* "Intel Arc ... CUDA": a text about torch's XPU build ("2.8.0+xpu", torch.xpu) that names
+ * CUDA only by collect_env's labels ("CUDA used to build PyTorch: N/A") asks nothing of
+ * CUDA: the Intel GPU runs its own backend, and "no NVIDIA GPU" is no cause. When CUDA's
+ * out-of-memory message shows a GPU at work, the other vendor's card is not the one that
+ * failed either. */
 static const char *other_vendor_asks_cuda(const dl_paste *p, const char *id)
 {
-    static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu"};
+    /* SYCL's own words for a kernel the Intel GPU cannot run are an XPU run's too */
+    static const char *const xpu[] = {"+xpu", "torch.xpu", "whl/xpu", "required aspect fp64",
+                                      "uses-fp64-math"};
     if (cuda_ran(p))
         return "";
     if (dl_paste_find_any(p, xpu, sizeof xpu / sizeof xpu[0]) >= 0 && !cuda_beyond_labels(p))

@@ -665,7 +665,8 @@ void dl_explain_other_vendor_gpu_question(dl_explanation *e)
     static const char *const elsewhere[] = {"geforce", "rtx", "gtx", "quadro", "tesla",
                                             "nvidia-smi", "driver version", "a100", "h100",
                                             "v100", "+rocm", "directml", "zluda", "+xpu",
-                                            "torch.xpu", "rocm", "ipex"};
+                                            "torch.xpu", "rocm", "ipex", "required aspect fp64",
+                                            "uses-fp64-math"};
     const dl_paste *p = &e->paste;
     long gpu, asked;
     if (dl_text_cause_read(e) || dl_q_text_is(&e->facts.os.family, "macos") ||
