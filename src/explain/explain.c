@@ -117,6 +117,7 @@ static const struct {
     {"pip_python_mismatch", "pip_lists_torch"},
     {"libcuda_not_found", "libcuda_missing"},
     {"cuda_oom", "cuda_oom"},
+    {"gpu_memory_held_by_other_process", "gpu_memory_kept_after_exit"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)

@@ -876,7 +876,9 @@ static const char *cuda_on_a_mac(const dl_paste *p, const dl_facts *f, const cha
      * the Mac is the cause whatever its GPU's brand */
     if (!strcmp(id, "cpu_only_build") && dl_paste_find(p, 0, "not compiled with cuda") >= 0 &&
         !dl_q_text_is(&f->os.family, "macos") &&
-        (other_vendor_only(p, f) || (other_vendor_in_words(p) && !nvidia_gpu_named(f))))
+        (other_vendor_only(p, f) ||
+         ((other_vendor_in_words(p) || (dl_text_amd_gpu_line(p) >= 0 && !nvidia_named(p))) &&
+          !nvidia_gpu_named(f))))
         return "non_nvidia_gpu";
     /* ... or a checkpoint saved on CUDA loaded without map_location: on a Mac, no build
      * has CUDA to put it on */

@@ -484,8 +484,7 @@ static bool amd_gpu_word(const char *low, const char *at, size_t len)
     return true;
 }
 
-/* The first line naming AMD's GPU side as a word; -1 when none. */
-static long amd_gpu_line(const dl_paste *p)
+long dl_text_amd_gpu_line(const dl_paste *p)
 {
     return dl_paste_find_where(p, 0, "amd", amd_gpu_word);
 }
@@ -510,8 +509,9 @@ void dl_explain_amd_named_without_cuda(dl_explanation *e)
     if (dl_text_cause_read(e) ||
         dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
         ((symptom = dl_text_unavailable_line(p)) < 0 &&
-         (symptom = dl_paste_find(p, 0, "invalid cuda 'device=")) < 0) ||
-        (amd = amd_gpu_line(p)) < 0)
+         (symptom = dl_paste_find(p, 0, "invalid cuda 'device=")) < 0 &&
+         (symptom = dl_paste_find(p, 0, "not compiled with cuda enabled")) < 0) ||
+        (amd = dl_text_amd_gpu_line(p)) < 0)
         return;
     dl_text_cause_add(e, &cause, amd, symptom);
 }
@@ -613,7 +613,7 @@ static long other_vendor_gpu_line(const dl_explanation *e)
                                             "\xeb\x9d\xbc\xeb\x8d\xb0\xec\x98\xa8",
                                             "\xe3\x83\xa9\xe3\x83\x87\xe3\x82\xaa\xe3\x83\xb3",
                                             "\xd0\xa0\xd0\xb0\xd0\xb4\xd0\xb5\xd0\xbe\xd0\xbd"};
-    line = amd_gpu_line(&e->paste);
+    line = dl_text_amd_gpu_line(&e->paste);
     if (line < 0)
         line = dl_paste_find_any(&e->paste, amd_words, sizeof amd_words / sizeof amd_words[0]);
     if (line < 0)

@@ -115,4 +115,8 @@ void dl_explain_no_driver_nothing_of_nvidia(dl_explanation *e);
  * needs. */
 void dl_explain_driver_cannot_be_updated(dl_explanation *e);
 
+/* The first line naming AMD's GPU side as a word ("AMD 6800", "an AMD card"; not amd64, nor
+ * AMD's CPUs); -1 when none. */
+long dl_text_amd_gpu_line(const dl_paste *p);
+
 #endif

@@ -430,9 +430,24 @@ void dl_explain_windows_nccl(dl_explanation *e)
         {NULL},
         "the distributed backend the script or launcher asks for (nccl is the default "
         "for CUDA)"};
+    /* the text names no OS: Windows is where most of these come from, but torch's CPU-only
+     * and Jetson builds have no NCCL either */
+    static const dl_text_cause unplaced = {
+        "nccl_on_windows",
+        "Code asks for the NCCL backend and this torch has none: torch's Windows builds have "
+        "only Gloo (so do its CPU-only builds and some ARM ones)",
+        "# use the gloo backend (init_process_group(\"gloo\")); on Windows train on Linux "
+        "or WSL2 where the code needs NCCL; on Linux with an NVIDIA GPU install torch's CUDA "
+        "build",
+        {"cpu_only_build"},
+        "the OS, and `python -c \"import torch; print(torch.__version__, "
+        "torch.distributed.is_nccl_available())\"`"};
     long line;
-    if (dl_text_cause_read(e) || !dl_q_text_is(&e->facts.os.family, "windows") ||
+    if (dl_text_cause_read(e) ||
         (line = dl_paste_find(&e->paste, 0, "have nccl built in")) < 0)
         return;
-    dl_text_cause_add(e, &cause, line, -1);
+    if (dl_q_text_is(&e->facts.os.family, "windows"))
+        dl_text_cause_add(e, &cause, line, -1);
+    else if (!e->facts.os.family.value)
+        dl_text_cause_add(e, &unplaced, line, -1);
 }
