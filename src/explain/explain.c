@@ -118,6 +118,8 @@ static const struct {
     {"libcuda_not_found", "libcuda_missing"},
     {"cuda_oom", "cuda_oom"},
     {"gpu_memory_held_by_other_process", "gpu_memory_kept_after_exit"},
+    {"suspend_resume_uvm", "error_999"},
+    {"no_driver_installed", "torch_no_driver"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)

@@ -1597,7 +1597,7 @@ static bool smi_header_in_wsl(const char *low)
 
 long dl_text_wsl_line(const dl_paste *p)
 {
-    static const char *const words[] = {"wsl", "subsystem for linux"};
+    static const char *const words[] = {"wsl", "subsystem for linux", "windows subsystem"};
     size_t k;
     long best = -1, i;
     for (i = dl_paste_find(p, 0, "driver version"); i >= 0;
