@@ -1430,7 +1430,8 @@ static bool writer_has_no_gpu(const dl_paste *p)
         "don't have a gpu", "do not have a gpu", "don't have an nvidia", "do not have an nvidia",
         "don't have any gpu", "i have no gpu", "has no gpu", "have no nvidia gpu",
         "no cuda gpu installed", "no gpu installed", "there is no gpu", "doesn't have a gpu",
-        "does not have a gpu"};
+        "does not have a gpu", "doesn't have nvidia gpu", "doesn't have an nvidia gpu",
+        "does not have an nvidia gpu"};
     size_t s;
     long i;
     for (s = 0; s < sizeof says / sizeof says[0]; s++)
@@ -1447,7 +1448,8 @@ static const char *machine_without_gpu(const dl_paste *p, const dl_gpu_span *gpu
 {
     static const char *const gpu_side[] = {"no_driver_installed", "driver_too_old",
                                            "driver_not_loaded", "suspend_resume_uvm",
-                                           "no_gpu_visible", "cpu_only_build"};
+                                           "no_gpu_visible", "cpu_only_build",
+                                           "wsl_libcuda_path", "libcuda_not_found"};
     size_t i;
     for (i = 0; i < sizeof gpu_side / sizeof gpu_side[0]; i++)
         if (!strcmp(id, gpu_side[i]))
