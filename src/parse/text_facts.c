@@ -1050,25 +1050,26 @@ static void companion_files(const char *low, dl_facts *f, dl_text_facts *w, size
 
 /* The answer to an expression in a REPL or a print: on the same line after the expression
  * ("torch.__version__ 2.1.0+cpu", "PyTorch version (GPU?): 2.1.0+cu121 (True)") or alone
- * on the next line ("'2.1.0+cpu'", "False", "None"). */
-static bool answer_to(const dl_paste *p, size_t i, const char *expr, char *v, size_t n)
+ * on the next line ("'2.1.0+cpu'", "False", "None"): the answer in v, and the line that
+ * shows it (the evidence a reader checks); -1 when none. */
+static long answer_to(const dl_paste *p, size_t i, const char *expr, char *v, size_t n)
 {
     const char *at = strstr(p->lines[i].lower, expr), *s;
-    size_t k = 0;
+    size_t k = 0, line = i;
     if (!at)
-        return false;
+        return -1;
     s = at + strlen(expr);
     while (*s == ')' || *s == ' ' || *s == ':' || *s == '=' || *s == ',' || *s == '\'' ||
            *s == '#' || *s == '>')
         s++;
     if (!*s && i + 1 < p->count && strncmp(p->lines[i + 1].lower, ">>>", 3) != 0)
-        s = p->lines[i + 1].lower;
+        s = p->lines[line = i + 1].lower;
     while (*s == ' ' || *s == '\'' || *s == '"')
         s++;
     while (*s && *s != ' ' && *s != '\'' && *s != '"' && *s != ')' && k + 1 < n)
         v[k++] = *s++;
     v[k] = '\0';
-    return k > 0;
+    return k > 0 ? (long)line : -1;
 }
 
 static void runtime_version(dl_facts *f, dl_text_facts *w, size_t i, const char *v)
@@ -1261,12 +1262,13 @@ static void tagged_version_below(const dl_paste *p, size_t i, dl_facts *f, dl_te
 static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts *w)
 {
     char v[64];
+    long at;
     if (!strstr(p->lines[i].lower, "torch"))
         return;
     printed_together(p, i, f, w);
-    if (answer_to(p, i, "torch.__version__", v, sizeof v) ||
-        answer_to(p, i, "pytorch version (gpu?)", v, sizeof v))
-        runtime_version(f, w, i, v);
+    if ((at = answer_to(p, i, "torch.__version__", v, sizeof v)) >= 0 ||
+        (at = answer_to(p, i, "pytorch version (gpu?)", v, sizeof v)) >= 0)
+        runtime_version(f, w, (size_t)at, v);
     if (strstr(p->lines[i].lower, "print(torch.__version__)"))
         tagged_version_below(p, i, f, w);
     /* LLaMA-Factory's and transformers' env: "PyTorch version: 2.4.0 (GPU)", "(GPU?): ...
@@ -1281,25 +1283,25 @@ static void repl_answers(const dl_paste *p, size_t i, dl_facts *f, dl_text_facts
     ultralytics_device(p->lines[i].lower, f, w, i);
     arch_list_answer(p, i, f, w);
     capability_answer(p, i, f, w);
-    if (answer_to(p, i, "torch.version.cuda", v, sizeof v) && !python(f)->runtime.cuda.value &&
-        (!strcmp(v, "none") || looks_like_version(v))) {
+    if ((at = answer_to(p, i, "torch.version.cuda", v, sizeof v)) >= 0 &&
+        !python(f)->runtime.cuda.value && (!strcmp(v, "none") || looks_like_version(v))) {
         dl_text_set(&python(f)->runtime.cuda, v);
-        note(w, "pythons[0].runtime.cuda", i);
+        note(w, "pythons[0].runtime.cuda", (size_t)at);
         /* a torch that answered was imported: its answer is the running build's */
         if (!python(f)->runtime.status.value)
             dl_text_set(&python(f)->runtime.status, "imported");
     }
     /* device_count() is 0 exactly where is_available() is False */
-    if (answer_to(p, i, "torch.cuda.device_count()", v, sizeof v) && !strcmp(v, "0") &&
-        !python(f)->runtime.cuda_available.known) {
+    if ((at = answer_to(p, i, "torch.cuda.device_count()", v, sizeof v)) >= 0 &&
+        !strcmp(v, "0") && !python(f)->runtime.cuda_available.known) {
         dl_flag_set(&python(f)->runtime.cuda_available, false);
-        note(w, "pythons[0].runtime.cuda_available", i);
+        note(w, "pythons[0].runtime.cuda_available", (size_t)at);
     }
-    if (answer_to(p, i, "torch.cuda.is_available()", v, sizeof v) &&
+    if ((at = answer_to(p, i, "torch.cuda.is_available()", v, sizeof v)) >= 0 &&
         (!strcmp(v, "true") || !strcmp(v, "false")) &&
         !python(f)->runtime.cuda_available.known) {
         dl_flag_set(&python(f)->runtime.cuda_available, !strcmp(v, "true"));
-        note(w, "pythons[0].runtime.cuda_available", i);
+        note(w, "pythons[0].runtime.cuda_available", (size_t)at);
     }
 }
 
@@ -1852,6 +1854,10 @@ static bool torch_version_in(const char *low, char *out, size_t n)
             /* "Torch=1.0" (one '=': "torch==2.0.1" is a requirement, not what is installed) */
             else if (*v == '=' && v[1] != '=' && (v == at + 5 || v[-1] == ' '))
                 v++;
+            /* "we're using torch == 2.8.0": spaced, a statement of what runs (pip's
+             * requirements are written unspaced) */
+            else if (!strncmp(v, "== ", 3) && v[-1] == ' ')
+                v += 2;
             /* "PyTorch Version is `1.1.0`", "torch is 1.13.1" */
             else if (!strncmp(v, "is ", 3) || !strncmp(v, "is:", 3))
                 v += 2;
