@@ -400,7 +400,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_known_bad_import_beside_running_torch(out);
     dl_explain_own_torch_py(out);
-    dl_explain_installer_on_intel_mac(out);
+    dl_explain_installer_on_intel_mac(k, out);
     dl_explain_own_file_hides_stdlib(out);
     dl_explain_own_torch_py_beside_running_torch(out);
     dl_explain_demote_beside_old_windows(out);

@@ -151,22 +151,42 @@ static long poetry_torch_after_intel_mac_line(const dl_paste *p)
 }
 
 /* uv's "Distribution `torch==2.5.1 @ registry+https://pypi.org/simple` can't be installed
- * because it doesn't have a source distribution or wheel for the current platform"; -1
- * when none. */
-static long uv_torch_after_intel_mac_line(const dl_paste *p)
+ * because it doesn't have a source distribution or wheel for the current platform": the
+ * line, and the release in `release`; -1 when none. */
+static long uv_torch_after_intel_mac_line(const dl_paste *p, char *release, size_t n)
 {
     static const char form[] = "wheel for the current platform";
     long i;
     for (i = dl_paste_find(p, 0, form); i >= 0; i = dl_paste_find(p, (size_t)i + 1, form)) {
         const char *low = p->lines[i].lower, *at = strstr(low, "torch==");
-        if (at && at > low && (at[-1] == '`' || at[-1] == ' ') &&
-            release_after_intel_mac(at + 7, ' '))
-            return i;
+        size_t k;
+        if (!at || at == low || (at[-1] != '`' && at[-1] != ' ') ||
+            !release_after_intel_mac(at + 7, ' '))
+            continue;
+        k = strspn(at + 7, "0123456789.");
+        snprintf(release, n, "%.*s", (int)(k < n ? k : n - 1), at + 7);
+        return i;
     }
     return -1;
 }
 
-void dl_explain_installer_on_intel_mac(dl_explanation *e)
+/* uv's message on a Mac is an Intel Mac's only where the Python is not the reason: the
+ * text shows an x86_64 machine, or a Python that release has Mac wheels for (3.9 under
+ * torch 2.5: Apple silicon would have got one); a Python too new for it (3.13 under 2.5) is
+ * the Python's reading. */
+static bool uv_platform_is_intel(const dl_knowledge *k, const dl_explanation *e,
+                                 const char *release)
+{
+    static const char *const x86[] = {"intel", "x86_64", "osx-64", "rosetta", "i386"};
+    const dl_python *py = e->facts.pythons.count ? &DL_LIST_AT(e->facts.pythons, dl_python, 0)
+                                                 : NULL;
+    if (dl_paste_find_any(&e->paste, x86, sizeof x86 / sizeof x86[0]) >= 0)
+        return true;
+    return py && py->version.value && dl_kq_torch_release(k, release) >= 0 &&
+           dl_kq_release_has_python_on(k, release, py->version.value, "macos-arm64");
+}
+
+void dl_explain_installer_on_intel_mac(const dl_knowledge *k, dl_explanation *e)
 {
     static const dl_text_cause poetry = {
         "python_unsupported",
@@ -190,9 +210,14 @@ void dl_explain_installer_on_intel_mac(dl_explanation *e)
                                       "/usr/local/cellar/", "osx", "intel mac"};
     static const char *const bits[] = {"python_32bit"};
     const dl_text_cause *cause = &poetry;
+    char release[24];
     long line = poetry_torch_after_intel_mac_line(&e->paste);
-    if (line < 0 && (line = uv_torch_after_intel_mac_line(&e->paste)) >= 0)
+    if (line < 0 && (line = uv_torch_after_intel_mac_line(&e->paste, release,
+                                                          sizeof release)) >= 0) {
         cause = &uv;
+        if (!uv_platform_is_intel(k, e, release))
+            return;
+    }
     if (line < 0 || (!dl_q_text_is(&e->facts.os.family, "macos") &&
                      dl_paste_find_any(&e->paste, mac, sizeof mac / sizeof mac[0]) < 0))
         return;

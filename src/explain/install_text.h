@@ -57,6 +57,6 @@ void dl_explain_python_check_beside_running_torch(dl_explanation *e);
  * torch==X ... doesn't have a source distribution or wheel for the current platform" with X
  * 2.3 or later on a Mac: the Intel-Mac reading (2.2.2 was the last macOS x86_64 release), in
  * that installer's terms. */
-void dl_explain_installer_on_intel_mac(dl_explanation *e);
+void dl_explain_installer_on_intel_mac(const dl_knowledge *k, dl_explanation *e);
 
 #endif

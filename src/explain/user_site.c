@@ -1,5 +1,6 @@
 #include "explain/user_site.h"
 
+#include "base/str.h"
 #include "explain/text_cause.h"
 #include "rules/finding.h"
 
@@ -59,9 +60,21 @@ void dl_explain_user_site_torch(dl_explanation *e)
         {"pip_python_mismatch"},
         "`python -c \"import torch, sys; print(torch.__file__, "
         "sys.prefix)\"` in the environment"};
+    /* the user site's torch got past its import and failed at its work (a port taken in
+     * torch/distributed): which torch runs is then no cause of that error, only a question */
+    static const char *const import_trouble[] = {"importerror", "modulenotfounderror",
+                                                 "attributeerror", "undefined symbol", "oserror",
+                                                 ".dll", "cannot import", "no module named"};
     long line = user_site_torch_line(&e->paste);
     if (line < 0 || dl_findings_has(&e->findings, "torch_shadowed") || !env_active(&e->paste))
         return;
+    if (!strstr(e->paste.lines[line].lower, "torch/__init__.py") &&
+        !strstr(e->paste.lines[line].lower, "torch\\__init__.py") &&
+        dl_paste_find_any(&e->paste, import_trouble,
+                          sizeof import_trouble / sizeof import_trouble[0]) < 0) {
+        dl_strv_add(&e->alternatives, dl_strdup("torch_shadowed"));
+        return;
+    }
     dl_text_cause_add(e, &cause, line, -1);
 }
 

@@ -70,6 +70,12 @@ long dl_kq_wheel_arches(const dl_knowledge *k, const char *torch_version, const 
 
 bool dl_kq_release_has_python(const dl_knowledge *k, const char *release, const char *python)
 {
+    return dl_kq_release_has_python_on(k, release, python, NULL);
+}
+
+bool dl_kq_release_has_python_on(const dl_knowledge *k, const char *release, const char *python,
+                                 const char *platform)
+{
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_wheels);
     unsigned major, minor;
     char tag[16];
@@ -79,7 +85,8 @@ bool dl_kq_release_has_python(const dl_knowledge *k, const char *release, const 
     snprintf(tag, sizeof tag, "cp%u%u", major, minor);
     for (r = 0; t && r < t->rows; r++) {
         const char *tags = dl_table_cell(t, r, DL_COL_torch_wheels_python_tags), *at;
-        if (!tags || strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), release) != 0)
+        if (!tags || strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_torch_version), release) != 0 ||
+            (platform && strcmp(dl_table_cell(t, r, DL_COL_torch_wheels_platform), platform) != 0))
             continue;
         for (at = strstr(tags, tag); at; at = strstr(at + 1, tag))
             if (at[strlen(tag)] == '\0' || at[strlen(tag)] == ';')

@@ -18,5 +18,8 @@ long dl_kq_wheel_arches(const dl_knowledge *k, const char *torch_version, const 
 /* torch_wheels.csv lists a wheel of release `release` ("1.4.0") for Python `python` ("3.8",
  * "3.8.2") on some platform. */
 bool dl_kq_release_has_python(const dl_knowledge *k, const char *release, const char *python);
+/* The same on one platform of the table ("macos-arm64"); NULL: any. */
+bool dl_kq_release_has_python_on(const dl_knowledge *k, const char *release, const char *python,
+                                 const char *platform);
 
 #endif
