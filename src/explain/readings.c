@@ -845,13 +845,21 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
 
 /* The writer names only another vendor's GPU in words ("I have a AMD GPU (RX 580)",
  * "Intel Xe graphics") where no GPU model was read, and no NVIDIA word. */
+/* A word that is no folder's name ("/home/radeon/", "C:\\Users\\iris\\"). */
+static bool outside_path(const char *low, const char *at, size_t len)
+{
+    return !(at > low && (at[-1] == '/' || at[-1] == '\\')) && at[len] != '/' &&
+           at[len] != '\\';
+}
+
 static bool other_vendor_in_words(const dl_paste *p)
 {
     static const char *const other[] = {"amd gpu", "amd graphics", "amd card", "amd video card",
                                         "amd videocard", "amd graphic card", "radeon",
                                         "intel arc", "intel xe", "iris xe", "intel uhd",
                                         "intel hd graphics", "intel gpu"};
-    return dl_paste_find_any(p, other, sizeof other / sizeof other[0]) >= 0 && !nvidia_named(p);
+    return dl_paste_find_any_where(p, other, sizeof other / sizeof other[0], outside_path) >= 0 &&
+           !nvidia_named(p);
 }
 
 /* The code runs on the Mac's GPU ("mps") and the CUDA error comes out of torch.compile

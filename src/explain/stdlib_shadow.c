@@ -56,7 +56,8 @@ static bool installed_path(const char *path, size_t n)
     for (k = 0; k < sizeof marks / sizeof marks[0]; k++)
         if (strstr(buf, marks[k]))
             return true;
-    return false;
+    /* a path the writer trimmed to the Python's own folder ("lib\subprocess.py") */
+    return !strncmp(buf, "lib\\", 4) || !strncmp(buf, "lib/", 4);
 }
 
 static bool stdlib_name(const char *name)

@@ -2232,6 +2232,10 @@ static const char *gpu_mark_at(const char *low, const char *mark)
         const char *after = at + n;
         if (at > low && isalnum((unsigned char)at[-1]))
             continue;
+        /* a folder's name ("/home/radeon/", "C:\\Users\\iris\\") */
+        if ((at > low && (at[-1] == '/' || at[-1] == '\\')) || *after == '/' ||
+            *after == '\\')
+            continue;
         if (!strcmp(mark, "gt") && !glued_gt_model(low, at))
             continue;
         if (short_mark) {
