@@ -446,8 +446,15 @@ void dl_explain_windows_nccl(dl_explanation *e)
     if (dl_text_cause_read(e) ||
         (line = dl_paste_find(&e->paste, 0, "have nccl built in")) < 0)
         return;
+    /* a CPU-only torch shown (conda's CPU pick, a +cpu wheel) has no NCCL on any OS: that
+     * build is the reading, not Windows */
+    static const char *const cpu_build[] = {"+cpu", "cpuonly", "cpu_generic", "_cpu_",
+                                            "cuda used to build pytorch: none",
+                                            "not compiled with cuda", "pytorch-cpu", "cpu-only",
+                                            "cpu only"};
     if (dl_q_text_is(&e->facts.os.family, "windows"))
         dl_text_cause_add(e, &cause, line, -1);
-    else if (!e->facts.os.family.value)
+    else if (!e->facts.os.family.value &&
+             dl_paste_find_any(&e->paste, cpu_build, sizeof cpu_build / sizeof cpu_build[0]) < 0)
         dl_text_cause_add(e, &unplaced, line, -1);
 }
