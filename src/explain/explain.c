@@ -383,6 +383,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_release_without_platform_wheel(out);
     dl_explain_versions_end_at_intel_mac(out);
     dl_explain_index_without_torch(k, out);
+    dl_explain_tagged_pin_without_index(k, out);
     dl_explain_launcher_torch_for_other_python(k, out);
     dl_explain_user_site_torch(out);
     dl_explain_user_site_dependency(out);

@@ -471,6 +471,50 @@ static bool build_published(const dl_knowledge *k, const char *release, const ch
     return !*builds || !strcmp(tag, "cpu") || dl_semicolon_list_has(builds, tag);
 }
 
+/* The text shows that this Python can have that release, so only the tag kept pip from it:
+ * pip's list holds the release untagged ("(from versions: ..., 1.4.0, 1.5.0)"), or the
+ * Python's version is one the release has wheels for, on a 64-bit Python. */
+static bool python_can_have(const dl_knowledge *k, const dl_explanation *e, const char *release)
+{
+    const dl_python *py = e->facts.pythons.count ? &DL_LIST_AT(e->facts.pythons, dl_python, 0)
+                                                 : NULL;
+    long line = dl_paste_find(&e->paste, 0, "from versions:");
+    const char *at;
+    size_t n = strlen(release);
+    if (line >= 0) {
+        for (at = strstr(e->paste.lines[line].lower, release); at; at = strstr(at + 1, release))
+            if ((at[-1] == ' ' || at[-1] == ':') && (at[n] == ',' || at[n] == ')'))
+                return true;
+        return false;
+    }
+    return py && py->version.value && !(py->bits.known && py->bits.value == 32) &&
+           dl_kq_release_has_python(k, release, py->version.value);
+}
+
+void dl_explain_tagged_pin_without_index(const dl_knowledge *k, dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "wheel_tag_mismatch",
+        "The requirement pins torch with a build tag (+cpu, +cu121), and builds with a tag are "
+        "only on PyTorch's own index, which the install command does not name: pip looked on "
+        "PyPI only",
+        "# for a version with a CUDA tag give PyTorch's index for that tag (in a requirements "
+        "file, --extra-index-url on a line of its own above the pin)",
+        {"python_unsupported"},
+        "the install command or requirements file as run"};
+    static const char *const ids[] = {"python_unsupported", "python_32bit"};
+    char release[24], tag[16];
+    long line = dl_paste_find(&e->paste, 0, "no matching distribution found for torch==");
+    if (line < 0)
+        line = dl_paste_find(&e->paste, 0, "satisfies the requirement torch==");
+    if (line < 0 || !torch_pin(&e->paste, true, release, sizeof release, tag, sizeof tag) ||
+        dl_paste_find(&e->paste, 0, "download.pytorch.org") >= 0 ||
+        !python_can_have(k, e, release))
+        return;
+    dl_text_causes_step_back(e, ids, sizeof ids / sizeof ids[0]);
+    dl_text_cause_add(e, &cause, line, -1);
+}
+
 void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "wheel_tag_mismatch");

@@ -20,6 +20,12 @@ void dl_explain_versions_end_at_intel_mac(dl_explanation *e);
  * Python, is what is wrong; the Python readings step back. */
 void dl_explain_index_without_torch(const dl_knowledge *k, dl_explanation *e);
 
+/* A torch pin with a build tag ("torch==1.4.0+cpu") that pip did not find, where the text
+ * names no PyTorch index and shows the Python can have that release (pip's list holds it
+ * untagged, or a 64-bit Python it has wheels for): the index is missing, not a wheel for the Python (wheel_tag_mismatch; the fix comes from
+ * dl_explain_tagged_pin_fix). */
+void dl_explain_tagged_pin_without_index(const dl_knowledge *k, dl_explanation *e);
+
 /* wheel_tag_mismatch's general fix, where the text pins a tagged torch
  * ("torch==2.7.1+cu128"): the command for that release from that tag's index, or, where
  * torch_releases.csv says that release was never built for that tag, the builds it has. */
