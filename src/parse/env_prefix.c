@@ -126,6 +126,35 @@ static bool env_python_at(const char *text, const char *low, const char *at, siz
     return true;
 }
 
+/* The writer ran a bundled interpreter by name ("python_embeded\\python.exe -m pip install
+ * ...", "E:\\ComfyUI\\python_embeded\\python.exe -s main.py"): that path, as written. */
+static bool named_bundled_python(const dl_paste *p, char *buf, size_t n, size_t *line)
+{
+    static const char *const names[] = {"python_embeded\\python.exe",
+                                        "python_embedded\\python.exe"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *text = p->lines[i].text;
+        if (strlen(low) != strlen(text))
+            continue;
+        for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+            const char *at = strstr(low, names[k]);
+            size_t start, end;
+            if (!at)
+                continue;
+            start = path_start(low, at);
+            end = (size_t)(at - low) + strlen(names[k]);
+            if (end - start + 1 > n)
+                continue;
+            memcpy(buf, text + start, end - start);
+            buf[end - start] = '\0';
+            *line = i;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
 {
     size_t i, k;
@@ -148,5 +177,5 @@ bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
             }
         }
     }
-    return false;
+    return named_bundled_python(p, buf, n, line);
 }

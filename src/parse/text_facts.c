@@ -422,6 +422,16 @@ static void smi_row(const char *l, const char *low, dl_facts *f, dl_text_facts *
         set_gpu_name(f, w, i, p, (size_t)(end - p));
 }
 
+/* xFormers' "Python 3.11.7 (you have 3.11.6)": the first is its build's, the one after
+ * "you have" the Python that runs; v keeps the first where the line has no such part. */
+static void python_you_have(const char *low, char *v, size_t n)
+{
+    const char *have = strstr(low, "(you have ");
+    size_t k = have ? strspn(have + 10, "0123456789.") : 0;
+    if (k && k < n)
+        snprintf(v, n, "%.*s", (int)k, have + 10);
+}
+
 static void python_version(const char *l, const char *low, dl_facts *f, dl_text_facts *w,
                            size_t i)
 {
@@ -434,6 +444,7 @@ static void python_version(const char *l, const char *low, dl_facts *f, dl_text_
         (!strncmp(low, "python 3.", 9) && value_after(low, "python", v, sizeof v)) ||
         (!strncmp(low, "python 2.", 9) && value_after(low, "python", v, sizeof v))) {
         dl_python *py = python(f);
+        python_you_have(low, v, sizeof v);
         if (looks_like_version(v) && !py->version.value) {
             dl_text_set(&py->version, v);
             note(w, "pythons[0].version", i);
@@ -1773,6 +1784,7 @@ static void python_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     for (at = dl_paste_find(p, 0, "python"); at >= 0; at = dl_paste_find(p, (size_t)at + 1,
                                                                           "python"))
         if (python_version_in(p->lines[at].lower, v, sizeof v)) {
+            python_you_have(p->lines[at].lower, v, sizeof v);
             dl_text_set(&python(f)->version, v);
             note(w, "pythons[0].version", (size_t)at);
             return;
