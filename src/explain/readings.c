@@ -1532,6 +1532,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos"
                : other_vendor_only(p, f)           ? "non_nvidia_gpu"
                                                    : "no_gpu";
+    /* a CPU build beside a GPU no wheel has kernels for: a CUDA build would not run there
+     * either, so the GPU is the cause (the CPU build stays a candidate) */
+    if (!strcmp(id, "cpu_only_build") && dl_gpu_below_every_wheel(k, f, gpu))
+        return "gpu_arch_dropped";
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
         return "";
     if (!strcmp(id, "cpu_only_build") && cpu_build_only_wanted(p))
