@@ -186,6 +186,15 @@ static void package_fix(const dl_explanation *e, dl_finding *x, package pkg)
                           "mim install mmcv)");
         break;
     case PKG_FLASH_ATTN:
+        /* flash-attn publishes no Windows wheels and a build there takes hours: the
+         * programs that import it run on PyTorch's own attention (sdpa) without it */
+        if (dl_q_is_windows(&e->facts)) {
+            dl_finding_fix(x, "python -m pip uninstall -y flash-attn");
+            dl_finding_fix(x, "# most programs run on PyTorch's own attention (sdpa) without "
+                              "it; to keep it, a Windows wheel built for this torch, its CUDA "
+                              "and this Python's cpXY (flash-attn itself publishes none)");
+            break;
+        }
         dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
                           "--force-reinstall flash-attn");
         dl_finding_fix(x, "# that builds it against the installed torch (nvcc of torch's CUDA "

@@ -53,6 +53,14 @@ static const struct {
      "BF16/FP16 checkpoint (or an int4 one), or in ComfyUI the fp16 weights; torch and the "
      "install are fine",
      false},
+    /* kijai's nodes (WanVideoWrapper#407, #10): an attention backend to choose, not a
+     * dependency */
+    {"no module named 'sageattention'",
+     "SageAttention is an optional attention kernel: choose sdpa (PyTorch's own) as the "
+     "attention mode in the loader node or the program's settings, or install a SageAttention "
+     "wheel built for this torch, its CUDA and this Python (on Windows it needs "
+     "triton-windows too); torch and the install are fine",
+     false},
     /* SYCL's refusal of a double-precision kernel (intel/intel-extension-for-pytorch#699,
      * #285): Arc and other client GPUs have no FP64 */
     {"required aspect fp64 is not supported",

@@ -192,8 +192,10 @@ static const char *line_os(const char *low)
      * at \"/home/vsts/work/1/s/...\"": torch-directml's Windows wheels are built there) */
     if (strstr(low, "internal assert failed at") || strstr(low, "/home/vsts/"))
         return NULL;
+    /* Python's "DLL load failed" is Windows' loader's message alone */
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
-        strstr(low, "os: microsoft windows") || dl_os_windows_sign(low))
+        strstr(low, "dll load failed") || strstr(low, "os: microsoft windows") ||
+        dl_os_windows_sign(low))
         return "windows";
     if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low) ||
         strstr(low, ".dylib"))
@@ -209,7 +211,7 @@ static const char *line_os(const char *low)
  * all a cursor reads; a drive path holds ":\\" or
  * ":/"): the lines without any are skipped, a long training log's almost all. */
 static const char *const line_os_marks[] = {
-    "winerror", ":\\", ":/", ".dll", "os: microsoft windows", "darwin", "os: macos",
+    "winerror", ":\\", ":/", "dll", "os: microsoft windows", "darwin", "os: macos",
     "/users/", "/opt/homebrew/", "python.framework/", "gnu/linux", "os: ubuntu", "os: debian",
     "/site-packages/", "/dist-packages/", ".so", "\\site-packages\\", "\\appdata\\", ".\\",
     "os: windows", ".dylib", "/opt/", "-linux-gnu", "/usr/lib64/", "/usr/local/cuda", "/home/",
