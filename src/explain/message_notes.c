@@ -53,6 +53,13 @@ static const struct {
      "BF16/FP16 checkpoint (or an int4 one), or in ComfyUI the fp16 weights; torch and the "
      "install are fine",
      false},
+    /* torchvision/io/image.py only warns: its image ops load lazily */
+    {"failed to load image python extension",
+     "torchvision's image extension did not load, which matters only to code that decodes "
+     "images with torchvision.io (decode_jpeg, read_image); a missing libnvjpeg or libjpeg "
+     "belongs to a torchvision built from source (rebuild with TORCHVISION_USE_NVJPEG=0, or "
+     "take PyTorch's wheel of the version made for this torch)",
+     false},
     /* kijai's nodes (WanVideoWrapper#407, #10): an attention backend to choose, not a
      * dependency */
     {"no module named 'sageattention'",
