@@ -4,6 +4,7 @@
 #include "explain/container_text.h"
 #include "explain/cpu_build_text.h"
 #include "explain/cpu_chosen.h"
+#include "explain/cpu_build_fix.h"
 #include "explain/extension_fix.h"
 #include "explain/fix_interpreter.h"
 #include "explain/derive.h"
@@ -486,6 +487,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_visible_devices_in_code(out);
     dl_explain_extension_package_fix(out);
     dl_explain_tagged_pin_fix(k, out);
+    dl_explain_cpu_build_fix(k, out);
     dl_explain_index_stops_before_version(k, out);
     dl_explain_dropped_gpu_fix(k, out);
     dl_explain_driver_too_old_fix(k, out);

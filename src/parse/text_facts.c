@@ -3209,8 +3209,10 @@ static void env_python(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     char path[512];
     size_t line;
     dl_python *py;
-    if (!f->pythons.count || (python(f)->path.value && strcmp(python(f)->path.value, "python")) ||
-        python(f)->prefix.value || !dl_text_env_python(p, path, sizeof path, &line))
+    if ((f->pythons.count &&
+         ((python(f)->path.value && strcmp(python(f)->path.value, "python")) ||
+          python(f)->prefix.value)) ||
+        !dl_text_env_python(p, path, sizeof path, &line))
         return;
     py = python(f);
     dl_text_set(&py->path, path);

@@ -1,0 +1,14 @@
+/* cpu_only_build's general fix made concrete: the CUDA build of the torch release the text
+ * shows (with its torchvision and torchaudio), else of the newest release dlenv knows, from
+ * the index of the CUDA build PyPI's Linux wheel uses (the one most drivers of its time
+ * run). */
+#ifndef DLENV_EXPLAIN_CPU_BUILD_FIX_H
+#define DLENV_EXPLAIN_CPU_BUILD_FIX_H
+
+#include "explain/explain.h"
+
+/* Replaces the table's "install the CUDA build ..." words with the command, when
+ * torch_releases.csv knows the release and that build exists for the text's OS. */
+void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e);
+
+#endif
