@@ -72,7 +72,8 @@ static const char *from_versions(const dl_knowledge *k, const dl_paste *p, const
     dl_strv list = {0};
     char want[64], base[64], *plus, *close;
     const char *verdict = id;
-    bool real = false, base_listed = false;
+    bool real = false, base_listed = false, below_list = false;
+    dl_torch_version wanted, first;
     size_t j;
     if (i >= 0 && !requested_torch(p, want, sizeof want))
         return nightly_not_on_index(p, (size_t)i, id);
@@ -88,6 +89,14 @@ static const char *from_versions(const dl_knowledge *k, const dl_paste *p, const
         *plus = '\0';
     for (j = 0; j < list.n; j++) {
         const char *v = dl_trim(list.v[j]);
+        /* a release (X.Y.Z) older than the list's first real entry (the 1.8.2 LTS, published
+         * only on PyTorch's own index, under a list from 2.0.0): the Python is newer than it;
+         * a loose "==2.4" from another package's metadata says less */
+        if (!real && strncmp(v, "0.1.", 4) != 0 && strcmp(v, "none") != 0)
+            below_list = strchr(base, '.') && strchr(strchr(base, '.') + 1, '.') &&
+                         dl_torch_version_parse(base, &wanted) &&
+                         dl_torch_version_parse(v, &first) &&
+                         dl_torch_version_cmp(&wanted, &first) < 0;
         real |= strncmp(v, "0.1.", 4) != 0 && strcmp(v, "none") != 0;
         base_listed |= !strncmp(v, base, strlen(base)) &&
                        (v[strlen(base)] == '\0' || v[strlen(base)] == '+');
@@ -95,7 +104,7 @@ static const char *from_versions(const dl_knowledge *k, const dl_paste *p, const
     dl_strv_free(&list);
     if (real && plus && base_listed)
         verdict = "wheel_tag_mismatch";
-    else if (real && !known_release(k, base))
+    else if (real && !known_release(k, base) && !below_list)
         verdict = "";
     return verdict;
 }
