@@ -122,6 +122,7 @@ static const struct {
     {"gpu_memory_held_by_other_process", "gpu_memory_kept_after_exit"},
     {"suspend_resume_uvm", "error_999"},
     {"no_driver_installed", "torch_no_driver"},
+    {"driver_library_mismatch", "nvml_mismatch"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
