@@ -123,6 +123,7 @@ static const struct {
     {"suspend_resume_uvm", "error_999"},
     {"no_driver_installed", "torch_no_driver"},
     {"driver_library_mismatch", "nvml_mismatch"},
+    {"nouveau_loaded", "nouveau"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
