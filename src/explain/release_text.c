@@ -157,6 +157,16 @@ static void install_fixed_release(const dl_knowledge *k, dl_explanation *e, dl_f
             snprintf(index, sizeof index, " --index-url https://download.pytorch.org/whl/%s",
                      variant);
     }
+    /* releases before 1.12 (not in torch_releases.csv) predate the per-build indexes:
+     * PyTorch's archive page holds their tagged wheels */
+    if (row < 0 && (windows || (variant[0] && strcmp(variant, "cpu") != 0))) {
+        dl_fix_note(x, "install torch %s of the build you have from PyTorch's archive: python -m "
+                       "pip install torch==%s+cu101 -f "
+                       "https://download.pytorch.org/whl/torch_stable.html for a CUDA 10.1 "
+                       "build (the tag of yours; conda: conda install pytorch==%s -c pytorch)",
+                    version, version, version);
+        return;
+    }
     if (!index[0] && !variant[0] && windows)
         dl_fix_note(x, "install torch %s%s%s from the index of the build you have "
                        "(python -m pip install torch==%s --index-url "
