@@ -142,8 +142,25 @@ static bool named_bundled_python(const dl_paste *p, char *buf, size_t n, size_t 
             size_t start, end;
             if (!at)
                 continue;
+            const char *gt;
             start = path_start(low, at);
             end = (size_t)(at - low) + strlen(names[k]);
+            /* a prompt before a relative path ("D:\\ComfyUI_windows_portable>.\\python_embeded
+             * \\python.exe"): the prompt's folder, then the path after ".\\" */
+            gt = memchr(low + start, '>', (size_t)(at - low) - start);
+            if (gt) {
+                size_t folder = (size_t)(gt - low) - start, rel = (size_t)(gt - low) + 1;
+                if (!strncmp(low + rel, ".\\", 2))
+                    rel += 2;
+                if (folder + 1 + (end - rel) + 1 > n)
+                    continue;
+                memcpy(buf, text + start, folder);
+                buf[folder] = '\\';
+                memcpy(buf + folder + 1, text + rel, end - rel);
+                buf[folder + 1 + (end - rel)] = '\0';
+                *line = i;
+                return true;
+            }
             if (end - start + 1 > n)
                 continue;
             memcpy(buf, text + start, end - start);
