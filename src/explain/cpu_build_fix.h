@@ -1,7 +1,8 @@
 /* cpu_only_build's general fix made concrete: the CUDA build of the torch release the text
- * shows (with its torchvision and torchaudio), else of the newest release dlenv knows, from
- * the index of the CUDA build PyPI's Linux wheel uses (the one most drivers of its time
- * run). */
+ * shows (with its torchvision and torchaudio), else of the newest release with a build the
+ * text's driver runs. The build is the newest of a CUDA major the driver runs where the text
+ * shows the driver; else PyPI's Linux default for a named release, or the newest release's
+ * oldest CUDA. */
 #ifndef DLENV_EXPLAIN_CPU_BUILD_FIX_H
 #define DLENV_EXPLAIN_CPU_BUILD_FIX_H
 
