@@ -116,7 +116,10 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
     if (v)
         snprintf(release, sizeof release, "%lu.%lu.%lu", tv.release.part[0], tv.release.part[1],
                  tv.release.part[2]);
-    row = release_row(k, rel, v ? release : NULL, driver_major, dl_q_is_windows(&e->facts),
+    /* no driver shown and no release: a CUDA 12 build, which far more drivers run than
+     * the newest release's CUDA 13 */
+    row = release_row(k, rel, v ? release : NULL, driver_major ? driver_major : (v ? 0 : 12),
+                      dl_q_is_windows(&e->facts),
                       e->facts.pythons.count
                           ? DL_LIST_AT(e->facts.pythons, dl_python, 0).version.value
                           : NULL,

@@ -118,8 +118,10 @@ static bool env_python_at(const char *text, const char *low, const char *at, siz
     python = windows ? env_folders[k].windows_python : env_folders[k].posix_python;
     start = path_start(low, at);
     len = (size_t)(rest - low) - start;
+    /* a venv inside a conda install is conda's to name; a bundled Python (python_embeded,
+     * runtime) is its app's wherever it lies ("D:\\conda_envs\\ComfyUI_windows_portable") */
     if (!python || start == (size_t)(at - low) || len + strlen(python) + 1 > n ||
-        conda_install(low + start, len))
+        (env_folders[k].posix_python && conda_install(low + start, len)))
         return false;
     memcpy(buf, text + start, len);
     strcpy(buf + len, python);

@@ -195,7 +195,8 @@ static const char *line_os(const char *low)
     /* Python's "DLL load failed" is Windows' loader's message alone */
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
         strstr(low, "dll load failed") || strstr(low, "os: microsoft windows") ||
-        dl_os_windows_sign(low))
+        /* nvidia-smi's driver model column: WDDM and TCC are Windows' */
+        (strstr(low, "wddm") && strchr(low, '|')) || dl_os_windows_sign(low))
         return "windows";
     if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low) ||
         strstr(low, ".dylib"))
@@ -211,10 +212,10 @@ static const char *line_os(const char *low)
  * all a cursor reads; a drive path holds ":\\" or
  * ":/"): the lines without any are skipped, a long training log's almost all. */
 static const char *const line_os_marks[] = {
-    "winerror", ":\\", ":/", "dll", "os: microsoft windows", "darwin", "os: macos",
+    "winerror", ":\\", ":/", "dll", "windows", "darwin", "os: macos",
     "/users/", "/opt/homebrew/", "python.framework/", "gnu/linux", "os: ubuntu", "os: debian",
     "/site-packages/", "/dist-packages/", ".so", "\\site-packages\\", "\\appdata\\", ".\\",
-    "os: windows", ".dylib", "/opt/", "-linux-gnu", "/usr/lib64/", "/usr/local/cuda", "/home/",
+    "wddm", ".dylib", "/opt/", "-linux-gnu", "/usr/lib64/", "/usr/local/cuda", "/home/",
     "root@", "/content/", "/mnt/", "/media/", "/root/", "/pytorch/"};
 
 static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
