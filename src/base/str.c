@@ -470,3 +470,8 @@ bool dl_semicolon_list_has(const char *list, const char *item)
             return true;
     return false;
 }
+
+bool dl_str_in_path(const char *s, const char *at, size_t len)
+{
+    return (at > s && (at[-1] == '/' || at[-1] == '\\')) || at[len] == '/' || at[len] == '\\';
+}

@@ -19,6 +19,9 @@ char *dl_strndup(const char *s, size_t n);
 char *dl_str_replace(const char *s, const char *from, const char *to);
 /* `item` is one of the entries of the ";"-separated `list` ("cu118;cu121"; NULL: none). */
 bool dl_semicolon_list_has(const char *list, const char *item);
+/* The `len` bytes at `at` in `s` touch a path separator ('/' or '\\') on either side: a
+ * folder's or file's name in a path ("/home/radeon/"), not a word of prose. */
+bool dl_str_in_path(const char *s, const char *at, size_t len);
 /* printf checking; MinGW builds use its C99 printf (__USE_MINGW_ANSI_STDIO, for %zu),
  * whose format family is __MINGW_PRINTF_FORMAT. */
 #if defined(__MINGW32__)

@@ -1,5 +1,6 @@
 #include "explain/readings.h"
 
+#include "base/str.h"
 #include "explain/checkpoint_text.h"
 #include "explain/container_text.h"
 #include "explain/text_marks.h"
@@ -857,8 +858,7 @@ static bool other_vendor_only(const dl_paste *p, const dl_facts *f)
 /* A word that is no folder's name ("/home/radeon/", "C:\\Users\\iris\\"). */
 static bool outside_path(const char *low, const char *at, size_t len)
 {
-    return !(at > low && (at[-1] == '/' || at[-1] == '\\')) && at[len] != '/' &&
-           at[len] != '\\';
+    return !dl_str_in_path(low, at, len);
 }
 
 static bool other_vendor_in_words(const dl_paste *p)

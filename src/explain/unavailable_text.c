@@ -472,9 +472,8 @@ static bool amd_gpu_word(const char *low, const char *at, size_t len)
     size_t k;
     /* "amd64", "x86-amd", "_amd": an architecture or a name, not the vendor's GPU; nor a
      * folder ("/home/amd/") */
-    if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-' ||
-                      at[-1] == '/' || at[-1] == '\\')) ||
-        isalnum((unsigned char)*next) || *next == '_' || *next == '/' || *next == '\\')
+    if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '-')) ||
+        isalnum((unsigned char)*next) || *next == '_' || dl_str_in_path(low, at, len))
         return false;
     next += strspn(next, " ");
     /* "AMD(R) Ryzen", "AMD® EPYC" */

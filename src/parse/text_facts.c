@@ -2248,8 +2248,7 @@ static const char *gpu_mark_at(const char *low, const char *mark)
         if (at > low && isalnum((unsigned char)at[-1]))
             continue;
         /* a folder's name ("/home/radeon/", "C:\\Users\\iris\\") */
-        if ((at > low && (at[-1] == '/' || at[-1] == '\\')) || *after == '/' ||
-            *after == '\\')
+        if (dl_str_in_path(low, at, n))
             continue;
         if (!strcmp(mark, "gt") && !glued_gt_model(low, at))
             continue;

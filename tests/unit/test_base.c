@@ -189,6 +189,15 @@ static void package_names_compare_as_pep503(void **state)
     assert_false(dl_package_name_equal(NULL, "torch"));
 }
 
+static void word_in_path_touches_a_separator(void **state)
+{
+    const char *unix_path = "/home/radeon/x", *win = "C:\\Users\\iris\\x", *prose = "a radeon card";
+    (void)state;
+    assert_true(dl_str_in_path(unix_path, strstr(unix_path, "radeon"), 6));
+    assert_true(dl_str_in_path(win, strstr(win, "iris"), 4));
+    assert_false(dl_str_in_path(prose, strstr(prose, "radeon"), 6));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +210,7 @@ int main(void)
         cmocka_unit_test(text_helpers),
         cmocka_unit_test(str_replace_replaces_every_one),
         cmocka_unit_test(semicolon_list_has_whole_entries),
+        cmocka_unit_test(word_in_path_touches_a_separator),
         cmocka_unit_test(buffer_grows),
         cmocka_unit_test(tokens_skip_empty_fields),
         cmocka_unit_test(fixed_fmt_marks_a_cut_with_an_ellipsis),
