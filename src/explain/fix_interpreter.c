@@ -8,6 +8,29 @@
 
 static const char generic[] = "python -m pip ";
 
+/* "python -m pip" inside a prose line ("..., then run the install again as python -m pip
+ * install"): each one that starts a word becomes the text's interpreter. NULL: none there. */
+static char *mend_inline(const char *line, const char *python)
+{
+    const char *at = line, *from = line;
+    char *out = NULL;
+    for (at = strstr(at, generic); at; at = strstr(at + 1, generic)) {
+        char *grown;
+        if (at > line && !strchr(" (\"`'", at[-1]))
+            continue;
+        grown = dl_fmt("%s%.*s%s -m pip ", out ? out : "", (int)(at - from), from, python);
+        free(out);
+        out = grown;
+        from = at + sizeof generic - 1;
+    }
+    if (out) {
+        char *whole = dl_fmt("%s%s", out, from);
+        free(out);
+        out = whole;
+    }
+    return out;
+}
+
 void dl_explain_fix_interpreter(dl_explanation *e)
 {
     const dl_python *py =
@@ -23,9 +46,9 @@ void dl_explain_fix_interpreter(dl_explanation *e)
         for (j = 0; j < x->fix.count; j++) {
             char **line = &DL_LIST_AT(x->fix, char *, j);
             char *mended;
-            if (strncmp(*line, generic, sizeof generic - 1) != 0)
+            mended = mend_inline(*line, python);
+            if (!mended)
                 continue;
-            mended = dl_fmt("%s -m pip %s", python, *line + sizeof generic - 1);
             free(*line);
             *line = mended;
         }

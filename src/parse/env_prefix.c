@@ -174,6 +174,32 @@ static bool named_bundled_python(const dl_paste *p, char *buf, size_t n, size_t 
     return false;
 }
 
+/* A file of ComfyUI's portable build ("D:\\ComfyUI_windows_portable\\ComfyUI\\nodes.py"):
+ * that build always runs its own python_embeded\\python.exe beside the ComfyUI folder. */
+static bool portable_comfyui_python(const dl_paste *p, char *buf, size_t n, size_t *line)
+{
+    static const char portable[] = "\\comfyui_windows_portable";
+    static const char folder[] = "\\comfyui_windows_portable\\comfyui\\";
+    static const char python[] = "\\python_embeded\\python.exe";
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *text = p->lines[i].text;
+        const char *at = strstr(low, folder);
+        size_t start, len;
+        if (!at || strlen(low) != strlen(text))
+            continue;
+        start = path_start(low, at);
+        len = (size_t)(at - low) + sizeof portable - 1 - start;
+        if (start == (size_t)(at - low) || len + sizeof python > n)
+            continue;
+        memcpy(buf, text + start, len);
+        strcpy(buf + len, python);
+        *line = i;
+        return true;
+    }
+    return false;
+}
+
 bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
 {
     size_t i, k;
@@ -196,5 +222,5 @@ bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
             }
         }
     }
-    return named_bundled_python(p, buf, n, line);
+    return named_bundled_python(p, buf, n, line) || portable_comfyui_python(p, buf, n, line);
 }

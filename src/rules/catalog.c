@@ -48,6 +48,7 @@ static const dl_diagnosis catalog[] = {
     {"index_unreachable", DL_LAYER_PYTHON, false},
     {"conda_solve_failed", DL_LAYER_PYTHON, false},
     {"install_files_locked", DL_LAYER_PYTHON, false},
+    {"dependency_version_mismatch", DL_LAYER_PYTHON, false},
     {"no_python", DL_LAYER_PYTHON, false},
     {"torch_shadowed", DL_LAYER_PYTHON, false},
     {"cpu_only_build", DL_LAYER_TORCH_BUILD, false},
