@@ -600,13 +600,47 @@ static const char *release_with(const dl_knowledge *k, const char *tag, const dl
     return best;
 }
 
-void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation *e)
+/* The finding for an index whose newest torch with build `tag` is `last` (its first,
+ * `first`, when the text lists it) where the install wants `release`, newer. */
+static void add_index_stops(const dl_knowledge *k, dl_explanation *e, size_t line,
+                            const char *tag, const char *first, const char *last,
+                            const char *release, const dl_torch_version *want)
 {
     static const char *const ids[] = {"python_unsupported", "python_32bit"};
-    char tag[32], first[32], last[32], release[24], pin[16], full[32], listed[128];
+    char full[32], listed[128];
+    dl_finding *x;
+    dl_text_causes_step_back(e, ids, sizeof ids / sizeof ids[0]);
+    if (first)
+        x = dl_finding_add(&e->findings, "wheel_tag_mismatch", DL_SEV_FAILURE,
+                           "The %s index has torch only from %s to %s: torch %s was never "
+                           "built for %s, so pip finds no such version there (the Python is "
+                           "fine: the list starts at that index's first release)",
+                           tag, first, last, release, tag);
+    else
+        x = dl_finding_add(&e->findings, "wheel_tag_mismatch", DL_SEV_FAILURE,
+                           "The %s index has torch only up to %s: torch %s, which the "
+                           "install needs, was never built for %s, so the resolver finds "
+                           "none there",
+                           tag, last, release, tag);
+    dl_quote_line(x, &e->paste, line);
+    /* "2.6" asked for: the release row is 2.6.0's */
+    snprintf(full, sizeof full, "%lu.%lu.%lu", want->release.part[0], want->release.part[1],
+             want->release.part[2]);
+    builds_in_words(k, full, &e->facts, listed, sizeof listed);
+    if (*listed)
+        dl_fix_note(x, "torch %s was built for %s (torch_releases.csv)", full, listed);
+    dl_fix_note(x, "take torch %s from an index it was built for (dlenv plan --torch %s prints "
+                   "the one for this machine), or keep %s and pin torch %s or older",
+                release, release, tag, last);
+    dl_strv_add(&e->ask, dl_strdup("the install command as run (its index) and the GPU's "
+                                   "driver (`nvidia-smi`)"));
+}
+
+void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation *e)
+{
+    char tag[32], first[32], last[32], release[24], pin[16];
     const char *from, *to;
     dl_torch_version want, have;
-    dl_finding *x;
     long line = dl_paste_find(&e->paste, 0, "from versions:");
     size_t n;
     if (line < 0 || !one_build_list(&e->paste, line, tag, sizeof tag, first, last, sizeof last) ||
@@ -620,24 +654,54 @@ void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation
     if (!dl_torch_version_parse(release, &want) || !dl_torch_version_parse(last, &have) ||
         dl_torch_version_cmp(&want, &have) <= 0)
         return;
-    dl_text_causes_step_back(e, ids, sizeof ids / sizeof ids[0]);
-    x = dl_finding_add(&e->findings, "wheel_tag_mismatch", DL_SEV_FAILURE,
-                       "The %s index has torch only from %s to %s: torch %s was never built "
-                       "for %s, so pip finds no such version there (the Python is fine: the "
-                       "list starts at that index's first release)",
-                       tag, first, last, release, tag);
-    dl_quote_line(x, &e->paste, (size_t)line);
-    /* "2.6" asked for: the release row is 2.6.0's */
-    snprintf(full, sizeof full, "%lu.%lu.%lu", want.release.part[0], want.release.part[1],
-             want.release.part[2]);
-    builds_in_words(k, full, &e->facts, listed, sizeof listed);
-    if (*listed)
-        dl_fix_note(x, "torch %s was built for %s (torch_releases.csv)", full, listed);
-    dl_fix_note(x, "take torch %s from an index it was built for (dlenv plan --torch %s prints "
-                   "the one for this machine), or keep %s and pin torch %s or older",
-                release, release, tag, last);
-    dl_strv_add(&e->ask, dl_strdup("the install command as run (its index) and the GPU's "
-                                   "driver (`nvidia-smi`)"));
+    add_index_stops(k, e, (size_t)line, tag, first, last, release, &want);
+}
+
+/* The version right after `key` in low ("torch<=" then "2.6.0+cu124"), into buf; its local
+ * tag into tag (empty when none). False when no version follows. */
+static bool version_after(const char *low, const char *key, char *buf, size_t n, char *tag,
+                          size_t tn)
+{
+    const char *at = strstr(low, key), *v, *plus;
+    size_t len = 0;
+    if (!at)
+        return false;
+    v = at + strlen(key);
+    while (v[len] && (isalnum((unsigned char)v[len]) || strchr(".+", v[len])))
+        len++;
+    while (len && v[len - 1] == '.')
+        len--; /* the sentence's full stop */
+    if (!len || !isdigit((unsigned char)v[0]) || len >= n)
+        return false;
+    snprintf(buf, n, "%.*s", (int)len, v);
+    tag[0] = '\0';
+    if ((plus = strchr(buf, '+')) != NULL) {
+        snprintf(tag, tn, "%s", plus + 1);
+        *(char *)plus = '\0';
+    }
+    return true;
+}
+
+/* uv's form of the same: "Because only torch<=2.6.0+cu124 is available and invokeai==5.12.0
+ * depends on torch>=2.7.0": the index's newest build is the last release with that tag. */
+void dl_explain_uv_index_stops_before_version(const dl_knowledge *k, dl_explanation *e)
+{
+    char last[32], tag[32], release[32], none[8];
+    const char *to;
+    dl_torch_version want, have;
+    long line = dl_paste_find(&e->paste, 0, "only torch<=");
+    long needs = line < 0 ? -1 : dl_paste_find(&e->paste, (size_t)line, "depends on torch>=");
+    if (needs < 0 || needs > line + 2 ||
+        !version_after(e->paste.lines[line].lower, "only torch<=", last, sizeof last, tag,
+                       sizeof tag) ||
+        !tag[0] ||
+        !version_after(e->paste.lines[needs].lower, "depends on torch>=", release,
+                       sizeof release, none, sizeof none) ||
+        !(to = release_with(k, tag, &e->facts, true)) || strcmp(to, last) != 0 ||
+        !dl_torch_version_parse(release, &want) || !dl_torch_version_parse(last, &have) ||
+        dl_torch_version_cmp(&want, &have) <= 0)
+        return;
+    add_index_stops(k, e, (size_t)line, tag, NULL, last, release, &want);
 }
 
 void dl_explain_launcher_torch_for_other_python(const dl_knowledge *k, dl_explanation *e)

@@ -36,6 +36,7 @@ void dl_explain_tagged_pin_fix(const dl_knowledge *k, dl_explanation *e);
  * wheel of it), below the torch asked for: the index stops before that release, not the Python
  * (wheel_tag_mismatch, the index's problem, over python_unsupported). */
 void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation *e);
+void dl_explain_uv_index_stops_before_version(const dl_knowledge *k, dl_explanation *e);
 
 /* A launcher's "Couldn't install torch" (the Stable Diffusion web UI's) where the release its
  * command pins has no wheel for the Python the text's banner names: python_unsupported. */
