@@ -200,6 +200,41 @@ static bool portable_comfyui_python(const dl_paste *p, char *buf, size_t n, size
     return false;
 }
 
+/* The writer ran pip with a Python named by its full path ("\"D:\\Portable Programs\\app\\python\\
+ * python.exe\" -m pip install ...", "/opt/app/venv/bin/python3 -m pip ..."): that path. */
+static bool typed_python_for_pip(const dl_paste *p, char *buf, size_t n, size_t *line)
+{
+    static const char *const names[] = {"python.exe\" -m pip", "python.exe -m pip",
+                                        "/bin/python -m pip", "/bin/python3 -m pip"};
+    size_t i, k;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *text = p->lines[i].text;
+        if (strlen(low) != strlen(text))
+            continue;
+        for (k = 0; k < sizeof names / sizeof names[0]; k++) {
+            const char *at = strstr(low, names[k]), *end;
+            size_t start, len;
+            if (!at)
+                continue;
+            end = strstr(at, " -m pip");
+            if (end > at && end[-1] == '"')
+                end--;
+            start = path_start(low, at);
+            len = (size_t)(end - low) - start;
+            /* an absolute path only: "D:\\..." or "/..." */
+            if (!((len > 3 && low[start + 1] == ':' && low[start + 2] == '\\') ||
+                  low[start] == '/') ||
+                len + 1 > n)
+                continue;
+            memcpy(buf, text + start, len);
+            buf[len] = '\0';
+            *line = i;
+            return true;
+        }
+    }
+    return false;
+}
+
 bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
 {
     size_t i, k;
@@ -222,5 +257,6 @@ bool dl_text_env_python(const dl_paste *p, char *buf, size_t n, size_t *line)
             }
         }
     }
-    return named_bundled_python(p, buf, n, line) || portable_comfyui_python(p, buf, n, line);
+    return named_bundled_python(p, buf, n, line) || typed_python_for_pip(p, buf, n, line) ||
+           portable_comfyui_python(p, buf, n, line);
 }
