@@ -307,7 +307,8 @@ static bool asked(const dl_explanation *e, const char *command)
 static bool nvidia_question_fits(const dl_explanation *e)
 {
     static const char *const others[] = {"xpu", "intel_extension_for_pytorch", "mps device",
-                                         "mps backend", "directml", "zluda"};
+                                         "mps backend", "mps tensor", "mps framework",
+                                         "directml", "zluda"};
     return !dl_text_rocm_build(e) && !dl_q_text_is(&e->facts.os.family, "macos") &&
            !dl_text_other_vendor_gpu(&e->facts) &&
            dl_paste_find_any(&e->paste, others, sizeof others / sizeof others[0]) < 0;

@@ -218,6 +218,15 @@ static const char *const line_os_marks[] = {
     "wddm", ".dylib", "/opt/", "-linux-gnu", "/usr/lib64/", "/usr/local/cuda", "/home/",
     "root@", "/content/", "/mnt/", "/media/", "/root/", "/pytorch/"};
 
+/* torch's own errors about the MPS device, which only macOS has ("Cannot convert a MPS
+ * Tensor to float64 dtype as the MPS framework doesn't support float64") */
+static bool mps_error(const char *low)
+{
+    return strstr(low, "mps tensor") || strstr(low, "mps framework") ||
+           strstr(low, "mps backend out of memory") || strstr(low, "on mps device") ||
+           strstr(low, "for the mps device");
+}
+
 static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
                       dl_paste_cursor *os_lines)
 {
@@ -231,7 +240,8 @@ static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
     /* A site-packages path reads as Linux, but one to a darwin module or a .dylib is a
      * Mac's (a traceback's first frames come before the dlopen line that shows it). */
     if (f->os.family.value && !strcmp(f->os.family.value, "linux") && !f->os.pretty_name.value &&
-        strstr(low, "-packages/") && (strstr(low, "-darwin.so") || strstr(low, ".dylib"))) {
+        ((strstr(low, "-packages/") && (strstr(low, "-darwin.so") || strstr(low, ".dylib"))) ||
+         mps_error(low))) {
         dl_text_set(&f->os.family, "macos");
         note_again(w, "os.family", i);
     }
