@@ -185,6 +185,20 @@ void dl_explain_extension_runtime(dl_explanation *e)
                 pkg = module;
                 pkg_line = j;
             }
+        /* IPython marks a frame's statement with "---->" (ctypes' own frame with "-->"), a
+         * few numbered source lines above the error: the last frame's import, when it is
+         * not torch's */
+        for (j = (size_t)i; !pkg && j > 0 && j + 10 > (size_t)i; j--) {
+            const char *low = p->lines[j - 1].lower;
+            if (!strstr(low, "-->"))
+                continue;
+            torch_fails |= torch_frame(low) || imports_torch_alone(low);
+            if (!torch_fails && imported_module(low, module, sizeof module)) {
+                pkg = module;
+                pkg_line = j - 1;
+            }
+            break;
+        }
         /* the message is the issue's title (above any traceback): the traceback under it,
          * all of it, is what it stands over */
         for (j = 0; !pkg && above_traceback(p, (size_t)i) && j < p->count; j++) {
