@@ -124,6 +124,9 @@ static const struct {
     {"no_driver_installed", "torch_no_driver"},
     {"driver_library_mismatch", "nvml_mismatch"},
     {"nouveau_loaded", "nouveau"},
+    {"no_cuda_on_macos", "macos_cuda"},
+    {"extension_mismatch", "package_module_dll_load_failed"},
+    {"index_unreachable", "pip_ssl_module_missing"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)

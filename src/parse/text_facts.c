@@ -1542,7 +1542,13 @@ static bool mac_zsh_prompt(const char *low)
 
 static long mac_prompt_line(const dl_paste *p)
 {
+    /* the NVIDIA driver answering (nvidia-smi's output, the kernel module's NVRM lines),
+     * which macOS never has: a Linux host whose zsh was given the Mac's prompt form */
+    static const char *const nvidia_driver[] = {"device handle for gpu", "nvidia-smi has failed",
+                                                "nvrm:", "driver version:", "| nvidia-smi "};
     long at;
+    if (first_line_of(p, nvidia_driver, sizeof nvidia_driver / sizeof nvidia_driver[0]) >= 0)
+        return -1;
     for (at = dl_paste_find(p, 0, " %"); at >= 0; at = dl_paste_find(p, (size_t)at + 1, " %"))
         if (mac_zsh_prompt(p->lines[at].lower))
             return at;
