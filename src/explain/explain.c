@@ -7,6 +7,7 @@
 #include "explain/cpu_build_fix.h"
 #include "explain/extension_fix.h"
 #include "explain/fix_interpreter.h"
+#include "explain/requirement_fix.h"
 #include "explain/derive.h"
 #include "explain/extension_runtime.h"
 #include "explain/symbol_owner.h"
@@ -502,6 +503,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_while_loading(out);
     dl_explain_oom_held_by_own_ranks(out);
     dl_explain_oom_on_rocm(out);
+    dl_explain_requirement_fix(out);
     dl_explain_fix_interpreter(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
