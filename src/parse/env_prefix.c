@@ -128,45 +128,95 @@ static bool env_python_at(const char *text, const char *low, const char *at, siz
     return true;
 }
 
+/* Where line i names one of `names` (the first of them it holds); NULL when none, or when
+ * the line's lower-case copy does not align with its text. */
+static const char *name_in_line(const dl_paste *p, size_t i, const char *const *names,
+                                size_t count, size_t *name_len)
+{
+    const char *low = p->lines[i].lower;
+    size_t k;
+    if (strlen(low) != strlen(p->lines[i].text))
+        return NULL;
+    for (k = 0; k < count; k++) {
+        const char *at = strstr(low, names[k]);
+        if (at) {
+            *name_len = strlen(names[k]);
+            return at;
+        }
+    }
+    return NULL;
+}
+
+/* The path from `start` to `end` of line i's text into buf; false when it does not fit. */
+static bool copy_path(const char *text, size_t start, size_t end, char *buf, size_t n)
+{
+    if (end <= start || end - start + 1 > n)
+        return false;
+    memcpy(buf, text + start, end - start);
+    buf[end - start] = '\0';
+    return true;
+}
+
 /* The writer ran a bundled interpreter by name ("python_embeded\\python.exe -m pip install
  * ...", "E:\\ComfyUI\\python_embeded\\python.exe -s main.py"): that path, as written. */
 static bool named_bundled_python(const dl_paste *p, char *buf, size_t n, size_t *line)
 {
     static const char *const names[] = {"python_embeded\\python.exe",
                                         "python_embedded\\python.exe"};
-    size_t i, k;
+    size_t i, name_len;
     for (i = 0; i < p->count; i++) {
-        const char *low = p->lines[i].lower, *text = p->lines[i].text;
-        if (strlen(low) != strlen(text))
+        const char *low = p->lines[i].lower, *text = p->lines[i].text, *gt;
+        const char *at = name_in_line(p, i, names, sizeof names / sizeof names[0], &name_len);
+        size_t start, end;
+        if (!at)
             continue;
-        for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-            const char *at = strstr(low, names[k]);
-            size_t start, end;
-            if (!at)
+        start = path_start(low, at);
+        end = (size_t)(at - low) + name_len;
+        /* a prompt before a relative path ("D:\\ComfyUI_windows_portable>.\\python_embeded
+         * \\python.exe"): the prompt's folder, then the path after ".\\" */
+        gt = memchr(low + start, '>', (size_t)(at - low) - start);
+        if (gt) {
+            size_t folder = (size_t)(gt - low) - start, rel = (size_t)(gt - low) + 1;
+            if (!strncmp(low + rel, ".\\", 2))
+                rel += 2;
+            if (folder + 1 + (end - rel) + 1 > n)
                 continue;
-            const char *gt;
-            start = path_start(low, at);
-            end = (size_t)(at - low) + strlen(names[k]);
-            /* a prompt before a relative path ("D:\\ComfyUI_windows_portable>.\\python_embeded
-             * \\python.exe"): the prompt's folder, then the path after ".\\" */
-            gt = memchr(low + start, '>', (size_t)(at - low) - start);
-            if (gt) {
-                size_t folder = (size_t)(gt - low) - start, rel = (size_t)(gt - low) + 1;
-                if (!strncmp(low + rel, ".\\", 2))
-                    rel += 2;
-                if (folder + 1 + (end - rel) + 1 > n)
-                    continue;
-                memcpy(buf, text + start, folder);
-                buf[folder] = '\\';
-                memcpy(buf + folder + 1, text + rel, end - rel);
-                buf[folder + 1 + (end - rel)] = '\0';
-                *line = i;
-                return true;
-            }
-            if (end - start + 1 > n)
-                continue;
-            memcpy(buf, text + start, end - start);
-            buf[end - start] = '\0';
+            memcpy(buf, text + start, folder);
+            buf[folder] = '\\';
+            memcpy(buf + folder + 1, text + rel, end - rel);
+            buf[folder + 1 + (end - rel)] = '\0';
+            *line = i;
+            return true;
+        }
+        if (copy_path(text, start, end, buf, n)) {
+            *line = i;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The writer ran pip with a Python named by its full path ("\"D:\\Portable Programs\\app\\python\\
+ * python.exe\" -m pip install ...", "/opt/app/venv/bin/python3 -m pip ..."): that path. */
+static bool typed_python_for_pip(const dl_paste *p, char *buf, size_t n, size_t *line)
+{
+    static const char *const names[] = {"python.exe\" -m pip", "python.exe -m pip",
+                                        "/bin/python -m pip", "/bin/python3 -m pip"};
+    size_t i, name_len;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        const char *at = name_in_line(p, i, names, sizeof names / sizeof names[0], &name_len);
+        const char *end = at ? strstr(at, " -m pip") : NULL;
+        size_t start;
+        if (!end)
+            continue;
+        if (end > at && end[-1] == '"')
+            end--;
+        start = path_start(low, at);
+        /* an absolute path only: "D:\\..." or "/..." */
+        if (((low[start] && low[start + 1] == ':' && low[start + 2] == '\\') ||
+             low[start] == '/') &&
+            copy_path(p->lines[i].text, start, (size_t)(end - low), buf, n)) {
             *line = i;
             return true;
         }
@@ -196,41 +246,6 @@ static bool portable_comfyui_python(const dl_paste *p, char *buf, size_t n, size
         strcpy(buf + len, python);
         *line = i;
         return true;
-    }
-    return false;
-}
-
-/* The writer ran pip with a Python named by its full path ("\"D:\\Portable Programs\\app\\python\\
- * python.exe\" -m pip install ...", "/opt/app/venv/bin/python3 -m pip ..."): that path. */
-static bool typed_python_for_pip(const dl_paste *p, char *buf, size_t n, size_t *line)
-{
-    static const char *const names[] = {"python.exe\" -m pip", "python.exe -m pip",
-                                        "/bin/python -m pip", "/bin/python3 -m pip"};
-    size_t i, k;
-    for (i = 0; i < p->count; i++) {
-        const char *low = p->lines[i].lower, *text = p->lines[i].text;
-        if (strlen(low) != strlen(text))
-            continue;
-        for (k = 0; k < sizeof names / sizeof names[0]; k++) {
-            const char *at = strstr(low, names[k]), *end;
-            size_t start, len;
-            if (!at)
-                continue;
-            end = strstr(at, " -m pip");
-            if (end > at && end[-1] == '"')
-                end--;
-            start = path_start(low, at);
-            len = (size_t)(end - low) - start;
-            /* an absolute path only: "D:\\..." or "/..." */
-            if (!((len > 3 && low[start + 1] == ':' && low[start + 2] == '\\') ||
-                  low[start] == '/') ||
-                len + 1 > n)
-                continue;
-            memcpy(buf, text + start, len);
-            buf[len] = '\0';
-            *line = i;
-            return true;
-        }
     }
     return false;
 }
