@@ -6,6 +6,7 @@
 #include "explain/cpu_chosen.h"
 #include "explain/cpu_build_fix.h"
 #include "explain/extension_fix.h"
+#include "explain/ask_shell.h"
 #include "explain/fix_interpreter.h"
 #include "explain/requirement_fix.h"
 #include "explain/derive.h"
@@ -510,6 +511,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_findings_mark_root(&out->findings);
     prune_alternatives(out);
     ask_for_missing(out);
+    dl_explain_asks_for_shell(out);
 }
 
 void dl_explanation_free(dl_explanation *e)
