@@ -4,6 +4,7 @@
 #include "know/arch.h"
 #include "know/gpu_chip.h"
 #include "know/version.h"
+#include "rules/fixes.h"
 #include "rules/know_query.h"
 
 #include <stdio.h>
@@ -136,4 +137,14 @@ int dl_build_for_release(const dl_knowledge *k, const dl_gpu_span *gpu, const ch
                                       windows ? DL_COL_torch_releases_cuda_variants_windows
                                               : DL_COL_torch_releases_cuda_variants_linux),
                         NULL, driver, tag, cap);
+}
+
+void dl_fix_install_build(dl_finding *x, const dl_table *t, long row, const char *tag)
+{
+    const char *vision = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision);
+    dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
+                      "https://download.pytorch.org/whl/%s",
+                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
+                   vision && *vision ? " torchvision==" : "", vision && *vision ? vision : "",
+                   tag);
 }

@@ -8,6 +8,7 @@
 #include "explain/readings.h"
 #include "know/tables.h"
 #include "plan/plan.h"
+#include "rules/finding.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,5 +28,9 @@ long dl_newest_build_for(const dl_knowledge *k, const dl_gpu_span *gpu, int driv
  * CUDA, and its variant in tag; 0 when none (or the release is not in the table). */
 int dl_build_for_release(const dl_knowledge *k, const dl_gpu_span *gpu, const char *release,
                          dl_plan_os os, int driver, char *tag, size_t cap);
+
+/* The pip command for the build `tag` of torch_releases.csv's row `row` (with its
+ * torchvision), from PyTorch's index for that build. */
+void dl_fix_install_build(dl_finding *x, const dl_table *t, long row, const char *tag);
 
 #endif

@@ -16,16 +16,6 @@
 
 /* The pip command for row `row` of torch_releases.csv in build `tag`, with the torchvision
  * the table pairs with it. */
-static void install_build(dl_finding *x, const dl_table *t, long row, const char *tag)
-{
-    const char *vision = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision);
-    dl_finding_fix(x, "python -m pip install torch==%s%s%s --index-url "
-                      "https://download.pytorch.org/whl/%s",
-                   dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
-                   vision && *vision ? " torchvision==" : "", vision && *vision ? vision : "",
-                   tag);
-}
-
 /* The GPU's drivers end with a branch too old for every CUDA 12 build (Kepler: R470, CUDA
  * 11.4; gpu_chips.csv): that branch, and in *cuda the CUDA its newest release runs; 0 when
  * the GPU is unknown or its drivers run CUDA 12 (then "update the driver" holds as said). */
@@ -62,7 +52,7 @@ static void legacy_branch_fix(const dl_knowledge *k, dl_explanation *e, dl_findi
     }
     dl_fix_note(x, "then torch %s's %s build, the newest with kernels for this GPU:",
                 dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version), tag);
-    install_build(x, t, row, tag);
+    dl_fix_install_build(x, t, row, tag);
 }
 
 void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
@@ -91,7 +81,7 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
         const char *release = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version);
         dl_fix_note(x, "the driver runs CUDA up to %s: torch %s's %s build runs on it", have,
                     release, tag);
-        install_build(x, t, row, tag);
+        dl_fix_install_build(x, t, row, tag);
     } else if (driver < 7050) {
         /* PyTorch's first binaries were built with CUDA 7.5 */
         dl_fix_note(x, "the driver runs CUDA up to %s, older than any CUDA PyTorch was ever "

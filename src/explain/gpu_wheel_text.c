@@ -1,5 +1,7 @@
 #include "explain/gpu_wheel_text.h"
 
+#include "explain/build_choice.h"
+
 #include "base/str.h"
 #include "explain/quote.h"
 #include "explain/text_cause.h"
@@ -7,7 +9,10 @@
 #include "facts/query.h"
 #include "know/gpu_target.h"
 #include "plan/gpu_names.h"
+#include "rules/fixes.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* torch's own start-up warning gives the range its build covers: that beats every table
@@ -298,16 +303,70 @@ void dl_explain_capability_outside_torch_range(dl_explanation *e)
         dl_quote_line(x, p, (size_t)range_line);
 }
 
+/* A GPU some wheel still covers: the newest build with kernels for it (on the text's driver
+ * where it shows one), named in place of the table's example. */
+static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_finding *x)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    const dl_facts *f = &e->facts;
+    int driver = f->nvml.cuda_driver_version.known && f->nvml.cuda_driver_version.value > 0
+                     ? (int)f->nvml.cuda_driver_version.value : 99000;
+    char tag[16] = "";
+    long row = dl_newest_build_for(k, &e->gpu, driver, dl_plan_os_parse(f->os.family.value),
+                                   NULL, tag, sizeof tag);
+    if (row < 0)
+        return;
+    dl_finding_fix_clear(x);
+    dl_fix_note(x, "torch %s's %s build is the newest with kernels for this GPU (sm_%u%s)%s:",
+                dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version), tag,
+                e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "",
+                driver < 99000 ? " that runs on this driver" : "");
+    dl_fix_install_build(x, t, row, tag);
+}
+
 void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "gpu_arch_dropped");
-    if (!x || !dl_finding_fix_is_only(x, "e.g. cu126 for Pascal") || !e->gpu.hi ||
-        !dl_gpu_below_every_wheel(k, &e->facts, &e->gpu))
+    if (!x || !dl_finding_fix_is_only(x, "e.g. cu126 for Pascal") || !e->gpu.hi)
         return;
+    if (!dl_gpu_below_every_wheel(k, &e->facts, &e->gpu)) {
+        newest_build_fix(k, e, x);
+        return;
+    }
     dl_finding_fix_clear(x);
     dl_finding_fix(x, "# no torch wheel dlenv knows (1.12 onward) has kernels for this GPU "
                       "(sm_%u%s): run torch on the CPU (dlenv plan --for cpu prints the "
                       "command), build torch from source with a CUDA that still compiles for "
                       "it, or use a newer GPU",
                    e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
+}
+
+/* The table's example capability ("8.6") in a rebuild's fix, where the text names one GPU:
+ * its own capability, so that the build gets the kernels this GPU runs. */
+void dl_explain_arch_list_fix(dl_explanation *e)
+{
+    static const char *const examples[] = {"TORCH_CUDA_ARCH_LIST=\"8.6\"",
+                                           "TORCH_CUDA_ARCH_LIST=8.6"};
+    char own[48];
+    size_t i, j, k;
+    if (!e->gpu.hi || e->gpu.lo != e->gpu.hi)
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        for (j = 0; j < x->fix.count; j++) {
+            char **line = &DL_LIST_AT(x->fix, char *, j);
+            for (k = 0; k < sizeof examples / sizeof examples[0]; k++) {
+                char *mended;
+                if (!strstr(*line, examples[k]))
+                    continue;
+                snprintf(own, sizeof own, k ? "TORCH_CUDA_ARCH_LIST=%u.%u"
+                                            : "TORCH_CUDA_ARCH_LIST=\"%u.%u\"",
+                         e->gpu.hi / 10, e->gpu.hi % 10);
+                if ((mended = dl_str_replace(*line, examples[k], own)) != NULL) {
+                    free(*line);
+                    *line = mended;
+                }
+            }
+        }
+    }
 }

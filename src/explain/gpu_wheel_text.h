@@ -47,4 +47,8 @@ void dl_explain_amd_below_every_rocm_wheel(const dl_knowledge *k, dl_explanation
  * says what is left (the CPU build, a build from source, a newer GPU). */
 void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e);
 
+/* A rebuild's TORCH_CUDA_ARCH_LIST example becomes the capability of the one GPU the text
+ * names. */
+void dl_explain_arch_list_fix(dl_explanation *e);
+
 #endif
