@@ -383,6 +383,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     in.know = k;
     dl_rules_run(&in, NULL, &rules);
     dl_explain_directml_rules(&out->paste, &rules);
+    dl_explain_zluda_rules(&out->paste, &rules);
     dl_rule_oom_message(&out->paste, &out->findings);
     dl_explain_known_bad_message(k, out);
     dl_explain_known_bad_on_old_arm(k, out);

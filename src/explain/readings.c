@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "explain/checkpoint_text.h"
 #include "explain/container_text.h"
+#include "explain/rocm_text.h"
 #include "explain/text_marks.h"
 #include "explain/unavailable_text.h"
 #include "explain/windows_text.h"
@@ -1597,6 +1598,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     /* the other vendor's own stack refusing the GPU (DirectML asked for on Linux, Intel's
      * XPU build finding no GPU it supports): that GPU, as the signature says */
+    /* ZLUDA in use: the vendor's rows ("CUDA cannot work on AMD") say nothing; ZLUDA's own
+     * rows do */
+    if (!strcmp(id, "non_nvidia_gpu") && signature && strncmp(signature, "zluda_", 6) != 0 &&
+        dl_text_zluda_in_use(p))
+        return "";
     if (!strcmp(id, "non_nvidia_gpu") && other_vendor_stack_refused(p, f))
         return id;
     /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */

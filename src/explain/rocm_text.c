@@ -289,3 +289,23 @@ bool dl_explain_rocm_candidates(dl_explanation *e)
     dl_strv_add(&e->ask, dl_strdup(rocm_ask));
     return true;
 }
+
+bool dl_text_zluda_in_use(const dl_paste *p)
+{
+    static const char *const in_use[] = {"[zluda]", "zluda detected", "\\zluda\\", "/zluda/",
+                                         "comfyui-zluda", "patchzluda", "zluda.exe",
+                                         "using zluda", "zluda device", "zluda:"};
+    return dl_paste_find_any(p, in_use, sizeof in_use / sizeof in_use[0]) >= 0;
+}
+
+void dl_explain_zluda_rules(const dl_paste *p, dl_findings *rules)
+{
+    size_t i;
+    if (!dl_text_zluda_in_use(p))
+        return;
+    for (i = 0; i < rules->items.count; i++) {
+        dl_finding *x = &DL_LIST_AT(rules->items, dl_finding, i);
+        if (!strcmp(x->id.value, "non_nvidia_gpu") && dl_q_failure(x))
+            dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    }
+}

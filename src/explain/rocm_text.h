@@ -38,4 +38,13 @@ void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *
  * decides. False, adding nothing, when the text shows no ROCm build. */
 bool dl_explain_rocm_candidates(dl_explanation *e);
 
+/* ZLUDA runs CUDA torch on an AMD GPU on purpose: where the text shows it, "an AMD GPU, so
+ * CUDA cannot work" (the rules' reading of the GPU's vendor) is no failure; ZLUDA's own
+ * signatures say what went wrong. */
+void dl_explain_zluda_rules(const dl_paste *p, dl_findings *rules);
+
+/* The text shows ZLUDA running (its device tag "[ZLUDA]", its folder, ComfyUI-Zluda, its
+ * patch scripts), not only named as a wish. */
+bool dl_text_zluda_in_use(const dl_paste *p);
+
 #endif
