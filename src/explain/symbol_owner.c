@@ -36,7 +36,9 @@ static long line_with(const dl_paste *p, size_t from, const char *label)
 /* torch's own files: its package folder or its libraries by name */
 static bool torch_own(const char *path)
 {
-    return strstr(path, "/torch/") || strstr(path, "libtorch") || strstr(path, "libc10");
+    /* "libtorch_cpu.dylib", "libtorch.so": not libtorchtext or libtorchaudio */
+    return strstr(path, "/torch/") || strstr(path, "libtorch_") || strstr(path, "libtorch.") ||
+           strstr(path, "libc10");
 }
 
 /* The package folder a library path sits in ("site-packages/torchrl/_torchrl.so" ->
@@ -97,6 +99,23 @@ static bool package_mismatch(dl_explanation *e, const char *pkg, const char *wha
     return true;
 }
 
+/* The mangled name after "symbol not found: " is in torch's namespaces (at::, c10::,
+ * torch::, with or without a const method's K). */
+static bool torch_symbol_after(const char *low)
+{
+    static const char *const spaces[] = {"__zn2at", "__zn3c10", "__zn5torch", "__znk2at",
+                                         "__znk3c10", "__znk5torch"};
+    const char *at = strstr(low, "symbol not found: ");
+    size_t k;
+    if (!at)
+        return false;
+    at += strlen("symbol not found: ");
+    for (k = 0; k < sizeof spaces / sizeof spaces[0]; k++)
+        if (!strncmp(at, spaces[k], strlen(spaces[k])))
+            return true;
+    return false;
+}
+
 void dl_explain_dyld_torch_symbol(dl_explanation *e)
 {
     const dl_paste *p = &e->paste;
@@ -108,6 +127,14 @@ void dl_explain_dyld_torch_symbol(dl_explanation *e)
         const char *user = from < 0 ? NULL : dyld_path(p->lines[from].lower, "referenced from:");
         const char *lib = in < 0 ? NULL : dyld_path(p->lines[in].lower, "expected in:");
         char pkg[64];
+        /* a paste cut after the symbol: dlopen's own path (the library being loaded) and a
+         * symbol in torch's namespaces (at::, c10::, torch::) say the same */
+        if (!user && torch_symbol_after(p->lines[i].lower) &&
+            (user = dyld_path(p->lines[i].lower, "dlopen(")) != NULL && !torch_own(user) &&
+            package_of(user, pkg, sizeof pkg)) {
+            package_mismatch(e, pkg, "needs a symbol torch's libraries do not have", i, -1, -1);
+            return;
+        }
         if (!user || !lib || !torch_own(lib))
             continue;
         if (torch_own(user))
