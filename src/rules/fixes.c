@@ -133,6 +133,24 @@ static void python_command(const dl_rule_input *in, const dl_python *py,
                            cmd);
 }
 
+/* Among the candidates of the best one's torch release that pass every check and use the
+ * GPU, the one whose driver minimum is lowest; the best one when none is lower. */
+static long oldest_driver_build(const dl_plan *p, const dl_plan_machine *m)
+{
+    size_t i;
+    long pick = p->best;
+    for (i = 0; i < p->n; i++) {
+        const dl_plan_candidate *c = &p->c[i];
+        int cmp;
+        if (c->fails || strcmp(c->torch, p->c[pick].torch) != 0 ||
+            !dl_plan_accelerated(c, m) || !c->min_driver[0] || !p->c[pick].min_driver[0] ||
+            !dl_driver_cmp(c->min_driver, p->c[pick].min_driver, &cmp) || cmp >= 0)
+            continue;
+        pick = (long)i;
+    }
+    return pick;
+}
+
 /* A pasted report that shows a CUDA or ROCm torch but names no GPU: the planner, rightly,
  * offers the CPU build (an unknown GPU never gets a GPU plan). Say so, or the user who had
  * a GPU build is moved to a CPU one without a word. */
@@ -211,16 +229,23 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
     }
     {
         dl_plan_commands c;
+        /* the driver unread: of the best release's builds for this GPU, the one the oldest
+         * driver runs (cu128, not cu132, for an RTX 50 of unknown driver) */
+        if (!m.driver[0])
+            p.best = oldest_driver_build(&p, &m);
         dl_plan_commands_make(in->know, &p, &p.c[p.best], &m, &cmd, NULL, &c);
         dl_finding_fix(x, "%s", c.pip);
         dl_plan_commands_free(&c);
         note_gpu_build_unknown(x, in, py, &p, &m);
         if (!m.driver[0] && p.c[p.best].min_driver[0])
             /* the driver was not read: the build needs one that the machine may not have */
-            dl_fix_note(x, "that build needs an NVIDIA driver >= %s, and the driver here is "
+            dl_fix_note(x, "that build needs an NVIDIA driver >= %s%s, and the driver here is "
                            "unknown (nvidia-smi shows it; `dlenv plan --driver VERSION` picks "
                            "the build for an older one)",
-                        p.c[p.best].min_driver);
+                        p.c[p.best].min_driver,
+                        p.c[p.best].min_driver_from_linux ? " (Linux's number; on Windows "
+                                                            "the driver of the same CUDA)"
+                                                          : "");
         if (p.after_driver_update >= 0 && !dl_plan_accelerated(&p.c[p.best], &m)) {
             const dl_plan_candidate *up = &p.c[p.after_driver_update];
             dl_plan_commands_make(in->know, &p, up, &m, &cmd, NULL, &c);
