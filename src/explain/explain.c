@@ -507,6 +507,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_on_rocm(out);
     dl_explain_requirement_fix(out);
     dl_explain_arch_list_fix(out);
+    dl_explain_driver_fix_beside_dropped_gpu(out);
     dl_explain_fix_interpreter(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);

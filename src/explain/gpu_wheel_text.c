@@ -370,3 +370,22 @@ void dl_explain_arch_list_fix(dl_explanation *e)
         }
     }
 }
+
+/* A driver too old for the torch's CUDA beside a GPU that torch has no kernels for: a newer
+ * driver alone would not run it, so the driver's fix leads with the build that has kernels
+ * for this GPU and runs on this driver (the command that follows it). */
+void dl_explain_driver_fix_beside_dropped_gpu(dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
+    size_t j;
+    if (!x || !dl_findings_has(&e->findings, "gpu_arch_dropped"))
+        return;
+    for (j = 0; j < x->fix.count; j++) {
+        char **line = &DL_LIST_AT(x->fix, char *, j);
+        if (strncmp(*line, "# update the driver to ", 23) != 0 || !strstr(*line, ", or:"))
+            continue;
+        free(*line);
+        *line = dl_strdup("# a newer driver alone would not help: this torch has no kernels for "
+                          "this GPU; this build has them and runs on the driver here:");
+    }
+}

@@ -51,4 +51,7 @@ void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e);
  * names. */
 void dl_explain_arch_list_fix(dl_explanation *e);
 
+/* driver_too_old's "update the driver" beside gpu_arch_dropped: the build with kernels leads. */
+void dl_explain_driver_fix_beside_dropped_gpu(dl_explanation *e);
+
 #endif
