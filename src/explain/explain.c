@@ -129,6 +129,7 @@ static const struct {
     {"no_cuda_on_macos", "macos_cuda"},
     {"extension_mismatch", "package_module_dll_load_failed"},
     {"index_unreachable", "pip_ssl_module_missing"},
+    {"torchvision_mismatch", "torchvision_nms"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
