@@ -77,6 +77,8 @@ void dl_rule_gpu_memory_held_by_other_process(const dl_rule_input *in, dl_findin
 
 void dl_rule_oom_message(const dl_paste *p, dl_findings *out)
 {
+    static const char *const preallocating[] = {"tensorflow", "torch_xla", "pjrt", "jax",
+                                                "keras", "tf.config", " xla ", "xla_"};
     dl_oom oom;
     double other;
     dl_finding *x;
@@ -92,14 +94,32 @@ void dl_rule_oom_message(const dl_paste *p, dl_findings *out)
      * share that looks like another process's: the card is too small, not shared */
     if (oom.total_bytes <= 2.5 * (1 << 30))
         return;
-    x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
-                       "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch itself "
-                       "holds %.1f GiB",
-                       other / (1 << 30), oom.total_bytes / (1 << 30),
-                       oom.torch_bytes / (1 << 30));
+    if (dl_paste_find_any(p, preallocating, sizeof preallocating / sizeof preallocating[0]) >= 0) {
+        /* TensorFlow, JAX or torch_xla beside torch: their allocator takes the GPU up front,
+         * inside this very program */
+        x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
+                           "%.1f GiB of this GPU's %.1f GiB is held outside PyTorch, most likely "
+                           "by TensorFlow, JAX or torch_xla in the same program (their "
+                           "allocators take the GPU up front); PyTorch itself holds %.1f GiB",
+                           other / (1 << 30), oom.total_bytes / (1 << 30),
+                           oom.torch_bytes / (1 << 30));
+        dl_fix_note(x, "let the other framework allocate as it goes, set before the program "
+                       "starts: TF_FORCE_GPU_ALLOW_GROWTH=true (TensorFlow), "
+                       "XLA_PYTHON_CLIENT_PREALLOCATE=false (JAX), "
+                       "PJRT_ALLOCATOR_PREALLOCATE=false (torch_xla); or keep it off the GPU");
+    } else {
+        x = dl_finding_add(out, "gpu_memory_held_by_other_process", DL_SEV_FAILURE,
+                           "Another process holds %.1f GiB of this GPU's %.1f GiB; PyTorch "
+                           "itself holds %.1f GiB",
+                           other / (1 << 30), oom.total_bytes / (1 << 30),
+                           oom.torch_bytes / (1 << 30));
+        held_memory_fix(x, NULL, 0);
+        dl_fix_note(x, "if nvidia-smi lists only your own program, the memory is held inside "
+                       "it: another framework's allocator (TensorFlow, JAX), or more processes "
+                       "of it on this GPU than meant (torch.cuda.set_device per rank)");
+    }
     snprintf(key, sizeof key, "L%zu", p->lines[oom.line].number);
     dl_finding_evidence(x, key, "%s", p->lines[oom.line].text);
-    held_memory_fix(x, NULL, 0);
 }
 
 /* ---- torch_import_failed ------------------------------------------------------------- */
