@@ -1538,6 +1538,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help; beside the
      * GPU the writer has ("I do not have an nvidia card (I have an Intel HD graphics
      * 530)"): that other vendor's GPU */
+    /* a program that wants CUDA's libraries (CTranslate2's cuDNN 8) on a machine the writer
+     * says has no NVIDIA GPU: the GPU, as for the driver's and the loader's findings */
+    if (signature && !strncmp(signature, "ctranslate2_", 12) &&
+        strcmp(machine_without_gpu(p, gpu, "libcuda_not_found"), "libcuda_not_found") != 0)
+        return "no_gpu";
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
         return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos"
                : other_vendor_only(p, f)           ? "non_nvidia_gpu"
