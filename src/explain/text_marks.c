@@ -680,7 +680,8 @@ long dl_text_jetson_line(const dl_paste *p)
 {
     static const char *const words[] = {"jetson", "xavier", "jetpack", "agx orin", "agx-orin",
                                         "orin nano", "orin nx", "l4t", " tegra", "nv_tegra",
-                                        "tegrastats"};
+                                        "tegrastats", "orin device", "orin board",
+                                        "on an orin", "(nvgpu)"};
     static const char *const arm[] = {"jetpack", "l4t", "aarch64"};
     long i = dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
     if (i >= 0 || dl_paste_find_any(p, arm, sizeof arm / sizeof arm[0]) < 0)
