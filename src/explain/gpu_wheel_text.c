@@ -8,6 +8,7 @@
 #include "explain/text_marks.h"
 #include "facts/query.h"
 #include "know/gpu_target.h"
+#include "know/version.h"
 #include "plan/gpu_names.h"
 #include "rules/fixes.h"
 
@@ -314,6 +315,26 @@ static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_findin
     char tag[16] = "";
     long row = dl_newest_build_for(k, &e->gpu, driver, dl_plan_os_parse(f->os.family.value),
                                    NULL, tag, sizeof tag);
+    char runs[16], needs[16];
+    if (row < 0 && driver < 99000) {
+        /* no build with its kernels runs on this old a driver: the driver first */
+        row = dl_newest_build_for(k, &e->gpu, 99000, dl_plan_os_parse(f->os.family.value), NULL,
+                                  tag, sizeof tag);
+        if (row < 0)
+            return;
+        dl_cuda_version_from_int(driver, runs, sizeof runs);
+        dl_cuda_version_from_int(dl_variant_cuda(tag), needs, sizeof needs);
+        dl_finding_fix_clear(x);
+        dl_fix_note(x, "the driver runs CUDA up to %s, older than every build dlenv knows (1.12 "
+                       "onward) with kernels for this GPU: update the driver to one that runs "
+                       "CUDA %s (the GPU's newest driver branch does), then torch %s's %s "
+                       "build; or keep the driver and an older torch built for CUDA %s "
+                       "(pytorch.org's previous versions)",
+                    runs, needs, dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
+                    tag, runs);
+        dl_fix_install_build(x, t, row, tag);
+        return;
+    }
     if (row < 0)
         return;
     dl_finding_fix_clear(x);
