@@ -40,6 +40,7 @@ static const dl_diagnosis catalog[] = {
     {"numpy_incompatible", DL_LAYER_LIBRARIES, false},
     {"compiler_toolchain_missing", DL_LAYER_LIBRARIES, false},
     {"disk_full", DL_LAYER_LIBRARIES, false},
+    {"ffmpeg_cli_missing", DL_LAYER_LIBRARIES, false},
     {"torch_not_installed", DL_LAYER_PYTHON, false},
     {"pip_python_mismatch", DL_LAYER_PYTHON, false},
     {"python_unsupported", DL_LAYER_PYTHON, false},
