@@ -475,3 +475,10 @@ bool dl_str_in_path(const char *s, const char *at, size_t len)
 {
     return (at > s && (at[-1] == '/' || at[-1] == '\\')) || at[len] == '/' || at[len] == '\\';
 }
+
+char *dl_str_grow(char *built, const char *from, size_t len, const char *with)
+{
+    char *grown = dl_fmt("%s%.*s%s", built ? built : "", (int)len, from, with ? with : "");
+    free(built);
+    return grown;
+}

@@ -17,6 +17,9 @@ char *dl_strdup(const char *s);              /* NULL stays NULL */
 char *dl_strndup(const char *s, size_t n);
 /* s with every `from` (not empty) replaced by `to`: a new string, NULL when out of memory. */
 char *dl_str_replace(const char *s, const char *from, const char *to);
+/* A string built piece by piece: built (freed; NULL at the start), then len bytes of from,
+ * then with (NULL: nothing). A new string, NULL when out of memory. */
+char *dl_str_grow(char *built, const char *from, size_t len, const char *with);
 /* `item` is one of the entries of the ";"-separated `list` ("cu118;cu121"; NULL: none). */
 bool dl_semicolon_list_has(const char *list, const char *item);
 /* The `len` bytes at `at` in `s` touch a path separator ('/' or '\\') on either side: a

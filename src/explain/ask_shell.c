@@ -4,6 +4,7 @@
 #include "facts/query.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,30 +12,23 @@
 static char *powershell_question(const char *ask)
 {
     const char *at = strstr(ask, "echo $"), *from = ask;
-    char *out = NULL;
+    char *out = NULL, read[80];
     for (; at; at = strstr(at + 1, "echo $")) {
         const char *name = at + 6;
         size_t len = 0;
-        char *grown;
         while (isalnum((unsigned char)name[len]) || name[len] == '_')
             len++;
-        if (!len)
+        if (!len || len > 60)
             continue;
         /* Windows finds DLLs on PATH: the loader's search path there */
-        grown = !strncmp(name, "LD_LIBRARY_PATH", len) && len == 15
-                    ? dl_fmt("%s%.*secho $env:PATH", out ? out : "", (int)(at - from), from)
-                    : dl_fmt("%s%.*secho $env:%.*s", out ? out : "", (int)(at - from), from,
-                             (int)len, name);
-        free(out);
-        out = grown;
+        if (len == 15 && !strncmp(name, "LD_LIBRARY_PATH", len))
+            snprintf(read, sizeof read, "echo $env:PATH");
+        else
+            snprintf(read, sizeof read, "echo $env:%.*s", (int)len, name);
+        out = dl_str_grow(out, from, (size_t)(at - from), read);
         from = name + len;
     }
-    if (out) {
-        char *whole = dl_fmt("%s%s", out, from);
-        free(out);
-        out = whole;
-    }
-    return out;
+    return out ? dl_str_grow(out, from, strlen(from), NULL) : NULL;
 }
 
 void dl_explain_asks_for_shell(dl_explanation *e)

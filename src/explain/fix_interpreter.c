@@ -13,22 +13,15 @@ static const char generic[] = "python -m pip ";
 static char *mend_inline(const char *line, const char *python)
 {
     const char *at = line, *from = line;
-    char *out = NULL;
+    char *out = NULL, *run = dl_fmt("%s -m pip ", python);
     for (at = strstr(at, generic); at; at = strstr(at + 1, generic)) {
-        char *grown;
         if (at > line && !strchr(" (\"`'", at[-1]))
             continue;
-        grown = dl_fmt("%s%.*s%s -m pip ", out ? out : "", (int)(at - from), from, python);
-        free(out);
-        out = grown;
+        out = dl_str_grow(out, from, (size_t)(at - from), run);
         from = at + sizeof generic - 1;
     }
-    if (out) {
-        char *whole = dl_fmt("%s%s", out, from);
-        free(out);
-        out = whole;
-    }
-    return out;
+    free(run);
+    return out ? dl_str_grow(out, from, strlen(from), NULL) : NULL;
 }
 
 void dl_explain_fix_interpreter(dl_explanation *e)
