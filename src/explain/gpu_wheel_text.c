@@ -327,7 +327,7 @@ static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_findin
         dl_finding_fix_clear(x);
         dl_fix_note(x, "the driver runs CUDA up to %s, older than every build dlenv knows (1.12 "
                        "onward) with kernels for this GPU: update the driver to one that runs "
-                       "CUDA %s (the GPU's newest driver branch does), then torch %s's %s "
+                       "CUDA %s, then torch %s's %s "
                        "build; or keep the driver and an older torch built for CUDA %s "
                        "(pytorch.org's previous versions)",
                     runs, needs, dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
