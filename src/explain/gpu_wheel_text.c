@@ -1,8 +1,7 @@
 #include "explain/gpu_wheel_text.h"
 
-#include "explain/build_choice.h"
-
 #include "base/str.h"
+#include "explain/build_choice.h"
 #include "explain/quote.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
@@ -304,44 +303,41 @@ void dl_explain_capability_outside_torch_range(dl_explanation *e)
         dl_quote_line(x, p, (size_t)range_line);
 }
 
+/* A driver newer than any CUDA: the build is then chosen for the GPU alone. */
+enum { ANY_DRIVER = 99000 };
+
 /* A GPU some wheel still covers: the newest build with kernels for it (on the text's driver
- * where it shows one), named in place of the table's example. */
+ * where it shows one, else the driver first), named in place of the table's example. */
 static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_finding *x)
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
     const dl_facts *f = &e->facts;
+    dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     int driver = f->nvml.cuda_driver_version.known && f->nvml.cuda_driver_version.value > 0
-                     ? (int)f->nvml.cuda_driver_version.value : 99000;
-    char tag[16] = "";
-    long row = dl_newest_build_for(k, &e->gpu, driver, dl_plan_os_parse(f->os.family.value),
-                                   NULL, tag, sizeof tag);
-    char runs[16], needs[16];
-    if (row < 0 && driver < 99000) {
-        /* no build with its kernels runs on this old a driver: the driver first */
-        row = dl_newest_build_for(k, &e->gpu, 99000, dl_plan_os_parse(f->os.family.value), NULL,
-                                  tag, sizeof tag);
-        if (row < 0)
-            return;
-        dl_cuda_version_from_int(driver, runs, sizeof runs);
-        dl_cuda_version_from_int(dl_variant_cuda(tag), needs, sizeof needs);
-        dl_finding_fix_clear(x);
-        dl_fix_note(x, "the driver runs CUDA up to %s, older than every build dlenv knows (1.12 "
-                       "onward) with kernels for this GPU: update the driver to one that runs "
-                       "CUDA %s, then torch %s's %s "
-                       "build; or keep the driver and an older torch built for CUDA %s "
-                       "(pytorch.org's previous versions)",
-                    runs, needs, dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
-                    tag, runs);
-        dl_fix_install_build(x, t, row, tag);
-        return;
-    }
+                     ? (int)f->nvml.cuda_driver_version.value : ANY_DRIVER;
+    char tag[16] = "", runs[16], needs[16];
+    long row = dl_newest_build_for(k, &e->gpu, driver, os, NULL, tag, sizeof tag);
+    bool driver_first = row < 0 && driver < ANY_DRIVER;
+    if (driver_first)
+        row = dl_newest_build_for(k, &e->gpu, ANY_DRIVER, os, NULL, tag, sizeof tag);
     if (row < 0)
         return;
     dl_finding_fix_clear(x);
-    dl_fix_note(x, "torch %s's %s build is the newest with kernels for this GPU (sm_%u%s)%s:",
-                dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version), tag,
-                e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "",
-                driver < 99000 ? " that runs on this driver" : "");
+    if (driver_first) {
+        dl_cuda_version_from_int(driver, runs, sizeof runs);
+        dl_cuda_version_from_int(dl_variant_cuda(tag), needs, sizeof needs);
+        dl_fix_note(x, "the driver runs CUDA up to %s, older than every build dlenv knows (1.12 "
+                       "onward) with kernels for this GPU: update the driver to one that runs "
+                       "CUDA %s, then torch %s's %s build; or keep the driver and an older "
+                       "torch built for CUDA %s (pytorch.org's previous versions)",
+                    runs, needs, dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version),
+                    tag, runs);
+    } else {
+        dl_fix_note(x, "torch %s's %s build is the newest with kernels for this GPU (sm_%u%s)%s:",
+                    dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torch_version), tag,
+                    e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "",
+                    driver < ANY_DRIVER ? " that runs on this driver" : "");
+    }
     dl_fix_install_build(x, t, row, tag);
 }
 

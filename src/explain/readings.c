@@ -1535,14 +1535,14 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "no_gpu_visible";
     if (strcmp(driver_inside_wsl(p, f, id), id) != 0)
         return "wsl_libcuda_path";
-    /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help; beside the
-     * GPU the writer has ("I do not have an nvidia card (I have an Intel HD graphics
-     * 530)"): that other vendor's GPU */
     /* a program that wants CUDA's libraries (CTranslate2's cuDNN 8) on a machine the writer
      * says has no NVIDIA GPU: the GPU, as for the driver's and the loader's findings */
     if (signature && !strncmp(signature, "ctranslate2_", 12) &&
         strcmp(machine_without_gpu(p, gpu, "libcuda_not_found"), "libcuda_not_found") != 0)
         return "no_gpu";
+    /* "no NVIDIA GPU here" on a Mac: the Mac, which no NVIDIA GPU would help; beside the
+     * GPU the writer has ("I do not have an nvidia card (I have an Intel HD graphics
+     * 530)"): that other vendor's GPU */
     if (strcmp(machine_without_gpu(p, gpu, id), id) != 0)
         return dl_q_text_is(&f->os.family, "macos") ? "no_cuda_on_macos"
                : other_vendor_only(p, f)           ? "non_nvidia_gpu"
@@ -1601,13 +1601,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence */
     if (!strcmp(id, "suspend_resume_uvm") && dl_text_uvm_not_loaded_on_demand(p))
         return "";
-    /* the other vendor's own stack refusing the GPU (DirectML asked for on Linux, Intel's
-     * XPU build finding no GPU it supports): that GPU, as the signature says */
     /* ZLUDA in use: the vendor's rows ("CUDA cannot work on AMD") say nothing; ZLUDA's own
      * rows do */
     if (!strcmp(id, "non_nvidia_gpu") && signature && strncmp(signature, "zluda_", 6) != 0 &&
         dl_text_zluda_in_use(p))
         return "";
+    /* the other vendor's own stack refusing the GPU (DirectML asked for on Linux, Intel's
+     * XPU build finding no GPU it supports): that GPU, as the signature says */
     if (!strcmp(id, "non_nvidia_gpu") && other_vendor_stack_refused(p, f))
         return id;
     /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */

@@ -230,7 +230,7 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
     {
         dl_plan_commands c;
         /* the driver unread: of the best release's builds for this GPU, the one the oldest
-         * driver runs (cu128, not cu132, for an RTX 50 of unknown driver) */
+         * driver runs (the release's oldest CUDA for the GPU, not its newest) */
         if (!m.driver[0])
             p.best = oldest_driver_build(&p, &m);
         dl_plan_commands_make(in->know, &p, &p.c[p.best], &m, &cmd, NULL, &c);
