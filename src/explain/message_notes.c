@@ -1,6 +1,7 @@
 #include "explain/message_notes.h"
 
 #include "base/str.h"
+#include "explain/text_cause.h"
 
 /* Each message with its note: vLLM's check of the model's dtype against the GPU and
  * Triton's of an FP8 type (what to load the model in instead); torch's own warnings that
@@ -104,4 +105,28 @@ void dl_explain_message_notes(dl_explanation *e)
             if (messages[k].alone)
                 return;
         }
+}
+
+/* A PermissionError from the program's own files (a checkpoint, an output folder, a model
+ * cache) while it runs: another process holds the file or the user cannot write there.
+ * pip's own failures, the GPU's device files and the compile caches have their rows. */
+void dl_explain_program_file_locked_note(dl_explanation *e)
+{
+    static const char *const errors[] = {"permissionerror: [winerror 32]",
+                                         "permissionerror: [winerror 5]",
+                                         "permissionerror: [errno 13]"};
+    static const char *const elsewhere[] = {
+        "pip/_internal", "pip\\_internal", "could not install packages", "/dev/nvidia",
+        "torch_extensions", "torchinductor_", "triton", "dll load failed", "site-packages\\torch\\lib",
+        "uninstalling", "~orch"};
+    if (dl_text_cause_read(e) || dl_paste_find_any(&e->paste, errors, 3) < 0 ||
+        dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0)
+        return;
+    dl_strv_add_once(&e->notes,
+                     "a file or folder the program itself opens is held by another process "
+                     "([WinError 32]: another run, an editor, antivirus or a sync client such "
+                     "as OneDrive) or is not writable by this user ([Errno 13], [WinError 5]): "
+                     "close what holds it, or point the program's output or cache folder "
+                     "elsewhere (its output directory, HF_HOME); torch and the install are "
+                     "not the cause");
 }

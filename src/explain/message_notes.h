@@ -10,4 +10,8 @@
  * fine), saying what to do instead. */
 void dl_explain_message_notes(dl_explanation *e);
 
+/* Adds a note for a PermissionError on the program's own files when nothing else was read:
+ * a locked or unwritable file, not the environment. */
+void dl_explain_program_file_locked_note(dl_explanation *e);
+
 #endif

@@ -48,6 +48,7 @@ static const dl_diagnosis catalog[] = {
     {"wheel_tag_mismatch", DL_LAYER_PYTHON, false},
     {"index_unreachable", DL_LAYER_PYTHON, false},
     {"conda_solve_failed", DL_LAYER_PYTHON, false},
+    {"conda_install_failed", DL_LAYER_PYTHON, false},
     {"install_files_locked", DL_LAYER_PYTHON, false},
     {"dependency_version_mismatch", DL_LAYER_PYTHON, false},
     {"no_python", DL_LAYER_PYTHON, false},

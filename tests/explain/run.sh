@@ -3,7 +3,8 @@
 # each file must give ("none" for no failure) and ids that must stay out (near misses);
 # optionally ids that must be among the alternatives (the candidates the text cannot rule
 # out; "-id": must not be, the text decides it), a text one of the "ask" lines holds and a
-# text one of the root cause's fix lines holds ("-" for none).
+# text one of the root cause's fix lines holds ("-" for none); with no root cause, a text
+# one of the notes holds.
 set -u
 dlenv=$1 match=$2 dir=$3
 failed=0 count=0
@@ -73,7 +74,9 @@ while IFS="$tab" read -r file want bad alts ask fix; do
             failed=$((failed + 1))
         fi
     done
-    for check in "ask:$ask" "root_cause.fix:$fix"; do
+    fixes=root_cause.fix
+    [ "$want" = none ] && fixes=notes
+    for check in "ask:$ask" "$fixes:$fix"; do
         list=${check%%:*} text=${check#*:}
         [ -z "$text" ] || [ "$text" = - ] && continue
         if ! list_holds "$out" "$list" "$text"; then
