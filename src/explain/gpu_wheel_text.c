@@ -86,11 +86,20 @@ static bool unusable_in_words(const dl_paste *p)
            dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
 }
 
+/* CUDA errors whose cause is elsewhere than missing kernels: a handle shared between
+ * processes (CUDA IPC, which WSL 2 does not offer) is refused whatever the wheel holds. */
+static bool error_not_of_kernels(const dl_paste *p)
+{
+    static const char *const errors[] = {"invalid resource handle", "cuda ipc", "ipc handle",
+                                         "cudaipc"};
+    return dl_paste_find_any(p, errors, sizeof errors / sizeof errors[0]) >= 0;
+}
+
 /* The text says the GPU fails: an error shown or said, or the card said not to work. */
 static bool gpu_fails(const dl_paste *p)
 {
-    return dl_text_shows_error(p) || cuda_error_in_words(p) || support_in_words(p) ||
-           unusable_in_words(p);
+    return !error_not_of_kernels(p) && (dl_text_shows_error(p) || cuda_error_in_words(p) ||
+                                        support_in_words(p) || unusable_in_words(p));
 }
 
 /* The text's first GPU, when it is a named NVIDIA one, nothing was found, and no torch
