@@ -389,6 +389,20 @@ static long webui_gpu_check_line(const dl_paste *p)
     return dl_text_fresh_windows(p) ? -1 : dl_paste_find(p, 0, "torch is not able to use gpu");
 }
 
+/* The web UI's launch check is the text's only error: its RuntimeError (or the older
+ * launch.py's AssertionError) says is_available() was False, and nothing else failed. */
+static bool webui_check_only_error(const dl_paste *p)
+{
+    size_t i;
+    if (webui_gpu_check_line(p) < 0)
+        return false;
+    for (i = 0; i < p->count; i++)
+        if (strstr(p->lines[i].lower, "error:") &&
+            !strstr(p->lines[i].lower, "torch is not able to use gpu"))
+            return false;
+    return true;
+}
+
 /* A program's bare "No GPU found" where the text names the NVIDIA GPU, or says the machine
  * has one: the GPU is there, so torch is what did not find it; -1 otherwise. */
 static long app_no_gpu_on_nvidia_line(const dl_explanation *e)
@@ -506,9 +520,10 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         f->nvml.driver_version.value ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
-        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_shows_error(&e->paste) ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 ||
+        (dl_text_shows_error(&e->paste) && !webui_check_only_error(&e->paste)) ||
         dl_text_cuda_build_named(&e->paste) ||
-        ((line = gpu_not_seen_line(&e->paste)) < 0 &&
+        ((line = gpu_not_seen_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
          (!f->nvml.gpus.count || ((line = false_in_words_line(&e->paste)) < 0 &&
                                   (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
                                   (line = gpu_named_unused_line(&e->paste)) < 0)) &&
