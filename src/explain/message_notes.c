@@ -86,6 +86,13 @@ static const struct {
      "it is harmless (a torch bug, pytorch/pytorch#151650); with a GPU that should be used, "
      "the torch is the CPU-only build. Judge the run by the error after it, if any",
      false},
+    /* ROCm builds answer to the cuda device type; "hip" has no kernels registered
+     * (Cambridge-ICCS/FTorch PR #385) */
+    {"with arguments from the 'hip' backend",
+     "ROCm builds of torch expose the AMD GPU as the cuda device: the code asked for the "
+     "hip device type, which has no kernels; use torch.device(\"cuda\") (or .to(\"cuda\")), "
+     "torch.version.hip tells it is a ROCm build; torch and the install are fine",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",
