@@ -1,4 +1,5 @@
 #include "explain/cpu_build_text.h"
+#include "explain/message_notes.h"
 
 #include "explain/quote.h"
 #include "explain/text_cause.h"
@@ -520,7 +521,7 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         f->nvml.driver_version.value ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
-        dl_paste_find(&e->paste, 0, "docker") >= 0 ||
+        dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_unified_memory_unreported(&e->paste) ||
         (dl_text_shows_error(&e->paste) && !webui_check_only_error(&e->paste)) ||
         dl_text_cuda_build_named(&e->paste) ||
         ((line = gpu_not_seen_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&

@@ -137,3 +137,30 @@ void dl_explain_program_file_locked_note(dl_explanation *e)
                      "elsewhere (its output directory, HF_HOME); torch and the install are "
                      "not the cause");
 }
+
+/* NVIDIA's GB10 (DGX Spark) shares the CPU's memory: NVML answers "Not Supported" for its
+ * memory by design (the DGX Spark known issues), and tools that size the GPU by it report
+ * no GPU (unsloth PR #10703) though driver and torch work. */
+bool dl_text_unified_memory_unreported(const dl_paste *p)
+{
+    static const char *const chips[] = {"gb10", "dgx spark", "sm_121"};
+    static const char *const unreported[] = {"nvmlerror_notsupported", "not supported",
+                                             "[n/a]", "\"memory_total_gb\": null",
+                                             "vram unknown", "0.00 gib"};
+    static const char *const cpu_build[] = {"+cpu", "cuda used to build pytorch: none",
+                                            "not compiled with cuda"};
+    return dl_paste_find_any(p, chips, sizeof chips / sizeof chips[0]) >= 0 &&
+           dl_paste_find_any(p, unreported, sizeof unreported / sizeof unreported[0]) >= 0 &&
+           dl_paste_find_any(p, cpu_build, sizeof cpu_build / sizeof cpu_build[0]) < 0;
+}
+
+void dl_explain_unified_memory_note(dl_explanation *e)
+{
+    if (dl_text_cause_read(e) || !dl_text_unified_memory_unreported(&e->paste))
+        return;
+    dl_strv_add_once(&e->notes,
+                     "the GB10 (DGX Spark) shares the CPU's memory, and NVML and nvidia-smi "
+                     "report no GPU memory for it by design: a tool that sizes the GPU by "
+                     "NVML then finds none; driver and torch are fine: update the tool, which "
+                     "should read torch.cuda.mem_get_info() instead");
+}

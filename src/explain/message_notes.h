@@ -14,4 +14,9 @@ void dl_explain_message_notes(dl_explanation *e);
  * a locked or unwritable file, not the environment. */
 void dl_explain_program_file_locked_note(dl_explanation *e);
 
+/* The text shows a GB10 (DGX Spark) whose memory NVML does not report, and no CPU build. */
+bool dl_text_unified_memory_unreported(const dl_paste *p);
+/* Adds a note for it when nothing else was read: normal for the chip, not a fault. */
+void dl_explain_unified_memory_note(dl_explanation *e);
+
 #endif
