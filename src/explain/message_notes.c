@@ -93,6 +93,20 @@ static const struct {
      "hip device type, which has no kernels; use torch.device(\"cuda\") (or .to(\"cuda\")), "
      "torch.version.hip tells it is a ROCm build; torch and the install are fine",
      false},
+    /* quantized ops run on the engine torch.backends.quantized.engine names; fbgemm is
+     * x86-only (pytorch/pytorch#123507, has workaround) */
+    {"didn't find engine for operation quantized::",
+     "the quantized engine in use (fbgemm or x86) does not exist on this CPU, most often an "
+     "ARM one (Apple silicon, aarch64, Jetson): set torch.backends.quantized.engine = "
+     "\"qnnpack\" before preparing the model (and get_default_qconfig(\"qnnpack\")); if "
+     "torch.backends.quantized.supported_engines lists only 'none', this torch was built "
+     "without one: use an official wheel",
+     false},
+    {"quantized engine qnnpack is not supported",
+     "this torch was built without the QNNPACK quantized engine: "
+     "torch.backends.quantized.supported_engines lists what it has; on ARM use an official "
+     "wheel (or NVIDIA's for a Jetson), which has QNNPACK",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",

@@ -41,7 +41,7 @@ case "$out" in *"update the driver to 520.06 or newer for CUDA 11.8"*) ;;
     *) echo "FAIL: no Windows minimum driver in: $out"; failed=1 ;; esac
 # a SIGILL on an ARMv8.0 board with no release named: pip leaves out every bad release
 out=$("$dlenv" explain "$dir/rpi-sigill-release-unnamed.txt" 2>&1)
-case "$out" in *'pip install "torch!=2.0.0,!=2.4.0,!=2.10.0"'*) ;;
+case "$out" in *'pip install "torch!=2.0.0,!=2.4.0,!=2.6.0,!=2.10.0"'*) ;;
     *) echo "FAIL: no pip exclusion of the bad aarch64 releases in: $out"; failed=1 ;; esac
 # Ultralytics' banner glues name and release ("torch-2.2.2+cpu"); a package named
 # "torch2trt-0.4.0" is not torch
