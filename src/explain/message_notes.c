@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/text_cause.h"
+#include "facts/query.h"
 
 /* Each message with its note: vLLM's check of the model's dtype against the GPU and
  * Triton's of an FP8 type (what to load the model in instead); torch's own warnings that
@@ -177,4 +178,24 @@ void dl_explain_unified_memory_note(dl_explanation *e)
                      "report no GPU memory for it by design: a tool that sizes the GPU by "
                      "NVML then finds none; driver and torch are fine: update the tool, which "
                      "should read torch.cuda.mem_get_info() instead");
+}
+
+/* CUDA tensors handed between processes travel by CUDA IPC, which Windows does not offer
+ * (pytorch/pytorch#36037) and WSL 2 does not either (NVIDIA's CUDA on WSL guide): the
+ * receiving side fails whatever the install. */
+void dl_explain_cuda_ipc_note(dl_explanation *e)
+{
+    static const char *const sharing[] = {"storagesharing.cpp", "_new_shared_cuda",
+                                          "rebuild_cuda_tensor", "cuda ipc"};
+    bool windows = dl_q_text_is(&e->facts.os.family, "windows"),
+         wsl = dl_q_is_wsl(&e->facts) || dl_paste_find(&e->paste, 0, "wsl") >= 0;
+    if (dl_text_cause_read(e) || (!windows && !wsl) ||
+        dl_paste_find_any(&e->paste, sharing, sizeof sharing / sizeof sharing[0]) < 0)
+        return;
+    dl_strv_add_once(&e->notes,
+                     "CUDA tensors passed between processes (torch.multiprocessing, a queue, "
+                     "DataLoader workers that return CUDA tensors) travel by CUDA IPC, which "
+                     "Windows does not offer and WSL 2 does not either: pass CPU tensors and "
+                     "move them to the GPU in the receiving process (or use the program's "
+                     "option that avoids sharing); torch and the install are fine");
 }

@@ -19,4 +19,8 @@ bool dl_text_unified_memory_unreported(const dl_paste *p);
 /* Adds a note for it when nothing else was read: normal for the chip, not a fault. */
 void dl_explain_unified_memory_note(dl_explanation *e);
 
+/* Adds a note for CUDA tensors shared between processes on Windows or WSL 2, where CUDA
+ * IPC does not exist, when nothing else was read. */
+void dl_explain_cuda_ipc_note(dl_explanation *e);
+
 #endif
