@@ -108,6 +108,15 @@ static const struct {
      "torch.backends.quantized.supported_engines lists what it has; on ARM use an official "
      "wheel (or NVIDIA's for a Jetson), which has QNNPACK",
      false},
+    /* Triton's launch check of a kernel's on-chip shared memory (triton/compiler/
+     * compiler.py); the limit is the GPU's, per block, not its VRAM */
+    {"out of resource: shared memory",
+     "a Triton kernel asks for more on-chip shared memory per block than this GPU has (the "
+     "Hardware limit: 49152 on Pascal, 65536 on Turing, about 100 KB on consumer Ampere and "
+     "Ada, 227 KB on A100 and H100); this is not GPU memory (VRAM): use the project's "
+     "setting or patch for smaller block sizes or num_stages, or a GPU it supports; torch "
+     "and the install are fine",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",
