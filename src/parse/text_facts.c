@@ -55,7 +55,10 @@ static bool value_after(const char *line, const char *key, char *out, size_t n)
     p += klen;
     while (*p == ' ' || *p == ':' || *p == '=')
         p++;
-    while (*p && *p != ' ' && *p != ',' && *p != ')' && *p != '(' && i + 1 < n)
+    /* every value read here is ASCII: a byte past it is prose that follows with no space, as
+     * Chinese and Japanese punctuation does ("2.1.0+cu121，驱动版本") */
+    while (*p && *p != ' ' && *p != ',' && *p != ')' && *p != '(' &&
+           (unsigned char)*p < 0x80 && i + 1 < n)
         out[i++] = *p++;
     /* markdown and prose close around the value ("`torch==2.10.0+cu130`", "'2.1.0'.",
      * "**True**"): what closes it is no part of it */
