@@ -1742,6 +1742,11 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     at[0] = windows_line(p);
     at[1] = mac_line(p);
     at[2] = first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]);
+    /* torchrun's "Redirects are currently not supported in Windows or MacOs" names both and
+     * is printed on both: it says neither */
+    if (at[0] >= 0 && at[0] == at[1] &&
+        strstr(p->lines[at[0]].lower, "not supported in windows or macos"))
+        at[0] = at[1] = -1;
     for (k = 0; k < 3; k++)
         if (at[k] >= 0 && (best == 3 || at[k] < at[best]))
             best = k;

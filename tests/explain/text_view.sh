@@ -39,6 +39,10 @@ case "$out" in *'$ python -m pip install torch'*'--index-url https://download.py
 out=$("$dlenv" explain "$dir/pip-pin-cu118-old-windows-driver.txt" 2>&1)
 case "$out" in *"update the driver to 520.06 or newer for CUDA 11.8"*) ;;
     *) echo "FAIL: no Windows minimum driver in: $out"; failed=1 ;; esac
+# torchrun's "Redirects are currently not supported in Windows or MacOs" names no OS
+out=$("$dlenv" explain "$dir/torchrun-redirects-note-no-windows.txt" 2>&1)
+case "$out" in *"os.family = windows"*)
+    echo "FAIL: torchrun's redirects note read as Windows: $out"; failed=1 ;; esac
 # a SIGILL on an ARMv8.0 board with no release named: pip leaves out every bad release
 out=$("$dlenv" explain "$dir/rpi-sigill-release-unnamed.txt" 2>&1)
 case "$out" in *'pip install "torch!=2.0.0,!=2.4.0,!=2.6.0,!=2.10.0"'*) ;;
