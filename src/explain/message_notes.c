@@ -117,6 +117,12 @@ static const struct {
      "setting or patch for smaller block sizes or num_stages, or a GPU it supports; torch "
      "and the install are fine",
      false},
+    /* torch's own check before an FP8 matrix multiply (aten/src/ATen/native/cuda/Blas.cpp) */
+    {"_scaled_mm is only supported on cuda devices with compute capability",
+     "the GPU is older than FP8 matrix multiplies need (compute capability 8.9: Ada, Hopper, "
+     "Blackwell), and the program asks for them (ComfyUI's --fast, an fp8 weight dtype): run "
+     "without --fast and load the model in fp16 or bf16; torch and the install are fine",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",
