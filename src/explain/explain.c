@@ -124,6 +124,7 @@ static const struct {
     {"gpu_memory_held_by_other_process", "gpu_memory_kept_after_exit"},
     {"suspend_resume_uvm", "error_999"},
     {"no_driver_installed", "torch_no_driver"},
+    {"driver_not_loaded", "smi_no_driver"},
     {"driver_library_mismatch", "nvml_mismatch"},
     {"nouveau_loaded", "nouveau"},
     {"no_cuda_on_macos", "macos_cuda"},
