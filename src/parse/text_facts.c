@@ -395,6 +395,16 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
         dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ? "none" : v);
         note(w, "pythons[0].runtime.cuda", i);
     }
+    /* torch.__config__.show()'s "Build settings: ... USE_CUDA=OFF" (mmcv's and mmengine's
+     * environment dumps print it): a build without CUDA, whatever its version says */
+    if (strstr(low, "build settings:") && strstr(low, "use_cuda=off") &&
+        !strstr(low, "use_rocm=on")) {
+        py = python(f);
+        if (!py->runtime.cuda.value) {
+            dl_text_set(&py->runtime.cuda, "none");
+            note(w, "pythons[0].runtime.cuda", i);
+        }
+    }
     /* "True"/"False"; collect_env of torch 1.x said "Yes"/"No". */
     if (strstr(low, "is cuda available") && value_after(low, "is cuda available", v, sizeof v) &&
         (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no"))) {
