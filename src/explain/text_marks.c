@@ -512,6 +512,13 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "using graphics card", "using the graphics card",
                                         "using my graphics card", "it is using my cpu",
                                         "only the cpu is used", "the cpu is being used",
+                                        "couldn't use cuda", "could not use cuda",
+                                        "can't use cuda", "cannot use cuda", "can not use cuda",
+                                        "cuda not working", "cuda doesn't work",
+                                        "cuda does not work", "cuda isn't working",
+                                        "cuda is not working", "switch to cuda",
+                                        "stands on cpu", "says no cuda",
+                                        "torch does not have cuda", "torch doesn't have cuda",
                                         /* Chinese: "the GPU is idle", "the GPU is not put to
                                          * use", "the GPU does not run", "did not use the
                                          * GPU" (two forms), "did not use the graphics card"
