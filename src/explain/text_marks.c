@@ -517,7 +517,7 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "cuda not working", "cuda doesn't work",
                                         "cuda does not work", "cuda isn't working",
                                         "cuda is not working", "switch to cuda",
-                                        "stands on cpu", "says no cuda",
+                                        "stands on cpu",
                                         "torch does not have cuda", "torch doesn't have cuda",
                                         /* Chinese: "the GPU is idle", "the GPU is not put to
                                          * use", "the GPU does not run", "did not use the

@@ -395,16 +395,6 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
         dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ? "none" : v);
         note(w, "pythons[0].runtime.cuda", i);
     }
-    /* torch.__config__.show()'s "Build settings: ... USE_CUDA=OFF" (mmcv's and mmengine's
-     * environment dumps print it): a build without CUDA, whatever its version says */
-    if (strstr(low, "build settings:") && strstr(low, "use_cuda=off") &&
-        !strstr(low, "use_rocm=on")) {
-        py = python(f);
-        if (!py->runtime.cuda.value) {
-            dl_text_set(&py->runtime.cuda, "none");
-            note(w, "pythons[0].runtime.cuda", i);
-        }
-    }
     /* "True"/"False"; collect_env of torch 1.x said "Yes"/"No". */
     if (strstr(low, "is cuda available") && value_after(low, "is cuda available", v, sizeof v) &&
         (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no"))) {
@@ -2083,16 +2073,17 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 
 /* The version after `key` in an install command ("cudatoolkit=10.2", "pytorch==1.6.0",
  * "pytorch-cuda=11.8"), the key a word of its own; false when absent or not a version. */
-static bool pinned_after(const char *low, const char *key, char *out, size_t n)
+static bool pinned_after_sep(const char *low, const char *key, const char *sep, char *out,
+                             size_t n)
 {
     const char *at;
     size_t len = strlen(key), k;
     for (at = strstr(low, key); at; at = strstr(at + 1, key)) {
         const char *v = at + len;
         if ((at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '-' || at[-1] == '_')) ||
-            *v != '=')
+            !*v || !strchr(sep, *v))
             continue;
-        v += strspn(v, "=");
+        v += strspn(v, sep);
         k = strspn(v, "0123456789.");
         if (!k || k >= n || !isdigit((unsigned char)v[0]) || !memchr(v, '.', k))
             continue;
@@ -2101,6 +2092,11 @@ static bool pinned_after(const char *low, const char *key, char *out, size_t n)
         return true;
     }
     return false;
+}
+
+static bool pinned_after(const char *low, const char *key, char *out, size_t n)
+{
+    return pinned_after_sep(low, key, "=", out, n);
 }
 
 /* The text already shows the build of the torch it runs (the runtime's answers, or a
@@ -2136,6 +2132,21 @@ static void conda_install_build(const dl_paste *p, dl_facts *f, dl_text_facts *w
         if (k == sizeof cuda_keys / sizeof cuda_keys[0])
             continue;
         if (!pinned_after(low, "pytorch", version, sizeof version))
+            version[0] = '\0';
+        install_asked(f, w, (size_t)at, version, cuda);
+        return;
+    }
+    /* the environment said in words or an environment.yml line: "cudatoolkit=10.2 (conda)",
+     * "cudatoolkit 10.0, pytorch 1.3.1 with conda": conda's pytorch is that CUDA's build */
+    for (at = dl_paste_find(p, 0, "cudatoolkit"); at >= 0;
+         at = dl_paste_find(p, (size_t)at + 1, "cudatoolkit")) {
+        const char *low = p->lines[at].lower;
+        if (!strstr(low, "conda") && !strstr(low, "environment.yml") &&
+            strncmp(low + strspn(low, " "), "- cudatoolkit", 13) != 0)
+            continue;
+        if (!pinned_after_sep(low, "cudatoolkit", "= ", cuda, sizeof cuda))
+            continue;
+        if (!pinned_after_sep(low, "pytorch", "= ", version, sizeof version))
             version[0] = '\0';
         install_asked(f, w, (size_t)at, version, cuda);
         return;
