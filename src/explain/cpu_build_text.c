@@ -1,6 +1,6 @@
 #include "explain/cpu_build_text.h"
-#include "explain/message_notes.h"
 
+#include "explain/message_notes.h"
 #include "explain/quote.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"

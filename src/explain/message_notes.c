@@ -156,7 +156,7 @@ void dl_explain_program_file_locked_note(dl_explanation *e)
         "pip/_internal", "pip\\_internal", "could not install packages", "/dev/nvidia",
         "torch_extensions", "torchinductor_", "triton", "dll load failed", "site-packages\\torch\\lib",
         "uninstalling", "~orch"};
-    if (dl_text_cause_read(e) || dl_paste_find_any(&e->paste, errors, 3) < 0 ||
+    if (dl_text_cause_read(e) || dl_paste_find_any(&e->paste, errors, sizeof errors / sizeof errors[0]) < 0 ||
         dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0)
         return;
     dl_strv_add_once(&e->notes,
