@@ -25,6 +25,7 @@
 #include "explain/driver_fix.h"
 #include "explain/library_path_fix.h"
 #include "explain/message_notes.h"
+#include "explain/open3d_fix.h"
 #include "explain/visible_devices_note.h"
 #include "explain/stdlib_shadow.h"
 #include "explain/user_site.h"
@@ -502,6 +503,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_extension_package_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_cpu_build_fix(k, out);
+    dl_explain_open3d_fix(k, out);
     dl_explain_index_stops_before_version(k, out);
     dl_explain_uv_index_stops_before_version(k, out);
     dl_explain_dropped_gpu_fix(k, out);
