@@ -186,6 +186,13 @@ static bool own_cxx_symbol(const char *low)
     return true;
 }
 
+/* An Open MPI symbol (ompi_, opal_): the package was linked against another MPI than the
+ * one loaded, which no torch build changes (horovod_mpi_symbol's reading) */
+static bool mpi_symbol(const char *low)
+{
+    return strstr(low, "undefined symbol: ompi_") || strstr(low, "undefined symbol: opal_");
+}
+
 void dl_explain_package_library_symbol(dl_explanation *e)
 {
     static const char *const not_packages[] = {"torch", "nvidia"};
@@ -200,7 +207,8 @@ void dl_explain_package_library_symbol(dl_explanation *e)
         char pkg[64];
         size_t k;
         bool other = true;
-        if (!glibc_owner(p->lines[i].lower, pkg, sizeof pkg) || own_cxx_symbol(p->lines[i].lower))
+        if (!glibc_owner(p->lines[i].lower, pkg, sizeof pkg) || own_cxx_symbol(p->lines[i].lower) ||
+            mpi_symbol(p->lines[i].lower))
             continue;
         for (k = 0; k < sizeof not_packages / sizeof not_packages[0]; k++)
             other = other && strcmp(pkg, not_packages[k]) != 0;

@@ -41,6 +41,8 @@ static const dl_diagnosis catalog[] = {
     {"compiler_toolchain_missing", DL_LAYER_LIBRARIES, false},
     {"disk_full", DL_LAYER_LIBRARIES, false},
     {"ffmpeg_cli_missing", DL_LAYER_LIBRARIES, false},
+    {"system_library_missing", DL_LAYER_LIBRARIES, false},
+    {"other_framework_libs_missing", DL_LAYER_LIBRARIES, false},
     {"torch_not_installed", DL_LAYER_PYTHON, false},
     {"pip_python_mismatch", DL_LAYER_PYTHON, false},
     {"python_unsupported", DL_LAYER_PYTHON, false},
