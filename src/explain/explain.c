@@ -26,6 +26,7 @@
 #include "explain/library_path_fix.h"
 #include "explain/message_notes.h"
 #include "explain/open3d_fix.h"
+#include "explain/package_python_text.h"
 #include "explain/visible_devices_note.h"
 #include "explain/stdlib_shadow.h"
 #include "explain/user_site.h"
@@ -513,6 +514,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_held_by_own_ranks(out);
     dl_explain_oom_on_rocm(out);
     dl_explain_requirement_fix(out);
+    dl_explain_other_package_for_python(out);
     dl_explain_arch_list_fix(out);
     dl_explain_driver_fix_beside_dropped_gpu(out);
     dl_explain_fix_interpreter(out);
