@@ -1563,6 +1563,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;
+    /* cuDNN refuses only GPUs below compute capability 3.0: beside a named GPU of 3.0 or
+     * newer, the library was built without its architecture (dlib#1263) */
+    if (!strcmp(id, "gpu_arch_dropped") && signature &&
+        !strcmp(signature, "cudnn_arch_mismatch") && gpu->hi && gpu->lo >= 30)
+        return "arch_not_in_wheel";
     if (!strcmp(id, "arch_not_in_wheel") && (row_reading = build_weighed_by_row(signature, gpu, id)))
         return row_reading;
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
