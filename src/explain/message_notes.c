@@ -214,3 +214,30 @@ void dl_explain_cuda_ipc_note(dl_explanation *e)
                      "move them to the GPU in the receiving process (or use the program's "
                      "option that avoids sharing); torch and the install are fine");
 }
+
+/* CUDA used in a process forked after the parent initialised it (a DataLoader worker, a
+ * multiprocessing pool started with fork): the CUDA runtime cannot work there. Older torch
+ * says only "initialization error" (error 3); newer says so in words. The program's code,
+ * not the install (pytorch/pytorch#2517, #40403). */
+void dl_explain_cuda_in_forked_worker_note(dl_explanation *e)
+{
+    static const char *const workers[] = {"_worker_loop", "dataloader worker", "worker.py",
+                                          "collate", "multiprocessing", "process-"};
+    static const char *const errors[] = {"cuda error: initialization error",
+                                         "error=3 : initialization error",
+                                         "cuda runtime error (3) : initialization error",
+                                         "cuda error (3): initialization error"};
+    if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "nvidia-container-cli") >= 0 ||
+        (dl_paste_find(&e->paste, 0, "cannot re-initialize cuda in forked subprocess") < 0 &&
+         (dl_paste_find_any(&e->paste, errors, sizeof errors / sizeof errors[0]) < 0 ||
+          dl_paste_find_any(&e->paste, workers, sizeof workers / sizeof workers[0]) < 0)))
+        return;
+    dl_strv_add_once(&e->notes,
+                     "CUDA was used in a worker process forked after the parent had started "
+                     "CUDA (a DataLoader worker, a multiprocessing pool), where CUDA cannot "
+                     "work: keep the Dataset and collate_fn on the CPU and move each batch to "
+                     "the GPU in the training loop (torch.load(..., map_location=\"cpu\") in "
+                     "the dataset), or num_workers=0, or workers started with spawn "
+                     "(multiprocessing_context=\"spawn\", with the script's code under if "
+                     "__name__ == \"__main__\":); torch and the install are fine");
+}

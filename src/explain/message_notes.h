@@ -23,4 +23,8 @@ void dl_explain_unified_memory_note(dl_explanation *e);
  * IPC does not exist, when nothing else was read. */
 void dl_explain_cuda_ipc_note(dl_explanation *e);
 
+/* A note for CUDA used in a forked worker (DataLoader, multiprocessing): old torch's bare
+ * "initialization error" beside a worker's frames, or newer torch's own sentence. */
+void dl_explain_cuda_in_forked_worker_note(dl_explanation *e);
+
 #endif
