@@ -107,9 +107,9 @@ void dl_explain_open3d_fix(const dl_knowledge *k, dl_explanation *e)
         return;
     }
     dl_finding_fix(x, "python -m pip install \"torch==%s.*\"", minor);
-    dl_finding_fix(x, "# torch %s, the release Open3D's ops are built for, from PyTorch's index "
-                      "for the CUDA you need (--index-url https://download.pytorch.org/whl/ and "
-                      "the build's tag, as cu118) where PyPI's default is not it; or an Open3D "
-                      "release built for the installed torch",
+    dl_finding_fix(x, "# torch %s, the release Open3D's ops are built for: PyPI's build, or "
+                      "the one for your CUDA from PyTorch's index (pytorch.org's "
+                      "previous-versions page gives the command for each release and CUDA); "
+                      "or an Open3D release built for the installed torch",
                    minor);
 }
