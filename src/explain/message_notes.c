@@ -241,3 +241,23 @@ void dl_explain_cuda_in_forked_worker_note(dl_explanation *e)
                      "(multiprocessing_context=\"spawn\", with the script's code under if "
                      "__name__ == \"__main__\":); torch and the install are fine");
 }
+
+/* A half-precision operation that only the CPU kernels lack ("addmm_impl_cpu_" not
+ * implemented for 'Half'): the model runs in float16 on the CPU, because no GPU is seen or
+ * the model was never moved to it. Not an install fault by itself (transformers#27769). */
+void dl_explain_half_on_cpu_note(dl_explanation *e)
+{
+    static const char *const cpu_kernels[] = {"_cpu_\"", "_cpu\"", "layernormkernelimpl",
+                                               "cpu_\" not"};
+    long i = dl_paste_find(&e->paste, 0, "not implemented for 'half'");
+    if (i < 0 || dl_text_cause_read(e) ||
+        !dl_line_has_any(e->paste.lines[i].lower, cpu_kernels,
+                         sizeof cpu_kernels / sizeof cpu_kernels[0]))
+        return;
+    dl_strv_add_once(&e->notes,
+                     "the model runs in float16 on the CPU, whose kernels lack some half-precision "
+                     "operations: either torch sees no GPU (python -c \"import torch; "
+                     "print(torch.__version__, torch.cuda.is_available())\" tells) or the model "
+                     "was never moved to it; on a machine without a GPU load it in float32 "
+                     "(torch_dtype=torch.float32, or model.float())");
+}

@@ -27,4 +27,7 @@ void dl_explain_cuda_ipc_note(dl_explanation *e);
  * "initialization error" beside a worker's frames, or newer torch's own sentence. */
 void dl_explain_cuda_in_forked_worker_note(dl_explanation *e);
 
+/* A note for float16 run on the CPU ("addmm_impl_cpu_" not implemented for 'Half'). */
+void dl_explain_half_on_cpu_note(dl_explanation *e);
+
 #endif

@@ -1449,7 +1449,9 @@ static bool writer_has_no_gpu(const dl_paste *p)
         "don't have any gpu", "i have no gpu", "has no gpu", "have no nvidia gpu",
         "no cuda gpu installed", "no gpu installed", "there is no gpu", "doesn't have a gpu",
         "does not have a gpu", "doesn't have nvidia gpu", "doesn't have an nvidia gpu",
-        "does not have an nvidia gpu"};
+        "does not have an nvidia gpu", "don't have an nvdia", "don't have an nvida",
+        "do not have an nvdia", "do not have an nvida", "laptop with cpu", "laptop with only cpu",
+        "laptop with only a cpu"};
     size_t s;
     long i;
     for (s = 0; s < sizeof says / sizeof says[0]; s++)
