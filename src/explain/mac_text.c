@@ -175,6 +175,33 @@ static long mps_needs(const dl_explanation *e, const char *low, long os)
     return os < 1300 ? 1300 : 0;
 }
 
+/* The standard MPS check's answer without torch's message: is_built() True beside
+ * is_available() False (or "Is MPS available? False"): its line, -1 when the text does not
+ * have both. */
+static long mps_built_not_available(const dl_paste *p)
+{
+    static const char *const unavailable[] = {"mps.is_available()) false", "mps available? false",
+                                              "is_available: false", "mps available: false"};
+    static const char *const built[] = {"is_built()) true", "mps built? true",
+                                        "mps) built? true", "is_built: true", "mps built: true",
+                                        "built? true"};
+    long line = dl_paste_find_any(p, unavailable, sizeof unavailable / sizeof unavailable[0]);
+    return line >= 0 && dl_paste_find_any(p, built, sizeof built / sizeof built[0]) >= 0 ? line
+                                                                                        : -1;
+}
+
+/* The macOS the named torch's MPS needs when its message is not in the text: 12.3, or 13.0
+ * from torch 2.5 on (pytorch/pytorch#139425); 12.3 when no torch is named. */
+static long mps_floor(const dl_explanation *e)
+{
+    const char *torch = dl_q_first_torch_version(&e->facts);
+    unsigned major = 0, minor = 0;
+    if (torch && sscanf(torch, "%u.%u", &major, &minor) == 2 &&
+        (major > 2 || (major == 2 && minor >= 5)))
+        return 1300;
+    return 1203;
+}
+
 void dl_explain_mps_needs_newer_macos(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -187,9 +214,12 @@ void dl_explain_mps_needs_newer_macos(dl_explanation *e)
         "`sw_vers` and `python -c \"import torch; print(torch.__version__)\"`"};
     const dl_paste *p = &e->paste;
     long line = dl_paste_find(p, 0, "mps backend is supported on macos"), os, needs, os_line;
+    bool message = line >= 0;
+    if (!message)
+        line = mps_built_not_available(p);
     if (line < 0 || (os = macos_version(p, &os_line)) < 0)
         return;
-    needs = mps_needs(e, p->lines[line].lower, os);
+    needs = message ? mps_needs(e, p->lines[line].lower, os) : mps_floor(e);
     /* at or above the need the OS is not why: no Metal device (a sandbox, a VM, an SSH
      * session without the GPU) gives the same message */
     if (needs <= 0 || os >= needs)

@@ -2693,6 +2693,15 @@ static bool platform_list_line(const char *low)
     return strstr(low, "wheels for the following platform") || strstr(low, "wheels are available for");
 }
 
+/* uv's list of wheel tags in backticks, running on from its hint's line ("`macosx_11_0_arm64`,
+ * `win_amd64`"), or a requirement's environment marker ("platform_machine == 'aarch64'"):
+ * platforms named, not this machine's. */
+static bool tag_list_or_marker(const char *low)
+{
+    return strstr(low, "platform_machine") || strstr(low, "`manylinux") ||
+           strstr(low, "`macosx_") || strstr(low, "`win_");
+}
+
 static void uv_current_platform(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const struct { const char *says, *family; } on[] = {
@@ -2743,7 +2752,8 @@ static void arch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
             const char *low = p->lines[i].lower, *at = strstr(low, arm[k]);
             /* a word of its own: not "x86_64-to-arm64" in a cross compiler's name; not in
              * a list of the platforms a package has wheels for */
-            if ((at > low && isalnum((unsigned char)at[-1]) && k != 1) || platform_list_line(low))
+            if ((at > low && isalnum((unsigned char)at[-1]) && k != 1) || platform_list_line(low) ||
+                (i > 0 && platform_list_line(p->lines[i - 1].lower)) || tag_list_or_marker(low))
                 continue;
             /* Jetson boards (Xavier, Orin, Thor) are arm64 Linux machines */
             dl_text_set(&f->os.arch, k == 2 ? "arm64" : "aarch64");
