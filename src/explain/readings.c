@@ -1566,10 +1566,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;
     /* cuDNN refuses only GPUs below compute capability 3.0: beside a named GPU of 3.0 or
-     * newer, the library was built without its architecture (dlib#1263) */
+     * newer, the cuDNN loaded lacks its architecture: torch's own for a Kepler GPU (3.x),
+     * which the cuDNN of newer builds dropped (a K80 on cu12x; cu118 ran it), else another cuDNN found first (pytorch#20202: a
+     * stray cudnn64_7.dll in System32) or a library built without it (dlib#1263) */
     if (!strcmp(id, "gpu_arch_dropped") && signature &&
         !strcmp(signature, "cudnn_arch_mismatch") && gpu->hi && gpu->lo >= 30)
-        return "arch_not_in_wheel";
+        return dl_gpu_below_every_wheel(k, f, gpu) || gpu->hi < 50 ? id
+                                                                     : "ld_library_path_conflict";
     if (!strcmp(id, "arch_not_in_wheel") && (row_reading = build_weighed_by_row(signature, gpu, id)))
         return row_reading;
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))

@@ -186,11 +186,12 @@ static bool own_cxx_symbol(const char *low)
     return true;
 }
 
-/* An Open MPI symbol (ompi_, opal_): the package was linked against another MPI than the
+/* An MPI symbol (Open MPI's ompi_ and opal_, the standard's MPI_ and PMPI_): the package was linked against another MPI than the
  * one loaded, which no torch build changes (horovod_mpi_symbol's reading) */
 static bool mpi_symbol(const char *low)
 {
-    return strstr(low, "undefined symbol: ompi_") || strstr(low, "undefined symbol: opal_");
+    return strstr(low, "undefined symbol: ompi_") || strstr(low, "undefined symbol: opal_") ||
+           strstr(low, "undefined symbol: mpi_") || strstr(low, "undefined symbol: pmpi_");
 }
 
 void dl_explain_package_library_symbol(dl_explanation *e)
