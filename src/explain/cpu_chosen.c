@@ -60,3 +60,30 @@ void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
     dl_strv_add_once(&e->ask, "the program's device setting, and the line of the program that "
                               "asked for CUDA (the traceback's last line in the program)");
 }
+
+/* autocast's warning alone ("User provided device_type of 'cuda', but CUDA is not
+ * available. Disabling"), with no GPU named and no error: torch 1.10 and 1.11 printed it
+ * wherever a library entered autocast on a machine without CUDA, and the program then runs
+ * on the CPU as meant (pytorch/pytorch#67598, removed by #79203). Not a fault to fix. */
+void dl_explain_autocast_warning_alone(dl_explanation *e)
+{
+    static const char *const env[] = {"cpu_only_build", "no_gpu", "no_gpu_visible",
+                                      "no_cuda_on_macos", "conda_cpu_build_selected"};
+    static const char *const failing[] = {"traceback", "error:", "exception", "is_available()",
+                                          "not working", "doesn't work", "does not work",
+                                          "slow", "gpu"};
+    long line = dl_paste_find(&e->paste, 0, "device_type of 'cuda', but cuda is not available");
+    size_t i;
+    if (line < 0 || dl_q_has_nvidia_gpu(&e->facts))
+        return;
+    for (i = 0; i < e->paste.count; i++)
+        if (!strstr(e->paste.lines[i].lower, "device_type") &&
+            dl_line_has_any(e->paste.lines[i].lower, failing, sizeof failing / sizeof failing[0]))
+            return;
+    dl_text_causes_step_back(e, env, sizeof env / sizeof env[0]);
+    dl_strv_add_once(&e->notes,
+                     "autocast's warning \"User provided device_type of 'cuda', but CUDA is not "
+                     "available\" is harmless here: torch 1.10 and 1.11 print it when a library "
+                     "enters autocast on a machine without CUDA, and the program runs on the CPU "
+                     "as meant; torch 1.12 and later no longer print it");
+}

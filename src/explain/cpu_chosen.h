@@ -19,4 +19,8 @@ void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e);
  * default; -1 when none. */
 long dl_text_cpu_chosen_line(const dl_paste *p);
 
+/* Steps back from "no CUDA here" readings when autocast's spurious warning (torch 1.10,
+ * 1.11) is all the text has: no GPU named, no error, no complaint. */
+void dl_explain_autocast_warning_alone(dl_explanation *e);
+
 #endif

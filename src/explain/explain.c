@@ -496,6 +496,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);
     dl_explain_cpu_chosen_cuda_asked(out);
+    dl_explain_autocast_warning_alone(out);
     dl_explain_message_notes(out);
     dl_explain_program_file_locked_note(out);
     dl_explain_unified_memory_note(out);
