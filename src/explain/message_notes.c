@@ -79,6 +79,20 @@ static const struct {
      "install torch --index-url https://download.pytorch.org/whl/xpu), and keep tensors in "
      "float32 (no .double(), no float64 NumPy arrays turned into tensors)",
      false},
+    /* the same missing FP64 through DirectML, and through IPEX's compiler on Arc */
+    {"does not support double (float64) operations",
+     "this GPU (Intel Arc and Iris Xe, many integrated GPUs) has no double precision (FP64), "
+     "and the program sent a float64 tensor to it: keep tensors in float32 (no .double(), "
+     "convert float64 NumPy arrays with .float() before .to(device), do float64 printing and "
+     "conversion on the CPU); the install is fine",
+     false},
+    {"double type is not supported on this platform",
+     "this GPU (Intel Arc and Iris Xe) has no double precision (FP64), and the program ran "
+     "a float64 kernel on it: keep tensors in float32 (no .double(), float64 NumPy arrays "
+     "converted with .float() first); Intel's driver can emulate FP64 when the variables "
+     "OverrideDefaultFP64Settings=1 and IGC_EnableDPEmulation=1 are set, slowly; the "
+     "install is fine",
+     false},
     /* inductor asks for the CUDA architecture while it compiles, even for the CPU, and logs
      * the answer of a torch without CUDA (pytorch/pytorch#151650, fixed by PR #151528) */
     {"error getting cuda arch: torch not compiled with cuda enabled",
