@@ -113,9 +113,10 @@ void dl_explain_rocm_no_gpu(dl_explanation *e)
                                           "hip_error_nodevice", "error 101: hiperrorinvaliddevice"};
     static const dl_text_cause on_wsl = {
         "wsl_libcuda_path",
-        "torch (a ROCm build) sees no AMD GPU under WSL2: the ROCm wheels from pytorch.org "
-        "cannot reach the GPU there; WSL needs AMD's WSL wheels with the WSL runtime "
-        "(libhsa-runtime64 from /opt/rocm) and an Adrenalin driver AMD lists for WSL",
+        "ROCm sees no AMD GPU under WSL2: ROCm on WSL runs only with the ROCm release, "
+        "Linux distribution, GPU and Windows Adrenalin driver AMD lists for WSL (the ROCm "
+        "wheels from pytorch.org cannot reach the GPU there; AMD's WSL wheels use the WSL "
+        "runtime, libhsa-runtime64 from /opt/rocm), and HSA_OVERRIDE_GFX_VERSION does not help",
         "# install the Adrenalin driver AMD lists for WSL on Windows, then AMD's WSL torch "
         "wheels (repo.radeon.com) and replace the wheel's torch/lib/libhsa-runtime64.so* "
         "with /opt/rocm's, as AMD's ROCm-on-WSL guide says; RDNA2 cards are not supported "
@@ -123,12 +124,22 @@ void dl_explain_rocm_no_gpu(dl_explanation *e)
         {"arch_not_in_wheel"},
         "`rocminfo` inside WSL and the Adrenalin driver version on Windows"};
     static const char *const wsl[] = {"wsl environment detected", "microsoft-standard", "wsl2",
-                                      "wsl 2", " wsl"};
+                                      "wsl 2", " wsl", "/wsl/tools/rocminfo"};
     static const char *const amd[] = {"non_nvidia_gpu"};
+    /* rocminfo's own failures under ROCm's WSL runtime (it prints "WSL environment
+     * detected."): this ROCm release, distro, GPU or Windows driver is not one AMD lists
+     * for WSL (ROCm/legacy-rocm-build#5106, #3402); natively they have other causes */
+    static const char *const wsl_runtime[] = {"hsa_status_error_out_of_resources",
+                                              "no wddm adapters found", "rocr: unsupported gpu",
+                                              "hsa_init failed"};
     long line, on;
-    if ((line = dl_paste_find_any(&e->paste, symptom, sizeof symptom / sizeof symptom[0])) < 0)
-        return;
     on = dl_paste_find_any(&e->paste, wsl, sizeof wsl / sizeof wsl[0]);
+    if ((line = dl_paste_find_any(&e->paste, symptom, sizeof symptom / sizeof symptom[0])) < 0 &&
+        ((dl_paste_find(&e->paste, 0, "wsl environment detected") < 0 &&
+          dl_paste_find(&e->paste, 0, "/wsl/tools/rocminfo") < 0) ||
+         (line = dl_paste_find_any(&e->paste, wsl_runtime,
+                                   sizeof wsl_runtime / sizeof wsl_runtime[0])) < 0))
+        return;
     /* the AMD card's name beside HIP's own words says the build is ROCm's already: off WSL,
      * "CUDA cannot work on AMD" is not the question (Fooocus#1079: the render group) */
     if (on < 0 && !dl_q_is_wsl(&e->facts))
