@@ -349,7 +349,16 @@ static long library_says_unavailable(const dl_paste *p)
                                         * GPU training is allowed." (it accepts MPS too) */
                                        "cpu training is not allowed",
                                        "only gpu training is allowed"};
-    return dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
+    long i = dl_paste_find_any(p, said, sizeof said / sizeof said[0]);
+    if (i >= 0)
+        return i;
+    /* transformers' TrainingArguments refuses --fp16 where torch sees no CUDA device ("...
+     * (`--fp16`) and FP16 half precision evaluation ... can only be used on CUDA devices") */
+    for (i = dl_paste_find(p, 0, "can only be used on cuda"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "can only be used on cuda"))
+        if (strstr(p->lines[i].lower, "fp16"))
+            return i;
+    return -1;
 }
 
 /* The first line where the call spelt `call` is answered False (after it on its line, alone
