@@ -50,6 +50,7 @@ static const dl_diagnosis catalog[] = {
     {"wheel_tag_mismatch", DL_LAYER_PYTHON, false},
     {"pip_too_old", DL_LAYER_PYTHON, false},
     {"package_unsupported_on_os", DL_LAYER_PYTHON, false},
+    {"other_framework_wrong_build", DL_LAYER_PYTHON, false},
     {"index_unreachable", DL_LAYER_PYTHON, false},
     {"conda_solve_failed", DL_LAYER_PYTHON, false},
     {"conda_install_failed", DL_LAYER_PYTHON, false},
