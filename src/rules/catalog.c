@@ -49,6 +49,7 @@ static const dl_diagnosis catalog[] = {
     {"python_32bit", DL_LAYER_PYTHON, false},
     {"wheel_tag_mismatch", DL_LAYER_PYTHON, false},
     {"pip_too_old", DL_LAYER_PYTHON, false},
+    {"pip_rejects_legacy_metadata", DL_LAYER_PYTHON, false},
     {"package_unsupported_on_os", DL_LAYER_PYTHON, false},
     {"other_framework_wrong_build", DL_LAYER_PYTHON, false},
     {"index_unreachable", DL_LAYER_PYTHON, false},
