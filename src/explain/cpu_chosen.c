@@ -62,7 +62,8 @@ void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
 }
 
 /* autocast's warning alone ("User provided device_type of 'cuda', but CUDA is not
- * available. Disabling"), with no GPU named and no error: torch 1.10 and 1.11 printed it
+ * available. Disabling"), with no GPU named and no error, from torch 1.10's or 1.11's
+ * module or on a Mac: those releases printed it
  * wherever a library entered autocast on a machine without CUDA, and the program then runs
  * on the CPU as meant (pytorch/pytorch#67598, removed by #79203). Not a fault to fix. */
 void dl_explain_autocast_warning_alone(dl_explanation *e)
@@ -74,7 +75,13 @@ void dl_explain_autocast_warning_alone(dl_explanation *e)
                                           "slow", "gpu"};
     long line = dl_paste_find(&e->paste, 0, "device_type of 'cuda', but cuda is not available");
     size_t i;
-    if (line < 0 || dl_q_has_nvidia_gpu(&e->facts))
+    /* torch 1.12 and later print it only where the program asks for CUDA autocast and torch
+     * sees no CUDA (a CPU build on a GPU machine, fluxgym#478): only the old module's path
+     * (torch/autocast_mode.py, not torch/amp/) or a Mac, which has no CUDA, says harmless */
+    if (line < 0 || dl_q_has_nvidia_gpu(&e->facts) ||
+        (dl_paste_find(&e->paste, 0, "torch/autocast_mode.py") < 0 &&
+         dl_paste_find(&e->paste, 0, "torch\\autocast_mode.py") < 0 &&
+         !dl_q_text_is(&e->facts.os.family, "macos")))
         return;
     for (i = 0; i < e->paste.count; i++)
         if (!strstr(e->paste.lines[i].lower, "device_type") &&
@@ -85,5 +92,6 @@ void dl_explain_autocast_warning_alone(dl_explanation *e)
                      "autocast's warning \"User provided device_type of 'cuda', but CUDA is not "
                      "available\" is harmless here: torch 1.10 and 1.11 print it when a library "
                      "enters autocast on a machine without CUDA, and the program runs on the CPU "
-                     "as meant; torch 1.12 and later no longer print it");
+                     "as meant; later releases print it only where the program asks for CUDA "
+                     "autocast and torch sees no CUDA");
 }
