@@ -112,7 +112,15 @@ void dl_explain_library_path_fix(dl_explanation *e)
         return;
     for (i = 0; i < x->evidence.count && !found; i++) {
         const dl_pair *ev = &DL_LIST_AT(x->evidence, dl_pair, i);
-        found = ev->value && other_library(ev->value, dir, sizeof dir, lib, sizeof lib);
+        /* "A.so: symbol S version V not defined in file L with link time reference": A is
+         * the library that asks, L the one found first (named without its folder); A in a
+         * package's own folder (site-packages/lmdeploy/lib) is not what shadows anything,
+         * while a system cuDNN asking its sibling is */
+        const char *from = ev->value ? strstr(ev->value, "not defined in file ") : NULL;
+        if (from && !strstr(ev->value, "-packages/"))
+            from = NULL;
+        found = ev->value &&
+                other_library(from ? from : ev->value, dir, sizeof dir, lib, sizeof lib);
     }
     if (!found)
         return;
