@@ -229,6 +229,13 @@ void dl_explain_container_gpu_reached(dl_explanation *e)
         dl_text_causes_step_back(e, passthrough, 1);
 }
 
+/* A mark of Kubernetes, not the name of a CDI device ("nvidia.com/gpu=all",
+ * "runtime.nvidia.com/gpu=0"), which Docker and Podman use too. */
+static bool not_cdi_device(const char *low, const char *at, size_t len)
+{
+    return at[len] != '=' && !(at - low >= 8 && !strncmp(at - 8, "runtime.", 8));
+}
+
 /* Where the text puts the run in Kubernetes: a pod's spec, kubectl, or a managed cluster. */
 static long kubernetes_line(const dl_paste *p)
 {
@@ -236,7 +243,7 @@ static long kubernetes_line(const dl_paste *p)
         "kubectl", "kind: pod", "kind: job", "kind: deployment", "kind: statefulset",
         "nvidia.com/gpu", "runtimeclassname", "kubernetes", "k8s", "microk8s", "k3s",
         " gke", "gke ", " eks ", " aks ", "kubelet"};
-    return dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]);
+    return dl_paste_find_any_where(p, marks, sizeof marks / sizeof marks[0], not_cdi_device);
 }
 
 /* The finding's fix is Docker's (docker run --gpus, the compose file's devices), or none
