@@ -9,6 +9,7 @@
 #include "rules/know_query.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The table's general words for cpu_only_build (the not_compiled_cuda row's fix). */
@@ -92,4 +93,32 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
                        "build by its GPU and driver",
                     release, runs, runs);
     }
+}
+
+void dl_explain_cpu_build_fix_for_uv(dl_explanation *e)
+{
+    static const char *const uv_marks[] = {"uv sync", "uv run", "uv pip", "uv.lock", "uv add"};
+    static const char pip[] = "python -m pip install ";
+    dl_finding *x = dl_findings_get(&e->findings, "cpu_only_build");
+    size_t i;
+    bool changed = false;
+    if (!x || dl_paste_find_any(&e->paste, uv_marks, sizeof uv_marks / sizeof uv_marks[0]) < 0)
+        return;
+    for (i = 0; i < x->fix.count; i++) {
+        char **line = &DL_LIST_AT(x->fix, char *, i);
+        const char *rest = *line + strlen(pip);
+        char *uv;
+        if (strncmp(*line, pip, strlen(pip)) != 0)
+            continue;
+        if (!strncmp(rest, "--force-reinstall ", 18))
+            rest += 18;
+        uv = dl_fmt("uv pip install --reinstall %s", rest);
+        free(*line);
+        *line = uv;
+        changed = true;
+    }
+    if (changed)
+        dl_fix_note(x, "uv sync and uv run put the lockfile's build back: run with uv run "
+                       "--no-sync, or map torch to that index for this OS too in pyproject.toml's "
+                       "[tool.uv.sources] (its marker) and run uv lock");
 }

@@ -12,4 +12,8 @@
  * torch_releases.csv knows the release and that build exists for the text's OS. */
 void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e);
 
+/* In a uv project (uv sync, uv run, uv.lock in the text) the install lines become uv's:
+ * its venv has no pip, and its next sync would put the lockfile's CPU build back. */
+void dl_explain_cpu_build_fix_for_uv(dl_explanation *e);
+
 #endif

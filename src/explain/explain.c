@@ -521,6 +521,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_arch_list_fix(out);
     dl_explain_driver_fix_beside_dropped_gpu(out);
     dl_explain_fix_interpreter(out);
+    dl_explain_cpu_build_fix_for_uv(out);
     dl_signature_hits_free(&hits);
     dl_findings_free(&rules);
     dl_findings_mark_root(&out->findings);
