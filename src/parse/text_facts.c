@@ -1722,6 +1722,14 @@ static long windows_line(const dl_paste *p)
     return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
+/* A Linux name as a word of its own: not a conda platform's package or folder
+ * ("gxx_linux-64", "ld_impl_linux-64", "linux-64/") nor a wheel's tag ("manylinux"), which a
+ * Mac's or Windows' conda and pip print as well. */
+static bool linux_word_place(const char *low, const char *at, size_t len)
+{
+    return !(at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) && at[len] != '-';
+}
+
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
  * issue form: the first mention. */
 static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -1741,7 +1749,8 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     at[0] = windows_line(p);
     at[1] = mac_line(p);
-    at[2] = first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]);
+    at[2] = dl_paste_find_any_where(p, linux_words, sizeof linux_words / sizeof linux_words[0],
+                                    linux_word_place);
     /* torchrun's "Redirects are currently not supported in Windows or MacOs" names both and
      * is printed on both: it says neither */
     if (at[0] >= 0 && at[0] == at[1] &&
