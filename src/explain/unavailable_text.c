@@ -231,12 +231,12 @@ void dl_explain_gpu_unused_on_fresh_windows(dl_explanation *e)
  * "os.environ['CUDA_VISIBLE_DEVICES'] = '7'", "set CUDA_VISIBLE_DEVICES=-1"): true when it
  * hides the first GPU (empty, -1, or a list that starts past index 0), the setting that
  * leaves a one-GPU machine with none. */
-static bool hides_first_gpu(const char *low)
+static bool hides_first_gpu_by(const char *low, const char *var)
 {
-    const char *at = strstr(low, "cuda_visible_devices");
+    const char *at = strstr(low, var);
     if (!at)
         return false;
-    at += strlen("cuda_visible_devices");
+    at += strlen(var);
     at += strspn(at, "\"'] ");
     if (*at != '=')
         return false;
@@ -253,6 +253,47 @@ static bool hides_first_gpu(const char *low)
     if (!strncmp(at, "nodevfiles", 10))
         return true;
     return *at >= '1' && *at <= '9';
+}
+
+static bool hides_first_gpu(const char *low)
+{
+    return hides_first_gpu_by(low, "cuda_visible_devices");
+}
+
+/* AMD's variables: HIP_VISIBLE_DEVICES numbers the GPUs that ROCR_VISIBLE_DEVICES left,
+ * from 0, so both set to the same GPU (or either to nothing) hides every one; the line of
+ * the first that does, -1 when none. */
+static long amd_variable_hiding(const dl_paste *p)
+{
+    static const char *const vars[] = {"hip_visible_devices", "rocr_visible_devices"};
+    long hip = -1, rocr = -1, i;
+    for (i = dl_paste_find(p, 0, vars[0]); i >= 0 && hip < 0;
+         i = dl_paste_find(p, (size_t)i + 1, vars[0]))
+        if (hides_first_gpu_by(p->lines[i].lower, vars[0]))
+            hip = i;
+    for (i = dl_paste_find(p, 0, vars[1]); i >= 0 && rocr < 0;
+         i = dl_paste_find(p, (size_t)i + 1, vars[1]))
+        if (hides_first_gpu_by(p->lines[i].lower, vars[1]))
+            rocr = i;
+    /* a number above 0 in one of them alone is a GPU that may exist: only an empty value
+     * hides every GPU then */
+    if (hip >= 0 && rocr >= 0)
+        return hip < rocr ? hip : rocr;
+    for (i = 0; i < 2; i++) {
+        long at = i ? rocr : hip;
+        const char *v = at >= 0 ? strstr(p->lines[at].lower, vars[i]) : NULL;
+        if (v) {
+            v += strlen(vars[i]);
+            v += strspn(v, "\"'] ");
+            if (*v == '=') {
+                v++;
+                if (*v == '\0' || *v == ' ' || (v[0] == '"' && v[1] == '"') ||
+                    (v[0] == '\'' && v[1] == '\'') || (v[0] == '-' && v[1] == '1'))
+                    return at;
+            }
+        }
+    }
+    return -1;
 }
 
 /* A line that prints the variable ("echo $CUDA_VISIBLE_DEVICES", "echo
@@ -301,21 +342,44 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e)
         {NULL},
         "`nvidia-smi -L` (how many GPUs, numbered from 0) and "
         "`echo $CUDA_VISIBLE_DEVICES` where the script runs"};
+    static const dl_text_cause amd = {
+        "cuda_visible_devices",
+        "HIP_VISIBLE_DEVICES or ROCR_VISIBLE_DEVICES hides the GPUs, and torch sees none: HIP "
+        "numbers from 0 the GPUs that ROCR_VISIBLE_DEVICES left, so both set to the same GPU "
+        "hide it, as an empty value does",
+        "# choose the GPU with ROCR_VISIBLE_DEVICES alone (a Slurm job on an AMD cluster has "
+        "it set already) and unset HIP_VISIBLE_DEVICES; rocm-smi lists the GPUs",
+        {NULL},
+        "`rocm-smi` (the GPUs, numbered from 0) and `env | grep VISIBLE_DEVICES` where the "
+        "script runs"};
     const dl_paste *p = &e->paste;
-    long set = -1, seen;
+    long set = -1, seen, amd_set = amd_variable_hiding(p);
     for (seen = dl_paste_find(p, 0, "cuda_visible_devices"); seen >= 0 && set < 0;
          seen = dl_paste_find(p, (size_t)seen + 1, "cuda_visible_devices"))
         if (printed_hiding_value(p, (size_t)seen))
             set = seen + 1; /* the value's own line */
         else if (hides_first_gpu(p->lines[seen].lower))
             set = seen;
-    if (dl_text_cause_read(e) || set < 0)
+    if (set < 0 && amd_set >= 0)
+        set = amd_set;
+    else
+        amd_set = -1;
+    if (set < 0)
         return;
     for (seen = dl_paste_find(p, 0, "is_available"); seen >= 0;
          seen = dl_paste_find(p, (size_t)seen + 1, "is_available"))
         if (unavailable_near(p, (size_t)seen))
             break;
     if (seen < 0)
+        return;
+    /* the AMD variables decide even where another reading (a CPU build) was guessed */
+    if (amd_set >= 0) {
+        static const char *const guesses[] = {"cpu_only_build", "no_gpu", "no_gpu_visible"};
+        dl_text_causes_step_back(e, guesses, sizeof guesses / sizeof guesses[0]);
+        dl_text_cause_add(e, &amd, set, seen);
+        return;
+    }
+    if (dl_text_cause_read(e))
         return;
     dl_text_cause_add(e, &cause, set, seen);
 }
