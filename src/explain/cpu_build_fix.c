@@ -118,7 +118,8 @@ void dl_explain_cpu_build_fix_for_uv(dl_explanation *e)
         changed = true;
     }
     if (changed)
-        dl_fix_note(x, "uv sync and uv run put the lockfile's build back: run with uv run "
-                       "--no-sync, or map torch to that index for this OS too in pyproject.toml's "
-                       "[tool.uv.sources] (its marker) and run uv lock");
+        dl_fix_note(x, "that lasts only until the next uv sync or uv run (or use uv run "
+                       "--no-sync): for good, add that index to pyproject.toml ([[tool.uv.index]] "
+                       "with explicit = true, and torch in [tool.uv.sources] with this OS in its "
+                       "marker), then uv lock and uv sync");
 }

@@ -93,6 +93,17 @@ static const struct {
      "OverrideDefaultFP64Settings=1 and IGC_EnableDPEmulation=1 are set, slowly; the "
      "install is fine",
      false},
+    /* MPS: an allocator setting of the user's, and a padding mode without an MPS kernel */
+    {"invalid low watermark ratio",
+     "PYTORCH_MPS_HIGH_WATERMARK_RATIO is set below the low watermark ratio MPS uses (1.4 "
+     "by default on Apple silicon): unset it, or set PYTORCH_MPS_LOW_WATERMARK_RATIO to a value "
+     "no higher than it; torch and the install are fine (kohya-ss/sd-scripts#603)",
+     false},
+    {"mps: unsupported border padding mode",
+     "grid_sample's border padding has no MPS kernel before torch 2.13, and "
+     "PYTORCH_ENABLE_MPS_FALLBACK does not cover it: upgrade torch, or run that grid_sample on "
+     "the CPU (pytorch/pytorch#125098)",
+     false},
     /* inductor asks for the CUDA architecture while it compiles, even for the CPU, and logs
      * the answer of a torch without CUDA (pytorch/pytorch#151650, fixed by PR #151528) */
     {"error getting cuda arch: torch not compiled with cuda enabled",
@@ -274,4 +285,27 @@ void dl_explain_half_on_cpu_note(dl_explanation *e)
                      "print(torch.__version__, torch.cuda.is_available())\" tells) or the model "
                      "was never moved to it; on a machine without a GPU load it in float32 "
                      "(torch_dtype=torch.float32, or model.float())");
+}
+
+/* In a notebook, a package installed in this session that does not import (or imports an
+ * older copy): the running kernel still holds what it loaded before the install, and sees
+ * the new files only after a restart (Project-MONAI/MONAI#1040: restarting the runtime fixed
+ * it). A note, since the install itself is fine. */
+void dl_explain_notebook_restart_note(dl_explanation *e)
+{
+    static const char *const notebook[] = {"colab", "jupyter", "ipython-input", "localhost:8080",
+                                           "notebook", "kaggle"};
+    static const char *const installed[] = {"!pip install", "%pip install", "previous cell",
+                                             "installed in the cell", "just installed"};
+    static const char *const failing[] = {"no module named", "cannot import name"};
+    if (dl_text_cause_read(e) ||
+        dl_paste_find_any(&e->paste, notebook, sizeof notebook / sizeof notebook[0]) < 0 ||
+        dl_paste_find_any(&e->paste, installed, sizeof installed / sizeof installed[0]) < 0 ||
+        dl_paste_find_any(&e->paste, failing, sizeof failing / sizeof failing[0]) < 0)
+        return;
+    dl_strv_add_once(&e->notes,
+                     "a package installed with pip inside a running notebook is not seen (or "
+                     "an older copy stays loaded) until the kernel restarts: Runtime > Restart "
+                     "session in Colab, Kernel > Restart in Jupyter, then run the cells from the "
+                     "top again, skipping the install cell");
 }

@@ -30,4 +30,8 @@ void dl_explain_cuda_in_forked_worker_note(dl_explanation *e);
 /* A note for float16 run on the CPU ("addmm_impl_cpu_" not implemented for 'Half'). */
 void dl_explain_half_on_cpu_note(dl_explanation *e);
 
+/* A note for a package installed in a running notebook that does not import: restart
+ * the kernel. */
+void dl_explain_notebook_restart_note(dl_explanation *e);
+
 #endif
