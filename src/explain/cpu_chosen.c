@@ -34,6 +34,15 @@ long dl_text_cpu_chosen_line(const dl_paste *p)
     return dl_paste_find_any_where(p, marks, sizeof marks / sizeof marks[0], chosen_here);
 }
 
+/* The readings of ids step back, and the note says why the program, not the install, is
+ * at fault. */
+static void step_back_noting(dl_explanation *e, const char *const *ids, size_t n,
+                             const char *note)
+{
+    dl_text_causes_step_back(e, ids, n);
+    dl_strv_add_once(&e->notes, note);
+}
+
 void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
 {
     static const char *const asked[] = {"attempting to deserialize object on a cuda device",
@@ -51,8 +60,7 @@ void dl_explain_cpu_chosen_cuda_asked(dl_explanation *e)
         dl_paste_find_any(&e->paste, asked, sizeof asked / sizeof asked[0]) < 0 ||
         dl_text_cpu_chosen_line(&e->paste) < 0)
         return;
-    dl_text_causes_step_back(e, env, sizeof env / sizeof env[0]);
-    dl_strv_add_once(&e->notes,
+    step_back_noting(e, env, sizeof env / sizeof env[0],
                      "the CPU was chosen and the program still asked for CUDA: a torch.load "
                      "without map_location='cpu', or a hard-coded .cuda() / device='cuda' in "
                      "the program, which no install fixes (the program's fault, not the "
@@ -87,8 +95,7 @@ void dl_explain_autocast_warning_alone(dl_explanation *e)
         if (!strstr(e->paste.lines[i].lower, "device_type") &&
             dl_line_has_any(e->paste.lines[i].lower, failing, sizeof failing / sizeof failing[0]))
             return;
-    dl_text_causes_step_back(e, env, sizeof env / sizeof env[0]);
-    dl_strv_add_once(&e->notes,
+    step_back_noting(e, env, sizeof env / sizeof env[0],
                      "autocast's warning \"User provided device_type of 'cuda', but CUDA is not "
                      "available\" is harmless here: torch 1.10 and 1.11 print it when a library "
                      "enters autocast on a machine without CUDA, and the program runs on the CPU "

@@ -4,6 +4,10 @@
 #include "explain/text_cause.h"
 #include "facts/query.h"
 
+/* Whether the text holds any of a static list of words (the list's own length). */
+#define TEXT_HOLDS(e, words)                                                                   \
+    (dl_paste_find_any(&(e)->paste, (words), sizeof(words) / sizeof((words)[0])) >= 0)
+
 /* Each message with its note: vLLM's check of the model's dtype against the GPU and
  * Triton's of an FP8 type (what to load the model in instead); torch's own warnings that
  * change nothing. */
@@ -181,8 +185,7 @@ void dl_explain_program_file_locked_note(dl_explanation *e)
         "pip/_internal", "pip\\_internal", "could not install packages", "/dev/nvidia",
         "torch_extensions", "torchinductor_", "triton", "dll load failed", "site-packages\\torch\\lib",
         "uninstalling", "~orch"};
-    if (dl_text_cause_read(e) || dl_paste_find_any(&e->paste, errors, sizeof errors / sizeof errors[0]) < 0 ||
-        dl_paste_find_any(&e->paste, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0)
+    if (dl_text_cause_read(e) || !TEXT_HOLDS(e, errors) || TEXT_HOLDS(e, elsewhere))
         return;
     dl_strv_add_once(&e->notes,
                      "a file or folder the program itself opens is held by another process "
@@ -230,7 +233,7 @@ void dl_explain_cuda_ipc_note(dl_explanation *e)
     bool windows = dl_q_text_is(&e->facts.os.family, "windows"),
          wsl = dl_q_is_wsl(&e->facts) || dl_paste_find(&e->paste, 0, "wsl") >= 0;
     if (dl_text_cause_read(e) || (!windows && !wsl) ||
-        dl_paste_find_any(&e->paste, sharing, sizeof sharing / sizeof sharing[0]) < 0)
+        !TEXT_HOLDS(e, sharing))
         return;
     dl_strv_add_once(&e->notes,
                      "CUDA tensors passed between processes (torch.multiprocessing, a queue, "
@@ -254,8 +257,7 @@ void dl_explain_cuda_in_forked_worker_note(dl_explanation *e)
                                          "cuda error (3): initialization error"};
     if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "nvidia-container-cli") >= 0 ||
         (dl_paste_find(&e->paste, 0, "cannot re-initialize cuda in forked subprocess") < 0 &&
-         (dl_paste_find_any(&e->paste, errors, sizeof errors / sizeof errors[0]) < 0 ||
-          dl_paste_find_any(&e->paste, workers, sizeof workers / sizeof workers[0]) < 0)))
+         (!TEXT_HOLDS(e, errors) || !TEXT_HOLDS(e, workers))))
         return;
     dl_strv_add_once(&e->notes,
                      "CUDA was used in a worker process forked after the parent had started "
@@ -299,9 +301,7 @@ void dl_explain_notebook_restart_note(dl_explanation *e)
                                              "installed in the cell", "just installed"};
     static const char *const failing[] = {"no module named", "cannot import name"};
     if (dl_text_cause_read(e) ||
-        dl_paste_find_any(&e->paste, notebook, sizeof notebook / sizeof notebook[0]) < 0 ||
-        dl_paste_find_any(&e->paste, installed, sizeof installed / sizeof installed[0]) < 0 ||
-        dl_paste_find_any(&e->paste, failing, sizeof failing / sizeof failing[0]) < 0)
+        !TEXT_HOLDS(e, notebook) || !TEXT_HOLDS(e, installed) || !TEXT_HOLDS(e, failing))
         return;
     dl_strv_add_once(&e->notes,
                      "a package installed with pip inside a running notebook is not seen (or "
