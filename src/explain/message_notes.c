@@ -307,5 +307,7 @@ void dl_explain_notebook_restart_note(dl_explanation *e)
                      "a package installed with pip inside a running notebook is not seen (or "
                      "an older copy stays loaded) until the kernel restarts: Runtime > Restart "
                      "session in Colab, Kernel > Restart in Jupyter, then run the cells from the "
-                     "top again, skipping the install cell");
+                     "top again, skipping the install cell; if it still does not import, !pip "
+                     "installed it into another Python than the kernel's: install with %pip "
+                     "install in the notebook, which uses the kernel's own");
 }
