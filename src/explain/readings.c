@@ -1565,6 +1565,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;
+    /* FlashAttention's "Ampere or newer" beside a named GPU of 8.0 or newer is no old GPU:
+     * a build that refuses a GPU it should run (Blackwell has its own row); no reading */
+    if (!strcmp(id, "gpu_arch_dropped") && signature &&
+        !strcmp(signature, "flash_attn_gpu_too_old") && gpu->hi && gpu->lo >= 80)
+        return "";
     /* cuDNN refuses only GPUs below compute capability 3.0: beside a named GPU of 3.0 or
      * newer, the cuDNN loaded lacks its architecture: torch's own for a Kepler GPU (3.x),
      * which the cuDNN of newer builds dropped (a K80 on cu12x; cu118 ran it), else another cuDNN found first (pytorch#20202: a
