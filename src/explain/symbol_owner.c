@@ -186,8 +186,9 @@ static bool own_cxx_symbol(const char *low)
     return true;
 }
 
-/* An MPI symbol (Open MPI's ompi_ and opal_, the standard's MPI_ and PMPI_): the package was linked against another MPI than the
- * one loaded, which no torch build changes (horovod_mpi_symbol's reading) */
+/* An MPI symbol (Open MPI's ompi_ and opal_, the standard's MPI_ and PMPI_): the package
+ * was linked against another MPI than the one loaded, which no torch build changes
+ * (horovod_mpi_symbol's and mpi_extension_symbol's reading) */
 static bool mpi_symbol(const char *low)
 {
     return strstr(low, "undefined symbol: ompi_") || strstr(low, "undefined symbol: opal_") ||

@@ -1727,7 +1727,22 @@ static long windows_line(const dl_paste *p)
  * Mac's or Windows' conda and pip print as well. */
 static bool linux_word_place(const char *low, const char *at, size_t len)
 {
-    return !(at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) && at[len] != '-';
+    return !(at > low && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+           !(at[len] == '-' && !strncmp(at, "linux", len));
+}
+
+/* The first line that names Linux in words (linux_words, each at a place linux_word_place
+ * takes); -1 when none. */
+static long linux_word_line(const dl_paste *p)
+{
+    long best = -1;
+    size_t k;
+    for (k = 0; k < sizeof linux_words / sizeof linux_words[0]; k++) {
+        long at = dl_paste_find_where(p, 0, linux_words[k], linux_word_place);
+        if (at >= 0 && (best < 0 || at < best))
+            best = at;
+    }
+    return best;
 }
 
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
@@ -1749,8 +1764,7 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     at[0] = windows_line(p);
     at[1] = mac_line(p);
-    at[2] = dl_paste_find_any_where(p, linux_words, sizeof linux_words / sizeof linux_words[0],
-                                    linux_word_place);
+    at[2] = linux_word_line(p);
     /* torchrun's "Redirects are currently not supported in Windows or MacOs" names both and
      * is printed on both: it says neither */
     if (at[0] >= 0 && at[0] == at[1] &&
