@@ -1572,8 +1572,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     /* cuDNN refuses only GPUs below compute capability 3.0: beside a named GPU of 3.0 or
      * newer, the cuDNN loaded lacks its architecture: torch's own for a Kepler GPU (3.x),
-     * which the cuDNN of newer builds dropped (a K80 on cu12x; cu118 ran it), else another cuDNN found first (pytorch#20202: a
-     * stray cudnn64_7.dll in System32) or a library built without it (dlib#1263) */
+     * which the cuDNN of newer builds dropped (a K80 on cu12x; cu118 ran it), else another
+     * cuDNN found first (pytorch#20202: a stray cudnn64_7.dll in System32) or a library
+     * built without it (dlib#1263) */
     if (!strcmp(id, "gpu_arch_dropped") && signature &&
         !strcmp(signature, "cudnn_arch_mismatch") && gpu->hi && gpu->lo >= 30)
         return dl_gpu_below_every_wheel(k, f, gpu) || gpu->hi < 50 ? id
