@@ -227,73 +227,64 @@ void dl_explain_gpu_unused_on_fresh_windows(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
-/* The value a line assigns to CUDA_VISIBLE_DEVICES ("export CUDA_VISIBLE_DEVICES=1",
- * "os.environ['CUDA_VISIBLE_DEVICES'] = '7'", "set CUDA_VISIBLE_DEVICES=-1"): true when it
- * hides the first GPU (empty, -1, or a list that starts past index 0), the setting that
- * leaves a one-GPU machine with none. */
-static bool hides_first_gpu_by(const char *low, const char *var)
+/* What the value a line assigns to a GPU-selecting variable does ("export
+ * CUDA_VISIBLE_DEVICES=1", "os.environ['CUDA_VISIBLE_DEVICES'] = '7'", "set
+ * CUDA_VISIBLE_DEVICES=-1"): hides every GPU (empty, -1, NoDevFiles), skips the first (a list
+ * that starts past index 0: a one-GPU machine is left with none), or neither. */
+typedef enum { HIDES_NONE, HIDES_ALL, HIDES_FIRST } gpu_hiding;
+
+static gpu_hiding hiding_by(const char *low, const char *var)
 {
     const char *at = strstr(low, var);
     if (!at)
-        return false;
+        return HIDES_NONE;
     at += strlen(var);
     at += strspn(at, "\"'] ");
     if (*at != '=')
-        return false;
+        return HIDES_NONE;
     at++;
     /* an empty quoted value before the command: CUDA_VISIBLE_DEVICES="" python ... */
     if ((at[0] == '"' && at[1] == '"') || (at[0] == '\'' && at[1] == '\''))
-        return true;
+        return HIDES_ALL;
     at += strspn(at, " \"'");
     if (*at == '\0' || *at == ' ' || *at == '`')
-        return true;
+        return HIDES_ALL;
     if (at[0] == '-' && at[1] == '1')
-        return true;
+        return HIDES_ALL;
     /* what Grid Engine and some Slurm setups export for a job given no GPU */
     if (!strncmp(at, "nodevfiles", 10))
-        return true;
-    return *at >= '1' && *at <= '9';
+        return HIDES_ALL;
+    return *at >= '1' && *at <= '9' ? HIDES_FIRST : HIDES_NONE;
 }
 
 static bool hides_first_gpu(const char *low)
 {
-    return hides_first_gpu_by(low, "cuda_visible_devices");
+    return hiding_by(low, "cuda_visible_devices") != HIDES_NONE;
+}
+
+/* The first line where var hides a GPU, and how in *how; -1 when none. */
+static long hiding_line(const dl_paste *p, const char *var, gpu_hiding *how)
+{
+    long i;
+    *how = HIDES_NONE;
+    for (i = dl_paste_find(p, 0, var); i >= 0; i = dl_paste_find(p, (size_t)i + 1, var))
+        if ((*how = hiding_by(p->lines[i].lower, var)) != HIDES_NONE)
+            return i;
+    return -1;
 }
 
 /* AMD's variables: HIP_VISIBLE_DEVICES numbers the GPUs that ROCR_VISIBLE_DEVICES left,
- * from 0, so both set to the same GPU (or either to nothing) hides every one; the line of
- * the first that does, -1 when none. */
+ * from 0, so both set past the first GPU (or either to nothing) hides every one; the line of
+ * the first that does, -1 when none. A number in one of them alone is a GPU that may
+ * exist. */
 static long amd_variable_hiding(const dl_paste *p)
 {
-    static const char *const vars[] = {"hip_visible_devices", "rocr_visible_devices"};
-    long hip = -1, rocr = -1, i;
-    for (i = dl_paste_find(p, 0, vars[0]); i >= 0 && hip < 0;
-         i = dl_paste_find(p, (size_t)i + 1, vars[0]))
-        if (hides_first_gpu_by(p->lines[i].lower, vars[0]))
-            hip = i;
-    for (i = dl_paste_find(p, 0, vars[1]); i >= 0 && rocr < 0;
-         i = dl_paste_find(p, (size_t)i + 1, vars[1]))
-        if (hides_first_gpu_by(p->lines[i].lower, vars[1]))
-            rocr = i;
-    /* a number above 0 in one of them alone is a GPU that may exist: only an empty value
-     * hides every GPU then */
+    gpu_hiding hip_how, rocr_how;
+    long hip = hiding_line(p, "hip_visible_devices", &hip_how),
+         rocr = hiding_line(p, "rocr_visible_devices", &rocr_how);
     if (hip >= 0 && rocr >= 0)
         return hip < rocr ? hip : rocr;
-    for (i = 0; i < 2; i++) {
-        long at = i ? rocr : hip;
-        const char *v = at >= 0 ? strstr(p->lines[at].lower, vars[i]) : NULL;
-        if (v) {
-            v += strlen(vars[i]);
-            v += strspn(v, "\"'] ");
-            if (*v == '=') {
-                v++;
-                if (*v == '\0' || *v == ' ' || (v[0] == '"' && v[1] == '"') ||
-                    (v[0] == '\'' && v[1] == '\'') || (v[0] == '-' && v[1] == '1'))
-                    return at;
-            }
-        }
-    }
-    return -1;
+    return hip_how == HIDES_ALL ? hip : rocr_how == HIDES_ALL ? rocr : -1;
 }
 
 /* A line that prints the variable ("echo $CUDA_VISIBLE_DEVICES", "echo

@@ -522,19 +522,26 @@ static void interpreter_build(const char *low, dl_facts *f, dl_text_facts *w, si
     }
 }
 
-/* The first line at or after from holding any of words; -1 when none. One search over the
- * whole text per word (a 10 MB log stays fast). */
-static long first_line_from(const dl_paste *p, size_t from, const char *const *words,
-                            size_t n)
+/* The first line at or after from holding any of words at a place accept takes (NULL: any
+ * place); -1 when none. One search over the whole text per word (a 10 MB log stays fast). */
+static long first_line_where(const dl_paste *p, size_t from, const char *const *words,
+                             size_t n, dl_paste_accept_fn accept)
 {
     long best = -1;
     size_t k;
     for (k = 0; k < n; k++) {
-        long at = dl_paste_find(p, from, words[k]);
+        long at = accept ? dl_paste_find_where(p, from, words[k], accept)
+                         : dl_paste_find(p, from, words[k]);
         if (at >= 0 && (best < 0 || at < best))
             best = at;
     }
     return best;
+}
+
+static long first_line_from(const dl_paste *p, size_t from, const char *const *words,
+                            size_t n)
+{
+    return first_line_where(p, from, words, n, NULL);
 }
 
 static long first_line_of(const dl_paste *p, const char *const *words, size_t n)
@@ -1731,19 +1738,6 @@ static bool linux_word_place(const char *low, const char *at, size_t len)
            !(at[len] == '-' && !strncmp(at, "linux", len));
 }
 
-/* The first line that names Linux in words (linux_words, each at a place linux_word_place
- * takes); -1 when none. */
-static long linux_word_line(const dl_paste *p)
-{
-    long best = -1;
-    size_t k;
-    for (k = 0; k < sizeof linux_words / sizeof linux_words[0]; k++) {
-        long at = dl_paste_find_where(p, 0, linux_words[k], linux_word_place);
-        if (at >= 0 && (best < 0 || at < best))
-            best = at;
-    }
-    return best;
-}
 
 /* "Windows 10", "on windows", "OSX", "mac 13.0", "M1 Mac", "Ubuntu 22.04" in prose or an
  * issue form: the first mention. */
@@ -1764,7 +1758,8 @@ static void os_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     }
     at[0] = windows_line(p);
     at[1] = mac_line(p);
-    at[2] = linux_word_line(p);
+    at[2] = first_line_where(p, 0, linux_words, sizeof linux_words / sizeof linux_words[0],
+                             linux_word_place);
     /* torchrun's "Redirects are currently not supported in Windows or MacOs" names both and
      * is printed on both: it says neither */
     if (at[0] >= 0 && at[0] == at[1] &&
