@@ -30,23 +30,15 @@ static bool requirement_named(const dl_paste *p, char *out, size_t n)
 }
 
 /* torch's own packages, whose wheels the torch rows already speak of */
-static bool torch_family(const char *name)
-{
-    static const char *const names[] = {"torch", "torchvision", "torchaudio", "pytorch",
-                                        "torchtext", "torchdata"};
-    size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0]; k++)
-        if (!strcmp(name, names[k]))
-            return true;
-    return false;
-}
+#define TORCH_FAMILY "torch;torchvision;torchaudio;pytorch;torchtext;torchdata"
 
 void dl_explain_other_package_for_python(dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "python_unsupported");
     char name[64], *title;
     if (!x || !dl_finding_fix_is_only(x, TORCH_FIX) ||
-        !requirement_named(&e->paste, name, sizeof name) || torch_family(name))
+        !requirement_named(&e->paste, name, sizeof name) ||
+        dl_semicolon_list_has(TORCH_FAMILY, name))
         return;
     title = dl_fmt("pip found no release of %s for this Python: its releases support other "
                    "Python versions (not a torch problem)",
