@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "explain/text_cause.h"
+#include "explain/text_marks.h"
 #include "facts/query.h"
 
 /* Whether the text holds any of a static list of words (the list's own length). */
@@ -310,4 +311,19 @@ void dl_explain_notebook_restart_note(dl_explanation *e)
                      "top again, skipping the install cell; if it still does not import, !pip "
                      "installed it into another Python than the kernel's: install with %pip "
                      "install in the notebook, which uses the kernel's own");
+}
+
+/* Paddle's loader looks for libcuda.so in the CUDA toolkit's folder first and warns when it
+ * is not there, then finds the driver's copy (WSL's /usr/lib/wsl/lib, the driver's
+ * /usr/lib): when its own GPU self-check passes after the warning, the warning is noise. */
+void dl_explain_paddle_libcuda_warning_note(dl_explanation *e)
+{
+    if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "paddle depends on") < 0 ||
+        !dl_text_gpu_self_check_passed(&e->paste))
+        return;
+    dl_strv_add_once(&e->notes,
+                     "Paddle's warning that libcuda.so \"is not configured correctly\" comes from "
+                     "its first place to look (the CUDA toolkit's folder); its GPU self-check "
+                     "passed after it, so it found the driver's library and the GPU works: the "
+                     "warning can be ignored");
 }

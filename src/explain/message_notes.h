@@ -33,5 +33,7 @@ void dl_explain_half_on_cpu_note(dl_explanation *e);
 /* A note for a package installed in a running notebook that does not import: restart
  * the kernel. */
 void dl_explain_notebook_restart_note(dl_explanation *e);
+/* Paddle's libcuda warning before its own GPU self-check passed: noise. */
+void dl_explain_paddle_libcuda_warning_note(dl_explanation *e);
 
 #endif

@@ -1514,6 +1514,25 @@ static bool cpu_build_only_wanted(const dl_paste *p)
     return writer_wants_cpu_build(p) && dl_paste_find_any(p, got, sizeof got / sizeof got[0]) < 0;
 }
 
+/* The causes that a passed GPU self-check disproves when the text's only trouble is the
+ * driver's library: Paddle's loader lines all name libcuda (a missing cuDNN or cuBLAS would
+ * still fail later, beyond the self-check's small program). */
+static bool libcuda_cause_disproved(const dl_paste *p, const char *signature, const char *id)
+{
+    long i;
+    if (!dl_text_gpu_self_check_passed(p))
+        return false;
+    if (!strcmp(id, "wsl_libcuda_path") || !strcmp(id, "libcuda_not_found"))
+        return true;
+    if (!signature || strcmp(signature, "paddle_dynload_libs_missing") != 0)
+        return false;
+    for (i = dl_paste_find(p, 0, "paddle depends on"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "paddle depends on"))
+        if (!strstr(p->lines[i].lower, "libcuda."))
+            return false;
+    return true;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
@@ -1522,6 +1541,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (settled)
         *settled = false;
     if (gpu_unreachable_cause(id) && dl_text_cuda_tensor_line(p) >= 0)
+        return "";
+    if (libcuda_cause_disproved(p, signature, id))
         return "";
     if (signature && !strcmp(signature, "conda_virtual_cuda_too_old") &&
         conda_driver_cuda_suffices(p))
@@ -1642,8 +1663,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "no_gpu_visible") && dl_paste_find(p, 0, "xpu") >= 0)
         return id;
     /* nvidia-smi failing inside a Slurm job that asked for no GPU: the job sees no device
-     * file, the node's driver is not the question (slurm_job_without_gpu reads it) */
-    if (!strcmp(id, "driver_not_loaded") && slurm_job_without_gpu_request(p))
+     * file, the node's driver is not the question (slurm_job_without_gpu reads it); a
+     * message that names the nvidia_uvm module is the node's own (enroot#106) */
+    if (!strcmp(id, "driver_not_loaded") && slurm_job_without_gpu_request(p) &&
+        !(signature && strstr(signature, "uvm")))
         return "";
     if (!strcmp(id, "no_gpu_visible") && strcmp(cuda_on_a_mac(p, f, id), id) == 0)
         return gpus_hidden(p, f, id);

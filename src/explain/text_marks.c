@@ -604,6 +604,20 @@ long dl_text_cuda_tensor_line(const dl_paste *p)
     return -1;
 }
 
+bool dl_text_gpu_self_check_passed(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "works well on"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "works well on"))
+        if (strstr(p->lines[i].lower, "paddle") && strstr(p->lines[i].lower, "gpu"))
+            return true;
+    for (i = dl_paste_find(p, 0, "created device"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "created device"))
+        if (strstr(p->lines[i].lower, "device:gpu:"))
+            return true;
+    return false;
+}
+
 bool dl_text_cuda_build_named(const dl_paste *p)
 {
     static const char *const marks[] = {"download.pytorch.org/whl/cu", "+cu", "cudatoolkit",

@@ -46,6 +46,12 @@ long dl_text_gpu_unused_line(const dl_paste *p);
  * cuda:0" (a tensor left on the CPU beside one on the GPU) or a tensor's repr with
  * device='cuda:0'. That run's torch had CUDA and reached the GPU; -1 when none. */
 long dl_text_cuda_tensor_line(const dl_paste *p);
+/* A framework's own GPU self-check passed ("PaddlePaddle works well on 1 GPU" from
+ * paddle.utils.run_check(), TensorFlow's "Created device ... device:GPU:0"): the driver's
+ * library loads, so a warning before it that libcuda.so was not found where the framework
+ * looked first (Paddle tries the CUDA toolkit's folder, WSL keeps it in /usr/lib/wsl/lib)
+ * is no cause. */
+bool dl_text_gpu_self_check_passed(const dl_paste *p);
 
 /* The text shows a CUDA build was asked for: its index, a +cuXYZ tag, conda's CUDA
  * packages. Then the CPU build is not the likely reading. */

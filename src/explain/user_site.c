@@ -37,8 +37,12 @@ static bool env_prompt(const char *low)
 
 static bool env_active(const dl_paste *p)
 {
+    /* an app's own interpreter is an environment too: Krita AI Diffusion's .server,
+     * ComfyUI portable's python_embeded, the one-click installers' installer_files */
     static const char *const marks[] = {"\\envs\\", "/envs/", "conda activate",
-                                        "\\venv\\scripts\\", "/venv/bin/"};
+                                        "\\venv\\scripts\\", "/venv/bin/",
+                                        "\\.server\\", "\\python_embeded\\",
+                                        "\\installer_files\\env"};
     size_t i;
     if (dl_paste_find_any(p, marks, sizeof marks / sizeof marks[0]) >= 0)
         return true;
@@ -61,10 +65,14 @@ void dl_explain_user_site_torch(dl_explanation *e)
         "`python -c \"import torch, sys; print(torch.__file__, "
         "sys.prefix)\"` in the environment"};
     /* the user site's torch got past its import and failed at its work (a port taken in
-     * torch/distributed): which torch runs is then no cause of that error, only a question */
+     * torch/distributed): which torch runs is then no cause of that error, only a question;
+     * unless that torch is a CPU build (krita-ai-diffusion#116: the plugin's own Python
+     * imported the user site's CPU torch) */
     static const char *const import_trouble[] = {"importerror", "modulenotfounderror",
                                                  "attributeerror", "undefined symbol", "oserror",
-                                                 ".dll", "cannot import", "no module named"};
+                                                 ".dll", "cannot import", "no module named",
+                                                 /* the user site's torch is a CPU build */
+                                                 "not compiled with cuda enabled"};
     long line = user_site_torch_line(&e->paste);
     if (line < 0 || dl_findings_has(&e->findings, "torch_shadowed") || !env_active(&e->paste))
         return;

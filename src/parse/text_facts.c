@@ -195,6 +195,11 @@ static const char *line_os(const char *low)
      * at \"/home/vsts/work/1/s/...\"": torch-directml's Windows wheels are built there) */
     if (strstr(low, "internal assert failed at") || strstr(low, "/home/vsts/"))
         return NULL;
+    /* an environment marker names the systems a requirement is for, not this one (pip's
+     * "Ignoring bitsandbytes: markers 'sys_platform == \"darwin\"' don't match your
+     * environment" on Windows) */
+    if (strstr(low, "sys_platform") || strstr(low, "platform_system"))
+        return NULL;
     /* Python's "DLL load failed" is Windows' loader's message alone */
     if (strstr(low, "winerror") || drive_path(low) || strstr(low, ".dll") ||
         strstr(low, "dll load failed") || strstr(low, "os: microsoft windows") ||
