@@ -133,6 +133,7 @@ static const struct {
     {"extension_mismatch", "package_module_dll_load_failed"},
     {"index_unreachable", "pip_ssl_module_missing"},
     {"torchvision_mismatch", "torchvision_nms"},
+    {"omp_duplicate_runtime", "omp_15"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)

@@ -157,19 +157,33 @@ static long macos_version(const dl_paste *p, long *line)
     return -1;
 }
 
-/* The macOS the running torch's MPS needs, from its message ("The MPS backend is supported
- * on MacOS 12.3+"): torch 2.5 and later need 13.0 but kept the 12.3 message
- * (pytorch/pytorch#139425), so with a torch of 2.5 or later named the need is 13.0; with
- * none named, a 12.x at or above 12.3 can only be behind that 13.0. */
-static long mps_needs(const dl_explanation *e, const char *low, long os)
+/* The macOS the named torch's MPS needs: 12.3, 13.0 from torch 2.5 on
+ * (pytorch/pytorch#139425), 14.0 from 2.9 on (pytorch/pytorch#162921: "in 2.9+ MPS is only
+ * supported on MacOS Sonoma+"); 0 when no torch is named. */
+static long mps_floor_of_torch(const dl_explanation *e)
 {
     const char *torch = dl_q_first_torch_version(&e->facts);
     unsigned major = 0, minor = 0;
+    if (!torch || sscanf(torch, "%u.%u", &major, &minor) != 2)
+        return 0;
+    if (major > 2 || (major == 2 && minor >= 9))
+        return 1400;
+    return major == 2 && minor >= 5 ? 1300 : 1203;
+}
+
+/* The macOS the running torch's MPS needs, from its message ("The MPS backend is supported
+ * on MacOS 12.3+") and the torch named: the messages lagged the need (2.5 to 2.8 kept
+ * "12.3+" while needing 13.0, the 2.9 and 2.10 builds said "13.0+" while needing 14.0:
+ * pytorch/pytorch#164943), so the higher of the two counts; with no torch named, a 12.x at
+ * or above 12.3 can only be behind 13.0. */
+static long mps_needs(const dl_explanation *e, const char *low, long os)
+{
     long needs = version_after(strstr(low, "supported on macos") + strlen("supported on macos"));
+    long floor = mps_floor_of_torch(e);
+    if (floor)
+        return needs > floor ? needs : floor;
     if (needs != 1203)
         return needs;
-    if (torch && sscanf(torch, "%u.%u", &major, &minor) == 2)
-        return major > 2 || (major == 2 && minor >= 5) ? 1300 : 1203;
     /* no torch named: a 12.x at or above 12.3 gets this message only from a torch that
      * needs 13.0 (or from a Mac without a Metal device, which a 12.x Mac rarely is) */
     return os < 1300 ? 1300 : 0;
@@ -190,26 +204,24 @@ static long mps_built_not_available(const dl_paste *p)
                                                                                         : -1;
 }
 
-/* The macOS the named torch's MPS needs when its message is not in the text: 12.3, or 13.0
- * from torch 2.5 on (pytorch/pytorch#139425); 12.3 when no torch is named. */
+/* The macOS the named torch's MPS needs when its message is not in the text; 12.3 when no
+ * torch is named. */
 static long mps_floor(const dl_explanation *e)
 {
-    const char *torch = dl_q_first_torch_version(&e->facts);
-    unsigned major = 0, minor = 0;
-    if (torch && sscanf(torch, "%u.%u", &major, &minor) == 2 &&
-        (major > 2 || (major == 2 && minor >= 5)))
-        return 1300;
-    return 1203;
+    long floor = mps_floor_of_torch(e);
+    return floor ? floor : 1203;
 }
 
 void dl_explain_mps_needs_newer_macos(dl_explanation *e)
 {
     static const dl_text_cause cause = {
         "driver_too_old",
-        "This macOS is older than the running torch's MPS backend needs (torch 2.5 and later "
-        "need macOS 13.0 though their message says 12.3+): torch cannot use the Mac's GPU",
-        "# update macOS (13.0 or later for torch 2.5+, 14.0 where the message says so), or "
-        "keep this macOS with torch 2.4.1, the last release whose MPS runs on 12.3",
+        "This macOS is older than the running torch's MPS backend needs (torch 2.5 to 2.8 "
+        "need macOS 13.0 though their message says 12.3+; 2.9 and later need 14.0 though "
+        "some say 13.0+): torch cannot use the Mac's GPU",
+        "# update macOS (14.0 Sonoma or later for torch 2.9+, 13.0 for torch 2.5 to 2.8), or "
+        "keep this macOS with the last torch whose MPS runs on it: 2.8.0 on macOS 13, 2.4.1 "
+        "on 12.3 to 12.x",
         {NULL},
         "`sw_vers` and `python -c \"import torch; print(torch.__version__)\"`"};
     const dl_paste *p = &e->paste;

@@ -1143,8 +1143,10 @@ static bool cuda_named_on_line(const char *low)
  * CUDA. */
 static bool cuda_beyond_labels(const dl_paste *p)
 {
+    /* with the values a Mac's report gives them ("GPU models and configuration: No CUDA") */
     static const char *const labels[] = {"cuda used to build", "is cuda available",
-                                         "cuda runtime version", "cuda_module_loading"};
+                                         "cuda runtime version", "cuda_module_loading",
+                                         ": no cuda"};
     long i;
     for (i = dl_paste_find(p, 0, "cuda"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "cuda")) {
         bool label = false;
@@ -1703,6 +1705,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return other_vendor_asks_cuda(p, id);
     if (!strcmp(id, "cpu_only_build") && strcmp(cpu_run_reported(p, f, id), id) != 0)
         return cpu_run_reported(p, f, id);
+    /* a Mac's collect_env says "CUDA used to build PyTorch: None" and "Is CUDA available:
+     * False" whatever failed: no build there has CUDA, so only a text that asks for CUDA
+     * makes it the Mac's cause (pytorch/pytorch#164943: an MPS error) */
+    if (!strcmp(id, "cpu_only_build") && signature && !strcmp(signature, "collect_env_cpu") &&
+        dl_q_text_is(&f->os.family, "macos") && !nvidia_gpu_named(f) &&
+        dl_paste_find(p, 0, "not compiled with cuda") < 0)
+        return mac_asks_cuda(p, "no_cuda_on_macos");
     if (!strcmp(id, "cpu_only_build") || !strcmp(id, "no_driver_installed") ||
         !strcmp(id, "no_gpu_visible"))
         return cuda_on_a_mac(p, f, id);
