@@ -15,6 +15,7 @@
 #include "explain/gpu_wheel_text.h"
 #include "explain/rocm_text.h"
 #include "explain/text_marks.h"
+#include "explain/torch_pulled.h"
 #include "explain/checkpoint_text.h"
 #include "explain/install_text.h"
 #include "explain/mac_text.h"
@@ -435,6 +436,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_torchvision_image_warning_beside_error(out);
     dl_explain_torchvision_pair_from_table(k, out);
     dl_explain_wheel_for_other_torch(out);
+    dl_explain_torch_pulled_by_xformers(out);
     dl_explain_domain_requirement_warning(out);
     dl_explain_lcuda_flag_named(out);
     dl_explain_oom_in_words(out);

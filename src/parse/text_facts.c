@@ -2067,11 +2067,14 @@ static bool more_exact(const char *later, const char *first)
 }
 
 /* torch's version said in words, where nothing else gave it: the first line that names
- * one, or a later one that says the same release more exactly. */
+ * one, or a later one that says the same release more exactly; an installer's own word on
+ * the installed torch (pip's "but you have torch 2.0.1") outranks the writer's prose
+ * before it ("with torch version 2.0.0"). */
 static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     char v[48], best[48] = "";
     long at, best_at = -1;
+    bool best_beside = false;
     if (f->pythons.count && (python(f)->runtime.version.value ||
                              (python(f)->site_packages.count && installed_torch(f)->version.value)))
         return;
@@ -2082,12 +2085,13 @@ static void torch_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
          * default value of ... weights_only"): that release, not the one installed */
         if (strstr(low, "we changed"))
             continue;
-        if (!torch_installed_beside(low, v, sizeof v) &&
-            (asks_before_torch(low) || !torch_version_in(low, v, sizeof v)))
+        bool beside = torch_installed_beside(low, v, sizeof v);
+        if (!beside && (asks_before_torch(low) || !torch_version_in(low, v, sizeof v)))
             continue;
-        if (best_at < 0 || more_exact(v, best)) {
+        if (best_at < 0 || more_exact(v, best) || (beside && !best_beside)) {
             snprintf(best, sizeof best, "%s", v);
             best_at = at;
+            best_beside = beside;
         }
     }
     if (best_at >= 0)
