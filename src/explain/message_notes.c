@@ -313,9 +313,10 @@ void dl_explain_notebook_restart_note(dl_explanation *e)
                      "install in the notebook, which uses the kernel's own");
 }
 
-/* Paddle's loader looks for libcuda.so in the CUDA toolkit's folder first and warns when it
- * is not there, then finds the driver's copy (WSL's /usr/lib/wsl/lib, the driver's
- * /usr/lib): when its own GPU self-check passes after the warning, the warning is noise. */
+/* Paddle's loader tries libcuda.so first where the driver's library is not (the CUDA
+ * toolkit's folder, the unversioned name) and warns, then finds the driver's copy (WSL's
+ * /usr/lib/wsl/lib, the driver's /usr/lib): when the GPU opens after the warning, the
+ * warning is noise. */
 void dl_explain_paddle_libcuda_warning_note(dl_explanation *e)
 {
     if (dl_text_cause_read(e) || dl_paste_find(&e->paste, 0, "paddle depends on") < 0 ||
@@ -323,7 +324,7 @@ void dl_explain_paddle_libcuda_warning_note(dl_explanation *e)
         return;
     dl_strv_add_once(&e->notes,
                      "Paddle's warning that libcuda.so \"is not configured correctly\" comes from "
-                     "its first place to look (the CUDA toolkit's folder); its GPU self-check "
-                     "passed after it, so it found the driver's library and the GPU works: the "
-                     "warning can be ignored");
+                     "its first try (a folder or a file name where the driver's library is not); "
+                     "the GPU opened after it (its device note or self-check), so the driver's "
+                     "library was found and the GPU works: the warning can be ignored");
 }

@@ -611,6 +611,12 @@ bool dl_text_gpu_self_check_passed(const dl_paste *p)
          i = dl_paste_find(p, (size_t)i + 1, "works well on"))
         if (strstr(p->lines[i].lower, "paddle") && strstr(p->lines[i].lower, "gpu"))
             return true;
+    /* Paddle's note on the device it opened: the driver API version comes from libcuda */
+    for (i = dl_paste_find(p, 0, "gpu compute capability:"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "gpu compute capability:"))
+        if (strstr(p->lines[i].lower, "driver api version: ") &&
+            isdigit((unsigned char)strstr(p->lines[i].lower, "driver api version: ")[20]))
+            return true;
     for (i = dl_paste_find(p, 0, "created device"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, "created device"))
         if (strstr(p->lines[i].lower, "device:gpu:"))

@@ -47,7 +47,8 @@ long dl_text_gpu_unused_line(const dl_paste *p);
  * device='cuda:0'. That run's torch had CUDA and reached the GPU; -1 when none. */
 long dl_text_cuda_tensor_line(const dl_paste *p);
 /* A framework's own GPU self-check passed ("PaddlePaddle works well on 1 GPU" from
- * paddle.utils.run_check(), TensorFlow's "Created device ... device:GPU:0"): the driver's
+ * paddle.utils.run_check(), Paddle's "Please NOTE: device: 0, GPU Compute Capability: 8.6,
+ * Driver API Version: 12.2", TensorFlow's "Created device ... device:GPU:0"): the driver's
  * library loads, so a warning before it that libcuda.so was not found where the framework
  * looked first (Paddle tries the CUDA toolkit's folder, WSL keeps it in /usr/lib/wsl/lib)
  * is no cause. */
