@@ -1535,6 +1535,18 @@ static bool libcuda_cause_disproved(const dl_paste *p, const char *signature, co
     return true;
 }
 
+/* torch_python.dll, of all torch's DLLs, fails to load from a torch an add-on keeps for its
+ * host app (Blender's .python_dependencies): the others loaded, and this one needs the
+ * Python DLL of the version it was built for, which the app's Python is not
+ * (carson-katri/dream-textures#293: the add-on installed from a newer Blender, run in 3.0). */
+static bool vendored_torch_for_other_python(const dl_paste *p)
+{
+    static const char *const vendored[] = {".python_dependencies", "blender foundation"};
+    long line = dl_paste_find(p, 0, "torch_python.dll");
+    return line >= 0 && strstr(p->lines[line].lower, "error loading") &&
+           dl_paste_find_any(p, vendored, sizeof vendored / sizeof vendored[0]) >= 0;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
@@ -1546,6 +1558,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (libcuda_cause_disproved(p, signature, id))
         return "";
+    if (!strcmp(id, "win_dll_dependency_missing") && vendored_torch_for_other_python(p))
+        return "wheel_tag_mismatch";
     if (signature && !strcmp(signature, "conda_virtual_cuda_too_old") &&
         conda_driver_cuda_suffices(p))
         return "";
