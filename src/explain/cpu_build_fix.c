@@ -40,6 +40,20 @@ static bool pypi_build(const dl_knowledge *k, const char *release, bool windows,
     return true;
 }
 
+/* xformers listed beside the CPU torch ("xformers: 0.0.27", "xformers==0.0.27"): each of its
+ * releases is built for one torch, so the new torch alone leaves it behind
+ * (Comfy-Org/ComfyUI#5281: uninstall both, then install them together from the index). */
+static void xformers_note(const dl_explanation *e, dl_finding *x)
+{
+    static const char *const listed[] = {"xformers:", "xformers==", "xformers version",
+                                         "xformers 0."};
+    if (dl_paste_find_any(&e->paste, listed, sizeof listed / sizeof listed[0]) < 0)
+        return;
+    dl_fix_note(x, "xformers, listed here, is built for one torch release: add xformers to "
+                   "that command (from the same index) so it comes for the new torch, or "
+                   "uninstall it (python -m pip uninstall -y xformers)");
+}
+
 void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *rel = dl_knowledge_at(k, DL_TABLE_torch_releases);
@@ -82,6 +96,7 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
                       "https://download.pytorch.org/whl/%s",
                    release, vision && *vision ? " torchvision==" : "", vision ? vision : "",
                    audio && *audio ? " torchaudio==" : "", audio ? audio : "", variant);
+    xformers_note(e, x);
     if (driver) {
         char have[16];
         dl_cuda_version_from_int(driver, have, sizeof have);
