@@ -913,8 +913,9 @@ static void blank_unticked(char *low)
 }
 
 /* An issue form's example in a key, "OS (e.g., Linux):" or "PyTorch Version (e.g. 1.0):",
- * is the form's and not the writer's: the lower-case copy blanks it (the same length, as
- * above), so that an empty answer reads as no answer. */
+ * and its list of choices, "(Linux, Windows, ...)", are the form's and not the writer's:
+ * the lower-case copy blanks them (the same length, as above), so that an empty answer
+ * reads as no answer. */
 static void blank_examples(char *low)
 {
     char *at = low;
@@ -927,6 +928,15 @@ static void blank_examples(char *low)
         if (close[1 + strspn(close + 1, " *")] == ':')
             memset(at, ' ', (size_t)(close - at + 1));
         at = close + 1;
+    }
+    /* a form's list of choices ending in an ellipsis, "What operating system (Linux,
+     * Windows, ...) and version?": the form's, not the writer's */
+    for (at = strchr(low, '('); at; at = strchr(at + 1, '(')) {
+        char *close = strchr(at, ')');
+        if (!close)
+            return;
+        if (close - at > 5 && !strncmp(close - 5, ", ...", 5))
+            memset(at, ' ', (size_t)(close - at + 1));
     }
 }
 
