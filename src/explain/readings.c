@@ -1547,6 +1547,18 @@ static bool vendored_torch_for_other_python(const dl_paste *p)
            dl_paste_find_any(p, vendored, sizeof vendored / sizeof vendored[0]) >= 0;
 }
 
+/* collect_env's "GPU models and configuration: GPU 0: NVIDIA GH200 480GB" (nvidia-smi's
+ * list, so the driver answered where collect_env ran) */
+static bool collect_env_lists_nvidia_gpu(const dl_paste *p)
+{
+    long i = dl_paste_find(p, 0, "gpu models and configuration:");
+    if (i < 0)
+        return false;
+    if (strstr(p->lines[i].lower, "gpu 0: nvidia"))
+        return true;
+    return (size_t)i + 1 < p->count && !strncmp(p->lines[i + 1].lower, "gpu 0: nvidia", 13);
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
@@ -1734,6 +1746,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "docker_no_gpu_passthrough") &&
         (other_vendor_only(p, f) || other_vendor_in_words(p)))
         return "non_nvidia_gpu";
+    /* collect_env listed the GPU (nvidia-smi answered where it ran): whatever container
+     * the text names, the GPU reached it */
+    if (!strcmp(id, "docker_no_gpu_passthrough") && collect_env_lists_nvidia_gpu(p))
+        return "";
     /* a Jetson's container with pip's torch reads cpu_only_build (container_text.c) */
     if (!strcmp(id, "docker_no_gpu_passthrough"))
         return dl_container_jetson_torch(p, f, id);

@@ -3,6 +3,7 @@
 #include "base/str.h"
 #include "explain/text_cause.h"
 #include "rules/finding.h"
+#include "rules/fixes.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -34,7 +35,7 @@ static bool version_after(const char *low, const char *key, char *out, size_t ca
  * torchtext...) "require torch==X, but you have torch Y" with the same X and Y, X not Y.
  * Fills want (X) and have (Y); returns the first such line, -1 when fewer agree. */
 static long companions_left_behind(const dl_paste *p, int least, char *want, size_t wn,
-                                   char *have, size_t hn)
+                                   char *have, size_t hn, dl_buf *names)
 {
     long i, first = -1;
     int agree = 0;
@@ -48,8 +49,13 @@ static long companions_left_behind(const dl_paste *p, int least, char *want, siz
             snprintf(have, hn, "%s", h);
             first = i;
         }
-        if (!strcmp(w, want) && !strcmp(h, have))
+        if (!strcmp(w, want) && !strcmp(h, have)) {
             agree++;
+            if (names)
+                dl_buf_printf(names, "%s%.*s", names->len ? ", " : "",
+                              (int)strcspn(p->lines[i].text + strspn(p->lines[i].text, " "), " "),
+                              p->lines[i].text + strspn(p->lines[i].text, " "));
+        }
     }
     return agree >= least ? first : -1;
 }
@@ -96,7 +102,7 @@ void dl_explain_torch_pulled_by_xformers(dl_explanation *e)
      * alone need two that agree */
     long conflict = pulled < 0 ? -1
                                : companions_left_behind(&e->paste, logged ? 1 : 2, want,
-                                                        sizeof want, have, sizeof have);
+                                                        sizeof want, have, sizeof have, NULL);
     dl_finding *x;
     if (conflict < 0)
         return;
@@ -107,4 +113,22 @@ void dl_explain_torch_pulled_by_xformers(dl_explanation *e)
     else
         x = dl_text_cause_add(e, &cause, conflict, pulled);
     dl_finding_fix(x, "python -m pip install torch==%s xformers", want);
+}
+
+void dl_explain_companions_left_behind_note(dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "torchvision_mismatch");
+    char want[32], have[32];
+    dl_buf names = {0};
+    if (!x || !dl_findings_has_failure(&e->findings, "torchvision_mismatch") ||
+        companions_left_behind(&e->paste, 2, want, sizeof want, have, sizeof have, &names) < 0) {
+        dl_buf_free(&names);
+        return;
+    }
+    dl_fix_note(x, "%s were all installed for torch %s, and torch %s replaced it (a requirements "
+                   "file or a notebook cell pinned it): either put torch %s back (python -m pip "
+                   "install torch==%s, from the index of its build), or install the release of "
+                   "each of them made for torch %s, together in one command",
+                names.data, want, have, want, want, have);
+    dl_buf_free(&names);
 }

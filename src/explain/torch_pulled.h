@@ -11,4 +11,9 @@
  * torch X back with an xformers built for it, in one command. */
 void dl_explain_torch_pulled_by_xformers(dl_explanation *e);
 
+/* The same agreement of two or more companions without xformers to blame (a requirements
+ * file or a notebook cell pinned the other torch): torchvision_mismatch's fix gets a note
+ * naming every companion left behind, and the two ways out. */
+void dl_explain_companions_left_behind_note(dl_explanation *e);
+
 #endif

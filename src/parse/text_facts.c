@@ -1669,8 +1669,9 @@ long dl_text_wsl_line(const dl_paste *p)
     return best;
 }
 
+/* a Raspberry Pi runs Raspberry Pi OS (Raspbian), a Linux */
 static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
-                                          "linux"};
+                                          "linux", "raspberry pi", "raspbian"};
 
 /* os.family is Linux only because of a path form (a site-packages folder, a .so), which pip
  * and Python write alike on a Mac: not "GNU/Linux" or an issue form's "OS: Ubuntu". */
