@@ -1559,6 +1559,19 @@ static bool collect_env_lists_nvidia_gpu(const dl_paste *p)
     return (size_t)i + 1 < p->count && !strncmp(p->lines[i + 1].lower, "gpu 0: nvidia", 13);
 }
 
+/* ptxas refusing "--gpu-name=sm_121a" ("Value 'sm_121a' is not defined for option
+ * 'gpu-name'") names the GPU's own architecture: one that new (sm_90 and above) is newer than
+ * that ptxas (Triton's bundled one), one below sm_50 was dropped by it; the wheel lists of
+ * torch do not enter (triton-lang/triton#8539: a DGX Spark, CUDA 13's ptxas fixed it). */
+static const char *ptxas_gpu_name(const dl_paste *p, const char *id)
+{
+    long i = dl_paste_find(p, 0, "value 'sm_");
+    unsigned sm = 0;
+    if (i < 0 || sscanf(strstr(p->lines[i].lower, "value 'sm_") + 10, "%u", &sm) != 1)
+        return id;
+    return sm >= 90 ? "arch_not_in_wheel" : sm < 50 ? "gpu_arch_dropped" : id;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
@@ -1628,6 +1641,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         !strcmp(signature, "cudnn_arch_mismatch") && gpu->hi && gpu->lo >= 30)
         return dl_gpu_below_every_wheel(k, f, gpu) || gpu->hi < 50 ? id
                                                                      : "ld_library_path_conflict";
+    if (!strcmp(id, "arch_not_in_wheel") && signature &&
+        !strcmp(signature, "ptxas_gpu_name_unknown"))
+        return ptxas_gpu_name(p, id);
     if (!strcmp(id, "arch_not_in_wheel") && (row_reading = build_weighed_by_row(signature, gpu, id)))
         return row_reading;
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
