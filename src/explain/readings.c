@@ -1560,16 +1560,19 @@ static bool collect_env_lists_nvidia_gpu(const dl_paste *p)
 }
 
 /* ptxas refusing "--gpu-name=sm_121a" ("Value 'sm_121a' is not defined for option
- * 'gpu-name'") names the GPU's own architecture: one that new (sm_90 and above) is newer than
- * that ptxas (Triton's bundled one), one below sm_50 was dropped by it; the wheel lists of
- * torch do not enter (triton-lang/triton#8539: a DGX Spark, CUDA 13's ptxas fixed it). */
+ * 'gpu-name'") names the architecture the build asked for: one that new (sm_90 and above) is
+ * the GPU's, newer than that ptxas (Triton's bundled one); the wheel lists of torch do not
+ * enter (triton-lang/triton#8539: a DGX Spark, CUDA 13's ptxas fixed it). */
 static const char *ptxas_gpu_name(const dl_paste *p, const char *id)
 {
     long i = dl_paste_find(p, 0, "value 'sm_");
     unsigned sm = 0;
     if (i < 0 || sscanf(strstr(p->lines[i].lower, "value 'sm_") + 10, "%u", &sm) != 1)
         return id;
-    return sm >= 90 ? "arch_not_in_wheel" : sm < 50 ? "gpu_arch_dropped" : id;
+    /* below sm_50 the build asked for an architecture the toolkit dropped (a project's
+     * hard-coded sm_30, an old apt toolkit first on PATH), which says nothing of the GPU
+     * (utcs-scea/altis#19 on a GTX 1650, NVlabs/instant-ngp#747): no reading */
+    return sm >= 90 ? "arch_not_in_wheel" : sm < 50 ? "" : id;
 }
 
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
