@@ -1547,12 +1547,16 @@ static bool vendored_torch_for_other_python(const dl_paste *p)
            dl_paste_find_any(p, vendored, sizeof vendored / sizeof vendored[0]) >= 0;
 }
 
-/* collect_env's "GPU models and configuration: GPU 0: NVIDIA GH200 480GB" (nvidia-smi's
- * list, so the driver answered where collect_env ran) */
-static bool collect_env_lists_nvidia_gpu(const dl_paste *p)
+/* One collect_env shows both the GPU ("GPU models and configuration: GPU 0: NVIDIA GH200
+ * 480GB", nvidia-smi's list, so the driver answered where it ran) and a torch built without
+ * CUDA: the place that runs this torch sees the GPU, and the build is the fault. A host's
+ * report beside a container's error keeps the container reading (its torch is a CUDA one). */
+static bool collect_env_gpu_beside_cpu_torch(const dl_paste *p)
 {
+    static const char *const cpu_torch[] = {"cuda used to build pytorch: none",
+                                            "cuda used to build pytorch: could not collect"};
     long i = dl_paste_find(p, 0, "gpu models and configuration:");
-    if (i < 0)
+    if (i < 0 || dl_paste_find_any(p, cpu_torch, sizeof cpu_torch / sizeof cpu_torch[0]) < 0)
         return false;
     if (strstr(p->lines[i].lower, "gpu 0: nvidia"))
         return true;
@@ -1765,9 +1769,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     if (!strcmp(id, "docker_no_gpu_passthrough") &&
         (other_vendor_only(p, f) || other_vendor_in_words(p)))
         return "non_nvidia_gpu";
-    /* collect_env listed the GPU (nvidia-smi answered where it ran): whatever container
-     * the text names, the GPU reached it */
-    if (!strcmp(id, "docker_no_gpu_passthrough") && collect_env_lists_nvidia_gpu(p))
+    /* collect_env listed the GPU beside a torch without CUDA: whatever container the text
+     * names, the GPU reached it (pytorch/pytorch#123835: PyPI's aarch64 torch on a GH200) */
+    if (!strcmp(id, "docker_no_gpu_passthrough") && collect_env_gpu_beside_cpu_torch(p))
         return "";
     /* a Jetson's container with pip's torch reads cpu_only_build (container_text.c) */
     if (!strcmp(id, "docker_no_gpu_passthrough"))
