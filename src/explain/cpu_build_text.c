@@ -19,7 +19,9 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
     const char *cuda, *version;
     dl_finding *x;
     size_t i;
+    bool conda;
     if (!py || dl_text_cause_read(e) || dl_findings_has(&e->findings, "cpu_only_build") ||
+        dl_findings_has(&e->findings, "conda_cpu_build_selected") ||
         dl_plan_os_parse(f->os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts))
         return;
@@ -31,16 +33,21 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
     version = py->runtime.version.value ? py->runtime.version.value
               : t                       ? dl_text_or(&t->version, "")
                                         : "";
-    x = dl_finding_add(&e->findings, "cpu_only_build", DL_SEV_FAILURE,
-                       "torch%s%s is a CPU-only build, and the report is about CUDA",
-                       *version ? " " : "", version);
+    /* conda's own pick of the CPU variant has conda's fix, not a wheel's */
+    conda = dl_text_conda_chose_the_build(&e->paste);
+    x = dl_finding_add(&e->findings, conda ? "conda_cpu_build_selected" : "cpu_only_build",
+                       DL_SEV_FAILURE,
+                       "torch%s%s is %s, and the report is about CUDA", *version ? " " : "",
+                       version, conda ? "the CPU variant conda picked" : "a CPU-only build");
     for (i = 0; i < e->where.n; i++)
         if (strstr(e->where.where[i].fact, "version") ||
             strstr(e->where.where[i].fact, "runtime.cuda") ||
             !strcmp(e->where.where[i].fact, "os.family"))
             dl_quote_line(x, &e->paste, e->where.where[i].line);
-    dl_finding_fix(x, "# the CUDA build from download.pytorch.org (dlenv plan prints the "
-                      "command for this machine)");
+    dl_finding_fix(x, conda ? "# pin the CUDA build (pytorch-cuda, or a build string with "
+                              "cuda) or install torch with pip from download.pytorch.org"
+                            : "# the CUDA build from download.pytorch.org (dlenv plan prints "
+                              "the command for this machine)");
 }
 
 /* A conda list row of pytorch whose build string is a CPU build ("pytorch 2.1.0

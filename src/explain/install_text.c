@@ -657,27 +657,18 @@ void dl_explain_index_stops_before_version(const dl_knowledge *k, dl_explanation
     add_index_stops(k, e, (size_t)line, tag, first, last, release, &want);
 }
 
-/* The version right after `key` in low ("torch<=" then "2.6.0+cu124"), into buf; its local
- * tag into tag (empty when none). False when no version follows. */
+/* The torch release right after `key` in low ("torch<=" then "2.6.0+cu124"), into buf;
+ * its local tag into tag (empty when none). False when no release follows. */
 static bool version_after(const char *low, const char *key, char *buf, size_t n, char *tag,
                           size_t tn)
 {
-    const char *at = strstr(low, key), *v, *plus;
-    size_t len = 0;
-    if (!at)
+    char *plus;
+    if (!dl_torch_version_after(low, key, buf, n))
         return false;
-    v = at + strlen(key);
-    while (v[len] && (isalnum((unsigned char)v[len]) || strchr(".+", v[len])))
-        len++;
-    while (len && v[len - 1] == '.')
-        len--; /* the sentence's full stop */
-    if (!len || !isdigit((unsigned char)v[0]) || len >= n)
-        return false;
-    snprintf(buf, n, "%.*s", (int)len, v);
     tag[0] = '\0';
     if ((plus = strchr(buf, '+')) != NULL) {
         snprintf(tag, tn, "%s", plus + 1);
-        *(char *)plus = '\0';
+        *plus = '\0';
     }
     return true;
 }

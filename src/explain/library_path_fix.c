@@ -102,13 +102,17 @@ static void folder_fix(dl_finding *x, const char *dir)
                    dir);
 }
 
+/* the words every general fix of the signature rows holds */
+#define GENERAL_FIX "drop its folder from LD_LIBRARY_PATH"
+
 void dl_explain_library_path_fix(dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "ld_library_path_conflict");
     char dir[512], lib[128];
     size_t i;
     bool found = false;
-    if (!x || !dl_finding_fix_is_only(x, "drop that directory"))
+    /* only the general fixes: a folder read from the text says more */
+    if (!x || !dl_finding_fix_is_only(x, GENERAL_FIX))
         return;
     for (i = 0; i < x->evidence.count && !found; i++) {
         const dl_pair *ev = &DL_LIST_AT(x->evidence, dl_pair, i);

@@ -1,6 +1,7 @@
 /* ld_library_path_conflict's fix named for the folder the text shows the other library in:
- * the general "drop that directory from LD_LIBRARY_PATH" does nothing where that folder is
- * the loader's own (a distribution's package) or the conda environment's lib. */
+ * the general "find the other copy and drop its folder from LD_LIBRARY_PATH" does nothing
+ * where that folder is the loader's own (a distribution's package) or the conda
+ * environment's lib. */
 #ifndef DLENV_EXPLAIN_LIBRARY_PATH_FIX_H
 #define DLENV_EXPLAIN_LIBRARY_PATH_FIX_H
 

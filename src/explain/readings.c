@@ -1626,6 +1626,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "cpu_only_build") && cpu_build_only_wanted(p))
         return "";
+    if (!strcmp(id, "cpu_only_build") && dl_text_conda_chose_the_build(p))
+        return "conda_cpu_build_selected";
     if (strcmp(own_symbol(p, id), id) != 0)
         return "";
     if ((!strcmp(id, "extension_mismatch") || !strcmp(id, "torch_import_failed") ||

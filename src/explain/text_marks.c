@@ -730,3 +730,35 @@ long dl_text_jetson_line(const dl_paste *p)
     }
     return -1;
 }
+
+/* conda chose the build: its plan installs a CPU pytorch ("pkgs/main/win-64::pytorch-1.0.1-
+ * cpu_py37h39a92a0_0", "_pytorch_select-1.1.0-cpu"), or the writer asked conda (or mamba)
+ * for a CUDA build (a command with pytorch-cuda or cudatoolkit and no cpuonly, or conda's
+ * channel flags beside a CUDA: TUNA's mirror without "-c pytorch"); and no pip command
+ * installed torch, and no pip wheel's "+cpu" shows. A CPU build there is conda's pick, not
+ * a wheel the writer chose. */
+bool dl_text_conda_chose_the_build(const dl_paste *p)
+{
+    static const char *const pip[] = {"pip install torch", "pip3 install torch",
+                                      "pip install --upgrade torch", "pip install -u torch",
+                                      "pip install --force-reinstall torch"};
+    static const char *const installs[] = {"conda install", "mamba install",
+                                           "micromamba install"};
+    static const char *const channels[] = {"-c pytorch", "-c nvidia"};
+    size_t i, k;
+    if (dl_paste_find_any(p, pip, sizeof pip / sizeof pip[0]) >= 0 ||
+        dl_paste_find(p, 0, "+cpu") >= 0)
+        return false;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *plan = strstr(low, "::pytorch-");
+        if ((plan && strstr(plan, "-cpu")) || (strstr(low, "::_pytorch_select-") && strstr(low, "-cpu")))
+            return true;
+        for (k = 0; k < sizeof installs / sizeof installs[0]; k++)
+            if (strstr(low, installs[k]) && strstr(low, "pytorch") && !strstr(low, "cpuonly") &&
+                (strstr(low, "pytorch-cuda") || strstr(low, "cudatoolkit")))
+                return true;
+    }
+    return dl_paste_find_any(p, channels, sizeof channels / sizeof channels[0]) >= 0 &&
+           dl_paste_find(p, 0, "conda") >= 0 && dl_paste_find(p, 0, "cuda") >= 0 &&
+           dl_paste_find(p, 0, "cpuonly") < 0;
+}

@@ -2,34 +2,15 @@
 
 #include "base/str.h"
 #include "explain/text_cause.h"
+#include "know/version.h"
 #include "rules/finding.h"
 #include "rules/fixes.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
 #define REQUIRES "requires torch=="
 #define HAVE "but you have torch "
-
-/* The version right after `key` in the lower-case line (digits, dots, a local tag), false
- * when none. */
-static bool version_after(const char *low, const char *key, char *out, size_t cap)
-{
-    const char *at = strstr(low, key);
-    size_t n;
-    if (!at)
-        return false;
-    at += strlen(key);
-    n = strspn(at, "0123456789.+abcdefghijklmnopqrstuvwxyz");
-    while (n && (at[n - 1] == '.' || at[n - 1] == '+'))
-        n--;
-    if (!n || n >= cap || !isdigit((unsigned char)at[0]))
-        return false;
-    memcpy(out, at, n);
-    out[n] = '\0';
-    return true;
-}
 
 /* pip's conflict lines that agree: `least` or more packages (torchvision, torchaudio,
  * torchtext...) "require torch==X, but you have torch Y" with the same X and Y, X not Y.
@@ -41,8 +22,8 @@ static long companions_left_behind(const dl_paste *p, int least, char *want, siz
     int agree = 0;
     for (i = dl_paste_find(p, 0, REQUIRES); i >= 0; i = dl_paste_find(p, (size_t)i + 1, REQUIRES)) {
         char w[32], h[32];
-        if (!version_after(p->lines[i].lower, REQUIRES, w, sizeof w) ||
-            !version_after(p->lines[i].lower, HAVE, h, sizeof h) || !strcmp(w, h))
+        if (!dl_torch_version_after(p->lines[i].lower, REQUIRES, w, sizeof w) ||
+            !dl_torch_version_after(p->lines[i].lower, HAVE, h, sizeof h) || !strcmp(w, h))
             continue;
         if (first < 0) {
             snprintf(want, wn, "%s", w);

@@ -153,6 +153,33 @@ int dl_torch_version_cmp(const dl_torch_version *a, const dl_torch_version *b)
     return 0;
 }
 
+/* A run of letters and digits, dots only between two of them ("2.6.0.dev20241112" but
+ * not a sentence's full stop); returns its length, at most n. */
+static size_t dotted_run(const char *v, size_t n, size_t *dots)
+{
+    size_t k = 0;
+    while (k < n && (is_alnum(v[k]) || (v[k] == '.' && is_alnum(v[k + 1]))))
+        *dots += v[k++] == '.';
+    return k;
+}
+
+bool dl_torch_version_after(const char *text, const char *mark, char *out, size_t n)
+{
+    const char *v = text && mark ? strstr(text, mark) : NULL;
+    size_t k, dots = 0, tag_dots = 0;
+    if (!v || n < 2)
+        return false;
+    v += strlen(mark);
+    k = dotted_run(v, n - 1, &dots);
+    if (k && k + 1 < n && v[k] == '+' && is_alnum(v[k + 1]))
+        k += 1 + dotted_run(v + k + 1, n - 2 - k, &tag_dots);
+    if (!dots || !is_digit(v[0]) || is_digit(v[1]))
+        return false; /* no release, or a major of 10 or more: a CUDA, not a torch */
+    memcpy(out, v, k);
+    out[k] = '\0';
+    return true;
+}
+
 /* ---- build variants ---- */
 
 /* The first dot-separated word of a local tag: "cpu.cxx11.abi" and

@@ -48,6 +48,12 @@ bool dl_torch_version_parse(const char *s, dl_torch_version *v);
  * ignored ("2.3.1+cu121" == "2.3.1+cpu"). */
 int dl_torch_version_cmp(const dl_torch_version *a, const dl_torch_version *b);
 
+/* The torch release written right after `mark` in text ("(you have " then "2.4.0+cu121)"),
+ * with its pre-release and local tag, into out (cut to fit). False when no dotted release
+ * with a one-digit major follows: a sentence's full stop and a lone "+" are not
+ * part of it. */
+bool dl_torch_version_after(const char *text, const char *mark, char *out, size_t n);
+
 typedef enum dl_variant_kind {
     DL_VARIANT_NONE,    /* no local tag: the PyPI default build */
     DL_VARIANT_CUDA,    /* cu121 */

@@ -38,6 +38,13 @@ static void note_again(dl_text_facts *w, const char *fact, size_t line)
             w->where[i].line = line;
 }
 
+/* collect_env's value replaces what an earlier line said, so its line is the evidence */
+static void note_value(dl_text_facts *w, const char *fact, size_t line)
+{
+    note(w, fact, line);
+    note_again(w, fact, line);
+}
+
 /* The token after `key` in line (case-insensitive key), up to a space or the end. */
 static bool value_after(const char *line, const char *key, char *out, size_t n)
 {
@@ -398,14 +405,14 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
          * a torch.version.cuda of None where it found a GPU (a ROCm build says "N/A"). */
         py = python(f);
         dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ? "none" : v);
-        note(w, "pythons[0].runtime.cuda", i);
+        note_value(w, "pythons[0].runtime.cuda", i);
     }
     /* "True"/"False"; collect_env of torch 1.x said "Yes"/"No". */
     if (strstr(low, "is cuda available") && value_after(low, "is cuda available", v, sizeof v) &&
         (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "yes") || !strcmp(v, "no"))) {
         py = python(f);
         dl_flag_set(&py->runtime.cuda_available, !strcmp(v, "true") || !strcmp(v, "yes"));
-        note(w, "pythons[0].runtime.cuda_available", i);
+        note_value(w, "pythons[0].runtime.cuda_available", i);
     }
 }
 
@@ -1984,46 +1991,21 @@ static bool torch_version_in(const char *low, char *out, size_t n)
     return false;
 }
 
-/* The release after `mark` on the line ("(you have 2.4.0+cu121)", "... in ./venv
- * (1.10.0+cu111)"), with its local tag; false when none follows. */
-static bool version_after(const char *low, const char *mark, char *out, size_t n)
-{
-    const char *v = strstr(low, mark);
-    size_t k = 0, dots = 0;
-    if (!v)
-        return false;
-    v += strlen(mark);
-    /* "2.3.0a0", "2.6.0.dev20241112", then a local tag: "+cu121", "+rocm6.2" */
-    while (k + 1 < n && (isalnum((unsigned char)v[k]) ||
-                         (v[k] == '.' && isalnum((unsigned char)v[k + 1]))))
-        dots += v[k++] == '.';
-    if (k && v[k] == '+' && isalnum((unsigned char)v[k + 1]))
-        for (k++; k + 1 < n && (isalnum((unsigned char)v[k]) ||
-                                (v[k] == '.' && isalnum((unsigned char)v[k + 1])));
-             k++)
-            ;
-    if (!dots || !isdigit((unsigned char)v[0]) || atoi(v) >= 10)
-        return false;
-    memcpy(out, v, k);
-    out[k] = '\0';
-    return true;
-}
-
 /* The installed torch on a line that names one beside another: an extension's "built for
  * PyTorch X (you have Y)", pip's "requires torch==X, but you'll have torch Y" and
  * "Requirement already satisfied: torch in DIR (Y)". */
 static bool torch_installed_beside(const char *low, char *out, size_t n)
 {
-    if (version_after(low, "(you have ", out, n))
+    if (dl_torch_version_after(low, "(you have ", out, n))
         return true;
     if (strstr(low, "requirement already satisfied: torch ") ||
         strstr(low, "requirement already satisfied: torch=")) {
         const char *open = strrchr(low, '(');
-        return open && version_after(open, "(", out, n);
+        return open && dl_torch_version_after(open, "(", out, n);
     }
     return (strstr(low, "but you'll have torch ") || strstr(low, "but you have torch ")) &&
-           (version_after(low, "but you'll have torch ", out, n) ||
-            version_after(low, "but you have torch ", out, n));
+           (dl_torch_version_after(low, "but you'll have torch ", out, n) ||
+            dl_torch_version_after(low, "but you have torch ", out, n));
 }
 
 /* A line about installing a torch (a command, a requirement, "I installed pytorch 1.3

@@ -275,6 +275,38 @@ static void cuda_to_int_table(void **state)
     }
 }
 
+/* A release read out of a line of text: the mark, then the version with its tag, and
+ * nothing of the sentence around it. */
+static void torch_version_after_table(void **state)
+{
+    static const struct {
+        const char *text, *mark;
+        size_t cap;
+        const char *want; /* NULL: refused */
+    } cases[] = {
+        {"(you have 2.4.0+cu121)", "(you have ", 32, "2.4.0+cu121"},
+        {"but you have torch 2.3.1.", "you have torch ", 32, "2.3.1"},
+        {"requires torch==2.6.0.dev20241112+cu124, but", "torch==", 32,
+         "2.6.0.dev20241112+cu124"},
+        {"only torch<=2.6.0+ is there", "torch<=", 32, "2.6.0"},
+        {"torch 2.3.0a0+git1234abc.", "torch ", 32, "2.3.0a0+git1234abc"},
+        {"torch==2.13.0+cu126", "torch==", 8, "2.13.0+"},
+        {"cuda 12.1", "cuda ", 32, NULL},   /* a major of 10 or more is no torch */
+        {"torch 2 is here", "torch ", 32, NULL},
+        {"torch version", "torch ", 32, NULL},
+        {"no mark here", "torch==", 32, NULL},
+        {"torch==2.1", "torch==", 1, NULL},
+    };
+    (void)state;
+    for (size_t i = 0; i < COUNT(cases); i++) {
+        char out[32] = "untouched";
+        bool ok = dl_torch_version_after(cases[i].text, cases[i].mark, out, cases[i].cap);
+        assert_int_equal(ok, cases[i].want != NULL);
+        if (ok)
+            assert_string_equal(out, cases[i].want);
+    }
+}
+
 /* ---- driver versions ---- */
 
 static void driver_from_windows_table(void **state)
@@ -489,6 +521,7 @@ int main(void)
         cmocka_unit_test(variant_name_round_trips),
         cmocka_unit_test(cuda_int_table),
         cmocka_unit_test(cuda_to_int_table),
+        cmocka_unit_test(torch_version_after_table),
         cmocka_unit_test(driver_from_windows_table),
         cmocka_unit_test(driver_normalize_table),
         cmocka_unit_test(driver_cmp_table),
