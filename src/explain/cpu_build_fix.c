@@ -110,14 +110,30 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
     }
 }
 
+/* A uv project: its commands, its tables in pyproject.toml, or a uv.lock package row with its
+ * source and marker ("{ name = "torch", version = "2.11.0", source = pypi.org, marker =
+ * ..."), which a pip command would not keep. */
+static bool uv_project(const dl_paste *p)
+{
+    static const char *const uv_marks[] = {"uv sync", "uv run",  "uv pip",   "uv.lock",
+                                           "uv add",  "[tool.uv", "uv lock"};
+    long i;
+    if (dl_paste_find_any(p, uv_marks, sizeof uv_marks / sizeof uv_marks[0]) >= 0)
+        return true;
+    for (i = dl_paste_find(p, 0, "{ name = "); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "{ name = "))
+        if (strstr(p->lines[i].lower, "source = ") && strstr(p->lines[i].lower, "marker = "))
+            return true;
+    return false;
+}
+
 void dl_explain_cpu_build_fix_for_uv(dl_explanation *e)
 {
-    static const char *const uv_marks[] = {"uv sync", "uv run", "uv pip", "uv.lock", "uv add"};
     static const char pip[] = "python -m pip install ";
     dl_finding *x = dl_findings_get(&e->findings, "cpu_only_build");
     size_t i;
     bool changed = false;
-    if (!x || dl_paste_find_any(&e->paste, uv_marks, sizeof uv_marks / sizeof uv_marks[0]) < 0)
+    if (!x || !uv_project(&e->paste))
         return;
     for (i = 0; i < x->fix.count; i++) {
         char **line = &DL_LIST_AT(x->fix, char *, i);

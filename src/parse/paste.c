@@ -940,6 +940,39 @@ static void blank_examples(char *low)
     }
 }
 
+/* A requirement's environment marker names the systems it is for, not this machine:
+ * "sys_platform != 'darwin'" in a pyproject is on every system but a Mac. The lower-case
+ * copy blanks the quoted system name (the same length, as above); the key and operator
+ * stay for the rules that read a marker as a marker. */
+static void blank_marker_systems(char *low)
+{
+    static const char *const keys[] = {"sys_platform", "platform_system", "os_name"};
+    size_t k;
+    for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        char *at = low;
+        while ((at = strstr(at, keys[k])) != NULL) {
+            char *v = at + strlen(keys[k]), *close;
+            v += strspn(v, " ");
+            if (!strncmp(v, "==", 2) || !strncmp(v, "!=", 2))
+                v += 2;
+            else if (!strncmp(v, "not in", 6))
+                v += 6;
+            else if (!strncmp(v, "in ", 3))
+                v += 2;
+            else {
+                at = v;
+                continue;
+            }
+            v += strspn(v, " \\");
+            if ((*v == '\'' || *v == '"') && (close = strchr(v + 1, *v)) != NULL) {
+                memset(v + 1, ' ', (size_t)(close - v - 1));
+                v = close;
+            }
+            at = v;
+        }
+    }
+}
+
 static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number)
 {
     size_t n = strlen(text);
@@ -955,6 +988,7 @@ static void add_line(dl_paste *out, size_t *cap, const char *text, size_t number
     lower_copy(line->lower, text, n + 1);
     blank_unticked(line->lower);
     blank_examples(line->lower);
+    blank_marker_systems(line->lower);
     line->number = number;
 }
 

@@ -194,6 +194,18 @@ static bool drive_path(const char *low)
     return false;
 }
 
+/* A Linux shared object named: ".so" at a word's end or before its version ("libc10.so",
+ * "libcudart.so.12"), not in a word that goes on ("[tool.uv.sources]", "also.some"). */
+static bool shared_object(const char *low)
+{
+    const char *at;
+    for (at = strstr(low, ".so"); at; at = strstr(at + 3, ".so"))
+        if (!isalnum((unsigned char)at[3]) && at[3] != '_' && at > low &&
+            isalnum((unsigned char)at[-1]))
+            return true;
+    return false;
+}
+
 /* The OS a line's paths and messages belong to; NULL when it shows none. Each test needs
  * one of line_os_marks (below) in the line: a new test adds its mark there. */
 static const char *line_os(const char *low)
@@ -217,7 +229,7 @@ static const char *line_os(const char *low)
         strstr(low, ".dylib"))
         return "macos";
     if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
-        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || strstr(low, ".so") ||
+        strstr(low, "/site-packages/") || strstr(low, "/dist-packages/") || shared_object(low) ||
         dl_os_linux_sign(low))
         return "linux";
     return NULL;
