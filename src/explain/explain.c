@@ -405,6 +405,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_user_site_torch(out);
     dl_explain_user_site_dependency(out);
     dl_explain_wsl_on_windows_without_gpu(out);
+    dl_explain_wsl_gpu_in_tcc_mode(out);
     dl_explain_mps_needs_newer_macos(out);
     dl_explain_wsl_kernel_without_gpu(out);
     dl_signatures_match(cat, &out->paste, &hits);

@@ -468,24 +468,85 @@ static long windows_without_wsl_gpu_line(const dl_paste *p)
     return -1;
 }
 
-/* WSL, a Windows build too old to pass the GPU in, and CUDA or nvidia-smi failing: the
- * build's line in *at and the symptom's in *symptom. */
-static bool wsl_on_old_windows_fails(const dl_paste *p, long *at, long *symptom)
+/* lspci inside WSL lists no GPU ("nothing got by `lspci`", or "lspci" and "got nothing" on
+ * the next line): WSL 2 with the GPU shows a Microsoft 3D controller there. -1 when not. */
+static long lspci_shows_nothing(const dl_paste *p)
+{
+    static const char *const empty[] = {"nothing", "no output", "empty"};
+    long at;
+    size_t k;
+    for (at = dl_paste_find(p, 0, "lspci"); at >= 0; at = dl_paste_find(p, (size_t)at + 1, "lspci"))
+        for (k = 0; k < sizeof empty / sizeof empty[0]; k++)
+            if (strstr(p->lines[at].lower, empty[k]) ||
+                ((size_t)at + 1 < p->count && strstr(p->lines[at + 1].lower, empty[k])))
+                return at;
+    return -1;
+}
+
+/* CUDA or nvidia-smi failing inside WSL, the line that says so; -1 when none. */
+static long wsl_gpu_symptom(const dl_paste *p)
 {
     static const char *const symptoms[] = {
         "couldn't communicate with the nvidia driver", "found no nvidia driver",
         "no cuda-capable device is detected", "no cuda gpus are available",
         "cuda driver version is insufficient", "cudaerrorinsufficientdriver",
-        "cuda driver initialization failed"};
-    size_t k;
+        "cuda driver initialization failed", "nvidia-smi has failed",
+        "nvidia-smi: command not found", "gpu access blocked by the operating system"};
+    long symptom = dl_paste_find_any(p, symptoms, sizeof symptoms / sizeof symptoms[0]);
+    if (symptom < 0)
+        symptom = dl_text_unavailable_line(p);
+    return symptom >= 0 ? symptom : lspci_shows_nothing(p);
+}
+
+/* WSL, a Windows build too old to pass the GPU in, and CUDA or nvidia-smi failing: the
+ * build's line in *at and the symptom's in *symptom. */
+static bool wsl_on_old_windows_fails(const dl_paste *p, long *at, long *symptom)
+{
     *symptom = -1;
     if (dl_paste_find(p, 0, "wsl") < 0 || (*at = windows_without_wsl_gpu_line(p)) < 0)
         return false;
-    for (k = 0; k < sizeof symptoms / sizeof symptoms[0] && *symptom < 0; k++)
-        *symptom = dl_paste_find(p, 0, symptoms[k]);
-    if (*symptom < 0)
-        *symptom = dl_text_unavailable_line(p);
+    *symptom = wsl_gpu_symptom(p);
     return *symptom >= 0;
+}
+
+/* The GPU in TCC mode: nvidia-smi's driver-model column says TCC on the GPU's row ("| 0
+ * NVIDIA L40S   TCC |", not the header's "TCC/WDDM"), or the writer says "TCC mode". */
+static long tcc_mode_line(const dl_paste *p)
+{
+    long at;
+    for (at = dl_paste_find(p, 0, "tcc"); at >= 0; at = dl_paste_find(p, (size_t)at + 1, "tcc")) {
+        const char *low = p->lines[at].lower, *t = strstr(low, "tcc");
+        if (strstr(low, "tcc mode") || strstr(low, "tcc driver mode"))
+            return at;
+        if (strchr(low, '|') && t > low && t[-1] == ' ' && (t[3] == ' ' || t[3] == '|') &&
+            !strstr(low, "tcc/wddm"))
+            return at;
+    }
+    return -1;
+}
+
+/* WSL, the GPU in TCC mode and CUDA or nvidia-smi failing: the lines in *tcc, *symptom. */
+static bool wsl_tcc_fails(const dl_paste *p, long *tcc, long *symptom)
+{
+    return dl_text_wsl_line(p) >= 0 && (*tcc = tcc_mode_line(p)) >= 0 &&
+           (*symptom = wsl_gpu_symptom(p)) >= 0;
+}
+
+void dl_explain_wsl_gpu_in_tcc_mode(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "no_gpu_visible",
+        "The GPU runs in TCC mode on Windows: WSL 2 passes in only GPUs in WDDM mode, so "
+        "nvidia-smi and CUDA inside WSL find no device",
+        "# in an administrator PowerShell on Windows switch the GPU to WDDM (nvidia-smi -i 0 "
+        "-dm 0) and reboot; a card without WDDM (H100 PCIe) needs native Linux or a virtual "
+        "machine with the GPU passed through",
+        {"wsl_libcuda_path", "driver_not_loaded"},
+        "`nvidia-smi` in Windows' PowerShell (its Driver-Model column: TCC or WDDM)"};
+    long tcc, symptom;
+    if (!dl_findings_has_failure(&e->findings, "no_gpu_visible") &&
+        wsl_tcc_fails(&e->paste, &tcc, &symptom))
+        dl_text_cause_add(e, &cause, tcc, symptom);
 }
 
 void dl_explain_wsl_on_windows_without_gpu(dl_explanation *e)
@@ -512,7 +573,8 @@ void dl_explain_demote_beside_old_windows(dl_explanation *e)
                                         "libcuda_not_found", "kernel_module_not_built"};
     long at, symptom;
     if (dl_findings_has_failure(&e->findings, "no_gpu_visible") &&
-        wsl_on_old_windows_fails(&e->paste, &at, &symptom))
+        (wsl_on_old_windows_fails(&e->paste, &at, &symptom) ||
+         wsl_tcc_fails(&e->paste, &at, &symptom)))
         dl_text_causes_step_back(e, above, sizeof above / sizeof above[0]);
 }
 

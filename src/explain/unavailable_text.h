@@ -56,8 +56,12 @@ void dl_explain_wsl_kernel_without_gpu(dl_explanation *e);
  * Runs before the signatures and the WSL kernel reading: the Windows build is the lower
  * layer. */
 void dl_explain_wsl_on_windows_without_gpu(dl_explanation *e);
+/* WSL with the GPU in TCC mode on Windows (nvidia-smi's driver model, or the writer's
+ * words) and CUDA or nvidia-smi failing inside: WSL 2 passes in only WDDM GPUs. Runs
+ * beside the Windows build's reading, before the signatures. */
+void dl_explain_wsl_gpu_in_tcc_mode(dl_explanation *e);
 /* After the signatures: what they read from the same symptom inside WSL (WSL's library
- * path, a driver not loaded) becomes a candidate beside that Windows build. */
+ * path, a driver not loaded) becomes a candidate beside that Windows build or TCC mode. */
 void dl_explain_demote_beside_old_windows(dl_explanation *e);
 
 /* torch sees no CUDA GPU (is_available() False, "Invalid CUDA 'device=0'"), nothing else was
