@@ -426,6 +426,15 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
         dl_flag_set(&py->runtime.cuda_available, !strcmp(v, "true") || !strcmp(v, "yes"));
         note_value(w, "pythons[0].runtime.cuda_available", i);
     }
+    /* OpenMMLab's collect_env (mmcv, mmdet, mmaction2): "CUDA available: True" opens its
+     * line, after "sys.platform:" and "Python:" */
+    if (!strncmp(low + strspn(low, " "), "cuda available:", 15) &&
+        value_after(low, "cuda available", v, sizeof v) &&
+        (!strcmp(v, "true") || !strcmp(v, "false"))) {
+        py = python(f);
+        dl_flag_set(&py->runtime.cuda_available, !strcmp(v, "true"));
+        note_value(w, "pythons[0].runtime.cuda_available", i);
+    }
 }
 
 /* Ultralytics' banner names the device it runs on: "torch-2.5.1 CUDA:0 (NVIDIA GeForce RTX
@@ -3348,7 +3357,7 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     /* every test of driver() needs one of these in the line, and every test of
      * torch_build() one of those: the other lines of a long log are skipped */
     static const char *const driver_marks[] = {"driver", "cuda version", "found version"};
-    static const char *const torch_marks[] = {"torch", "is cuda available"};
+    static const char *const torch_marks[] = {"torch", "is cuda available", "cuda available:"};
     /* and so on for the readers below: each fires only on a line holding one of its marks
      * (python_version's and interpreter_build's tests all name "python", " bit (" or "[msc
      * v."; capability's a "capabilit" or "supported architectures:"; the GPU lists' "gpu 0:
