@@ -180,6 +180,11 @@ static bool uv_platform_is_intel(const dl_knowledge *k, const dl_explanation *e,
     static const char *const x86[] = {"intel", "x86_64", "osx-64", "rosetta", "i386"};
     const dl_python *py = e->facts.pythons.count ? &DL_LIST_AT(e->facts.pythons, dl_python, 0)
                                                  : NULL;
+    long on = dl_paste_find(&e->paste, 0, "you're on macos (`macosx_");
+    /* uv names the Python's own tag: an arm64 one is no Intel Mac, whatever wheels the
+     * hint lists after it ("only has wheels for ... manylinux1_x86_64") */
+    if (on >= 0)
+        return !strstr(e->paste.lines[on].lower, "_arm64`");
     if (dl_paste_find_any(&e->paste, x86, sizeof x86 / sizeof x86[0]) >= 0)
         return true;
     return py && py->version.value && dl_kq_torch_release(k, release) >= 0 &&

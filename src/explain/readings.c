@@ -1579,6 +1579,50 @@ static const char *ptxas_gpu_name(const dl_paste *p, const char *id)
     return sm >= 90 ? "arch_not_in_wheel" : sm < 50 ? "" : id;
 }
 
+/* torch_wheels' platform for a wheel tag in uv's hint ("macosx_15_0_arm64"); NULL when none. */
+static const char *wheel_platform_of_tag(const char *tag)
+{
+    bool arm = strstr(tag, "arm64") || strstr(tag, "aarch64");
+    if (!strncmp(tag, "macosx_", 7))
+        return arm ? "macos-arm64" : "macos-x86_64";
+    if (strstr(tag, "linux"))
+        return arm ? "linux-arm64" : "linux-x86_64";
+    if (!strncmp(tag, "win_amd64", 9))
+        return "windows-x86_64";
+    return NULL;
+}
+
+/* uv's hint "You're on macOS (`macosx_15_0_arm64`), but `torch` (v2.5.1) only has wheels
+ * for the following platform: `manylinux1_x86_64`" lists the wheels for the Python it
+ * resolves for: where that release has wheels for this platform for other Pythons but not
+ * for this one (torch 2.5.1 had cp313 wheels on Linux x86_64 only), the Python is the
+ * cause, not the platform. */
+static bool uv_hint_python_without_wheel(const dl_knowledge *k, const dl_paste *p,
+                                         const dl_facts *f)
+{
+    const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
+    long i = dl_paste_find(p, 0, "you're on ");
+    const char *low, *tag, *platform, *v;
+    char release[32], tagbuf[48], other[8];
+    int minor;
+    if (i < 0 || !py || !py->version.value)
+        return false;
+    low = p->lines[i].lower;
+    tag = strchr(low, '`');
+    v = strstr(low, "(v");
+    if (!tag || !v || sscanf(tag + 1, "%47[a-z0-9_]", tagbuf) != 1 ||
+        !(platform = wheel_platform_of_tag(tagbuf)) ||
+        !dl_torch_version_after(v, "(v", release, sizeof release) ||
+        dl_kq_release_has_python_on(k, release, py->version.value, platform))
+        return false;
+    for (minor = 8; minor <= 14; minor++) {
+        snprintf(other, sizeof other, "3.%d", minor);
+        if (dl_kq_release_has_python_on(k, release, other, platform))
+            return true;
+    }
+    return false;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
@@ -1592,6 +1636,9 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "win_dll_dependency_missing") && vendored_torch_for_other_python(p))
         return "wheel_tag_mismatch";
+    if (!strcmp(id, "wheel_tag_mismatch") && signature &&
+        !strcmp(signature, "uv_no_wheel_platform") && uv_hint_python_without_wheel(k, p, f))
+        return "python_unsupported";
     if (signature && !strcmp(signature, "conda_virtual_cuda_too_old") &&
         conda_driver_cuda_suffices(p))
         return "";

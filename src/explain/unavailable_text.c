@@ -491,7 +491,8 @@ static long wsl_gpu_symptom(const dl_paste *p)
         "no cuda-capable device is detected", "no cuda gpus are available",
         "cuda driver version is insufficient", "cudaerrorinsufficientdriver",
         "cuda driver initialization failed", "nvidia-smi has failed",
-        "nvidia-smi: command not found", "gpu access blocked by the operating system"};
+        "nvidia-smi: command not found", "gpu access blocked by the operating system",
+        "unable to determine the device handle", "no devices were found"};
     long symptom = dl_paste_find_any(p, symptoms, sizeof symptoms / sizeof symptoms[0]);
     if (symptom < 0)
         symptom = dl_text_unavailable_line(p);
