@@ -418,6 +418,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_python_check_beside_running_torch(out);
     dl_explain_demote_mkl_beside_known_bad(out);
     dl_explain_known_bad_import_beside_running_torch(out);
+    dl_explain_known_bad_beside_extension_kernel(out);
     dl_explain_own_torch_py(out);
     dl_explain_installer_on_intel_mac(k, out);
     dl_explain_own_file_hides_stdlib(out);

@@ -159,6 +159,15 @@ static void install_fixed_release(const dl_knowledge *k, dl_explanation *e, dl_f
     }
     /* releases before 1.12 (not in torch_releases.csv) predate the per-build indexes:
      * PyTorch's archive page holds their tagged wheels */
+    if (row < 0 && variant[0] && strcmp(variant, "cpu") != 0 && strncmp(variant, "cu", 2) == 0) {
+        dl_finding_fix(x, "python -m pip install torch==%s+%s -f "
+                          "https://download.pytorch.org/whl/torch_stable.html",
+                       version, variant);
+        dl_fix_note(x, "PyTorch's archive holds the tagged wheels of releases before 1.12 "
+                       "(conda: conda install pytorch==%s -c pytorch)",
+                    version);
+        return;
+    }
     if (row < 0 && (windows || (variant[0] && strcmp(variant, "cpu") != 0))) {
         dl_fix_note(x, "install torch %s of the build you have from PyTorch's archive: python -m "
                        "pip install torch==%s+cu101 -f "
@@ -293,6 +302,22 @@ void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e)
         if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x) && x->title.value &&
             strstr(x->title.value, "known problem here: import torch") &&
             (dl_text_torch_ran(e) || error_not_an_import(&e->paste))) {
+            dl_text_causes_step_back(e, ids, 1);
+            return;
+        }
+    }
+}
+
+void dl_explain_known_bad_beside_extension_kernel(dl_explanation *e)
+{
+    static const char *const ids[] = {"known_bad_release"};
+    size_t i;
+    if (e->gpu.hi || !dl_findings_has(&e->findings, "extension_mismatch"))
+        return;
+    for (i = 0; i < e->findings.items.count; i++) {
+        const dl_finding *x = &DL_LIST_AT(e->findings.items, dl_finding, i);
+        if (!strcmp(x->id.value, "known_bad_release") && dl_q_failure(x) && x->title.value &&
+            strstr(x->title.value, "no kernel image")) {
             dl_text_causes_step_back(e, ids, 1);
             return;
         }

@@ -68,6 +68,10 @@ void dl_explain_demote_mkl_beside_known_bad(dl_explanation *e);
  * dies ...") while the text shows torch past its import (it answered a check, a program logged
  * its device): the release is a candidate, not the cause the text shows. */
 void dl_explain_known_bad_import_beside_running_torch(dl_explanation *e);
+/* A known-bad release read from "no kernel image" and the build alone (no GPU in the text)
+ * where a package's own op is what failed (extension_mismatch among the findings): the
+ * package's build is the cause the text shows, the release a candidate. */
+void dl_explain_known_bad_beside_extension_kernel(dl_explanation *e);
 
 /* "Error loading ...\torch\lib\fbgemm.dll or one of its dependencies" read as a missing DLL
  * where the text names no torch release: the release the known-bad table lists for that DLL
