@@ -1104,6 +1104,10 @@ static const char *dll_on_fresh_windows(const dl_paste *p, const char *id)
     static const char *const openmp_users[] = {"fbgemm.dll", "shm.dll", "libomp"};
     if (dl_paste_find_any(p, openmp_users, sizeof openmp_users / sizeof openmp_users[0]) >= 0)
         return id;
+    /* ZLUDA's torch forwards its CUDA DLLs to the AMD HIP SDK: that SDK is what a fresh
+     * machine lacks (ComfyUI-Zluda's caffe2_nvrtc.dll) */
+    if (dl_paste_find(p, 0, "zluda") >= 0)
+        return id;
     return dl_text_fresh_windows(p) ? "vc_redist_missing" : id;
 }
 
