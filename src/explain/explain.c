@@ -64,10 +64,19 @@ static bool rule_failed(const dl_findings *rules, const char *id)
 static void signature_fix(const dl_table *cat, size_t row, const dl_findings *rules,
                           const char *id, dl_finding *x)
 {
+    /* rows whose message needs more than the facts' fix: torchaudio 2.9's removed API
+     * stays removed in the companion build the rule would install, so the row's fix comes
+     * first and the rule's follows */
+    static const char *const own_fix_first[] = {"torchaudio_29_removed_api"};
     const dl_finding *r = rule_failure(rules, id);
-    size_t j;
+    const char *signature = dl_table_cell(cat, row, DL_COL_error_signatures_signature);
+    size_t j, k;
+    for (k = 0; r && k < sizeof own_fix_first / sizeof own_fix_first[0]; k++)
+        if (!strcmp(signature, own_fix_first[k]))
+            dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
     if (!r || !r->fix.count) {
-        dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
+        if (!x->fix.count)
+            dl_finding_fix(x, "# %s", dl_table_cell(cat, row, DL_COL_error_signatures_fix));
         return;
     }
     for (j = 0; j < r->fix.count; j++)
