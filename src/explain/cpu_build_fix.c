@@ -1,4 +1,5 @@
 #include "explain/cpu_build_fix.h"
+#include "explain/text_marks.h"
 
 #include "base/str.h"
 #include "explain/build_choice.h"
@@ -70,6 +71,18 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
     if (!x || !rel || !dl_finding_fix_is_only(x, general) || os == DL_PLAN_OS_MACOS ||
         (v && (!dl_torch_version_parse(v, &tv) || tv.pre != DL_PRE_NONE)))
         return;
+    /* PyTorch's aarch64 CUDA wheels are built for servers (GH200), not for a Jetson's
+     * JetPack: NVIDIA's own wheels are the fix there */
+    if (dl_text_jetson_line(&e->paste) >= 0) {
+        dl_finding_fix_clear(x);
+        dl_fix_note(x, "install NVIDIA's torch for the JetPack release (https://docs.nvidia.com/"
+                       "deeplearning/frameworks/install-pytorch-jetson-platform/index.html; "
+                       "JetPack 6: python3 -m pip install torch torchvision --index-url "
+                       "https://pypi.jetson-ai-lab.io/jp6/cu126), or run an l4t-pytorch or "
+                       "jetson-containers image: PyTorch's own aarch64 CUDA wheels are for "
+                       "servers such as GH200, not for Jetson (Jetson Thor on JetPack 7 aside)");
+        return;
+    }
     if (v) {
         snprintf(release, sizeof release, "%lu.%lu.%lu", tv.release.part[0],
                  tv.release.part[1], tv.release.part[2]);

@@ -172,11 +172,13 @@ static bool looks_like_version(const char *s)
 /* A path only a Mac has: home folders under /Users/ (Linux has /home/, Windows C:\\Users\\
  * or C:/Users/), Homebrew's /opt/homebrew, python.org's framework build. /Users/ must start
  * the path: /data/users/ or /home/users/ on a Linux cluster is a folder inside another. */
-static bool mac_path(const char *low)
+static bool mac_path(const char *text, const char *low)
 {
     const char *u = strstr(low, "/users/");
-    bool users_root = u && (u == low || !(isalnum((unsigned char)u[-1]) || u[-1] == ':' ||
-                                         u[-1] == '_' || u[-1] == '-' || u[-1] == '.'));
+    /* macOS spells its home root "/Users/"; a cluster's lower-case /users/NAME is Linux's */
+    bool users_root = u && text[u - low + 1] == 'U' &&
+                      (u == low || !(isalnum((unsigned char)u[-1]) || u[-1] == ':' ||
+                                     u[-1] == '_' || u[-1] == '-' || u[-1] == '.'));
     return users_root || strstr(low, "/opt/homebrew/") || strstr(low, "python.framework/");
 }
 
@@ -208,7 +210,7 @@ static bool shared_object(const char *low)
 
 /* The OS a line's paths and messages belong to; NULL when it shows none. Each test needs
  * one of line_os_marks (below) in the line: a new test adds its mark there. */
-static const char *line_os(const char *low)
+static const char *line_os(const char *text, const char *low)
 {
     /* an assert names the source file as its build machine had it ("INTERNAL ASSERT FAILED
      * at \"/home/vsts/work/1/s/...\"": torch-directml's Windows wheels are built there) */
@@ -225,7 +227,7 @@ static const char *line_os(const char *low)
         /* nvidia-smi's driver model column: WDDM and TCC are Windows' */
         (strstr(low, "wddm") && strchr(low, '|')) || dl_os_windows_sign(low))
         return "windows";
-    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(low) ||
+    if (strstr(low, "darwin") || strstr(low, "os: macos") || mac_path(text, low) ||
         strstr(low, ".dylib"))
         return "macos";
     if (strstr(low, "gnu/linux") || strstr(low, "os: ubuntu") || strstr(low, "os: debian") ||
@@ -254,12 +256,12 @@ static bool mps_error(const char *low)
            strstr(low, "for the mps device");
 }
 
-static void os_family(const char *low, dl_facts *f, dl_text_facts *w, size_t i,
+static void os_family(const char *text, const char *low, dl_facts *f, dl_text_facts *w, size_t i,
                       dl_paste_cursor *os_lines)
 {
     const char *family;
     if (!f->os.family.value && dl_paste_cursor_at(os_lines, i)) {
-        if ((family = line_os(low)) != NULL) {
+        if ((family = line_os(text, low)) != NULL) {
             dl_text_set(&f->os.family, family);
             note(w, "os.family", i);
         }
@@ -3386,7 +3388,7 @@ void dl_text_facts_read(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         bool torch_line = dl_paste_cursor_at(&torch_lines, i);
         bool python_line = dl_paste_cursor_at(&python_lines, i);
         bool gpu_list_line = dl_paste_cursor_at(&gpu_list_lines, i);
-        os_family(low, f, w, i, &os_lines);
+        os_family(l, low, f, w, i, &os_lines);
         if (dl_paste_cursor_at(&driver_lines, i))
             driver(l, low, f, w, i);
         if (torch_line)
