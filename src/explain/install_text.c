@@ -197,8 +197,8 @@ void dl_explain_installer_on_intel_mac(const dl_knowledge *k, dl_explanation *e)
         "python_unsupported",
         "poetry finds no wheel of that torch for this Mac: torch 2.2.2 was the last release with "
         "wheels for macOS on x86_64 (an Intel Mac, or an x86_64 Python under Rosetta)",
-        "# on an Intel Mac pin the last release with its wheels: poetry add \"torch@~2.2.2\" "
-        "(with numpy below 2); on Apple silicon make poetry's environment with an arm64 "
+        "# on an Intel Mac pin the last release with its wheels, under a Python it has wheels "
+        "for (3.12 or older): poetry add \"torch@~2.2.2\" (with numpy below 2); on Apple silicon make poetry's environment with an arm64 "
         "Python: poetry env use /opt/homebrew/bin/python3",
         {"wheel_tag_mismatch"},
         "`poetry debug tags | head -3` (the first tag names the platform) and the Mac's chip"};
@@ -206,9 +206,9 @@ void dl_explain_installer_on_intel_mac(const dl_knowledge *k, dl_explanation *e)
         "python_unsupported",
         "uv finds no wheel of that torch for this Mac: torch 2.2.2 was the last release with "
         "wheels for macOS on x86_64 (an Intel Mac, or an x86_64 Python under Rosetta)",
-        "# on an Intel Mac pin the last release with its wheels: uv add \"torch==2.2.2\" "
-        "\"torchvision==0.17.2\" \"numpy<2\"; on Apple silicon use an arm64 Python: uv python "
-        "install, then uv venv",
+        "# on an Intel Mac pin the last release with its wheels, under a Python it has wheels "
+        "for (3.12 or older): uv add \"torch==2.2.2\" \"torchvision==0.17.2\" \"numpy<2\"; on "
+        "Apple silicon use an arm64 Python: uv python install, then uv venv",
         {"wheel_tag_mismatch"},
         "`python -c \"import platform; print(platform.machine())\"` and the Mac's chip"};
     static const char *const mac[] = {"macos", "mac os", "darwin", "/users/", "macbook",
