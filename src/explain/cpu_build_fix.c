@@ -80,7 +80,9 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
                        "JetPack 6: python3 -m pip install torch torchvision --index-url "
                        "https://pypi.jetson-ai-lab.io/jp6/cu126), or run an l4t-pytorch or "
                        "jetson-containers image: PyTorch's own aarch64 CUDA wheels are for "
-                       "servers such as GH200, not for Jetson (Jetson Thor on JetPack 7 aside)");
+                       "servers such as GH200, not for Jetson; on Jetson Thor (JetPack 7) their CUDA 13 "
+                       "build carries its sm_110: --index-url https://download.pytorch.org/whl/"
+                       "cu130");
         return;
     }
     if (v) {

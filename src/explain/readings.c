@@ -297,6 +297,7 @@ static const char *no_gpu_named(const dl_knowledge *k, const dl_facts *f, const 
     /* machine code, not an old PTX left to the driver's JIT */
     if (!newest || v != DL_ARCH_RUNS_SASS)
         return id;
+
     if (settled)
         *settled = true;
     return "gpu_arch_dropped";
@@ -1708,6 +1709,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return row_reading;
     if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && same_gpu_after_update(p))
         return "gpu_arch_dropped";
+    /* a Jetson Thor named in words (sm_110, which cu128's list skips between sm_100 and
+     * sm_120) is no old GPU: the wheel's own list decides nothing about its age */
+    if (!strcmp(id, "arch_not_in_wheel") && !gpu->hi && dl_text_jetson_line(p) >= 0 &&
+        dl_paste_find(p, 0, "thor") >= 0)
+        return id;
     if (!strcmp(id, "arch_not_in_wheel"))
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))

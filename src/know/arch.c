@@ -223,6 +223,12 @@ static dl_arch_result classify_miss(const dl_arch_list *list, unsigned major, un
     if (dev > hi) {
         r.verdict = DL_ARCH_TOO_NEW;
         r.diagnosis = "arch_not_in_wheel";
+    } else if (dev >= lo && major >= 10) {
+        /* a Blackwell-era gap (Thor's sm_110 in cu128's "sm_100 sm_120"): no wheel has
+         * dropped such a GPU yet; its arch needs a newer toolkit's wheel (cu130 has
+         * sm_110), so a newer wheel is the fix */
+        r.verdict = DL_ARCH_NOT_COVERED;
+        r.diagnosis = "arch_not_in_wheel";
     } else {
         r.verdict = dev < lo ? DL_ARCH_TOO_OLD : DL_ARCH_NOT_COVERED;
         r.diagnosis = "gpu_arch_dropped";

@@ -247,6 +247,7 @@ static const arch_case arch_cases[] = {
     {"8.9", "sm_75;sm_90", DL_ARCH_NOT_COVERED, NULL},
     {"6.1", "sm_50;sm_70", DL_ARCH_NOT_COVERED, NULL},
     {"10.3", "sm_90;sm_100a;sm_120", DL_ARCH_NOT_COVERED, NULL},
+    {"11.0", "sm_80;sm_90;sm_100;sm_120", DL_ARCH_NOT_COVERED, NULL},
     /* Nothing to judge. */
     {"8.9", "", DL_ARCH_UNKNOWN, NULL},
     {"8.9", "garbage;more", DL_ARCH_UNKNOWN, NULL},
@@ -273,8 +274,13 @@ static void arch_check_table(void **state)
         assert_int_equal(r.needs_new_driver, r.verdict == DL_ARCH_RUNS_PTX_JIT);
         switch (r.verdict) {
         case DL_ARCH_TOO_OLD:
-        case DL_ARCH_NOT_COVERED:
             assert_string_equal(r.diagnosis, "gpu_arch_dropped");
+            break;
+        case DL_ARCH_NOT_COVERED:
+            /* a gap is a dropped GPU, except a Blackwell-era one (B300's 10.3 beside
+             * sm_100a and sm_120, Thor's 11.0 beside sm_100 and sm_120), which a newer
+             * wheel covers */
+            assert_string_equal(r.diagnosis, major >= 10 ? "arch_not_in_wheel" : "gpu_arch_dropped");
             break;
         case DL_ARCH_TOO_NEW:
             assert_string_equal(r.diagnosis, "arch_not_in_wheel");
