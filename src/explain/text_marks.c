@@ -751,7 +751,9 @@ bool dl_text_conda_chose_the_build(const dl_paste *p)
         return false;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower, *plan = strstr(low, "::pytorch-");
-        if ((plan && strstr(plan, "-cpu")) || (strstr(low, "::_pytorch_select-") && strstr(low, "-cpu")))
+        if (!plan)
+            plan = strstr(low, "::_pytorch_select-");
+        if (plan && strstr(plan, "-cpu"))
             return true;
         for (k = 0; k < sizeof installs / sizeof installs[0]; k++)
             if (strstr(low, installs[k]) && strstr(low, "pytorch") && !strstr(low, "cpuonly") &&
