@@ -78,6 +78,7 @@ static const dl_diagnosis catalog[] = {
     {"nccl_on_windows", DL_LAYER_TORCH_RUNTIME, false},
     {"dist_port_in_use", DL_LAYER_TORCH_RUNTIME, false},
     {"dist_network_unreachable", DL_LAYER_TORCH_RUNTIME, false},
+    {"cuda_malloc_async_unsupported", DL_LAYER_TORCH_RUNTIME, false},
     {"gpu_matmul_wrong_result", DL_LAYER_TORCH_RUNTIME, true},
     {"cpu_matmul_slow", DL_LAYER_PERFORMANCE, false},
     {"gpu_throttled", DL_LAYER_PERFORMANCE, false},
