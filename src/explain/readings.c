@@ -1608,7 +1608,7 @@ static bool uv_hint_python_without_wheel(const dl_knowledge *k, const dl_paste *
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     long i = dl_paste_find(p, 0, "you're on ");
     const char *low, *tag, *platform, *v;
-    char release[32], tagbuf[48], other[8];
+    char release[32], tagbuf[48], other[16];
     int minor;
     if (i < 0 || !py || !py->version.value)
         return false;
