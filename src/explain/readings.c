@@ -297,7 +297,6 @@ static const char *no_gpu_named(const dl_knowledge *k, const dl_facts *f, const 
     /* machine code, not an old PTX left to the driver's JIT */
     if (!newest || v != DL_ARCH_RUNS_SASS)
         return id;
-
     if (settled)
         *settled = true;
     return "gpu_arch_dropped";
