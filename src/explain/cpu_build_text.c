@@ -2,6 +2,7 @@
 
 #include "explain/message_notes.h"
 #include "explain/quote.h"
+#include "explain/rocm_text.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
 #include "explain/unavailable_text.h"
@@ -28,7 +29,9 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
     t = dl_q_listed_torch(f);
     /* torch.version.cuda printed alone ("None") is the torch that ran, version or not */
     cuda = py->runtime.cuda.value ? py->runtime.cuda.value : dl_q_torch_cuda(f);
-    if (!cuda || strcmp(cuda, "none") != 0 || !dl_text_wants_cuda(&e->paste))
+    /* a ROCm build has no CUDA either, and readings of its own */
+    if (!cuda || strcmp(cuda, "none") != 0 || !dl_text_wants_cuda(&e->paste) ||
+        dl_text_rocm_build(e))
         return;
     version = py->runtime.version.value ? py->runtime.version.value
               : t                       ? dl_text_or(&t->version, "")

@@ -87,7 +87,9 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e)
         "AMD builds)",
         {NULL},
         NULL};
-    static const char *const symptom[] = {"no hip gpus are available", "hiperrornodevice"};
+    /* the web UIs' start-up check of is_available() words it their own way */
+    static const char *const symptom[] = {"no hip gpus are available", "hiperrornodevice",
+                                          "torch is not able to use gpu"};
     long line, gpu;
     if (dl_text_cause_read(e) || !dl_text_rocm_build(e) || dl_text_other_vendor_gpu(&e->facts) ||
         (gpu = nvidia_gpu_line(e)) < 0 ||
@@ -95,6 +97,44 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e)
          (line = dl_text_unavailable_line(&e->paste)) < 0))
         return;
     dl_text_cause_add(e, &cause, line, gpu == line ? -1 : gpu);
+}
+
+/* lspci's line for a display controller of one of the vendor's names ("01:00.0 VGA
+ * compatible controller: NVIDIA Corporation ..."); -1 when the text has none. */
+static long lspci_display_line(const dl_paste *p, const char *const *vendor, size_t n)
+{
+    static const char *const kinds[] = {"vga compatible controller", "3d controller",
+                                        "display controller"};
+    long i;
+    for (i = dl_paste_find(p, 0, "controller"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "controller"))
+        if (dl_line_has_any(p->lines[i].lower, kinds, sizeof kinds / sizeof kinds[0]) &&
+            dl_line_has_any(p->lines[i].lower, vendor, n))
+            return i;
+    return -1;
+}
+
+void dl_explain_webui_rocm_beside_nvidia(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "the web UI's webui.sh installed torch's ROCm build (AMD's, without CUDA): lspci "
+        "lists an AMD display controller (most often the Ryzen CPU's integrated graphics) "
+        "beside the NVIDIA GPU, and older webui.sh scripts chose ROCm whenever AMD showed (newer "
+        "ones look for NVIDIA first: update, and let it install torch again)",
+        "git pull && rm -rf venv && ./webui.sh",
+        {NULL},
+        "`venv/bin/python -c \"import torch; print(torch.__version__)\"` (a +rocm version "
+        "says webui.sh chose ROCm)"};
+    static const char *const nvidia[] = {"nvidia"};
+    static const char *const amd[] = {"advanced micro devices", "amd/ati", "[amd]"};
+    long line, gpu;
+    if (dl_text_cause_read(e) || dl_q_is_windows(&e->facts) ||
+        (line = dl_paste_find(&e->paste, 0, "torch is not able to use gpu")) < 0 ||
+        (gpu = lspci_display_line(&e->paste, nvidia, 1)) < 0 ||
+        lspci_display_line(&e->paste, amd, sizeof amd / sizeof amd[0]) < 0)
+        return;
+    dl_text_cause_add(e, &cause, line, gpu);
 }
 
 void dl_explain_rocm_no_gpu(dl_explanation *e)

@@ -16,6 +16,12 @@ bool dl_text_rocm_build(const dl_explanation *e);
  * GPU (cpu_only_build), whatever HIP says about finding no AMD GPU. */
 void dl_explain_rocm_build_on_nvidia(dl_explanation *e);
 
+/* The web UI's "Torch is not able to use GPU" off Windows where lspci lists an NVIDIA and
+ * an AMD display controller: webui.sh chose the ROCm build whenever lspci showed AMD (a
+ * Ryzen's integrated graphics) until it learnt to look for NVIDIA first, so the NVIDIA GPU
+ * got a torch without CUDA. */
+void dl_explain_webui_rocm_beside_nvidia(dl_explanation *e);
+
 /* HIP's "No HIP GPUs are available" (hipErrorNoDevice, hipGetDeviceCount's Error 101): the
  * ROCm twin of "No CUDA GPUs", whose causes are ROCm's own: the render/video groups, a
  * container without /dev/kfd and /dev/dri, WSL2 without AMD's WSL driver and wheels. */

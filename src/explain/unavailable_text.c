@@ -178,7 +178,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
     dl_plan_os os = dl_plan_os_parse(f->os.family.value);
     long line;
     if (dl_text_cause_read(e) || driver_rules_it_out(e, cuda) || os == DL_PLAN_OS_MACOS ||
-        os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none")) ||
+        os == DL_PLAN_OS_WINDOWS || (cuda && !strcmp(cuda, "none") && !dl_text_rocm_build(e)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
         (line = dl_text_unavailable_line(&e->paste)) < 0 || dl_explain_availability_differs(e) ||

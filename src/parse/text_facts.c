@@ -344,6 +344,13 @@ static void runtime_cuda_from_tag(dl_python *py, dl_text_facts *w, size_t i, con
     if (py->runtime.cuda.value || !dl_torch_version_parse(version, &v))
         return;
     var = dl_torch_variant(v.local);
+    if (var.kind == DL_VARIANT_ROCM) {
+        /* a ROCm build ("2.1.0+rocm5.6") has no CUDA: torch.version.cuda is None */
+        dl_text_set(&py->runtime.cuda, "none");
+        dl_text_set(&py->runtime.hip, var.version[0] ? var.version : "rocm");
+        note(w, "pythons[0].runtime.hip", i);
+        return;
+    }
     if (var.kind != DL_VARIANT_CUDA && var.kind != DL_VARIANT_CPU)
         return;
     dl_text_set(&py->runtime.cuda, var.kind == DL_VARIANT_CUDA ? var.version : "none");
@@ -412,13 +419,18 @@ static void torch_build(const char *l, const char *low, dl_facts *f, dl_text_fac
         value_after(low, "rocm used to build pytorch", v, sizeof v)) {
         py = python(f);
         dl_text_set(&py->runtime.hip, !strcmp(v, "n/a") || !strcmp(v, "none") ? "none" : v);
+        note_value(w, "pythons[0].runtime.hip", i);
     }
     if (strstr(low, "cuda used to build pytorch") &&
         value_after(low, "cuda used to build pytorch", v, sizeof v)) {
         /* "None" is a CPU build, and so is "Could not collect": collect_env prints that for
-         * a torch.version.cuda of None where it found a GPU (a ROCm build says "N/A"). */
+         * a torch.version.cuda of None where it found a GPU; a ROCm build says "N/A" (its
+         * torch.version.cuda is None too, and its "ROCM used to build" line says the rest). */
         py = python(f);
-        dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ? "none" : v);
+        dl_text_set(&py->runtime.cuda, !strcmp(v, "none") || !strcmp(v, "could") ||
+                                               !strcmp(v, "n/a")
+                                           ? "none"
+                                           : v);
         note_value(w, "pythons[0].runtime.cuda", i);
     }
     /* "True"/"False"; collect_env of torch 1.x said "Yes"/"No". */

@@ -31,19 +31,41 @@ static bool cpu_build(const dl_python *py, const char **how)
     return false;
 }
 
+/* A ROCm build (AMD's: a HIP version, no CUDA) where the PCI bus shows no AMD GPU for it:
+ * for the NVIDIA GPU it is as good as a CPU build (webui.sh picks it where lspci lists a
+ * Ryzen's integrated graphics, a ROCm index URL copied from a guide). */
+static bool rocm_build_without_amd(const dl_facts *f, const dl_python *py, const char **how)
+{
+    const dl_torch_install *t = dl_q_static_torch(py);
+    const dl_text *cuda = dl_q_torch_imported(py) ? &py->runtime.cuda : t ? &t->cuda : NULL;
+    const dl_text *hip = dl_q_torch_imported(py) ? &py->runtime.hip : t ? &t->hip : NULL;
+    if (!cuda || !dl_q_text_is(cuda, "none") || !hip->value || dl_q_text_is(hip, "none") ||
+        dl_q_pci_gpus(f, DL_PCI_AMD) > 0)
+        return false;
+    *how = "torch.version.hip is set and torch.version.cuda is None: a ROCm build";
+    return true;
+}
+
 void dl_rule_cpu_only_build(const dl_rule_input *in, dl_findings *out)
 {
     const dl_facts *f = in->facts;
     const dl_python *py = dl_q_main_python(f);
     const char *how = NULL;
     dl_finding *x;
-    if (!py || !usable_nvidia(f) || !cpu_build(py, &how))
+    const char *version;
+    bool rocm = false;
+    if (!py || !usable_nvidia(f) ||
+        (!cpu_build(py, &how) && !(rocm = rocm_build_without_amd(f, py, &how))))
         return;
-    x = dl_finding_add(out, "cpu_only_build", DL_SEV_FAILURE,
-                       "torch %s is a CPU-only build on a machine with an NVIDIA GPU",
-                       py->runtime.version.value ? py->runtime.version.value
-                       : dl_q_static_torch(py) ? dl_text_or(&dl_q_static_torch(py)->version, "")
-                                               : "");
+    version = py->runtime.version.value ? py->runtime.version.value
+              : dl_q_static_torch(py)   ? dl_text_or(&dl_q_static_torch(py)->version, "")
+                                        : "";
+    x = rocm ? dl_finding_add(out, "cpu_only_build", DL_SEV_FAILURE,
+                              "torch %s is a ROCm build (for AMD GPUs, without CUDA) on a "
+                              "machine with an NVIDIA GPU", version)
+             : dl_finding_add(out, "cpu_only_build", DL_SEV_FAILURE,
+                              "torch %s is a CPU-only build on a machine with an NVIDIA GPU",
+                              version);
     dl_finding_evidence(x, "pythons[0].torch", "%s", how);
     dl_fix_install_torch(x, in, py, "gpu");
 }

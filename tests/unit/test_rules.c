@@ -575,6 +575,23 @@ static void m_blackwell(dl_facts *f)
     dl_int_set(&f->nvml.cuda_driver_version, 12080);
     dl_int_set(&f->cuda_driver.driver_version, 12080);
 }
+/* a ROCm build (AMD's) where only the NVIDIA GPU is there: no CUDA for it */
+static void m_rocm_build(dl_facts *f)
+{
+    dl_text_set(&main_py(f)->runtime.cuda, "none");
+    dl_text_set(&main_py(f)->runtime.hip, "6.2.41133");
+    dl_text_set(&main_py(f)->runtime.version, "2.5.1+rocm6.2");
+    dl_flag_set(&main_py(f)->runtime.cuda_available, false);
+}
+/* ... beside an AMD GPU, which that build is for */
+static void m_rocm_build_beside_amd(dl_facts *f)
+{
+    dl_pci_gpu *g;
+    m_rocm_build(f);
+    g = dl_list_push(&f->gpus, sizeof *g);
+    dl_int_set(&g->vendor_id, 0x1002);
+    dl_text_set(&g->driver, "amdgpu");
+}
 static void m_pascal(dl_facts *f)
 {
     size_t i;
@@ -605,6 +622,8 @@ static void torch_build(void **state)
     (void)state;
     expect(m_cpu_build, "cpu_only_build", "cpu_only_build");
     expect_not(m_cpu_build_no_gpu, "cpu_only_build");
+    expect(m_rocm_build, "cpu_only_build", "cpu_only_build");
+    expect_not(m_rocm_build_beside_amd, "cpu_only_build");
     expect(m_blackwell, "arch_not_in_wheel", "arch_not_in_wheel");
     expect_not(m_blackwell, "driver_too_old");
     expect(m_blackwell_old_driver, "driver_too_old", "driver_too_old");
