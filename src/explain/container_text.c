@@ -205,6 +205,31 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
+void dl_explain_insufficient_driver_without_nv(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "docker_no_gpu_passthrough",
+        "Inside a Singularity/Apptainer container started without --nv: the host's driver "
+        "libraries are not bound into it, and CUDA's runtime then calls the driver "
+        "insufficient",
+        "# run the container with --nv: singularity exec --nv IMAGE.sif COMMAND (apptainer "
+        "the same), then check nvidia-smi inside it",
+        {"driver_too_old"},
+        "the exact `singularity`/`apptainer` command and `nvidia-smi` inside the container"};
+    static const char *const runtime[] = {"singularity", "apptainer", ".sif"};
+    static const char *const with_gpu[] = {"--nv", "--nvccli"};
+    dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
+    long line = insufficient_driver_line(&e->paste), where;
+    /* torch's own "driver on your system is too old" means it found libcuda and read it */
+    if (!x || !dl_q_failure(x) || line < 0 ||
+        (where = dl_paste_find_any(&e->paste, runtime, 3)) < 0 ||
+        dl_paste_find_any(&e->paste, with_gpu, 2) >= 0 ||
+        dl_paste_find(&e->paste, 0, "driver on your system is too old") >= 0)
+        return;
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
+    dl_text_cause_add(e, &cause, line, where == line ? -1 : where);
+}
+
 void dl_explain_driver_behind_container(dl_explanation *e)
 {
     /* what a process inside a container without the GPU sees of the missing driver */

@@ -50,6 +50,11 @@ void dl_explain_container_sees_gpu_torch_does_not(dl_explanation *e);
  * The container's GPU access becomes the reading, the old driver its candidate. */
 void dl_explain_insufficient_driver_in_container(dl_explanation *e);
 
+/* CUDA's "driver version is insufficient" beside a Singularity/Apptainer run without --nv
+ * (or --nvccli): the container has no libcuda of the host's, which the runtime reports as
+ * an insufficient driver (panda-autograsp#150); not an old driver on the host. */
+void dl_explain_insufficient_driver_without_nv(dl_explanation *e);
+
 /* A container started without the GPU (a signature read it: Singularity without --nv, an
  * enroot image without NVIDIA_VISIBLE_DEVICES, docker without --gpus) and a missing or
  * unloaded driver read from the same symptom ("Found no NVIDIA driver"): inside such a
