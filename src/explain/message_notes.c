@@ -153,6 +153,13 @@ static const struct {
      "Blackwell), and the program asks for them (ComfyUI's --fast, an fp8 weight dtype): run "
      "without --fast and load the model in fp16 or bf16; torch and the install are fine",
      false},
+    /* WSL's libcuda files are copies, not links, so every ldconfig run (an apt install)
+     * warns (microsoft/WSL#5663) */
+    {"libcuda.so.1 is not a symbolic link",
+     "ldconfig's warning that /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link is "
+     "harmless: Windows puts WSL's libcuda files there as copies, not links, and CUDA loads "
+     "them all the same. Judge the machine by the error after it, if any",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",
