@@ -126,15 +126,30 @@ void dl_explain_webui_rocm_beside_nvidia(dl_explanation *e)
         {NULL},
         "`venv/bin/python -c \"import torch; print(torch.__version__)\"` (a +rocm version "
         "says webui.sh chose ROCm)"};
+    static const dl_text_cause on_igpu = {
+        "cpu_only_build",
+        "the web UI's webui.sh installed torch's ROCm build (AMD's, without CUDA) because it "
+        "saw the AMD integrated graphics: the NVIDIA GPU beside it then gets no CUDA (newer "
+        "webui.sh scripts look for NVIDIA first)",
+        "git pull && rm -rf venv && ./webui.sh",
+        {"non_nvidia_gpu"},
+        "`lspci | grep -E \"VGA|3D|Display\"` (is there an NVIDIA GPU beside the AMD "
+        "graphics?)"};
     static const char *const nvidia[] = {"nvidia"};
     static const char *const amd[] = {"advanced micro devices", "amd/ati", "[amd]"};
+    /* the writer's own words for the AMD part that webui.sh saw */
+    static const char *const igpu[] = {"igpu", "integrated gpu", "integrated graphics"};
     long line, gpu;
     if (dl_text_cause_read(e) || dl_q_is_windows(&e->facts) ||
-        (line = dl_paste_find(&e->paste, 0, "torch is not able to use gpu")) < 0 ||
-        (gpu = lspci_display_line(&e->paste, nvidia, 1)) < 0 ||
-        lspci_display_line(&e->paste, amd, sizeof amd / sizeof amd[0]) < 0)
+        (line = dl_paste_find(&e->paste, 0, "torch is not able to use gpu")) < 0)
         return;
-    dl_text_cause_add(e, &cause, line, gpu);
+    if ((gpu = lspci_display_line(&e->paste, nvidia, 1)) >= 0 &&
+        lspci_display_line(&e->paste, amd, sizeof amd / sizeof amd[0]) >= 0)
+        dl_text_cause_add(e, &cause, line, gpu);
+    else if ((dl_text_rocm_build(e) || dl_paste_find(&e->paste, 0, "/whl/rocm") >= 0) &&
+             !dl_text_other_vendor_gpu(&e->facts) &&
+             (gpu = dl_paste_find_any(&e->paste, igpu, sizeof igpu / sizeof igpu[0])) >= 0)
+        dl_text_cause_add(e, &on_igpu, line, gpu);
 }
 
 void dl_explain_rocm_no_gpu(dl_explanation *e)

@@ -19,7 +19,9 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e);
 /* The web UI's "Torch is not able to use GPU" off Windows where lspci lists an NVIDIA and
  * an AMD display controller: webui.sh chose the ROCm build whenever lspci showed AMD (a
  * Ryzen's integrated graphics) until it learnt to look for NVIDIA first, so the NVIDIA GPU
- * got a torch without CUDA. */
+ * got a torch without CUDA. The same where the text shows the ROCm build installed and the
+ * writer names the integrated graphics (a laptop's AMD iGPU beside its NVIDIA GPU), with
+ * non_nvidia_gpu the candidate lspci would rule out. */
 void dl_explain_webui_rocm_beside_nvidia(dl_explanation *e);
 
 /* HIP's "No HIP GPUs are available" (hipErrorNoDevice, hipGetDeviceCount's Error 101): the

@@ -34,13 +34,28 @@ static bool cpu_build(const dl_python *py, const char **how)
 /* A ROCm build (AMD's: a HIP version, no CUDA) where the PCI bus shows no AMD GPU for it:
  * for the NVIDIA GPU it is as good as a CPU build (webui.sh picks it where lspci lists a
  * Ryzen's integrated graphics, a ROCm index URL copied from a guide). */
+/* An AMD GPU among the named ones: a report's GPU names land in nvml.gpus whatever their
+ * vendor (the doctor's NVML lists only NVIDIA's, and PCI says the rest). */
+static bool amd_gpu_named(const dl_facts *f)
+{
+    static const char *const amd[] = {"AMD", "Radeon", "Instinct"};
+    size_t i, k;
+    for (i = 0; f->nvml.gpus.known && i < f->nvml.gpus.count; i++) {
+        const char *name = DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, i).name.value;
+        for (k = 0; name && k < sizeof amd / sizeof amd[0]; k++)
+            if (strstr(name, amd[k]))
+                return true;
+    }
+    return false;
+}
+
 static bool rocm_build_without_amd(const dl_facts *f, const dl_python *py, const char **how)
 {
     const dl_torch_install *t = dl_q_static_torch(py);
     const dl_text *cuda = dl_q_torch_imported(py) ? &py->runtime.cuda : t ? &t->cuda : NULL;
     const dl_text *hip = dl_q_torch_imported(py) ? &py->runtime.hip : t ? &t->hip : NULL;
     if (!cuda || !dl_q_text_is(cuda, "none") || !hip->value || dl_q_text_is(hip, "none") ||
-        dl_q_pci_gpus(f, DL_PCI_AMD) > 0)
+        dl_q_pci_gpus(f, DL_PCI_AMD) > 0 || amd_gpu_named(f))
         return false;
     *how = "torch.version.hip is set and torch.version.cuda is None: a ROCm build";
     return true;
