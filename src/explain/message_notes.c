@@ -153,6 +153,15 @@ static const struct {
      "Blackwell), and the program asks for them (ComfyUI's --fast, an fp8 weight dtype): run "
      "without --fast and load the model in fp16 or bf16; torch and the install are fine",
      false},
+    /* NCCL's check that each rank has a GPU of its own (init.cc): the program's launch, not
+     * the environment (facebookresearch/ViewDiff#24: four processes, one GPU) */
+    {"duplicate gpu detected",
+     "NCCL's \"Duplicate GPU detected\" says two ranks run on the same GPU: more processes "
+     "were launched than there are GPUs (accelerate's num_processes, torchrun's "
+     "--nproc_per_node), or the program never moves each rank to its own device; launch one "
+     "process per GPU and call torch.cuda.set_device(local_rank) before "
+     "init_process_group; torch and the install are fine",
+     false},
     /* WSL's libcuda files are copies, not links, so every ldconfig run (an apt install)
      * warns (microsoft/WSL#5663) */
     {"libcuda.so.1 is not a symbolic link",
