@@ -2012,6 +2012,10 @@ static bool torch_version_in(const char *low, char *out, size_t n)
          * no torch release has a major of 10 or more */
         if (atoi(v) >= 10)
             continue;
+        /* "torch is 3.13 compatible", "torch supports 3.12": the Python it runs under */
+        if (!strncmp(v + k, " compatible", 11) || !strncmp(v + k, "-compatible", 11) ||
+            !strncmp(v + k, " support", 8))
+            continue;
         if (v[k] == '+')
             for (k++; isalnum((unsigned char)v[k]) && k + 1 < n; k++)
                 ;
@@ -2781,6 +2785,47 @@ static void uv_current_platform(const dl_paste *p, dl_facts *f, dl_text_facts *w
     }
 }
 
+/* A GitHub Actions macOS runner label at `at` ("macos-13", "macos-14-large"): the runner's
+ * architecture, NULL where there is no label there. Up to macos-13 the plain labels are
+ * Intel machines, from macos-14 Apple silicon; "-large" and "-intel" are Intel, "-xlarge"
+ * Apple silicon. */
+static const char *runner_label_arch(const char *at)
+{
+    const char *after = at + 6;
+    long release;
+    if (!isdigit((unsigned char)*after))
+        return NULL;
+    release = strtol(after, (char **)&after, 10);
+    if (*after == '.' && release == 10) /* macos-10.15 */
+        for (after++; isdigit((unsigned char)*after); after++)
+            ;
+    if (!strncmp(after, "-xlarge", 7))
+        return "arm64";
+    if (!strncmp(after, "-large", 6) || !strncmp(after, "-intel", 6))
+        return "x86_64";
+    if (isalnum((unsigned char)*after) || *after == '.' || *after == '-')
+        return NULL;
+    return release <= 13 ? "x86_64" : "arm64";
+}
+
+/* The architecture of the macOS runner a CI text names (GitHub Actions' runs-on labels). */
+static void arch_of_runner(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    long i;
+    if (f->os.arch.value)
+        return;
+    for (i = dl_paste_find(p, 0, "macos-"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "macos-")) {
+        const char *low = p->lines[i].lower, *at, *arch;
+        for (at = strstr(low, "macos-"); at; at = strstr(at + 6, "macos-"))
+            if ((at == low || !isalnum((unsigned char)at[-1])) &&
+                (arch = runner_label_arch(at)) != NULL) {
+                dl_text_set(&f->os.arch, arch);
+                note(w, "os.arch", (size_t)i);
+                return;
+            }
+    }
+}
+
 /* The machine's architecture where the text names it: uname's or a wheel tag's "aarch64",
  * a Jetson's "-tegra" kernel or its name, an "arm64" word (Apple silicon, Windows on Arm); left
  * unknown otherwise (the planner then assumes x86_64 and says so). */
@@ -3357,6 +3402,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     driver_in_words(p, f, w);
     driver_branch_in_words(p, f, w);
     arch_in_words(p, f, w);
+    arch_of_runner(p, f, w);
     intel_graphics_in_words(p, f, w);
     geforce_number_in_prose(p, f, w);
     gpu_series_in_words(p, f, w);
