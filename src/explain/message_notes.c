@@ -153,6 +153,15 @@ static const struct {
      "Blackwell), and the program asks for them (ComfyUI's --fast, an fp8 weight dtype): run "
      "without --fast and load the model in fp16 or bf16; torch and the install are fine",
      false},
+    /* xformers tries to import triton at start and logs the failure; Triton had no Windows
+     * builds, and xformers runs without it (stable-diffusion-webui-forge#1139,
+     * invoke-ai/InvokeAI#4055) */
+    {"a matching triton is not available",
+     "xformers' \"A matching Triton is not available, some optimizations will not be "
+     "enabled\" (with its \"No module named 'triton'\") is a warning: xformers runs without "
+     "Triton, which had no Windows builds; nothing needs installing for it. Judge the run "
+     "by the error after it, if any",
+     false},
     /* NCCL's check that each rank has a GPU of its own (init.cc): the program's launch, not
      * the environment (facebookresearch/ViewDiff#24: four processes, one GPU) */
     {"duplicate gpu detected",
