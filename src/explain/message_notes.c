@@ -104,6 +104,21 @@ static const struct {
      "by default on Apple silicon): unset it, or set PYTORCH_MPS_LOW_WATERMARK_RATIO to a value "
      "no higher than it; torch and the install are fine (kohya-ss/sd-scripts#603)",
      false},
+    /* an operator without an MPS kernel; the fallback variable is read when torch starts
+     * (pytorch/pytorch#86195: set from inside a running notebook, too late) */
+    {"is not currently implemented for the mps device",
+     "this torch has no MPS kernel for that operator: set PYTORCH_ENABLE_MPS_FALLBACK=1 "
+     "before Python starts (export it in the shell, or conda env config vars set and "
+     "activate the environment again; setting it inside a running notebook is too late) to "
+     "run that operator on the CPU, or use a newer torch that has it; torch and the install "
+     "are fine",
+     false},
+    /* MPS has no double type (pytorch/pytorch#122602: expected behaviour) */
+    {"cannot convert a mps tensor to float64 dtype",
+     "the MPS device has no float64: make the tensor float32 before moving it to mps "
+     "(tensor.float(), or float32 numpy arrays and torch.set_default_dtype(torch.float32)); "
+     "torch and the install are fine",
+     false},
     {"mps: unsupported border padding mode",
      "grid_sample's border padding has no MPS kernel before torch 2.13, and "
      "PYTORCH_ENABLE_MPS_FALLBACK does not cover it: upgrade torch, or run that grid_sample on "
