@@ -128,10 +128,38 @@ static bool driver_said_new(const dl_paste *p)
 /* A Jetson: its driver comes with JetPack (L4T), so an old driver is no reading. What
  * torch sees there turns on the build: pip's aarch64 wheel has no CUDA for the Jetson,
  * NVIDIA's builds for the JetPack release do. A candidate and the question, no cause. */
-static bool jetson_unavailable(dl_explanation *e)
+/* On a Jetson, pip put PyPI's aarch64 torch in (a new venv, a package that requires torch):
+ * that wheel has no CUDA for the Jetson's integrated GPU (ultralytics/ultralytics#17345). Its
+ * general fix becomes NVIDIA's JetPack wheels (cpu_build_fix.c). */
+static bool jetson_pip_wheel(dl_explanation *e, long line)
+{
+    static const dl_text_cause cause = {
+        "cpu_only_build",
+        "On a Jetson, pip installed PyPI's aarch64 torch (into a new venv, or as another "
+        "package's requirement): that wheel has no CUDA for a Jetson's integrated GPU; only "
+        "NVIDIA's JetPack builds (.nv in the version) or a jetson-containers image have it",
+        "install the CUDA build of torch in place of this one",
+        {NULL},
+        "`python3 -c \"import torch; print(torch.__version__, torch.version.cuda)\"` and "
+        "`cat /etc/nv_tegra_release` (the L4T release)"};
+    static const char *const pip[] = {"pip install", "pip3 install", "-m venv", "virtualenv",
+                                      "uv pip install"};
+    static const char *const nvidia_build[] = {".nv2", "+nv2", "l4t-pytorch", "l4t-ml",
+                                               "jetson-ai-lab", "developer.download.nvidia"};
+    long at = dl_paste_find_any(&e->paste, pip, sizeof pip / sizeof pip[0]);
+    if (at < 0 || dl_paste_find_any(&e->paste, nvidia_build,
+                                    sizeof nvidia_build / sizeof nvidia_build[0]) >= 0)
+        return false;
+    dl_text_cause_add(e, &cause, line, at == line ? -1 : at);
+    return true;
+}
+
+static bool jetson_unavailable(dl_explanation *e, long line)
 {
     if (dl_text_jetson_line(&e->paste) < 0)
         return false;
+    if (jetson_pip_wheel(e, line))
+        return true;
     dl_strv_add(&e->alternatives, dl_strdup("cpu_only_build"));
     dl_strv_add(&e->ask, dl_strdup("`python3 -c \"import torch; print(torch.__version__, "
                                    "torch.version.cuda)\"` (NVIDIA's Jetson builds carry .nv "
@@ -182,7 +210,7 @@ void dl_explain_silent_unavailable(dl_explanation *e)
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_text_in_container(&e->paste) || driver_said_new(&e->paste) ||
         (line = dl_text_unavailable_line(&e->paste)) < 0 || dl_explain_availability_differs(e) ||
-        jetson_unavailable(e) || dl_explain_rocm_candidates(e))
+        jetson_unavailable(e, line) || dl_explain_rocm_candidates(e))
         return;
     dl_text_cause_add(e, machine_unknown(&e->paste, f) ? &unknown_machine : &cause, line, -1);
 }
