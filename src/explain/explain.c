@@ -65,9 +65,11 @@ static void signature_fix(const dl_table *cat, size_t row, const dl_findings *ru
                           const char *id, dl_finding *x)
 {
     /* rows whose message needs more than the facts' fix: torchaudio 2.9's removed API
-     * stays removed in the companion build the rule would install, so the row's fix comes
-     * first and the rule's follows */
-    static const char *const own_fix_first[] = {"torchaudio_29_removed_api"};
+     * stays removed in the companion build the rule would install, and memory that grows
+     * run by run is the code's to fix before any batch size, so the row's fix comes first
+     * and the rule's follows */
+    static const char *const own_fix_first[] = {"torchaudio_29_removed_api",
+                                                "oom_memory_grows_leak"};
     const dl_finding *r = rule_failure(rules, id);
     const char *signature = dl_table_cell(cat, row, DL_COL_error_signatures_signature);
     size_t j, k;
