@@ -205,7 +205,7 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e)
     dl_text_cause_add(e, &cause, line, -1);
 }
 
-void dl_explain_insufficient_driver_without_nv(dl_explanation *e)
+void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e)
 {
     static const dl_text_cause cause = {
         "docker_no_gpu_passthrough",
@@ -218,16 +218,38 @@ void dl_explain_insufficient_driver_without_nv(dl_explanation *e)
         "the exact `singularity`/`apptainer` command and `nvidia-smi` inside the container"};
     static const char *const runtime[] = {"singularity", "apptainer", ".sif"};
     static const char *const with_gpu[] = {"--nv", "--nvccli"};
+    static const dl_text_cause devices_only = {
+        "docker_no_gpu_passthrough",
+        "The container got the GPU's device files (--device /dev/nvidia*) but not the host "
+        "driver's libraries, which only the NVIDIA runtime mounts: CUDA's runtime finds no "
+        "libcuda of the host's and calls the driver insufficient",
+        "# start the container with the NVIDIA Container Toolkit instead of --device: docker "
+        "run --gpus all (it mounts the driver's libraries beside the device files)",
+        {"driver_too_old"},
+        "the exact `docker run` command and `nvidia-smi` inside the container"};
+    static const char *const runtime_given[] = {"--gpus", "--runtime=nvidia", "--runtime nvidia",
+                                                "nvidia-docker", "runtime: nvidia",
+                                                "nvidia.com/gpu", "nvidia_driver",
+                                                "/usr/local/nvidia"};
     dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
     long line = insufficient_driver_line(&e->paste), where;
+    const dl_text_cause *which = &cause;
     /* torch's own "driver on your system is too old" means it found libcuda and read it */
     if (!x || !dl_q_failure(x) || line < 0 ||
-        (where = dl_paste_find_any(&e->paste, runtime, 3)) < 0 ||
-        dl_paste_find_any(&e->paste, with_gpu, 2) >= 0 ||
         dl_paste_find(&e->paste, 0, "driver on your system is too old") >= 0)
         return;
+    if ((where = dl_paste_find_any(&e->paste, runtime, 3)) >= 0) {
+        if (dl_paste_find_any(&e->paste, with_gpu, 2) >= 0)
+            return;
+    } else if ((where = dl_paste_find(&e->paste, 0, "--device /dev/nvidia")) < 0 ||
+               dl_paste_find(&e->paste, 0, "docker run") < 0 ||
+               dl_paste_find_any(&e->paste, runtime_given,
+                                 sizeof runtime_given / sizeof runtime_given[0]) >= 0)
+        return;
+    else
+        which = &devices_only;
     dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
-    dl_text_cause_add(e, &cause, line, where == line ? -1 : where);
+    dl_text_cause_add(e, which, line, where == line ? -1 : where);
 }
 
 void dl_explain_driver_behind_container(dl_explanation *e)

@@ -52,8 +52,10 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e);
 
 /* CUDA's "driver version is insufficient" beside a Singularity/Apptainer run without --nv
  * (or --nvccli): the container has no libcuda of the host's, which the runtime reports as
- * an insufficient driver (panda-autograsp#150); not an old driver on the host. */
-void dl_explain_insufficient_driver_without_nv(dl_explanation *e);
+ * an insufficient driver (panda-autograsp#150); not an old driver on the host. The same for
+ * a docker run that passes only the device files (--device /dev/nvidia0) without the NVIDIA
+ * runtime, which alone mounts the driver's libraries (NVIDIA/nvidia-docker#24). */
+void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e);
 
 /* A container started without the GPU (a signature read it: Singularity without --nv, an
  * enroot image without NVIDIA_VISIBLE_DEVICES, docker without --gpus) and a missing or
