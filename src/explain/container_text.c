@@ -5,7 +5,9 @@
 #include "explain/text_marks.h"
 #include "facts/query.h"
 
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The text names a Jetson and no NVIDIA index for Jetson wheels (the same marks as the
@@ -250,6 +252,93 @@ void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e)
         which = &devices_only;
     dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
     dl_text_cause_add(e, which, line, where == line ? -1 : where);
+}
+
+/* An L4T release "rMAJ.MIN[.PATCH]" at `at` (after "l4t-" or an l4t image's ':'), as
+ * MAJ*10000 + MIN*100 + PATCH; 0 when it is none. */
+static long l4t_release_at(const char *at)
+{
+    long major, minor = 0, patch = 0;
+    char *end;
+    if (*at != 'r' || !isdigit((unsigned char)at[1]))
+        return 0;
+    major = strtol(at + 1, &end, 10);
+    if (*end == '.')
+        minor = strtol(end + 1, &end, 10);
+    if (*end == '.')
+        patch = strtol(end + 1, &end, 10);
+    return major * 10000 + minor * 100 + patch;
+}
+
+/* The L4T release an image's tag is built for ("dustynv/ros:foxy-pytorch-l4t-r32.5.0",
+ * "nvcr.io/nvidia/l4t-pytorch:r32.4.2-pth1.5-py3"); 0 when the text names none. */
+static long l4t_image_release(const dl_paste *p, long *line)
+{
+    long i, release;
+    for (i = dl_paste_find(p, 0, "l4t-"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "l4t-")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "l4t-"); at; at = strstr(at + 4, "l4t-")) {
+            const char *tag = at + 4;
+            if (*tag != 'r') {
+                tag += strspn(tag, "abcdefghijklmnopqrstuvwxyz-");
+                if (*tag++ != ':')
+                    continue;
+            }
+            if ((release = l4t_release_at(tag)) > 0) {
+                *line = i;
+                return release;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The Jetson's own L4T release from /etc/nv_tegra_release ("# R32 (release), REVISION:
+ * 3.1"); 0 when the text has none. */
+static long l4t_host_release(const dl_paste *p, long *line)
+{
+    long i = dl_paste_find(p, 0, "(release), revision:");
+    const char *low, *r, *rev;
+    long major, minor, patch = 0;
+    char *end;
+    if (i < 0)
+        return 0;
+    low = p->lines[i].lower;
+    rev = strstr(low, "(release), revision:") + 20;
+    for (r = rev - 20; r > low && r[-1] != 'r'; r--)
+        ;
+    if (r == low || !isdigit((unsigned char)*r))
+        return 0;
+    major = strtol(r, NULL, 10);
+    minor = strtol(rev, &end, 10);
+    if (*end == '.')
+        patch = strtol(end + 1, NULL, 10);
+    *line = i;
+    return major * 10000 + minor * 100 + patch;
+}
+
+void dl_explain_jetson_image_newer_than_l4t(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "The container is built for a newer L4T (JetPack) release than the Jetson runs: on "
+        "JetPack 4 (L4T R32) the NVIDIA runtime mounts the host's CUDA and cuDNN into the "
+        "container, so an image for a newer L4T finds an older CUDA's libraries, or none",
+        "# run the image whose l4t tag matches the Jetson's release (cat /etc/nv_tegra_release), "
+        "or upgrade the Jetson to the JetPack of the image's L4T release",
+        {"docker_no_gpu_passthrough"},
+        "`cat /etc/nv_tegra_release` on the Jetson and the image's tag"};
+    static const char *const seen[] = {"docker_no_gpu_passthrough", "torch_import_failed",
+                                       "ld_library_path_conflict", "wheel_tag_mismatch"};
+    long image_line = -1, host_line = -1;
+    long image = l4t_image_release(&e->paste, &image_line);
+    long host = image ? l4t_host_release(&e->paste, &host_line) : 0;
+    /* JetPack 5 and later images carry their own CUDA: only R32 takes the host's */
+    if (image / 10000 != 32 || host / 10000 != 32 || image <= host)
+        return;
+    dl_text_causes_step_back(e, seen, sizeof seen / sizeof seen[0]);
+    if (!dl_text_cause_read(e))
+        dl_text_cause_add(e, &cause, image_line, host_line);
 }
 
 void dl_explain_driver_behind_container(dl_explanation *e)

@@ -57,6 +57,13 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e);
  * runtime, which alone mounts the driver's libraries (NVIDIA/nvidia-docker#24). */
 void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e);
 
+/* A Jetson image tagged for a newer L4T R32 release ("l4t-r32.5.0", "l4t-pytorch:r32.4.2")
+ * than /etc/nv_tegra_release shows the host runs: JetPack 4's runtime mounts the host's CUDA
+ * into the container, which then misses the libraries its torch needs (jetson-containers
+ * #126). driver_too_old (the host's L4T is behind), in place of the passthrough and import
+ * readings of the same missing library. */
+void dl_explain_jetson_image_newer_than_l4t(dl_explanation *e);
+
 /* A container started without the GPU (a signature read it: Singularity without --nv, an
  * enroot image without NVIDIA_VISIBLE_DEVICES, docker without --gpus) and a missing or
  * unloaded driver read from the same symptom ("Found no NVIDIA driver"): inside such a
