@@ -474,6 +474,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_capability_outside_torch_range(out);
     dl_explain_gpu_newer_than_most_wheels(k, out);
     dl_explain_gpu_newer_than_text_torch(k, out);
+    dl_explain_device_line_arch_below_gpu(out);
     dl_explain_gpu_dropped_by_newest_wheels(k, out);
     dl_explain_container_gpu_reached(out);
     dl_explain_gpu_passthrough_in_kubernetes(out);

@@ -265,6 +265,31 @@ static bool capability_range(const char *at, unsigned *lo, unsigned *hi)
     return *lo <= *hi;
 }
 
+void dl_explain_device_line_arch_below_gpu(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    long i;
+    for (i = dl_paste_find(p, 0, "arch=sm_"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "arch=sm_")) {
+        const char *low = p->lines[i].lower, *cap = strstr(low, "capability=(");
+        unsigned arch, cc_major, cc_minor;
+        dl_finding *x;
+        if (!cap || sscanf(strstr(low, "arch=sm_") + 8, "%u", &arch) != 1 ||
+            sscanf(cap + 12, "%u, %u", &cc_major, &cc_minor) != 2 || cc_minor > 9 ||
+            cc_major <= arch / 10 || dl_text_cause_read(e))
+            continue;
+        x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                           "The newest architecture this torch build has kernels for is sm_%u "
+                           "(the Device line's arch), and the GPU is sm_%u%u: none of its "
+                           "kernels run there",
+                           arch, cc_major, cc_minor);
+        dl_quote_line(x, p, i);
+        dl_finding_fix(x, "# a torch whose CUDA build covers the GPU (for sm_120, RTX 50: "
+                          "CUDA 12.8 or newer; dlenv plan --gpu sm_%u%u prints the command)",
+                       cc_major, cc_minor);
+        return;
+    }
+}
+
 void dl_explain_capability_outside_torch_range(dl_explanation *e)
 {
     const dl_paste *p = &e->paste;

@@ -20,6 +20,11 @@ void dl_explain_gpu_newer_than_most_wheels(const dl_knowledge *k, dl_explanation
 
 /* A named NVIDIA GPU newer than every wheel of the torch release the text names (an RTX
  * 5080 under torch 2.6), where the text says the GPU fails: arch_not_in_wheel. */
+/* SD.Next's "Device: device=... arch=sm_90 capability=(12, 0)": arch is the newest entry
+ * of torch's arch list, so a GPU of a newer major architecture has no kernels in the build
+ * (arch_not_in_wheel), whatever the run said after it. */
+void dl_explain_device_line_arch_below_gpu(dl_explanation *e);
+
 void dl_explain_gpu_newer_than_text_torch(const dl_knowledge *k, dl_explanation *e);
 
 /* A Maxwell or Pascal GPU named with words that say torch does not (or no longer) support
