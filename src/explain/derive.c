@@ -162,7 +162,10 @@ static void derive_windows_pypi_cpu(const dl_paste *p, const dl_text_facts *w, d
     /* pip's "Collecting torch==2.1.2" then "Downloading .../torch-2.1.2%2Bcu121-...whl":
      * the version line is untagged, but the wheel it fetched is a CUDA build */
     /* libtorch's zips come from download.pytorch.org in CPU and CUDA builds, not from PyPI */
+    /* "CUDA error: unknown error" from torch.cuda's init comes only from a CUDA build (a CPU
+     * build says "not compiled with CUDA"): conda's Windows builds carry no tag either */
     if (!py || cuda_wheel_fetched(p) || dl_paste_find(p, 0, "libtorch") >= 0 ||
+        dl_paste_find(p, 0, "cuda error: ") >= 0 ||
         version_said_with_cuda(p, w) || conda_installed_torch(p) ||
         dl_plan_os_parse(f->os.family.value) != DL_PLAN_OS_WINDOWS ||
         (py->runtime.cuda_available.known && py->runtime.cuda_available.value))

@@ -466,6 +466,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_cpu_download_named(out);
     dl_explain_gpu_below_every_wheel(k, out);
     dl_explain_amd_below_every_rocm_wheel(k, out);
+    dl_explain_rocm_build_in_use(out);
     dl_explain_rocm_build_on_nvidia(out);
     dl_explain_webui_rocm_beside_nvidia(out);
     dl_explain_rocm_target_not_in_build(k, out);

@@ -186,6 +186,15 @@ static const struct {
      "process per GPU and call torch.cuda.set_device(local_rank) before "
      "init_process_group; torch and the install are fine",
      false},
+    /* libdrm's table of AMD GPU names, looked for where a ROCm install would put it; the
+     * wheels run without it (ROCm/pytorch#984, from AMD) */
+    {"amdgpu.ids: no such file or directory",
+     "\"amdgpu.ids: No such file or directory\" is harmless: libdrm looks for its table of "
+     "AMD GPU names where a full ROCm install keeps it, and torch's ROCm wheels run without "
+     "it; to silence it, install the distribution's libdrm-amdgpu-common (or link "
+     "/usr/share/libdrm/amdgpu.ids to the path it names). Judge the run by the error after "
+     "it, if any",
+     false},
     /* WSL's libcuda files are copies, not links, so every ldconfig run (an apt install)
      * warns (microsoft/WSL#5663) */
     {"libcuda.so.1 is not a symbolic link",

@@ -152,6 +152,20 @@ void dl_explain_webui_rocm_beside_nvidia(dl_explanation *e)
         dl_text_cause_add(e, &on_igpu, line, gpu);
 }
 
+void dl_explain_rocm_build_in_use(dl_explanation *e)
+{
+    static const char *const amd[] = {"non_nvidia_gpu"};
+    static const char *const index[] = {"/whl/rocm", "/whl/nightly/rocm"};
+    long at = dl_paste_find(&e->paste, 0, "amdgpu.ids: no such file");
+    /* the build is ROCm's already, and the only complaint is libdrm's name table: "CUDA
+     * cannot work on AMD" answers nothing (ROCm/legacy-rocm-build#5943) */
+    if (at < 0 || (!dl_text_rocm_build(e) &&
+                   dl_paste_find_any(&e->paste, index, sizeof index / sizeof index[0]) < 0) ||
+        dl_text_unavailable_line(&e->paste) >= 0)
+        return;
+    dl_text_causes_step_back(e, amd, 1);
+}
+
 void dl_explain_rocm_no_gpu(dl_explanation *e)
 {
     static const dl_text_cause cause = {

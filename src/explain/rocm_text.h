@@ -24,6 +24,11 @@ void dl_explain_rocm_build_on_nvidia(dl_explanation *e);
  * non_nvidia_gpu the candidate lspci would rule out. */
 void dl_explain_webui_rocm_beside_nvidia(dl_explanation *e);
 
+/* A ROCm build shown (its tag, HIP's words, a ROCm index) whose only complaint is libdrm's
+ * "amdgpu.ids: No such file or directory", with no unavailable GPU: the rules' "an AMD GPU,
+ * so CUDA cannot work" steps back (a note says the message is harmless). */
+void dl_explain_rocm_build_in_use(dl_explanation *e);
+
 /* HIP's "No HIP GPUs are available" (hipErrorNoDevice, hipGetDeviceCount's Error 101): the
  * ROCm twin of "No CUDA GPUs", whose causes are ROCm's own: the render/video groups, a
  * container without /dev/kfd and /dev/dri, WSL2 without AMD's WSL driver and wheels. */
