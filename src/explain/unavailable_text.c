@@ -125,9 +125,6 @@ static bool driver_said_new(const dl_paste *p)
     return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
 }
 
-/* A Jetson: its driver comes with JetPack (L4T), so an old driver is no reading. What
- * torch sees there turns on the build: pip's aarch64 wheel has no CUDA for the Jetson,
- * NVIDIA's builds for the JetPack release do. A candidate and the question, no cause. */
 /* On a Jetson, pip put PyPI's aarch64 torch in (a new venv, a package that requires torch):
  * that wheel has no CUDA for the Jetson's integrated GPU (ultralytics/ultralytics#17345). Its
  * general fix becomes NVIDIA's JetPack wheels (cpu_build_fix.c). */
@@ -154,6 +151,10 @@ static bool jetson_pip_wheel(dl_explanation *e, long line)
     return true;
 }
 
+/* A Jetson: its driver comes with JetPack (L4T), so an old driver is no reading. What
+ * torch sees there turns on the build: pip's aarch64 wheel has no CUDA for the Jetson,
+ * NVIDIA's builds for the JetPack release do. Where pip put torch in, that is the
+ * cause; else a candidate and the question. */
 static bool jetson_unavailable(dl_explanation *e, long line)
 {
     if (dl_text_jetson_line(&e->paste) < 0)

@@ -31,9 +31,6 @@ static bool cpu_build(const dl_python *py, const char **how)
     return false;
 }
 
-/* A ROCm build (AMD's: a HIP version, no CUDA) where the PCI bus shows no AMD GPU for it:
- * for the NVIDIA GPU it is as good as a CPU build (webui.sh picks it where lspci lists a
- * Ryzen's integrated graphics, a ROCm index URL copied from a guide). */
 /* An AMD GPU among the named ones: a report's GPU names land in nvml.gpus whatever their
  * vendor (the doctor's NVML lists only NVIDIA's, and PCI says the rest). */
 static bool amd_gpu_named(const dl_facts *f)
@@ -49,6 +46,9 @@ static bool amd_gpu_named(const dl_facts *f)
     return false;
 }
 
+/* A ROCm build (AMD's: a HIP version, no CUDA) where the PCI bus shows no AMD GPU for it:
+ * for the NVIDIA GPU it is as good as a CPU build (webui.sh picks it where lspci lists a
+ * Ryzen's integrated graphics, a ROCm index URL copied from a guide). */
 static bool rocm_build_without_amd(const dl_facts *f, const dl_python *py, const char **how)
 {
     const dl_torch_install *t = dl_q_static_torch(py);
