@@ -1,6 +1,7 @@
 #include "explain/container_text.h"
 
 #include "explain/text_cause.h"
+#include "explain/quote.h"
 #include "rules/fixes.h"
 #include "explain/text_marks.h"
 #include "facts/query.h"
@@ -254,6 +255,47 @@ void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e)
     dl_text_cause_add(e, which, line, where == line ? -1 : where);
 }
 
+/* A container's shell prompt running nvidia-smi ("Singularity image:~> nvidia-smi",
+ * "Apptainer> nvidia-smi") with the driver's header within the lines after it: the
+ * container has the host's driver. The prompt's line; -1 when none. */
+static long smi_answered_in_container(const dl_paste *p)
+{
+    long i, k;
+    for (i = dl_paste_find(p, 0, "> nvidia-smi"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "> nvidia-smi")) {
+        const char *low = p->lines[i].lower;
+        while (*low == ' ' || *low == '$')
+            low++;
+        if (strncmp(low, "singularity", 11) && strncmp(low, "apptainer", 9))
+            continue;
+        for (k = i + 1; k < (long)p->count && k <= i + 4; k++)
+            if (strstr(p->lines[k].lower, "driver version:"))
+                return i;
+    }
+    return -1;
+}
+
+void dl_explain_driver_answers_in_container(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "nvidia-smi answers inside the container, so the host's driver is bound into it; "
+        "that driver is older than the CUDA runtime the program was built with",
+        "# update the host's NVIDIA driver to one that supports the image's CUDA (nvidia-smi's "
+        "\"CUDA Version\" must reach it), or use an image built for the CUDA the driver runs",
+        {"docker_no_gpu_passthrough"},
+        "`nvidia-smi` inside the container and the CUDA the image was built with"};
+    static const char *const passthrough[] = {"docker_no_gpu_passthrough"};
+    dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
+    long line = smi_answered_in_container(&e->paste);
+    if (!x || line < 0 || !dl_findings_has_failure(&e->findings, passthrough[0]) ||
+        insufficient_driver_line(&e->paste) < 0)
+        return;
+    dl_text_causes_step_back(e, passthrough, 1);
+    dl_text_set(&x->severity, dl_severity_name(DL_SEV_FAILURE));
+    dl_quote_line(dl_text_cause_restate(e, &cause, line), &e->paste, (size_t)line);
+}
+
 /* An L4T release "rMAJ.MIN[.PATCH]" at `at` (after "l4t-" or an l4t image's ':'), as
  * MAJ*10000 + MIN*100 + PATCH; 0 when it is none. */
 static long l4t_release_at(const char *at)
@@ -317,6 +359,41 @@ static long l4t_host_release(const dl_paste *p, long *line)
     return major * 10000 + minor * 100 + patch;
 }
 
+/* An L4T release the writer gives for the Jetson in prose ("on Jetson NX with version
+ * r32.6", "L4T 32.6.1", "JetPack 4.6"), other than the image's own `image`: on a line that
+ * names the board or its release, outside an image's tag. JetPack alone gives only the
+ * major release. 0 when the text has none. */
+static long l4t_release_in_prose(const dl_paste *p, long image, long *line)
+{
+    static const char *const words[] = {"jetson", "jetpack", "l4t", "host", "xavier", "orin"};
+    size_t i, w;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower, *at;
+        for (w = 0; w < sizeof words / sizeof words[0] && !strstr(low, words[w]); w++)
+            ;
+        if (w == sizeof words / sizeof words[0])
+            continue;
+        for (at = low; *at; at++) {
+            long release = 0;
+            bool word_start = at == low || !isalnum((unsigned char)at[-1]);
+            if (!word_start || (at > low && (at[-1] == '-' || at[-1] == ':')))
+                continue;
+            if (!strncmp(at, "l4t r", 5) || !strncmp(at, "l4t ", 4))
+                release = l4t_release_at(at[4] == 'r' ? at + 4 : at + 3);
+            else if (!strncmp(at, "jetpack ", 8) && isdigit((unsigned char)at[8]))
+                release = at[8] == '4' ? 320000 : at[8] == '5' ? 350000 : at[8] == '6' ? 360000 : 0;
+            else if (at[0] == 'r' && isdigit((unsigned char)at[1]) && isdigit((unsigned char)at[2]) &&
+                     at[3] == '.')
+                release = l4t_release_at(at);
+            if (release / 10000 >= 28 && release / 10000 <= 40 && release != image) {
+                *line = (long)i;
+                return release;
+            }
+        }
+    }
+    return 0;
+}
+
 void dl_explain_jetson_image_newer_than_l4t(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -328,17 +405,33 @@ void dl_explain_jetson_image_newer_than_l4t(dl_explanation *e)
         "or upgrade the Jetson to the JetPack of the image's L4T release",
         {"docker_no_gpu_passthrough"},
         "`cat /etc/nv_tegra_release` on the Jetson and the image's tag"};
+    static const dl_text_cause major = {
+        "driver_too_old",
+        "The container is built for a later L4T (JetPack) release than the Jetson runs: the "
+        "GPU driver is the host's, part of its JetPack, and an image of a later major L4T "
+        "release needs that release's driver",
+        "# run the image whose l4t tag matches the Jetson's release (cat /etc/nv_tegra_release), "
+        "or flash the Jetson with the JetPack of the image's L4T release",
+        {"docker_no_gpu_passthrough"},
+        "`cat /etc/nv_tegra_release` on the Jetson and the image's tag"};
     static const char *const seen[] = {"docker_no_gpu_passthrough", "torch_import_failed",
                                        "ld_library_path_conflict", "wheel_tag_mismatch"};
     long image_line = -1, host_line = -1;
     long image = l4t_image_release(&e->paste, &image_line);
     long host = image ? l4t_host_release(&e->paste, &host_line) : 0;
-    /* JetPack 5 and later images carry their own CUDA: only R32 takes the host's */
-    if (image / 10000 != 32 || host / 10000 != 32 || image <= host)
+    if (image && !host)
+        host = l4t_release_in_prose(&e->paste, image, &host_line);
+    if (!host || image <= host)
+        return;
+    /* an image of a later major release needs its JetPack's kernel driver; within R32 the
+     * host's CUDA is mounted in; JetPack 5 and later images carry their own CUDA, so a later
+     * minor release of those runs */
+    if (image / 10000 == host / 10000 && (image / 10000 != 32 || host % 10000 == 0))
         return;
     dl_text_causes_step_back(e, seen, sizeof seen / sizeof seen[0]);
     if (!dl_text_cause_read(e))
-        dl_text_cause_add(e, &cause, image_line, host_line);
+        dl_text_cause_add(e, image / 10000 > host / 10000 ? &major : &cause, image_line,
+                          host_line);
 }
 
 void dl_explain_driver_behind_container(dl_explanation *e)

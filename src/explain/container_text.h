@@ -57,6 +57,13 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e);
  * runtime, which alone mounts the driver's libraries (NVIDIA/nvidia-docker#24). */
 void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e);
 
+/* nvidia-smi run at a Singularity/Apptainer prompt answers with the driver's header, while
+ * CUDA's runtime calls the driver insufficient and a reading put it on the container's GPU
+ * access (no --nv in a command cut short): the container has the host's driver, so the
+ * driver's age is the cause and the access its candidate (tensorflow#21832: driver 352 and a
+ * CUDA 9 image). */
+void dl_explain_driver_answers_in_container(dl_explanation *e);
+
 /* A Jetson image tagged for a newer L4T R32 release ("l4t-r32.5.0", "l4t-pytorch:r32.4.2")
  * than /etc/nv_tegra_release shows the host runs: JetPack 4's runtime mounts the host's CUDA
  * into the container, which then misses the libraries its torch needs (jetson-containers

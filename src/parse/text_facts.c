@@ -1623,7 +1623,11 @@ static long mac_line(const dl_paste *p)
                                         "imac", "apple silicon", "apple m1", "apple m2",
                                         "apple m3", "apple m4", "backends.mps", "'mps'",
                                         "\"mps\"", "device: mps", "(clang-1"};
-    static const char *const mac_words[] = {"mac", "mbp", "os x", "m1", "m2", "m3", "m4"};
+    /* the chips' names run together too: "m1max", "M2Pro" */
+    static const char *const mac_words[] = {"mac",    "mbp",    "os x",   "m1",     "m2",
+                                            "m3",     "m4",     "m1max",  "m1pro",  "m2max",
+                                            "m2pro",  "m3max",  "m3pro",  "m4max",  "m4pro",
+                                            "m1ultra", "m2ultra", "m3ultra"};
     long a = first_line_of(p, macos, sizeof macos / sizeof macos[0]);
     long b = first_word_line_of(p, mac_words, sizeof mac_words / sizeof mac_words[0]);
     long c = mac_prompt_line(p);
