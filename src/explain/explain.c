@@ -475,6 +475,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_capability_outside_torch_range(out);
     dl_explain_gpu_newer_than_most_wheels(k, out);
     dl_explain_gpu_newer_than_text_torch(k, out);
+    dl_explain_cuda9_build_on_turing(out);
     dl_explain_device_line_arch_below_gpu(out);
     dl_explain_gpu_dropped_by_newest_wheels(k, out);
     dl_explain_container_gpu_reached(out);
@@ -544,6 +545,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_companions_left_behind_note(out);
     dl_explain_other_package_for_python(out);
     dl_explain_arch_list_fix(out);
+    dl_explain_wheel_example_fix(out);
     dl_explain_driver_fix_beside_dropped_gpu(out);
     dl_explain_fix_interpreter(out);
     dl_explain_cpu_build_fix_for_uv(out);

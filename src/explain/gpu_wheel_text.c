@@ -163,6 +163,31 @@ void dl_explain_gpu_newer_than_text_torch(const dl_knowledge *k, dl_explanation 
                       "--gpu \"%s\" prints the command)", g->name.value);
 }
 
+void dl_explain_cuda9_build_on_turing(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    const char *cuda = dl_q_torch_cuda(f);
+    dl_finding *x;
+    size_t i;
+    if (dl_text_cause_read(e) || !g || !g->name.value || !cuda || strncmp(cuda, "9.", 2) ||
+        e->gpu.lo != 75 || e->gpu.hi != 75 || !gpu_fails(&e->paste))
+        return;
+    x = dl_finding_add(&e->findings, "arch_not_in_wheel", DL_SEV_FAILURE,
+                       "torch was built with CUDA %s, and %s is a Turing GPU (sm_75): CUDA 9's "
+                       "cuBLAS and cuDNN predate Turing, which needs a build made with CUDA 10 "
+                       "or later",
+                       cuda, g->name.value);
+    for (i = 0; i < e->where.n; i++)
+        if (strstr(e->where.where[i].fact, "gpus[0].name") ||
+            (strstr(e->where.where[i].fact, "runtime.cuda") &&
+             !strstr(e->where.where[i].fact, "available")) ||
+            strstr(e->where.where[i].fact, "torches[0].cuda"))
+            dl_quote_line(x, &e->paste, e->where.where[i].line);
+    dl_finding_fix(x, "# install a torch built with CUDA 10.0 or later (dlenv plan --gpu \"%s\" "
+                      "prints the command for this GPU)", g->name.value);
+}
+
 /* torch (or its CUDA build) said not to support the card, on one line ("installed versions
  * of torch that did not support ... this card", "cu128 (which no longer supports Pascal)",
  * "cuda dropped support for these cards", "this torch version can not support old gpu like
@@ -390,6 +415,21 @@ void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e)
                       "command), build torch from source with a CUDA that still compiles for "
                       "it, or use a newer GPU",
                    e->gpu.hi, e->gpu.lo != e->gpu.hi ? " at most" : "");
+}
+
+void dl_explain_wheel_example_fix(dl_explanation *e)
+{
+    const dl_facts *f = &e->facts;
+    const dl_nvml_gpu *g = f->nvml.gpus.count ? &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    dl_finding *x = dl_findings_get(&e->findings, "arch_not_in_wheel");
+    if (!x || !g || !g->name.value || !e->gpu.hi || e->gpu.lo != e->gpu.hi ||
+        dl_gpu_vendor_of_name(g->name.value) != DL_GPU_NVIDIA ||
+        !dl_finding_fix_is_only(x, "(e.g. cu128+ for sm_120)"))
+        return;
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "# a wheel whose list covers the GPU (sm_%u: dlenv plan --gpu \"%s\" prints "
+                      "the command)",
+                   e->gpu.hi, g->name.value);
 }
 
 /* The table's example capability ("8.6") in a rebuild's fix, where the text names one GPU:

@@ -56,6 +56,18 @@ void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e);
  * names. */
 void dl_explain_arch_list_fix(dl_explanation *e);
 
+/* arch_not_in_wheel with the table's example ("e.g. cu128+ for sm_120") where the text names
+ * one NVIDIA GPU of one capability: the example becomes that GPU's capability and the plan
+ * that picks a wheel for it (an RTX 3090 is not an sm_120 card). */
+void dl_explain_wheel_example_fix(dl_explanation *e);
+
+/* torch's CUDA from the facts (collect_env's "CUDA used to build PyTorch: 9.0.176") is a
+ * CUDA 9 release, the GPU is a Turing one (sm_75) and the text shows a failure, where
+ * nothing else was read: CUDA 9's libraries predate Turing (arch_not_in_wheel). The
+ * signature for the same cause reads it from words and stands back when the text names
+ * CUDA 10 anywhere, which a local toolkit beside torch's own CUDA 9 does. */
+void dl_explain_cuda9_build_on_turing(dl_explanation *e);
+
 /* driver_too_old's "update the driver" beside gpu_arch_dropped: the build with kernels leads. */
 void dl_explain_driver_fix_beside_dropped_gpu(dl_explanation *e);
 
