@@ -255,6 +255,75 @@ void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e)
     dl_text_cause_add(e, which, line, where == line ? -1 : where);
 }
 
+/* A shell prompt of a container ("root@5561000296a4:~#"): docker names the container's host
+ * by the first 12 hex digits of its id. */
+static bool container_prompt(const char *low)
+{
+    const char *at = strstr(low, "root@");
+    size_t n;
+    if (!at)
+        return false;
+    at += 5;
+    n = strspn(at, "0123456789abcdef");
+    return n == 12 && at[n] == ':';
+}
+
+/* The text puts the failing run inside a container: the marks of dl_container_named, the
+ * writer's "docker container" or "docker image", a container's prompt. Kubernetes nodes
+ * are left out: their driver is the node's, which an installer updates under running pods. */
+static long mismatch_in_container_line(const dl_paste *p)
+{
+    static const char *const more[] = {"docker contain", "docker image", "container built",
+                                       "containers"};
+    static const char *const cluster[] = {"kubernetes", "k8s", "kubectl", "gke", "kind: pod",
+                                          "daemonset", "nvidia.com/gpu"};
+    /* the host's own voice: nvidia-docker 1's plugin ("nvidia-docker | ... Error: nvml:"),
+     * its service, the kernel's NVRM lines */
+    static const char *const host[] = {"nvidia-docker |", "nvidia-docker.service",
+                                       "error: nvml:", "nvrm:"};
+    long i;
+    if (dl_paste_find_any(p, cluster, sizeof cluster / sizeof cluster[0]) >= 0 ||
+        dl_paste_find_any(p, host, sizeof host / sizeof host[0]) >= 0)
+        return -1;
+    if ((i = dl_paste_find_any(p, more, sizeof more / sizeof more[0])) >= 0)
+        return i;
+    for (i = dl_paste_find(p, 0, "root@"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "root@"))
+        if (container_prompt(p->lines[i].lower))
+            return i;
+    return dl_container_named(p) ? 0 : -1;
+}
+
+void dl_explain_mismatch_inside_container(dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "driver_library_mismatch");
+    long line;
+    if (!x || !dl_q_failure(x) || !dl_finding_fix_is_only(x, "sudo rmmod nvidia_uvm") ||
+        dl_container_toolkit_ran(&e->paste) ||
+        (line = mismatch_in_container_line(&e->paste)) < 0)
+        return;
+    dl_text_set(&x->title, "Inside a container, the NVIDIA driver libraries it loads differ from "
+                           "the host's kernel module: libraries the image carries (a driver, "
+                           "cuda-drivers or cuda-compat package installed in it), or a "
+                           "container made before the host's driver was updated");
+    if (line > 0)
+        dl_quote_line(x, &e->paste, (size_t)line);
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "# inside the container, see whose libraries load: ls -l "
+                      "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so* /usr/local/cuda/compat; a "
+                      "version other than the host's nvidia-smi shows is the image's own: take "
+                      "the driver out of the image (no nvidia-driver-*, cuda-drivers, "
+                      "libnvidia-compute-* or .run driver in the Dockerfile; the NVIDIA "
+                      "Container Toolkit mounts the host's) and rebuild it");
+    dl_finding_fix(x, "# a container made before the host's driver was updated keeps the old "
+                      "driver's files: remove it (docker rm with its name from docker ps -a) and "
+                      "start a new one from the image with --gpus all");
+    dl_finding_fix(x, "# when nvidia-smi on the host fails the same way, the host's driver was "
+                      "updated under its running module: reboot the host");
+    dl_strv_add(&e->ask, dl_strdup("`nvidia-smi` on the host (does it work?) and `ls -l "
+                                   "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so*` inside the "
+                                   "container"));
+}
+
 /* A container's shell prompt running nvidia-smi ("Singularity image:~> nvidia-smi",
  * "Apptainer> nvidia-smi") with the driver's header within the lines after it: the
  * container has the host's driver. The prompt's line; -1 when none. */

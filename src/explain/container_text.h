@@ -57,6 +57,15 @@ void dl_explain_insufficient_driver_in_container(dl_explanation *e);
  * runtime, which alone mounts the driver's libraries (NVIDIA/nvidia-docker#24). */
 void dl_explain_insufficient_driver_without_gpu_runtime(dl_explanation *e);
 
+/* driver_library_mismatch with the host's fix (reboot, reload the module) where the text
+ * puts the failure inside a container (not a Kubernetes pod, and not the Container
+ * Toolkit's own error, which is the host's): the libraries the container loads are the
+ * image's own (a driver or cuda-compat package installed in it: nvidia-docker#528,
+ * E4S-Project/e4s#172) or those of a container made before the host's driver update
+ * (nvidia-docker#365, #737). The fix checks whose libraries load, then rebuilds the image
+ * without the driver or recreates the container; the host's reboot comes last. */
+void dl_explain_mismatch_inside_container(dl_explanation *e);
+
 /* nvidia-smi run at a Singularity/Apptainer prompt answers with the driver's header, while
  * CUDA's runtime calls the driver insufficient and a reading put it on the container's GPU
  * access (no --nv in a command cut short): the container has the host's driver, so the

@@ -537,6 +537,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_uv_index_stops_before_version(k, out);
     dl_explain_dropped_gpu_fix(k, out);
     dl_explain_driver_too_old_fix(k, out);
+    dl_explain_mismatch_inside_container(out);
     dl_explain_library_path_fix(out);
     dl_explain_oom_while_loading(out);
     dl_explain_oom_held_by_own_ranks(out);
