@@ -383,6 +383,30 @@ static long l4t_release_at(const char *at)
 
 /* The L4T release an image's tag is built for ("dustynv/ros:foxy-pytorch-l4t-r32.5.0",
  * "nvcr.io/nvidia/l4t-pytorch:r32.4.2-pth1.5-py3"); 0 when the text names none. */
+/* The L4T release in the tag of a dustynv/ image ("dustynv/opencv:4.8.1-r36.2.0",
+ * "dustynv/jetson-inference:r32.7.2"): jetson-containers tags each build with it, without
+ * the "l4t-" word; 0 when the text names none. */
+static long dustynv_image_release(const dl_paste *p, long *line)
+{
+    long i, release;
+    for (i = dl_paste_find(p, 0, "dustynv/"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "dustynv/")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "dustynv/"); at; at = strstr(at + 8, "dustynv/")) {
+            const char *tag = at + 8 + strcspn(at + 8, ": \t`'\"");
+            if (*tag != ':')
+                continue;
+            for (tag++; *tag && !strchr(" \t`'\"", *tag); tag++)
+                if (*tag == 'r' && (tag[-1] == ':' || tag[-1] == '-') &&
+                    (release = l4t_release_at(tag)) / 10000 >= 28) {
+                    *line = i;
+                    return release;
+                }
+        }
+    }
+    return 0;
+}
+
 static long l4t_image_release(const dl_paste *p, long *line)
 {
     long i, release;
@@ -401,7 +425,7 @@ static long l4t_image_release(const dl_paste *p, long *line)
             }
         }
     }
-    return 0;
+    return dustynv_image_release(p, line);
 }
 
 /* The Jetson's own L4T release from /etc/nv_tegra_release ("# R32 (release), REVISION:
@@ -428,13 +452,52 @@ static long l4t_host_release(const dl_paste *p, long *line)
     return major * 10000 + minor * 100 + patch;
 }
 
+/* After a release's label ("l4t", "jetpack", "jp"): the separators and the word "version"
+ * that may stand between it and the number ("L4T_VERSION=32.7.4", "JetPack version: 5.1",
+ * "Jetpack6.2"). */
+static const char *past_release_label(const char *at)
+{
+    at += strspn(at, " _=:-");
+    if (!strncmp(at, "version", 7))
+        at += 7;
+    return at + strspn(at, " _=:-");
+}
+
+/* The L4T release a JetPack version stands for (JetPack 4 is R32; 5.0 and 5.0.1 are R34,
+ * the later 5.x R35; 6 is R36), major release only; 0 when it is none. */
+static long l4t_of_jetpack(const char *v)
+{
+    if (!isdigit((unsigned char)v[0]))
+        return 0;
+    if (v[0] == '5')
+        return (!strncmp(v, "5.0", 3) && (v[3] != '.' || v[4] == '0' || v[4] == '1') &&
+                !isdigit((unsigned char)v[3]))
+                   ? 340000
+                   : 350000;
+    return v[0] == '4' ? 320000 : v[0] == '6' ? 360000 : v[0] == '7' ? 380000 : 0;
+}
+
+/* "32.7.4" or "r32.7.4" at v as an L4T release; 0 when it is none. */
+static long l4t_release_number(const char *v)
+{
+    char r[24];
+    size_t n = strspn(v + (*v == 'r'), "0123456789.");
+    if (n == 0 || n + 2 > sizeof r)
+        return 0;
+    r[0] = 'r';
+    memcpy(r + 1, v + (*v == 'r'), n);
+    r[n + 1] = '\0';
+    return l4t_release_at(r);
+}
+
 /* An L4T release the writer gives for the Jetson in prose ("on Jetson NX with version
- * r32.6", "L4T 32.6.1", "JetPack 4.6"), other than the image's own `image`: on a line that
- * names the board or its release, outside an image's tag. JetPack alone gives only the
- * major release. 0 when the text has none. */
+ * r32.6", "L4T 32.6.1", "L4T_VERSION=32.7.4", "JetPack 4.6", "JP 4.6.1"), other than the
+ * image's own `image`: on a line that names the board or its release, outside an image's
+ * tag. JetPack gives only the major release. 0 when the text has none. */
 static long l4t_release_in_prose(const dl_paste *p, long image, long *line)
 {
-    static const char *const words[] = {"jetson", "jetpack", "l4t", "host", "xavier", "orin"};
+    static const char *const words[] = {"jetson", "jetpack", "l4t", "host", "xavier", "orin",
+                                        "jp"};
     size_t i, w;
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower, *at;
@@ -445,14 +508,16 @@ static long l4t_release_in_prose(const dl_paste *p, long image, long *line)
         for (at = low; *at; at++) {
             long release = 0;
             bool word_start = at == low || !isalnum((unsigned char)at[-1]);
-            if (!word_start || (at > low && (at[-1] == '-' || at[-1] == ':')))
+            if (!word_start || (at > low && (at[-1] == '-' || at[-1] == ':' || at[-1] == '/')))
                 continue;
-            if (!strncmp(at, "l4t r", 5) || !strncmp(at, "l4t ", 4))
-                release = l4t_release_at(at[4] == 'r' ? at + 4 : at + 3);
-            else if (!strncmp(at, "jetpack ", 8) && isdigit((unsigned char)at[8]))
-                release = at[8] == '4' ? 320000 : at[8] == '5' ? 350000 : at[8] == '6' ? 360000 : 0;
-            else if (at[0] == 'r' && isdigit((unsigned char)at[1]) && isdigit((unsigned char)at[2]) &&
-                     at[3] == '.')
+            if (!strncmp(at, "l4t", 3) && !isalpha((unsigned char)at[3]))
+                release = l4t_release_number(past_release_label(at + 3));
+            else if (!strncmp(at, "jetpack", 7))
+                release = l4t_of_jetpack(past_release_label(at + 7));
+            else if (!strncmp(at, "jp", 2) && !isalpha((unsigned char)at[2]))
+                release = l4t_of_jetpack(past_release_label(at + 2));
+            else if (at[0] == 'r' && isdigit((unsigned char)at[1]) &&
+                     isdigit((unsigned char)at[2]) && at[3] == '.')
                 release = l4t_release_at(at);
             if (release / 10000 >= 28 && release / 10000 <= 40 && release != image) {
                 *line = (long)i;

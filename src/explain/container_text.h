@@ -73,11 +73,13 @@ void dl_explain_mismatch_inside_container(dl_explanation *e);
  * CUDA 9 image). */
 void dl_explain_driver_answers_in_container(dl_explanation *e);
 
-/* A Jetson image tagged for a newer L4T R32 release ("l4t-r32.5.0", "l4t-pytorch:r32.4.2")
- * than /etc/nv_tegra_release shows the host runs: JetPack 4's runtime mounts the host's CUDA
- * into the container, which then misses the libraries its torch needs (jetson-containers
- * #126). driver_too_old (the host's L4T is behind), in place of the passthrough and import
- * readings of the same missing library. */
+/* A Jetson image tagged for a later L4T release ("l4t-r32.5.0", "l4t-pytorch:r32.4.2",
+ * "dustynv/opencv:4.8.1-r36.2.0") than the host runs (/etc/nv_tegra_release, or the
+ * writer's "L4T 32.7.4", "JetPack 4.6", "JP 4.6.1"): an image of a later major release needs
+ * that JetPack's kernel driver (jetson-containers#149, #456); within R32, JetPack 4's
+ * runtime mounts the host's CUDA into the container, which then misses the libraries its
+ * torch needs (jetson-containers#126). driver_too_old (the host's L4T is behind), in place
+ * of the passthrough and import readings of the same missing library. */
 void dl_explain_jetson_image_newer_than_l4t(dl_explanation *e);
 
 /* A container started without the GPU (a signature read it: Singularity without --nv, an
