@@ -530,6 +530,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_paddle_libcuda_warning_note(out);
     dl_explain_visible_devices_in_code(out);
     dl_explain_extension_package_fix(out);
+    dl_explain_cuda_runtime_symbol_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_cpu_build_fix(k, out);
     dl_explain_open3d_fix(k, out);

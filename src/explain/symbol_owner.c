@@ -5,6 +5,7 @@
 #include "explain/text_cause.h"
 
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 /* The path a dyld line gives after `label` ("referenced from:"), past the image's UUID
@@ -151,6 +152,32 @@ void dl_explain_dyld_torch_symbol(dl_explanation *e)
 /* The package folder of the library a glibc message names before ": undefined symbol"
  * ("/env/lib/python3.6/site-packages/spconv/libspconv.so: undefined symbol:"): false when
  * that path is not under site-packages or is not a shared library. */
+/* A Python extension module's folder outside site-packages (a source checkout built in
+ * place: "/home/me/detectron2/detectron2/_C.cpython-36m-x86_64-linux-gnu.so" ->
+ * detectron2; a relative "torch_scatter/_version_cuda.so") into buf: the library just
+ * before sym is an extension module (".cpython-" in its name, or a name starting with
+ * '_'), and its folder's name is a Python identifier. False otherwise. */
+static bool checkout_package_of(const char *low, const char *sym, char *buf, size_t n)
+{
+    const char *file, *dir;
+    size_t len;
+    for (file = sym; file > low && file[-1] != '/' && file[-1] != ' '; file--)
+        ;
+    if (file == low || file[-1] != '/' || file + 3 > sym || strncmp(sym - 3, ".so", 3) ||
+        (*file != '_' && !strstr(file, ".cpython-")))
+        return false;
+    for (dir = file - 1; dir > low && dir[-1] != '/' && dir[-1] != ' ' && dir[-1] != '\'';
+         dir--)
+        ;
+    len = (size_t)(file - 1 - dir);
+    if (len == 0 || len + 1 > n || strspn(dir, "abcdefghijklmnopqrstuvwxyz0123456789_") != len ||
+        isdigit((unsigned char)*dir))
+        return false;
+    memcpy(buf, dir, len);
+    buf[len] = '\0';
+    return true;
+}
+
 static bool glibc_owner(const char *low, char *pkg, size_t n)
 {
     const char *sym = strstr(low, ": undefined symbol"), *pk, *so;
@@ -159,7 +186,7 @@ static bool glibc_owner(const char *low, char *pkg, size_t n)
         if (so && so < sym && package_of(pk - 1, pkg, n))
             return true;
     }
-    return false;
+    return !strstr(low, "-packages/") && checkout_package_of(low, sym, pkg, n);
 }
 
 /* The symbol a glibc message names is the package's own C++ function: a function at global
@@ -218,6 +245,36 @@ void dl_explain_package_library_symbol(dl_explanation *e)
             continue;
         if (package_mismatch(e, pkg, "misses a symbol", i, -1, -1))
             dl_text_causes_step_back(e, import_fails, 1);
+        return;
+    }
+}
+
+void dl_explain_cuda_runtime_symbol_fix(dl_explanation *e)
+{
+    const dl_paste *p = &e->paste;
+    dl_finding *x = dl_findings_get(&e->findings, "extension_mismatch");
+    long i;
+    size_t k;
+    if (!x || !dl_q_failure(x))
+        return;
+    for (i = dl_paste_find(p, 0, ": undefined symbol: cuda"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, ": undefined symbol: cuda")) {
+        const char *low = p->lines[i].lower, *sym = strstr(low, ": undefined symbol: cuda");
+        char pkg[64];
+        if (!isalpha((unsigned char)sym[strlen(": undefined symbol: cuda")]) ||
+            !glibc_owner(low, pkg, sizeof pkg) || !strcmp(pkg, "torch") || !strcmp(pkg, "nvidia"))
+            continue;
+        dl_finding_fix(x, "# it misses a function of CUDA's runtime: it was compiled by an nvcc "
+                          "of another CUDA than torch's; compare nvcc --version with python -c "
+                          "\"import torch; print(torch.version.cuda)\", put the matching toolkit "
+                          "first (CUDA_HOME and PATH), delete the package's build/ folder and "
+                          "build it again");
+        /* the step that names the cause goes first */
+        for (k = x->fix.count - 1; k > 0; k--) {
+            char *t = DL_LIST_AT(x->fix, char *, k);
+            DL_LIST_AT(x->fix, char *, k) = DL_LIST_AT(x->fix, char *, k - 1);
+            DL_LIST_AT(x->fix, char *, k - 1) = t;
+        }
         return;
     }
 }

@@ -21,4 +21,11 @@ void dl_explain_dyld_torch_symbol(dl_explanation *e);
  * steps back. Nothing is added where another reading named the package already. */
 void dl_explain_package_library_symbol(dl_explanation *e);
 
+/* A package's compiled library (under site-packages or a source checkout) misses a function
+ * of CUDA's runtime API ("undefined symbol: cudaSetupArgument", which CUDA 10.1 removed),
+ * read as extension_mismatch: the package was compiled by an nvcc of another CUDA than
+ * torch's (detectron2#567, mmdetection#3974), so the first step compares the two and
+ * builds again with the toolkit that matches torch. */
+void dl_explain_cuda_runtime_symbol_fix(dl_explanation *e);
+
 #endif
