@@ -95,11 +95,27 @@ static bool error_not_of_kernels(const dl_paste *p)
     return dl_paste_find_any(p, errors, sizeof errors / sizeof errors[0]) >= 0;
 }
 
-/* The text says the GPU fails: an error shown or said, or the card said not to work. */
+/* The first CUDA call said to take minutes ("x = torch.zeros(...).cuda()" and "all of them
+ * take more than 400s"): a torch without machine code for the GPU has the driver compile
+ * its PTX for it at the first call (pytorch/pytorch#45822, an RTX 3090 under torch 1.4). */
+static bool first_call_slow_in_words(const dl_paste *p)
+{
+    static const char *const call[] = {".cuda()", "cuda tensor", "to('cuda", "to(\"cuda",
+                                       "device='cuda", "device=\"cuda"};
+    static const char *const slow[] = {"minutes", "more than 100s", "more than 200s",
+                                       "more than 300s", "more than 400s", "more than 500s",
+                                       "take forever", "takes forever", "much slower"};
+    return dl_paste_find_any(p, call, sizeof call / sizeof call[0]) >= 0 &&
+           dl_paste_find_any(p, slow, sizeof slow / sizeof slow[0]) >= 0;
+}
+
+/* The text says the GPU fails: an error shown or said, the card said not to work, or its
+ * first CUDA call said to take minutes. */
 static bool gpu_fails(const dl_paste *p)
 {
-    return !error_not_of_kernels(p) && (dl_text_shows_error(p) || cuda_error_in_words(p) ||
-                                        support_in_words(p) || unusable_in_words(p));
+    return !error_not_of_kernels(p) &&
+           (dl_text_shows_error(p) || cuda_error_in_words(p) || support_in_words(p) ||
+            unusable_in_words(p) || first_call_slow_in_words(p));
 }
 
 /* The text's first GPU, when it is a named NVIDIA one, nothing was found, and no torch

@@ -64,8 +64,10 @@ static bool value_after(const char *line, const char *key, char *out, size_t n)
         p++;
     /* every value read here is ASCII: a byte past it is prose that follows with no space, as
      * Chinese and Japanese punctuation does ("2.1.0+cu121，驱动版本") */
+    /* a requirement check's row ends the value at its operator (ultralytics' "torch
+     * 2.1.0>=1.8.0") */
     while (*p && *p != ' ' && *p != ',' && *p != ')' && *p != '(' &&
-           (unsigned char)*p < 0x80 && i + 1 < n)
+           !(i > 0 && (*p == '<' || *p == '>')) && (unsigned char)*p < 0x80 && i + 1 < n)
         out[i++] = *p++;
     /* markdown and prose close around the value ("`torch==2.10.0+cu130`", "'2.1.0'.",
      * "**True**"): what closes it is no part of it */
@@ -1033,7 +1035,9 @@ static bool package_row(const char *row, const char *name, char *v, size_t n)
     p += k;
     while (*p == ' ' || *p == '=')
         p++;
-    while (*p && *p != ' ' && i + 1 < n)
+    /* a requirement check's row ends the version at its operator: ultralytics' "torch
+     * 2.1.0>=1.8.0" */
+    while (*p && *p != ' ' && !strchr("<>!~,;", *p) && i + 1 < n)
         v[i++] = *p++;
     v[i] = '\0';
     return i > 0 && isdigit((unsigned char)v[0]);
