@@ -222,6 +222,36 @@ static bool mpi_symbol(const char *low)
            strstr(low, "undefined symbol: mpi_") || strstr(low, "undefined symbol: pmpi_");
 }
 
+/* The missing symbol is Python's own C API (PyFPE_jbuf, _Py_ZeroStruct, PyUnicode_*): the
+ * library was built for another Python (or a stale build of it), which no torch or CUDA
+ * mends. */
+static bool python_c_symbol(const char *low)
+{
+    const char *sym = strstr(low, ": undefined symbol");
+    sym += strlen(": undefined symbol");
+    sym += strspn(sym, ": ");
+    return !strncmp(sym, "py", 2) || !strncmp(sym, "_py", 3);
+}
+
+/* The library's package is one built on torch: one under site-packages (what the text
+ * shows of it is a Python package's folder), or a source checkout's module in a text that
+ * names torch or a package built on it (detectron2, mmcv, a deformable convolution's op).
+ * A build folder's name ("bindings/build/pyflex.so") is no package's. */
+static bool owner_is_torch_extension(const dl_paste *p, const char *low, const char *pkg)
+{
+    static const char *const folders[] = {"build", "lib", "src", "bin", "dist", "tmp", "release"};
+    static const char *const on_torch[] = {"torch",      "detectron2", "mmcv",   "mmdet",
+                                           "maskrcnn",   "pytorch3d",  "apex",   "deform_conv",
+                                           "dcn",        "spconv",     "pointnet2"};
+    size_t k;
+    if (strstr(low, "-packages/"))
+        return true;
+    for (k = 0; k < sizeof folders / sizeof folders[0]; k++)
+        if (!strcmp(pkg, folders[k]))
+            return false;
+    return dl_paste_find_any(p, on_torch, sizeof on_torch / sizeof on_torch[0]) >= 0;
+}
+
 void dl_explain_package_library_symbol(dl_explanation *e)
 {
     static const char *const not_packages[] = {"torch", "nvidia"};
@@ -237,7 +267,8 @@ void dl_explain_package_library_symbol(dl_explanation *e)
         size_t k;
         bool other = true;
         if (!glibc_owner(p->lines[i].lower, pkg, sizeof pkg) || own_cxx_symbol(p->lines[i].lower) ||
-            mpi_symbol(p->lines[i].lower))
+            mpi_symbol(p->lines[i].lower) || python_c_symbol(p->lines[i].lower) ||
+            !owner_is_torch_extension(p, p->lines[i].lower, pkg))
             continue;
         for (k = 0; k < sizeof not_packages / sizeof not_packages[0]; k++)
             other = other && strcmp(pkg, not_packages[k]) != 0;
