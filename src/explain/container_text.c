@@ -274,13 +274,18 @@ static bool container_prompt(const char *low)
 static long mismatch_in_container_line(const dl_paste *p)
 {
     static const char *const more[] = {"docker contain", "docker image", "container built",
-                                       "containers"};
+                                       "lxd", "lxc container", "lxc exec"};
     static const char *const cluster[] = {"kubernetes", "k8s", "kubectl", "gke", "kind: pod",
-                                          "daemonset", "nvidia.com/gpu"};
+                                          "daemonset", "nvidia.com/gpu", "gpu operator",
+                                          "gpu-operator"};
     /* the host's own voice: nvidia-docker 1's plugin ("nvidia-docker | ... Error: nvml:"),
-     * its service, the kernel's NVRM lines */
+     * its service, the Container Toolkit's hook ("nvml error: driver/library version
+     * mismatch: unknown", raised before the container exists), the kernel's NVRM lines, the
+     * host's automatic upgrades */
     static const char *const host[] = {"nvidia-docker |", "nvidia-docker.service",
-                                       "error: nvml:", "nvrm:"};
+                                       "error: nvml:",    "nvml error:",
+                                       "nvrm:",           "error running hook",
+                                       "oci runtime create failed", "unattended-upgrade"};
     long i;
     if (dl_paste_find_any(p, cluster, sizeof cluster / sizeof cluster[0]) >= 0 ||
         dl_paste_find_any(p, host, sizeof host / sizeof host[0]) >= 0)

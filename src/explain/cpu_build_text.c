@@ -12,6 +12,18 @@
 #include <ctype.h>
 #include <string.h>
 
+/* A CUDA call said to run slowly ("testensor = ...cuda()" and "it is so SLOW") with no
+ * error shown: the call ran, which a CPU-only build never lets it do ("Torch not compiled
+ * with CUDA enabled" at once). */
+static bool cuda_call_ran_slowly(const dl_paste *p)
+{
+    static const char *const call[] = {".cuda()", "to('cuda", "to(\"cuda", "device='cuda",
+                                       "device=\"cuda"};
+    return !dl_text_shows_error(p) && dl_paste_find(p, 0, "slow") >= 0 &&
+           dl_paste_find(p, 0, "not compiled with cuda") < 0 &&
+           dl_paste_find_any(p, call, sizeof call / sizeof call[0]) >= 0;
+}
+
 void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
@@ -32,6 +44,10 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
     /* a ROCm build has no CUDA either, and readings of its own */
     if (!cuda || strcmp(cuda, "none") != 0 || !dl_text_wants_cuda(&e->paste) ||
         dl_text_rocm_build(e))
+        return;
+    /* the build was read from an untagged version (Windows' PyPI wheels are CPU-only), and
+     * the text shows a CUDA call running */
+    if (!py->runtime.cuda.value && cuda_call_ran_slowly(&e->paste))
         return;
     version = py->runtime.version.value ? py->runtime.version.value
               : t                       ? dl_text_or(&t->version, "")
