@@ -1436,12 +1436,14 @@ static const char *own_symbol(const dl_paste *p, const char *id)
  * the fault where no GPU exists, so a CUDA error there means code that asks for CUDA on a
  * machine without a GPU. torch.load's own hint ("If you are running on a CPU-only machine,
  * please use torch.load with map_location") is the message, not the writer: it is skipped. */
-/* "without a gpu driver": what is missing is the driver, not the GPU */
+/* "without a gpu driver": what is missing is the driver, not the GPU; "compiled without
+ * GPU support" (bitsandbytes' CPU library) names a build, not the machine */
 static bool names_driver_next(const char *after)
 {
     while (*after == ' ' || *after == '-')
         after++;
-    return !strncmp(after, "driver", 6);
+    return !strncmp(after, "driver", 6) || !strncmp(after, "support", 7) ||
+           !strncmp(after, "acceleration", 12);
 }
 
 static bool writer_has_no_gpu(const dl_paste *p)
@@ -1457,7 +1459,10 @@ static bool writer_has_no_gpu(const dl_paste *p)
         "does not have a gpu", "doesn't have nvidia gpu", "doesn't have an nvidia gpu",
         "does not have an nvidia gpu", "don't have an nvdia", "don't have an nvida",
         "do not have an nvdia", "do not have an nvida", "laptop with cpu", "laptop with only cpu",
-        "laptop with only a cpu"};
+        "laptop with only a cpu", "without gpu", "without a graphics card",
+        "without graphics card", "without a dedicated gpu", "without dedicated gpu",
+        "no dedicated gpu", "no discrete gpu", "without a discrete gpu", "non gpu laptop",
+        "non-gpu laptop", "non gpu machine", "non-gpu machine", "non gpu pc", "non-gpu pc"};
     size_t s;
     long i;
     for (s = 0; s < sizeof says / sizeof says[0]; s++)
