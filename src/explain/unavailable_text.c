@@ -15,9 +15,31 @@
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
  * doctor's rule has judged the pair, and a driver that runs CUDA 12 runs every wheel but the
  * newest. A driver for CUDA 11 or older with torch's CUDA unknown keeps the reading. */
+/* The CUDA of the download.pytorch.org index the text installs from ("whl/cu124" as
+ * 12040); 0 when it names none. */
+static long index_cuda(const dl_paste *p)
+{
+    long i = dl_paste_find(p, 0, "/whl/cu");
+    const char *at;
+    long v;
+    if (i < 0)
+        return 0;
+    at = strstr(p->lines[i].lower, "/whl/cu") + 7;
+    if (!isdigit((unsigned char)at[0]) || !isdigit((unsigned char)at[1]) ||
+        !isdigit((unsigned char)at[2]) || isdigit((unsigned char)at[3]))
+        return 0;
+    v = strtol(at, NULL, 10);
+    return (v / 10) * 1000 + (v % 10) * 10;
+}
+
 static bool driver_rules_it_out(const dl_explanation *e, const char *cuda)
 {
     const dl_facts *f = &e->facts;
+    long asked = cuda ? 0 : index_cuda(&e->paste);
+    /* the driver runs the CUDA of the index torch came from */
+    if (asked && f->nvml.cuda_driver_version.known &&
+        f->nvml.cuda_driver_version.value >= asked)
+        return true;
     /* a driver named by its branch alone ("nvidia-driver-535") bounds the CUDA it runs:
      * with torch's CUDA known the rule has judged the pair; without it, the branch says
      * too little (the newest wheels want a newer branch than any "CUDA 12" one) */
