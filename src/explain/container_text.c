@@ -386,8 +386,6 @@ static long l4t_release_at(const char *at)
     return major * 10000 + minor * 100 + patch;
 }
 
-/* The L4T release an image's tag is built for ("dustynv/ros:foxy-pytorch-l4t-r32.5.0",
- * "nvcr.io/nvidia/l4t-pytorch:r32.4.2-pth1.5-py3"); 0 when the text names none. */
 /* The L4T release in the tag of a dustynv/ image ("dustynv/opencv:4.8.1-r36.2.0",
  * "dustynv/jetson-inference:r32.7.2"): jetson-containers tags each build with it, without
  * the "l4t-" word; 0 when the text names none. */
@@ -412,6 +410,9 @@ static long dustynv_image_release(const dl_paste *p, long *line)
     return 0;
 }
 
+/* The L4T release an image's tag is built for ("dustynv/ros:foxy-pytorch-l4t-r32.5.0",
+ * "nvcr.io/nvidia/l4t-pytorch:r32.4.2-pth1.5-py3", or a dustynv/ tag without "l4t-"); 0
+ * when the text names none. */
 static long l4t_image_release(const dl_paste *p, long *line)
 {
     long i, release;

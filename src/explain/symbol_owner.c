@@ -149,9 +149,6 @@ void dl_explain_dyld_torch_symbol(dl_explanation *e)
     }
 }
 
-/* The package folder of the library a glibc message names before ": undefined symbol"
- * ("/env/lib/python3.6/site-packages/spconv/libspconv.so: undefined symbol:"): false when
- * that path is not under site-packages or is not a shared library. */
 /* A Python extension module's folder outside site-packages (a source checkout built in
  * place: "/home/me/detectron2/detectron2/_C.cpython-36m-x86_64-linux-gnu.so" ->
  * detectron2; a relative "torch_scatter/_version_cuda.so") into buf: the library just
@@ -178,6 +175,10 @@ static bool checkout_package_of(const char *low, const char *sym, char *buf, siz
     return true;
 }
 
+/* The package folder of the library a glibc message names before ": undefined symbol"
+ * ("/env/lib/python3.6/site-packages/spconv/libspconv.so: undefined symbol:", or an
+ * extension module of a source checkout, checkout_package_of): false when the path is
+ * neither or is not a shared library. */
 static bool glibc_owner(const char *low, char *pkg, size_t n)
 {
     const char *sym = strstr(low, ": undefined symbol"), *pk, *so;

@@ -12,9 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
- * doctor's rule has judged the pair, and a driver that runs CUDA 12 runs every wheel but the
- * newest. A driver for CUDA 11 or older with torch's CUDA unknown keeps the reading. */
 /* The CUDA of the download.pytorch.org index the text installs from ("whl/cu124" as
  * 12040); 0 when it names none. */
 static long index_cuda(const dl_paste *p)
@@ -32,6 +29,10 @@ static long index_cuda(const dl_paste *p)
     return (v / 10) * 1000 + (v % 10) * 10;
 }
 
+/* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
+ * doctor's rule has judged the pair, a driver runs the CUDA of the index torch came from,
+ * and a driver that runs CUDA 12 runs every wheel but the newest. A driver for CUDA 11 or
+ * older with torch's CUDA unknown keeps the reading. */
 static bool driver_rules_it_out(const dl_explanation *e, const char *cuda)
 {
     const dl_facts *f = &e->facts;
