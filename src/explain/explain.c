@@ -471,6 +471,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_webui_rocm_beside_nvidia(out);
     dl_explain_rocm_target_not_in_build(k, out);
     dl_explain_rocm_no_gpu(out);
+    dl_explain_rocm_na_is_no_amd(out);
     dl_explain_amd_torch_without_rocm(out);
     dl_explain_capability_outside_torch_range(out);
     dl_explain_gpu_newer_than_most_wheels(k, out);

@@ -389,3 +389,31 @@ void dl_explain_zluda_rules(const dl_paste *p, dl_findings *rules)
             dl_text_set(&x->severity, dl_severity_name(DL_SEV_WARNING));
     }
 }
+
+/* Every line the finding quotes is the failing message ("Found no NVIDIA driver") or
+ * collect_env's "ROCM used to build PyTorch: N/A", which collect_env prints for every CUDA
+ * and CPU build, and the latter is among them. */
+static bool only_rocm_na_quoted(const dl_finding *x)
+{
+    size_t i;
+    bool na = false, other = false;
+    for (i = 0; i < x->evidence.count; i++) {
+        const dl_pair *ev = &DL_LIST_AT(x->evidence, dl_pair, i);
+        char *low = ev->value ? dl_ascii_lower(ev->value, strlen(ev->value)) : NULL;
+        if (low && strstr(low, "rocm used to build pytorch") && strstr(low, "n/a"))
+            na = true;
+        else if (!low || !strstr(low, "found no nvidia driver"))
+            other = true;
+        free(low);
+    }
+    return na && !other;
+}
+
+void dl_explain_rocm_na_is_no_amd(dl_explanation *e)
+{
+    static const char *const other_gpu[] = {"non_nvidia_gpu"};
+    dl_finding *x = dl_findings_get(&e->findings, "non_nvidia_gpu");
+    if (!x || !dl_q_failure(x) || !only_rocm_na_quoted(x))
+        return;
+    dl_text_causes_step_back(e, other_gpu, 1);
+}

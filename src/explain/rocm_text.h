@@ -60,4 +60,10 @@ void dl_explain_zluda_rules(const dl_paste *p, dl_findings *rules);
  * patch scripts), not only named as a wish. */
 bool dl_text_zluda_in_use(const dl_paste *p);
 
+/* "Found no NVIDIA driver" read as another vendor's GPU on the strength of collect_env's
+ * "ROCM used to build PyTorch: N/A" alone: that line is in every collect_env of a CUDA or
+ * CPU build and names no AMD GPU, so the reading steps back to a candidate and the
+ * driver's readings decide (pytorch/pytorch#74733). */
+void dl_explain_rocm_na_is_no_amd(dl_explanation *e);
+
 #endif
