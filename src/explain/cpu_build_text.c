@@ -17,11 +17,8 @@
  * with CUDA enabled" at once). */
 static bool cuda_call_ran_slowly(const dl_paste *p)
 {
-    static const char *const call[] = {".cuda()", "to('cuda", "to(\"cuda", "device='cuda",
-                                       "device=\"cuda"};
     return !dl_text_shows_error(p) && dl_paste_find(p, 0, "slow") >= 0 &&
-           dl_paste_find(p, 0, "not compiled with cuda") < 0 &&
-           dl_paste_find_any(p, call, sizeof call / sizeof call[0]) >= 0;
+           dl_paste_find(p, 0, "not compiled with cuda") < 0 && dl_text_cuda_call_line(p) >= 0;
 }
 
 void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)

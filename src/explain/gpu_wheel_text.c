@@ -100,12 +100,10 @@ static bool error_not_of_kernels(const dl_paste *p)
  * its PTX for it at the first call (pytorch/pytorch#45822, an RTX 3090 under torch 1.4). */
 static bool first_call_slow_in_words(const dl_paste *p)
 {
-    static const char *const call[] = {".cuda()", "cuda tensor", "to('cuda", "to(\"cuda",
-                                       "device='cuda", "device=\"cuda"};
     static const char *const slow[] = {"minutes", "more than 100s", "more than 200s",
                                        "more than 300s", "more than 400s", "more than 500s",
                                        "take forever", "takes forever", "much slower"};
-    return dl_paste_find_any(p, call, sizeof call / sizeof call[0]) >= 0 &&
+    return (dl_text_cuda_call_line(p) >= 0 || dl_paste_find(p, 0, "cuda tensor") >= 0) &&
            dl_paste_find_any(p, slow, sizeof slow / sizeof slow[0]) >= 0;
 }
 

@@ -190,6 +190,14 @@ static bool glibc_owner(const char *low, char *pkg, size_t n)
     return !strstr(low, "-packages/") && checkout_package_of(low, sym, pkg, n);
 }
 
+/* The name a glibc line ("...so: undefined symbol: NAME") says is missing; the line must
+ * hold ": undefined symbol". */
+static const char *missing_symbol(const char *low)
+{
+    const char *sym = strstr(low, ": undefined symbol") + strlen(": undefined symbol");
+    return sym + strspn(sym, ": ");
+}
+
 /* The symbol a glibc message names is the package's own C++ function: a function at global
  * scope ("_Z22nms_rotated_cpu_kernelRKN2at6TensorES2_f": at::Tensor is only its parameter)
  * or in a namespace that is not torch's. The package's own build left it out, which no
@@ -198,10 +206,8 @@ static bool glibc_owner(const char *low, char *pkg, size_t n)
 static bool own_cxx_symbol(const char *low)
 {
     static const char *const torch_spaces[] = {"2at", "3c10", "5torch", "6caffe2"};
-    const char *sym = strstr(low, ": undefined symbol");
+    const char *sym = missing_symbol(low);
     size_t k;
-    sym += strlen(": undefined symbol");
-    sym += strspn(sym, ": ");
     if (strncmp(sym, "_z", 2) != 0)
         return false;
     sym += 2;
@@ -228,9 +234,7 @@ static bool mpi_symbol(const char *low)
  * mends. */
 static bool python_c_symbol(const char *low)
 {
-    const char *sym = strstr(low, ": undefined symbol");
-    sym += strlen(": undefined symbol");
-    sym += strspn(sym, ": ");
+    const char *sym = missing_symbol(low);
     return !strncmp(sym, "py", 2) || !strncmp(sym, "_py", 3);
 }
 
@@ -291,9 +295,9 @@ void dl_explain_cuda_runtime_symbol_fix(dl_explanation *e)
         return;
     for (i = dl_paste_find(p, 0, ": undefined symbol: cuda"); i >= 0;
          i = dl_paste_find(p, (size_t)i + 1, ": undefined symbol: cuda")) {
-        const char *low = p->lines[i].lower, *sym = strstr(low, ": undefined symbol: cuda");
+        const char *low = p->lines[i].lower, *sym = missing_symbol(low);
         char pkg[64];
-        if (!isalpha((unsigned char)sym[strlen(": undefined symbol: cuda")]) ||
+        if (strncmp(sym, "cuda", 4) || !isalpha((unsigned char)sym[4]) ||
             !glibc_owner(low, pkg, sizeof pkg) || !strcmp(pkg, "torch") || !strcmp(pkg, "nvidia"))
             continue;
         dl_finding_fix(x, "# it misses a function of CUDA's runtime: it was compiled by an nvcc "

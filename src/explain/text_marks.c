@@ -764,3 +764,10 @@ bool dl_text_conda_chose_the_build(const dl_paste *p)
            dl_paste_find(p, 0, "conda") >= 0 && dl_paste_find(p, 0, "cuda") >= 0 &&
            dl_paste_find(p, 0, "cpuonly") < 0;
 }
+
+long dl_text_cuda_call_line(const dl_paste *p)
+{
+    static const char *const call[] = {".cuda()", "to('cuda", "to(\"cuda", "device='cuda",
+                                       "device=\"cuda"};
+    return dl_paste_find_any(p, call, sizeof call / sizeof call[0]);
+}

@@ -14,6 +14,9 @@ bool dl_text_wants_cuda(const dl_paste *p);
 
 /* The text shows an error (a traceback, an "Error" line) but not which one. */
 bool dl_text_shows_error(const dl_paste *p);
+/* The first line that moves a tensor to CUDA or asks for it (".cuda()", ".to('cuda')",
+ * device="cuda"); -1 when none. */
+long dl_text_cuda_call_line(const dl_paste *p);
 
 /* The text is about another framework's GPU (onnxruntime's CUDA provider, TensorFlow's GPU
  * list, CTranslate2, llama.cpp, DirectML): its words about a GPU are not torch's. */

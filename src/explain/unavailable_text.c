@@ -1,5 +1,6 @@
 #include "explain/unavailable_text.h"
 
+#include "explain/build_choice.h"
 #include "explain/cpu_chosen.h"
 #include "explain/rocm_text.h"
 #include "explain/text_cause.h"
@@ -17,16 +18,18 @@
 static long index_cuda(const dl_paste *p)
 {
     long i = dl_paste_find(p, 0, "/whl/cu");
+    char variant[16];
+    size_t n;
     const char *at;
-    long v;
     if (i < 0)
         return 0;
-    at = strstr(p->lines[i].lower, "/whl/cu") + 7;
-    if (!isdigit((unsigned char)at[0]) || !isdigit((unsigned char)at[1]) ||
-        !isdigit((unsigned char)at[2]) || isdigit((unsigned char)at[3]))
+    at = strstr(p->lines[i].lower, "/whl/cu") + 5;
+    n = strspn(at, "cu0123456789");
+    if (n >= sizeof variant)
         return 0;
-    v = strtol(at, NULL, 10);
-    return (v / 10) * 1000 + (v % 10) * 10;
+    memcpy(variant, at, n);
+    variant[n] = '\0';
+    return dl_variant_cuda(variant);
 }
 
 /* The text's driver leaves no room for the "old driver" reading: with torch's CUDA known the
