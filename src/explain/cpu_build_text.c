@@ -66,36 +66,6 @@ void dl_explain_cpu_build_wanted_cuda(dl_explanation *e)
                               "the command for this machine)");
 }
 
-/* A conda list row of pytorch whose build string is a CPU build ("pytorch 2.1.0
- * py3.10_cpu_0 pytorch", "[conda] pytorch 2.1.0 cpu_generic_py310h... conda-forge"); -1 when
- * none. */
-static long conda_cpu_row(const dl_paste *p)
-{
-    long i;
-    for (i = dl_paste_find(p, 0, "pytorch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "pytorch")) {
-        const char *c = p->lines[i].lower, *build;
-        bool cpu_package;
-        c += strspn(c, " \t");
-        if (!strncmp(c, "[conda]", 7))
-            c += 7 + strspn(c + 7, " \t");
-        cpu_package = !strncmp(c, "pytorch-cpu", 11) && (c[11] == ' ' || c[11] == '\t');
-        if (strncmp(c, "pytorch", 7) != 0 || (c[7] != ' ' && c[7] != '\t' && !cpu_package))
-            continue;
-        c += strcspn(c, " \t");
-        c += strspn(c, " \t");
-        if (!isdigit((unsigned char)*c))
-            continue;
-        build = c + strcspn(c, " \t");
-        build += strspn(build, " \t");
-        /* "pytorch-cpu" is the CPU package asked for by name (cpu_only_build's reading);
-         * "pytorch" with a CPU build string is the variant conda chose */
-        if (!cpu_package && (!strncmp(build, "cpu_", 4) || strstr(build, "_cpu_") ||
-                             strstr(build, "_cpu ") || strstr(build, "_cpu\t")))
-            return i;
-    }
-    return -1;
-}
-
 void dl_explain_conda_cpu_row(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -108,7 +78,7 @@ void dl_explain_conda_cpu_row(dl_explanation *e)
     long line;
     if (dl_text_cause_read(e) || dl_plan_os_parse(e->facts.os.family.value) == DL_PLAN_OS_MACOS ||
         dl_text_other_vendor_gpu(&e->facts) ||
-        !dl_text_wants_cuda(&e->paste) || (line = conda_cpu_row(&e->paste)) < 0)
+        !dl_text_wants_cuda(&e->paste) || (line = dl_text_conda_cpu_row(&e->paste)) < 0)
         return;
     dl_text_cause_add(e, &cause, line, -1);
 }

@@ -737,6 +737,33 @@ long dl_text_jetson_line(const dl_paste *p)
  * channel flags beside a CUDA: TUNA's mirror without "-c pytorch"); and no pip command
  * installed torch, and no pip wheel's "+cpu" shows. A CPU build there is conda's pick, not
  * a wheel the writer chose. */
+long dl_text_conda_cpu_row(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "pytorch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "pytorch")) {
+        const char *c = p->lines[i].lower, *build;
+        bool cpu_package;
+        c += strspn(c, " \t");
+        if (!strncmp(c, "[conda]", 7))
+            c += 7 + strspn(c + 7, " \t");
+        cpu_package = !strncmp(c, "pytorch-cpu", 11) && (c[11] == ' ' || c[11] == '\t');
+        if (strncmp(c, "pytorch", 7) != 0 || (c[7] != ' ' && c[7] != '\t' && !cpu_package))
+            continue;
+        c += strcspn(c, " \t");
+        c += strspn(c, " \t");
+        if (!isdigit((unsigned char)*c))
+            continue;
+        build = c + strcspn(c, " \t");
+        build += strspn(build, " \t");
+        /* "pytorch-cpu" is the CPU package asked for by name (cpu_only_build's reading);
+         * "pytorch" with a CPU build string is the variant conda chose */
+        if (!cpu_package && (!strncmp(build, "cpu_", 4) || strstr(build, "_cpu_") ||
+                             strstr(build, "_cpu ") || strstr(build, "_cpu\t")))
+            return i;
+    }
+    return -1;
+}
+
 bool dl_text_conda_chose_the_build(const dl_paste *p)
 {
     static const char *const pip[] = {"pip install torch", "pip3 install torch",
@@ -746,6 +773,9 @@ bool dl_text_conda_chose_the_build(const dl_paste *p)
                                            "micromamba install"};
     static const char *const channels[] = {"-c pytorch", "-c nvidia"};
     size_t i, k;
+    /* conda list names pip's torch "torch ... pypi", never "pytorch": the row is conda's */
+    if (dl_text_conda_cpu_row(p) >= 0)
+        return true;
     if (dl_paste_find_any(p, pip, sizeof pip / sizeof pip[0]) >= 0 ||
         dl_paste_find(p, 0, "+cpu") >= 0)
         return false;

@@ -88,7 +88,11 @@ bool dl_text_uvm_not_loaded_on_demand(const dl_paste *p);
  * bare "nano" where the text names JetPack, L4T or aarch64 (not the nano editor, not
  * "nanoGPT"); -1 when none. */
 long dl_text_jetson_line(const dl_paste *p);
-/* conda chose the CPU build: its plan installs one, or the writer asked conda for a CUDA
+/* A conda list row of pytorch whose build string is a CPU build ("pytorch 2.1.0
+ * py3.10_cpu_0 pytorch", "[conda] pytorch 2.1.0 cpu_generic_py310h... conda-forge"); -1 when
+ * none. */
+long dl_text_conda_cpu_row(const dl_paste *p);
+/* conda chose the CPU build: its plan or its list shows one, or the writer asked conda for a CUDA
  * build; no pip command installed torch and no pip wheel's "+cpu" shows. */
 bool dl_text_conda_chose_the_build(const dl_paste *p);
 
