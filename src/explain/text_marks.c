@@ -486,6 +486,19 @@ long dl_text_nvidia_owned_line(const dl_paste *p)
     return dl_paste_find_where(p, 0, "nvidia", nvidia_owned);
 }
 
+/* A phrase of the GPU left unused, unless it goes on to name which GPU ("instead of the gpu
+ * ids I choose"): that is about picking among GPUs that work, not about the CPU. */
+static bool not_gpu_index(const char *low, const char *at, size_t len)
+{
+    static const char *const which[] = {" id", " index", " indices", " number", " ordinal"};
+    size_t k;
+    (void)low;
+    for (k = 0; k < sizeof which / sizeof which[0]; k++)
+        if (!strncmp(at + len, which[k], strlen(which[k])))
+            return false;
+    return true;
+}
+
 long dl_text_gpu_unused_line(const dl_paste *p)
 {
     static const char *const words[] = {"run it on my gpu", "run it on the gpu", "run on my gpu",
@@ -588,7 +601,7 @@ long dl_text_gpu_unused_line(const dl_paste *p)
                                         "\xe6\x98\xbe\xe7\xa4\xba\xe7\x9a\x84\xe6\x98\xaf" "cpu",
                                         "cuda\xe6\xb2\xa1\xe7\x94\x9f\xe6\x95\x88",
                                         "cuda\xe6\xb2\xa1\xe6\x9c\x89\xe7\x94\x9f\xe6\x95\x88"};
-    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+    return dl_paste_find_any_where(p, words, sizeof words / sizeof words[0], not_gpu_index);
 }
 
 long dl_text_cuda_tensor_line(const dl_paste *p)

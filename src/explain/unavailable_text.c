@@ -5,6 +5,7 @@
 #include "explain/rocm_text.h"
 #include "explain/text_cause.h"
 #include "explain/text_marks.h"
+#include "explain/visible_devices_note.h"
 #include "base/str.h"
 #include "facts/query.h"
 #include "plan/gpu_names.h"
@@ -406,6 +407,9 @@ void dl_explain_gpus_hidden_by_variable(dl_explanation *e)
             set = seen + 1; /* the value's own line */
         else if (hides_first_gpu(p->lines[seen].lower))
             set = seen;
+    /* set after CUDA was initialised, the value changed nothing (the note says so) */
+    if (dl_text_visible_devices_set_late(p))
+        return;
     if (set < 0 && amd_set >= 0)
         set = amd_set;
     else

@@ -6,18 +6,33 @@
 
 /* The writer's words that the variable set in the script changed nothing. */
 static const char *const ignored[] = {
-    "no effect", "not work", "doesn't work", "does not take effect", "always use",
+    "no effect", "any effect", "not work", "doesn't work", "does not take effect", "always use",
     "always select", "always runs on", "always on gpu 0", "is ignored", "consistently use",
     "losing efficacy", "没有用", "没用", "不起作用", "无效"};
 
-/* The program set it (os.environ["CUDA_VISIBLE_DEVICES"] = ...) and says it was ignored. */
+/* The writer's words that it was set after torch, or a CUDA call, came first. */
+static const char *const set_late[] = {
+    "after torch import", "after import torch", "after importing torch",
+    "after torch is imported", "after torch was imported", "before setting cuda_visible_devices",
+    "before setting `cuda_visible_devices", "changed afterwards", "does not update after",
+    "was already called"};
+
+bool dl_text_visible_devices_set_late(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "cuda_visible_devices") >= 0 &&
+           dl_paste_find_any(p, set_late, sizeof set_late / sizeof set_late[0]) >= 0;
+}
+
+/* The program set it (os.environ["CUDA_VISIBLE_DEVICES"] = ..., a launcher's env_set) and
+ * says it was ignored, or says it was set after torch or a CUDA call came first. */
 static bool set_in_code_ignored(const dl_paste *p)
 {
     static const char *const set[] = {"os.environ[", "os['cuda_visible_devices']",
                                       "os[\"cuda_visible_devices\"]"};
-    return dl_paste_find_any(p, set, sizeof set / sizeof set[0]) >= 0 &&
-           dl_paste_find(p, 0, "cuda_visible_devices") >= 0 &&
-           dl_paste_find_any(p, ignored, sizeof ignored / sizeof ignored[0]) >= 0;
+    return dl_text_visible_devices_set_late(p) ||
+           (dl_paste_find(p, 0, "cuda_visible_devices") >= 0 &&
+            dl_paste_find_any(p, set, sizeof set / sizeof set[0]) >= 0 &&
+            dl_paste_find_any(p, ignored, sizeof ignored / sizeof ignored[0]) >= 0);
 }
 
 /* torch's "found at least two devices, cuda:0 and cuda:1": a model spread over the GPUs
