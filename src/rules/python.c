@@ -5,6 +5,7 @@
 #include "rules/fixes.h"
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,18 @@ void dl_rule_torch_not_installed(const dl_rule_input *in, dl_findings *out)
                         ? dl_q_static_torch(other)->version.value : "");
 }
 
+/* The Python's "3.10" when winget publishes that release line (3.8 to 3.14); false when the
+ * version is unknown or outside it. */
+static bool same_python_minor(const dl_python *py, char *out, size_t n)
+{
+    unsigned major = 0, minor = 0;
+    if (!py->version.value || sscanf(py->version.value, "%u.%u", &major, &minor) != 2 ||
+        major != 3 || minor < 8 || minor > 14)
+        return false;
+    snprintf(out, n, "%u.%u", major, minor);
+    return true;
+}
+
 void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out)
 {
     const dl_python *py = dl_q_main_python(in->facts);
@@ -226,9 +239,15 @@ void dl_rule_python_32bit(const dl_rule_input *in, dl_findings *out)
                        PATH_OF(py));
     dl_finding_evidence(x, "pythons[0].bits", "32");
     if (dl_q_is_windows(in->facts)) {
-        dl_finding_fix(x, "winget install --id Python.Python.3.12 -e --source winget");
-        dl_fix_note(x, "that is the 64-bit installer; make the environment with it: "
-                       "py -3.12 -m venv .venv");
+        char minor[8];
+        /* the same Python in 64 bits: a program that pins its torch (a web UI's 1.13.1)
+         * has wheels for the Python it was set up with, not always for the newest */
+        if (!same_python_minor(py, minor, sizeof minor))
+            snprintf(minor, sizeof minor, "3.12");
+        dl_finding_fix(x, "winget install --id Python.Python.%s -e --source winget", minor);
+        dl_fix_note(x, "that is the 64-bit installer; make the environment with it (py -%s -m "
+                       "venv .venv), after deleting any venv the 32-bit Python made (a web "
+                       "UI's venv folder)", minor);
     } else {
         dl_fix_note(x, "install a 64-bit Python (python.org, or your distribution's python3) "
                        "and create the environment with it");
