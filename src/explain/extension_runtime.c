@@ -447,14 +447,18 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e)
         "torchvision was built for another torch or another CUDA variant",
         "# uninstall torchvision and install the release paired with the installed torch "
         "from torch's own index (dlenv plan gives the command)",
-        {"win_dll_dependency_missing"},
+        {NULL},
         "`python -m pip list | grep torch` (torch's and torchvision's versions and +cuXYZ "
         "tags)"};
     static const char *const load[] = {"dll load failed", "winerror 126", "winerror 127",
-                                       "procedure could not be found"};
+                                       "procedure could not be found",
+                                       "cannot open shared object file"};
     dl_finding *dll;
+    const char *read = "win_dll_dependency_missing";
     long c_import = dl_paste_find(&e->paste, 0, "from torchvision import _c"), failed;
-    if (!dl_findings_failures_all(&e->findings, "win_dll_dependency_missing", &dll))
+    /* the loader's failure read as a DLL of torch's own, or (Linux) as torch's import */
+    if (!dl_findings_failures_all(&e->findings, read, &dll) &&
+        !dl_findings_failures_all(&e->findings, read = "torch_import_failed", &dll))
         return; /* another cause was read */
     /* the DLL that fails is torchvision's _C: the failure comes right after that import, with
      * no other import between them */
@@ -464,7 +468,7 @@ void dl_explain_torchvision_c_fails_to_load(dl_explanation *e)
         return;
     if (dll) {
         dl_text_set(&dll->severity, dl_severity_name(DL_SEV_WARNING));
-        dl_strv_add(&e->alternatives, dl_strdup("win_dll_dependency_missing"));
+        dl_strv_add(&e->alternatives, dl_strdup(read));
     }
     dl_text_cause_add(e, &cause, c_import, failed);
 }
