@@ -1525,6 +1525,20 @@ static bool cpu_build_only_wanted(const dl_paste *p)
     return writer_wants_cpu_build(p) && dl_paste_find_any(p, got, sizeof got / sizeof got[0]) < 0;
 }
 
+/* The writer installed from PyTorch's CPU index themselves ("pip3 install torch
+ * --extra-index-url https://download.pytorch.org/whl/cpu") and asks nothing of CUDA or the
+ * GPU: the CPU build is what they chose, and their trouble is another. */
+static bool cpu_index_chosen(const dl_paste *p)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "download.pytorch.org/whl/cpu"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "download.pytorch.org/whl/cpu"))
+        if (strstr(p->lines[i].lower, "install"))
+            return !dl_text_wants_cuda(p) && dl_text_gpu_unused_line(p) < 0 &&
+                   dl_text_unavailable_line(p) < 0;
+    return false;
+}
+
 /* The causes that a passed GPU self-check disproves when the text's only trouble is the
  * driver's library: Paddle's loader lines all name libcuda (a missing cuDNN or cuBLAS would
  * still fail later, beyond the self-check's small program). */
@@ -1680,7 +1694,7 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "gpu_arch_dropped";
     if (!strcmp(id, "conda_cpu_build_selected") && writer_wants_cpu_build(p))
         return "";
-    if (!strcmp(id, "cpu_only_build") && cpu_build_only_wanted(p))
+    if (!strcmp(id, "cpu_only_build") && (cpu_build_only_wanted(p) || cpu_index_chosen(p)))
         return "";
     if (!strcmp(id, "cpu_only_build") && dl_text_conda_chose_the_build(p))
         return "conda_cpu_build_selected";
