@@ -6,24 +6,40 @@
 #include <stdio.h>
 #include <string.h>
 
+/* True when every `word` on `low` comes right after one of the n words `before` ("no ",
+ * "without "): the writer denies it each time. */
+static bool every_word_denied(const char *low, const char *word, const char *const *before,
+                              size_t n)
+{
+    const char *at;
+    size_t k;
+    for (at = strstr(low, word); at; at = strstr(at + 1, word)) {
+        bool denied = false;
+        for (k = 0; k < n && !denied; k++) {
+            size_t len = strlen(before[k]);
+            denied = (size_t)(at - low) >= len && !strncmp(at - len, before[k], len);
+        }
+        if (!denied)
+            return false;
+    }
+    return true;
+}
+
 /* "no gpu support", "without CUDA support": the writer describes a machine or a build
  * without the GPU, which asks nothing about it; true when every `word` on `low` is so. */
 static bool setup_without_gpu(const char *low, const char *word)
 {
     static const char *const without[] = {"no gpu ", "no cuda ", "without gpu ",
                                           "without cuda "};
-    const char *at;
-    size_t k;
-    for (at = strstr(low, word); at; at = strstr(at + 1, word)) {
-        bool denied = false;
-        for (k = 0; k < sizeof without / sizeof without[0]; k++) {
-            size_t n = strlen(without[k]);
-            denied |= (size_t)(at - low) >= n && !strncmp(at - n, without[k], n);
-        }
-        if (!denied)
-            return false;
-    }
-    return true;
+    return every_word_denied(low, word, without, sizeof without / sizeof without[0]);
+}
+
+/* Every "cuda" of the line is the writer's "no CUDA" / "without CUDA" (a machine or setup
+ * without it: "torch 1.3.0, no CUDA"): that line asks nothing of CUDA. */
+static bool cuda_denied(const char *low)
+{
+    static const char *const denials[] = {"no ", "without ", "w/o ", "non-", "non "};
+    return every_word_denied(low, "cuda", denials, sizeof denials / sizeof denials[0]);
 }
 
 bool dl_text_wants_cuda(const dl_paste *p)
@@ -56,7 +72,7 @@ bool dl_text_wants_cuda(const dl_paste *p)
             continue;
         for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
             label |= strstr(low, labels[k]) != NULL;
-        if (!label)
+        if (!label && !cuda_denied(low))
             return true;
     }
     return false;
