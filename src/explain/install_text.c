@@ -170,6 +170,34 @@ static long uv_torch_after_intel_mac_line(const dl_paste *p, char *release, size
     return -1;
 }
 
+/* pip's "No matching distribution found" / "Could not find a version that satisfies the
+ * requirement" (or "no wheels with a matching platform tag") where the text asks for a torch
+ * from 2.3 on ("torch>=2.5.1", "torch==2.4.0") and names an x86_64 Mac: the line; -1 when
+ * none. The Intel words are required, as pip's message on Apple silicon is the Python's. */
+static long pip_torch_after_intel_mac_line(const dl_paste *p)
+{
+    static const char *const failed[] = {"no matching distribution", "could not find a version",
+                                          "matching platform tag"};
+    static const char *const x86[] = {"intel", "x86_64", "osx-64", "rosetta", "i386"};
+    static const char *const asks[] = {"torch>=", "torch=="};
+    long line = dl_paste_find_any(p, failed, sizeof failed / sizeof failed[0]), i;
+    size_t k;
+    if (line < 0 || dl_paste_find_any(p, x86, sizeof x86 / sizeof x86[0]) < 0)
+        return -1;
+    for (i = 0; i < (long)p->count; i++)
+        for (k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+            const char *at = strstr(p->lines[i].lower, asks[k]), *v;
+            size_t n;
+            if (!at || (at > p->lines[i].lower && isalnum((unsigned char)at[-1])))
+                continue;
+            v = at + strlen(asks[k]);
+            n = strspn(v, "0123456789.");
+            if (n && v[n] != '+' && release_after_intel_mac(v, v[n]))
+                return line;
+        }
+    return -1;
+}
+
 /* uv's message on a Mac is an Intel Mac's only where the Python is not the reason: the
  * text shows an x86_64 machine, or a Python that release has Mac wheels for (3.9 under
  * torch 2.5: Apple silicon would have got one); a Python too new for it (3.13 under 2.5) is
@@ -211,6 +239,16 @@ void dl_explain_installer_on_intel_mac(const dl_knowledge *k, dl_explanation *e)
         "Apple silicon use an arm64 Python: uv python install, then uv venv",
         {"wheel_tag_mismatch"},
         "`python -c \"import platform; print(platform.machine())\"` and the Mac's chip"};
+    static const dl_text_cause pip = {
+        "python_unsupported",
+        "pip finds no wheel of that torch for this Mac: torch 2.2.2 was the last release with "
+        "wheels for macOS on x86_64 (an Intel Mac, or an x86_64 Python under Rosetta)",
+        "# on an Intel Mac pin the last release with its wheels, under a Python it has wheels "
+        "for (3.12 or older): python -m pip install \"torch==2.2.2\" \"torchvision==0.17.2\" "
+        "\"numpy<2\"; on Apple silicon use an arm64 Python (python -c \"import platform; "
+        "print(platform.machine())\" prints arm64), then a fresh venv",
+        {"wheel_tag_mismatch"},
+        "`python -c \"import platform; print(platform.machine())\"` and the Mac's chip"};
     static const char *const mac[] = {"macos", "mac os", "darwin", "/users/", "macbook",
                                       "/usr/local/cellar/", "osx", "intel mac"};
     static const char *const bits[] = {"python_32bit"};
@@ -223,6 +261,8 @@ void dl_explain_installer_on_intel_mac(const dl_knowledge *k, dl_explanation *e)
         if (!uv_platform_is_intel(k, e, release))
             return;
     }
+    if (line < 0 && (line = pip_torch_after_intel_mac_line(&e->paste)) >= 0)
+        cause = &pip;
     if (line < 0 || (!dl_q_text_is(&e->facts.os.family, "macos") &&
                      dl_paste_find_any(&e->paste, mac, sizeof mac / sizeof mac[0]) < 0))
         return;
