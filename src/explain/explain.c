@@ -18,6 +18,7 @@
 #include "explain/torch_pulled.h"
 #include "explain/checkpoint_text.h"
 #include "explain/install_text.h"
+#include "explain/ipex_text.h"
 #include "explain/mac_text.h"
 #include "explain/memory_text.h"
 #include "explain/quote.h"
@@ -458,6 +459,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_on_one_node(out);
     dl_explain_oom_beside_other_work(out);
     dl_explain_cpu_allocator_commit_limit(out);
+    dl_explain_ipex_beside_other_torch(out);
     dl_explain_conda_cpu_row(out);
     dl_explain_conda_swapped_to_cpu(out);
     dl_explain_cpu_build_wanted_cuda(out);
