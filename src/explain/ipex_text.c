@@ -29,6 +29,29 @@ static bool ipex_release_on(const char *low, unsigned *major, unsigned *minor)
     return false;
 }
 
+/* Some line gives a torch of IPEX's own release ("ipex 2.5.10 with pytorch 2.5", a printed
+ * torch.__version__ "2.5.1+cxx11.abi" after "torch"): the text shows the pair that works, and
+ * the torch read first may be one its prose quotes. */
+static bool torch_of_release_named(const dl_paste *p, unsigned major, unsigned minor)
+{
+    long i;
+    for (i = dl_paste_find(p, 0, "torch"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "torch")) {
+        const char *at;
+        for (at = strstr(p->lines[i].lower, "torch"); at; at = strstr(at + 5, "torch")) {
+            const char *v = at + 5 + strspn(at + 5, " \t=:v_-`'\"");
+            unsigned a, b;
+            /* IPEX's own name ("intel-extension-for-pytorch==2.5.0") is no torch */
+            if (at - p->lines[i].lower >= 6 &&
+                (!strncmp(at - 6, "for-py", 6) || !strncmp(at - 6, "for_py", 6)))
+                continue;
+            if (isdigit((unsigned char)*v) && sscanf(v, "%u.%u", &a, &b) == 2 && a == major &&
+                b == minor)
+                return true;
+        }
+    }
+    return false;
+}
+
 void dl_explain_ipex_beside_other_torch(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -47,7 +70,8 @@ void dl_explain_ipex_beside_other_torch(dl_explanation *e)
     for (i = 0; i < (long)e->paste.count && line < 0; i++)
         if (ipex_release_on(e->paste.lines[i].lower, &imajor, &iminor))
             line = i;
-    if (line < 0 || (imajor == tmajor && iminor == tminor))
+    if (line < 0 || (imajor == tmajor && iminor == tminor) ||
+        torch_of_release_named(&e->paste, imajor, iminor))
         return;
     x = dl_text_cause_add(e, &cause, line, dl_text_line_of_fact(e, "pythons[0].site_packages[0]"
                                                                    ".torches[0].version"));
