@@ -760,12 +760,6 @@ long dl_text_jetson_line(const dl_paste *p)
     return -1;
 }
 
-/* conda chose the build: its plan installs a CPU pytorch ("pkgs/main/win-64::pytorch-1.0.1-
- * cpu_py37h39a92a0_0", "_pytorch_select-1.1.0-cpu"), or the writer asked conda (or mamba)
- * for a CUDA build (a command with pytorch-cuda or cudatoolkit and no cpuonly, or conda's
- * channel flags beside a CUDA: TUNA's mirror without "-c pytorch"); and no pip command
- * installed torch, and no pip wheel's "+cpu" shows. A CPU build there is conda's pick, not
- * a wheel the writer chose. */
 long dl_text_conda_cpu_row(const dl_paste *p)
 {
     long i;
@@ -793,6 +787,13 @@ long dl_text_conda_cpu_row(const dl_paste *p)
     return -1;
 }
 
+/* conda chose the build: its list shows pytorch with a CPU build string, its plan installs
+ * a CPU pytorch ("pkgs/main/win-64::pytorch-1.0.1-cpu_py37h39a92a0_0",
+ * "_pytorch_select-1.1.0-cpu"), or the writer asked conda (or mamba)
+ * for a CUDA build (a command with pytorch-cuda or cudatoolkit and no cpuonly, or conda's
+ * channel flags beside a CUDA: TUNA's mirror without "-c pytorch"); and no pip command
+ * installed torch, and no pip wheel's "+cpu" shows. A CPU build there is conda's pick, not
+ * a wheel the writer chose. */
 bool dl_text_conda_chose_the_build(const dl_paste *p)
 {
     static const char *const pip[] = {"pip install torch", "pip3 install torch",
