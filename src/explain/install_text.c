@@ -170,6 +170,11 @@ static long uv_torch_after_intel_mac_line(const dl_paste *p, char *release, size
     return -1;
 }
 
+/* The words that show an x86_64 Mac (or an x86_64 Python on one): pip's and uv's failures on
+ * a Mac are the Intel Mac's last wheels only beside one of them. */
+static const char *const intel_mac_words[] = {"intel", "x86_64", "osx-64", "rosetta", "i386"};
+static const size_t n_intel_mac_words = sizeof intel_mac_words / sizeof intel_mac_words[0];
+
 /* pip's "No matching distribution found" / "Could not find a version that satisfies the
  * requirement" (or "no wheels with a matching platform tag") where the text asks for a torch
  * from 2.3 on ("torch>=2.5.1", "torch==2.4.0") and names an x86_64 Mac: the line; -1 when
@@ -178,11 +183,10 @@ static long pip_torch_after_intel_mac_line(const dl_paste *p)
 {
     static const char *const failed[] = {"no matching distribution", "could not find a version",
                                           "matching platform tag"};
-    static const char *const x86[] = {"intel", "x86_64", "osx-64", "rosetta", "i386"};
     static const char *const asks[] = {"torch>=", "torch=="};
     long line = dl_paste_find_any(p, failed, sizeof failed / sizeof failed[0]), i;
     size_t k;
-    if (line < 0 || dl_paste_find_any(p, x86, sizeof x86 / sizeof x86[0]) < 0)
+    if (line < 0 || dl_paste_find_any(p, intel_mac_words, n_intel_mac_words) < 0)
         return -1;
     for (i = 0; i < (long)p->count; i++)
         for (k = 0; k < sizeof asks / sizeof asks[0]; k++) {
@@ -205,7 +209,6 @@ static long pip_torch_after_intel_mac_line(const dl_paste *p)
 static bool uv_platform_is_intel(const dl_knowledge *k, const dl_explanation *e,
                                  const char *release)
 {
-    static const char *const x86[] = {"intel", "x86_64", "osx-64", "rosetta", "i386"};
     const dl_python *py = e->facts.pythons.count ? &DL_LIST_AT(e->facts.pythons, dl_python, 0)
                                                  : NULL;
     long on = dl_paste_find(&e->paste, 0, "you're on macos (`macosx_");
@@ -213,7 +216,7 @@ static bool uv_platform_is_intel(const dl_knowledge *k, const dl_explanation *e,
      * hint lists after it ("only has wheels for ... manylinux1_x86_64") */
     if (on >= 0)
         return !strstr(e->paste.lines[on].lower, "_arm64`");
-    if (dl_paste_find_any(&e->paste, x86, sizeof x86 / sizeof x86[0]) >= 0)
+    if (dl_paste_find_any(&e->paste, intel_mac_words, n_intel_mac_words) >= 0)
         return true;
     return py && py->version.value && dl_kq_torch_release(k, release) >= 0 &&
            dl_kq_release_has_python_on(k, release, py->version.value, "macos-arm64");
