@@ -2701,6 +2701,14 @@ static void driver_branch_in_words(const dl_paste *p, const dl_facts *f, dl_text
     }
 }
 
+/* A driver release followed by "or later" / "or newer" / "+" is a minimum someone needs,
+ * not the one installed. */
+static bool driver_is_minimum(const char *after)
+{
+    return *after == '+' || !strncmp(after, " or later", 9) || !strncmp(after, " or newer", 9) ||
+           !strncmp(after, " or above", 9) || !strncmp(after, " or higher", 10);
+}
+
 /* The driver said in words: "my driver is 470.82", "nvidia driver vision of my machine is
  * 381.22", "驱动版本 470.82", "драйвер 535.104": the first driver-shaped number within a
  * few words after the word, when no structured line gave the driver. */
@@ -2730,6 +2738,12 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
             for (c = at + strlen(words[k]); *c && c - at < 48 && !n; c++)
                 if ((c[-1] < '0' || c[-1] > '9') && c[-1] != '.')
                     n = driver_number_at(c);
+            /* "built for NVIDIA Driver Release 535.86 or later, but version 520.56.06 was
+             * detected": the first is what the container needs, the next what is there */
+            if (n && driver_is_minimum(c - 1 + n))
+                for (c += n, n = 0; *c && c - at < 96 && !n; c++)
+                    if ((c[-1] < '0' || c[-1] > '9') && c[-1] != '.')
+                        n = driver_number_at(c);
             if (!n || n >= sizeof v)
                 continue;
             memcpy(v, c - 1, n);
