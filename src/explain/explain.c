@@ -324,7 +324,15 @@ static bool asked(const dl_explanation *e, const char *command)
     return false;
 }
 
-/* What would tell the candidates apart, from what the text did not say. */
+/* A CUDA kernel's own assertion as it prints it before the device-side assert error:
+ * "Loss.cu:240: nll_loss_forward...: block: [0,0,0], thread: [17,0,0] Assertion `t >= 0 &&
+ * t < n_classes` failed." */
+static bool kernel_assertion(const char *low, const char *at, size_t len)
+{
+    (void)len;
+    return strstr(at, "failed") && (strstr(low, ".cu:") || strstr(low, "block: ["));
+}
+
 /* nvidia-smi answers only where the text is about NVIDIA's stack: not a ROCm build, not a
  * Mac, not another vendor's GPU or backend (Intel's XPU, DirectML, ZLUDA). */
 static bool nvidia_question_fits(const dl_explanation *e)
@@ -337,6 +345,7 @@ static bool nvidia_question_fits(const dl_explanation *e)
            dl_paste_find_any(&e->paste, others, sizeof others / sizeof others[0]) < 0;
 }
 
+/* What would tell the candidates apart, from what the text did not say. */
 static void ask_for_missing(dl_explanation *e)
 {
     const dl_facts *f = &e->facts;
@@ -368,7 +377,8 @@ static void ask_for_missing(dl_explanation *e)
                                        "error behind is_available() False, in CUDA's own words"));
     /* a kernel's own bounds check: the failing line, not the driver, is what to ask for */
     if (!e->findings.root_cause.value &&
-        dl_paste_find(&e->paste, 0, "device-side assert triggered") >= 0) {
+        (dl_paste_find(&e->paste, 0, "device-side assert triggered") >= 0 ||
+         dl_paste_find_where(&e->paste, 0, "assertion `", kernel_assertion) >= 0)) {
         dl_strv_add(&e->ask, dl_strdup("the run again with `CUDA_LAUNCH_BLOCKING=1` (or one batch "
                                        "on the CPU): the kernel whose check failed; a "
                                        "device-side assert is most often a label or index out "
