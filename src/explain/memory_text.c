@@ -350,3 +350,32 @@ void dl_explain_oom_on_rocm(dl_explanation *e)
         }
     }
 }
+
+/* Intel's Arc A-series GPUs refuse any one allocation of 4 GiB or more, with the memory
+ * free (intel-extension-for-pytorch#325): XPU's message then asks for at least 4 GiB and
+ * shows as much free. Elsewhere an XPU's out-of-memory is a plain one, for which the CUDA
+ * allocator's settings (PYTORCH_CUDA_ALLOC_CONF) do nothing. */
+void dl_explain_oom_on_xpu(dl_explanation *e)
+{
+    const double four_gib = 4.0 * 1024.0 * 1024.0 * 1024.0;
+    dl_finding *x = dl_findings_get(&e->findings, "cuda_oom");
+    dl_oom oom;
+    if (!x || dl_paste_find(&e->paste, 0, "xpu out of memory") < 0 ||
+        !dl_finding_fix_is_only(x, "PYTORCH_CUDA_ALLOC_CONF"))
+        return;
+    dl_finding_fix_clear(x);
+    if (dl_oom_read(&e->paste, &oom) && oom.requested_bytes >= four_gib &&
+        oom.free_bytes >= oom.requested_bytes) {
+        dl_text_set(&x->title, "One allocation of 4 GiB or more on an Intel XPU with the memory "
+                               "free: Intel's Arc A-series GPUs cannot hold a single buffer that "
+                               "large, so one tensor is too big, not the GPU full");
+        dl_finding_fix(x, "# make the one big tensor smaller (a smaller batch, image or sequence, "
+                          "tiled VAE decoding, attention slicing); allocator settings do not lift "
+                          "this limit, and Arc B-series GPUs do not have it");
+        return;
+    }
+    dl_finding_fix(x, "# a smaller batch (or smaller inputs) and mixed precision "
+                      "(torch.autocast(\"xpu\")); torch.xpu.empty_cache() returns cached memory "
+                      "to the GPU; the CUDA allocator's PYTORCH_CUDA_ALLOC_CONF does not apply "
+                      "to XPU");
+}

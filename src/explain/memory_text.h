@@ -52,4 +52,8 @@ void dl_explain_oom_held_by_own_ranks(dl_explanation *e);
  * variable (rocm-smi, PYTORCH_HIP_ALLOC_CONF), not NVIDIA's. */
 void dl_explain_oom_on_rocm(dl_explanation *e);
 
+/* An XPU (Intel GPU) out-of-memory: the Arc A-series' 4 GiB single-allocation limit where
+ * the numbers show it, else a fix without the CUDA allocator's settings. */
+void dl_explain_oom_on_xpu(dl_explanation *e);
+
 #endif

@@ -110,6 +110,7 @@ bool dl_oom_read(const dl_paste *p, dl_oom *out)
     /* torch 2.1+ names this process apart from the others ("Process 4242 has ..."), but
      * only where NVML's process id is this one's: not inside a container's namespace. */
     out->own_bytes = size_after(low, "this process has ");
+    out->requested_bytes = size_after(low, "tried to allocate ");
     if (out->total_bytes <= 0 || out->free_bytes < 0 || out->torch_bytes < 0)
         return false;
     if (strstr(low, "reserved by pytorch but unallocated")) {

@@ -14,6 +14,7 @@ typedef struct dl_oom {
     double torch_bytes;   /* reserved by PyTorch, allocated or not */
     double own_bytes;     /* all this process holds, its CUDA context included ("this
                            * process has X memory in use", torch 2.1+); -1 when not said */
+    double requested_bytes; /* "Tried to allocate 4.00 GiB"; -1 when not said */
 } dl_oom;
 
 /* A CUDA context with cuBLAS and cuDNN loaded, and a desktop on the same GPU, hold up to
