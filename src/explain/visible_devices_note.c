@@ -48,8 +48,32 @@ static bool two_gpus_mixed(const dl_paste *p)
     return false;
 }
 
+/* The writer says nvidia-smi's GPU numbers are not the program's: nvidia-smi counts in PCI
+ * bus order, CUDA fastest first unless CUDA_DEVICE_ORDER says otherwise. */
+static bool device_numbers_differ(const dl_paste *p)
+{
+    static const char *const differ[] = {
+        "cuda_device_order", "order of cuda devices", "device order", "gpu order",
+        "order of the gpus", "order of gpus", "numbered differently", "different numbering",
+        "not match the device number", "device number not matching", "device numbers do not match",
+        "device numbers don't match", "device ids do not match", "device ids don't match",
+        "index does not match", "indices do not match", "indexes do not match",
+        "disagree with nvidia-smi", "disagrees with nvidia-smi", "order from nvidia-smi",
+        "torch order", "not the fastest one"};
+    return dl_paste_find(p, 0, "nvidia-smi") >= 0 &&
+           dl_paste_find_any(p, differ, sizeof differ / sizeof differ[0]) >= 0;
+}
+
 void dl_explain_visible_devices_in_code(dl_explanation *e)
 {
+    if (device_numbers_differ(&e->paste))
+        dl_strv_add_once(
+            &e->notes,
+            "nvidia-smi numbers the GPUs in PCI bus order, CUDA (and torch) fastest first, so on "
+            "a machine with different GPUs cuda:0 can be nvidia-smi's GPU 1: set "
+            "CUDA_DEVICE_ORDER=PCI_BUS_ID before the program starts (Windows cmd: set "
+            "CUDA_DEVICE_ORDER=PCI_BUS_ID) and both count alike, CUDA_VISIBLE_DEVICES "
+            "included; the install is fine");
     if (set_in_code_ignored(&e->paste))
         dl_strv_add_once(
             &e->notes,
