@@ -7,6 +7,7 @@
 #include "parse/oom.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,24 +352,67 @@ void dl_explain_oom_on_rocm(dl_explanation *e)
     }
 }
 
-/* Intel's Arc A-series GPUs refuse any one allocation of 4 GiB or more, with the memory
- * free (intel-extension-for-pytorch#325): XPU's message then asks for at least 4 GiB and
- * shows as much free. Elsewhere an XPU's out-of-memory is a plain one, for which the CUDA
- * allocator's settings (PYTORCH_CUDA_ALLOC_CONF) do nothing. */
-void dl_explain_oom_on_xpu(dl_explanation *e)
+/* The GPU the text names is an Arc A-series card ("Intel(R) Arc(TM) A770 Graphics"), or
+ * none is named and the message's total fits one (16 GB at most: the A770's shows as
+ * 15.11-15.56 GiB; Lunar Lake's Arc 140V shares more of the RAM). */
+static bool arc_a_series(const dl_explanation *e, const dl_oom *oom)
+{
+    const dl_nvml_gpu *g = e->facts.nvml.gpus.count
+                               ? &DL_LIST_AT(e->facts.nvml.gpus, dl_nvml_gpu, 0) : NULL;
+    const char *at;
+    char low[128];
+    size_t k;
+    if (!g || !g->name.value)
+        return oom->total_bytes <= 16.0 * 1024.0 * 1024.0 * 1024.0;
+    snprintf(low, sizeof low, "%s", g->name.value);
+    for (k = 0; low[k]; k++)
+        low[k] = (char)tolower((unsigned char)low[k]);
+    for (at = strchr(low, 'a'); at; at = strchr(at + 1, 'a'))
+        if ((at == low || !isalnum((unsigned char)at[-1])) && isdigit((unsigned char)at[1]) &&
+            isdigit((unsigned char)at[2]) && isdigit((unsigned char)at[3]) &&
+            strstr(low, "arc"))
+            return true;
+    return false;
+}
+
+/* One request of 4 GiB or more that the GPU could hold: under its total, with as much
+ * free where the message says what is free, else with what PyTorch holds beside it; not
+ * a cap the program set (set_per_process_memory_fraction: "8.27 GiB allowed"). */
+static bool single_allocation_refused(const dl_explanation *e, const dl_oom *oom)
 {
     const double four_gib = 4.0 * 1024.0 * 1024.0 * 1024.0;
+    if (oom->requested_bytes < four_gib || oom->requested_bytes >= oom->total_bytes ||
+        strstr(e->paste.lines[oom->line].lower, " allowed"))
+        return false;
+    if (oom->free_bytes >= 0)
+        return oom->free_bytes >= oom->requested_bytes;
+    return oom->torch_bytes < 0 || oom->torch_bytes + oom->requested_bytes <= oom->total_bytes;
+}
+
+/* Intel's Arc A-series GPUs refuse any one allocation of 4 GiB or more, with the memory
+ * free (intel-extension-for-pytorch#325). Elsewhere an XPU's out-of-memory is a plain
+ * one, for which the CUDA allocator's settings (PYTORCH_CUDA_ALLOC_CONF) do nothing. */
+void dl_explain_oom_on_xpu(dl_explanation *e)
+{
     dl_finding *x = dl_findings_get(&e->findings, "cuda_oom");
     dl_oom oom;
+    size_t i;
     if (!x || dl_paste_find(&e->paste, 0, "xpu out of memory") < 0 ||
         !dl_finding_fix_is_only(x, "PYTORCH_CUDA_ALLOC_CONF"))
         return;
+    /* the other processes on an Intel GPU: xpu-smi (Linux), Task Manager (Windows) */
+    for (i = 0; i < e->ask.n; i++)
+        if (strstr(e->ask.v[i], "`nvidia-smi` (other processes")) {
+            free(e->ask.v[i]);
+            e->ask.v[i] = dl_strdup("the other programs on the GPU: `xpu-smi ps` on Linux, "
+                                    "Task Manager's GPU memory on Windows");
+        }
     dl_finding_fix_clear(x);
-    if (dl_oom_read(&e->paste, &oom) && oom.requested_bytes >= four_gib &&
-        oom.free_bytes >= oom.requested_bytes) {
-        dl_text_set(&x->title, "One allocation of 4 GiB or more on an Intel XPU with the memory "
-                               "free: Intel's Arc A-series GPUs cannot hold a single buffer that "
-                               "large, so one tensor is too big, not the GPU full");
+    if (dl_oom_read_request(&e->paste, &oom) && single_allocation_refused(e, &oom) &&
+        arc_a_series(e, &oom)) {
+        dl_text_set(&x->title, "One allocation of 4 GiB or more on an Intel Arc A-series GPU "
+                               "that has the memory: these GPUs cannot hold a single buffer "
+                               "that large, so one tensor is too big, not the GPU full");
         dl_finding_fix(x, "# make the one big tensor smaller (a smaller batch, image or sequence, "
                           "tiled VAE decoding, attention slicing); allocator settings do not lift "
                           "this limit, and Arc B-series GPUs do not have it");

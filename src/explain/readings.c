@@ -1736,6 +1736,10 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return kernel_image(k, f, gpu, id, settled);
     if (!strcmp(id, "cuda_oom"))
         return oom_numbers(p, id, settled);
+    /* Windows has no ulimit, and its torch shares tensors through files, not descriptors:
+     * an Errno 24 there is the C runtime's own limit or handles another process holds */
+    if (!strcmp(id, "open_files_limit") && dl_q_text_is(&f->os.family, "windows"))
+        return "";
     if ((!strcmp(id, "python_unsupported") || !strcmp(id, "python_32bit")) &&
         (dl_directml_python_covered(p, f) || dl_selector_command_on_32bit(p, f)))
         return "python_32bit";

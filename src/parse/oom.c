@@ -90,19 +90,24 @@ double dl_oom_unexplained_bytes(const dl_oom *o)
     return o->own_bytes >= 0 ? outside : outside - DL_OOM_CONTEXT_BYTES;
 }
 
-bool dl_oom_read(const dl_paste *p, dl_oom *out)
+/* The numbers of the first OOM line, each -1 when the line does not say it; false when
+ * there is no such line. */
+static bool read_numbers(const dl_paste *p, dl_oom *out)
 {
     long i = dl_paste_find(p, 0, "cuda out of memory");
+    const char *low;
     /* A paste that starts below torch's first line still has the numbers: "Tried to
      * allocate 2.00 GiB (GPU 0; 23.65 GiB total capacity; ...)". */
     if (i < 0 || !strstr(p->lines[i].lower, "total capacity"))
         i = dl_paste_find(p, 0, "total capacity") >= 0 ? dl_paste_find(p, 0, "total capacity") : i;
-    const char *low;
     if (i < 0)
         return false;
     low = p->lines[i].lower;
     out->line = (size_t)i;
     out->total_bytes = first_of(low, " of which", " total capacity");
+    /* "GPU 0 has a total capacity of 15.11 GiB." with no free memory said (XPU's form) */
+    if (out->total_bytes < 0)
+        out->total_bytes = size_after(low, "total capacity of ");
     out->free_bytes = first_of(low, " is free", " free;");
     out->torch_bytes = first_of(low, " reserved in total by pytorch", " is allocated by pytorch");
     if (out->torch_bytes < 0)
@@ -111,14 +116,23 @@ bool dl_oom_read(const dl_paste *p, dl_oom *out)
      * only where NVML's process id is this one's: not inside a container's namespace. */
     out->own_bytes = size_after(low, "this process has ");
     out->requested_bytes = size_after(low, "tried to allocate ");
-    if (out->total_bytes <= 0 || out->free_bytes < 0 || out->torch_bytes < 0)
-        return false;
-    if (strstr(low, "reserved by pytorch but unallocated")) {
+    if (out->torch_bytes >= 0 && strstr(low, "reserved by pytorch but unallocated")) {
         double extra = size_before(low, " is reserved by pytorch but unallocated");
         if (extra > 0)
             out->torch_bytes += extra;
     }
     return true;
+}
+
+bool dl_oom_read(const dl_paste *p, dl_oom *out)
+{
+    return read_numbers(p, out) && out->total_bytes > 0 && out->free_bytes >= 0 &&
+           out->torch_bytes >= 0;
+}
+
+bool dl_oom_read_request(const dl_paste *p, dl_oom *out)
+{
+    return read_numbers(p, out) && out->total_bytes > 0 && out->requested_bytes > 0;
 }
 
 /* "oom" at `at` stands alone: no letter before it, none after it but a plural "s", and not

@@ -10,8 +10,8 @@
 typedef struct dl_oom {
     size_t line;          /* index into the paste's lines */
     double total_bytes;   /* the GPU's capacity */
-    double free_bytes;
-    double torch_bytes;   /* reserved by PyTorch, allocated or not */
+    double free_bytes;    /* -1 when not said (dl_oom_read_request) */
+    double torch_bytes;   /* reserved by PyTorch, allocated or not; -1 as free_bytes */
     double own_bytes;     /* all this process holds, its CUDA context included ("this
                            * process has X memory in use", torch 2.1+); -1 when not said */
     double requested_bytes; /* "Tried to allocate 4.00 GiB"; -1 when not said */
@@ -24,6 +24,10 @@ typedef struct dl_oom {
 
 /* The first OOM line with all three numbers; false when there is none. */
 bool dl_oom_read(const dl_paste *p, dl_oom *out);
+
+/* The first OOM line's request and the GPU's total (what else it says, or -1); false
+ * without both. */
+bool dl_oom_read_request(const dl_paste *p, dl_oom *out);
 
 /* What the message's numbers leave to other processes: the total less what is free and
  * what this process holds (its own figure when torch gives it, else PyTorch's share). */
