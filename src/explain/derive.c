@@ -3,6 +3,7 @@
 #include "know/arch.h"
 #include "know/geforce_series.h"
 #include "know/gpu_arch.h"
+#include "know/version.h"
 #include "plan/driver_table.h"
 #include "plan/gpu_names.h"
 
@@ -204,6 +205,35 @@ static const char *torch_paired_with(const dl_knowledge *k, const char *name,
     return found;
 }
 
+/* A companion that stopped being released (torchaudio after 2.11: the table's later torch
+ * releases have no torchaudio) goes on with every torch from its own on: its last release
+ * is a minimum, not an exact pair. */
+static bool last_release_of_companion(const dl_knowledge *k, const char *name,
+                                      const char *version, const char *torch)
+{
+    const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    size_t col = !strcmp(name, "torchvision") ? DL_COL_torch_releases_torchvision
+                                              : DL_COL_torch_releases_torchaudio;
+    dl_version paired, own, v;
+    char release[32];
+    size_t r;
+    bool later_without = false;
+    snprintf(release, sizeof release, "%.*s", (int)strcspn(version, "+ "), version);
+    if (!t || !dl_version_parse(torch, &paired) || !dl_version_parse(release, &own))
+        return false;
+    own.part[2] = own.part[3] = 0;
+    for (r = 0; r < t->rows; r++) {
+        /* a newer release line of the companion: this one is not its last */
+        if (dl_version_parse(dl_table_cell(t, r, col), &v) &&
+            (v.part[0] > own.part[0] || (v.part[0] == own.part[0] && v.part[1] > own.part[1])))
+            return false;
+        if (dl_version_parse(dl_table_cell(t, r, DL_COL_torch_releases_torch_version), &v) &&
+            dl_version_cmp(&v, &paired) > 0 && !*dl_table_cell(t, r, col))
+            later_without = true;
+    }
+    return later_without;
+}
+
 /* A pasted package list says each companion's release, not the torch it requires (doctor
  * reads that from its metadata): the release it was made with stands for its pin, so that
  * torchvision 0.15.2 beside torch 1.10.1 is the mismatch it is. */
@@ -226,7 +256,8 @@ static void derive_companion_pins(const dl_knowledge *k, dl_facts *f)
             pkg->requires_torch.value ||
             !(torch = torch_paired_with(k, companions[j], pkg->version.value)))
             continue;
-        snprintf(pin, sizeof pin, "torch==%s", torch);
+        snprintf(pin, sizeof pin, "torch%s%s",
+                 last_release_of_companion(k, companions[j], pkg->version.value, torch) ? ">=" : "==", torch);
         dl_text_set(&pkg->requires_torch, pin);
     }
 }

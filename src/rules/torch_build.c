@@ -1,10 +1,12 @@
 /* The torch build: is it a CUDA build, and do its companions match it. */
 #include "base/str.h"
 #include "facts/query.h"
+#include "know/version.h"
 #include "rules/ext_runtime.h"
 #include "rules/fixes.h"
 #include "rules/rules.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -119,6 +121,22 @@ static char *pinned_version(const char *req)
     return n ? dl_strndup(eq, n) : NULL;
 }
 
+/* A minimum the companion asks for ("torch>=2.11", "torch (>=2.11)") that the installed
+ * torch is below; false without one or when either does not read. */
+static bool below_minimum(const char *req, const char *torch)
+{
+    const char *ge = req ? strstr(req, ">=") : NULL;
+    char min[32], release[32];
+    if (!ge || !torch)
+        return false;
+    snprintf(min, sizeof min, ">=%.*s", (int)strspn(ge + 2, "0123456789."), ge + 2);
+    snprintf(release, sizeof release, "%.*s", (int)strspn(torch, "0123456789."), torch);
+    while (*release && release[strlen(release) - 1] == '.')
+        release[strlen(release) - 1] = '\0';
+    return strlen(min) > 2 && *release && !dl_requirement_ok(min, release) &&
+           dl_requirement_ok(">=0", release);
+}
+
 /* "2.3.1+cu121" and "2.3.1" name the same release. */
 static bool same_release(const char *a, const char *b)
 {
@@ -144,7 +162,8 @@ static void check_companion(const dl_rule_input *in, dl_findings *out, const cha
     if (!torch || !tv || !torch->version.value || !tv->version.value)
         return;
     pin = pinned_version(tv->requires_torch.value);
-    release_differs = pin && !same_release(pin, torch->version.value);
+    release_differs = (pin && !same_release(pin, torch->version.value)) ||
+                      below_minimum(tv->requires_torch.value, torch->version.value);
     tag_differs = *local_tag(tv->version.value) && *local_tag(torch->version.value) &&
                   strcmp(local_tag(tv->version.value), local_tag(torch->version.value)) != 0;
     /* PyPI's Linux torchvision is a CUDA build: beside a +cpu torch the variants differ. */
