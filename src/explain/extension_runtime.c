@@ -175,6 +175,12 @@ void dl_explain_extension_runtime(dl_explanation *e)
         while (n && at[n - 1] == '.')
             n--;
         snprintf(soname, sizeof soname, "%.*s", (int)(n < 15 ? n : 15), at);
+        /* the library the loader names just below ("Could not load this library:
+         * .../torchaudio/lib/_torchaudio.abi3.so") says whose it is, before any prose */
+        for (j = (size_t)i + 1; j < p->count && j <= (size_t)i + 3 && !pkg; j++)
+            if (strstr(p->lines[j].lower, "could not load this library") &&
+                (pkg = package_in(p->lines[j].lower)) != NULL)
+                pkg_line = j;
         for (j = from; j <= to; j++) {
             torch_fails |= torch_frame(p->lines[j].lower);
             if (!pkg && (pkg = package_in(p->lines[j].lower)) != NULL)

@@ -1530,12 +1530,16 @@ static bool cpu_build_only_wanted(const dl_paste *p)
  * GPU: the CPU build is what they chose, and their trouble is another. */
 static bool cpu_index_chosen(const dl_paste *p)
 {
+    static const char *const indexes[] = {"download.pytorch.org/whl/cpu", "cpu wheel index",
+                                          "cpu index"};
+    size_t k;
     long i;
-    for (i = dl_paste_find(p, 0, "download.pytorch.org/whl/cpu"); i >= 0;
-         i = dl_paste_find(p, (size_t)i + 1, "download.pytorch.org/whl/cpu"))
-        if (strstr(p->lines[i].lower, "install"))
-            return !dl_text_wants_cuda(p) && dl_text_gpu_unused_line(p) < 0 &&
-                   dl_text_unavailable_line(p) < 0;
+    for (k = 0; k < sizeof indexes / sizeof indexes[0]; k++)
+        for (i = dl_paste_find(p, 0, indexes[k]); i >= 0;
+             i = dl_paste_find(p, (size_t)i + 1, indexes[k]))
+            if (strstr(p->lines[i].lower, "install"))
+                return !dl_text_wants_cuda(p) && dl_text_gpu_unused_line(p) < 0 &&
+                       dl_text_unavailable_line(p) < 0;
     return false;
 }
 

@@ -42,6 +42,17 @@ static bool cuda_denied(const char *low)
     return every_word_denied(low, "cuda", denials, sizeof denials / sizeof denials[0]);
 }
 
+/* "cuda" on the line other than inside a library's file name (libcudart.so.13,
+ * libcuda.so.1): a loader's message names the library, not a wish for CUDA. */
+static bool cuda_outside_library_name(const char *low)
+{
+    const char *at;
+    for (at = strstr(low, "cuda"); at; at = strstr(at + 1, "cuda"))
+        if (at - low < 3 || strncmp(at - 3, "lib", 3) != 0)
+            return true;
+    return false;
+}
+
 bool dl_text_wants_cuda(const dl_paste *p)
 {
     /* collect_env's own labels, package rows and cuDNN files ("GPU models and configuration:
@@ -68,7 +79,7 @@ bool dl_text_wants_cuda(const dl_paste *p)
     for (i = 0; i < p->count; i++) {
         const char *low = p->lines[i].lower;
         bool label = false;
-        if (!strstr(low, "cuda"))
+        if (!cuda_outside_library_name(low))
             continue;
         for (k = 0; k < sizeof labels / sizeof labels[0]; k++)
             label |= strstr(low, labels[k]) != NULL;
