@@ -87,11 +87,13 @@ static bool unusable_in_words(const dl_paste *p)
 }
 
 /* CUDA errors whose cause is elsewhere than missing kernels: a handle shared between
- * processes (CUDA IPC, which WSL 2 does not offer) is refused whatever the wheel holds. */
+ * processes (CUDA IPC, which WSL 2 does not offer) is refused whatever the wheel holds; a
+ * library that does not load (nvrtc's builtins) fails before any kernel runs. */
 static bool error_not_of_kernels(const dl_paste *p)
 {
     static const char *const errors[] = {"invalid resource handle", "cuda ipc", "ipc handle",
-                                         "cudaipc"};
+                                         "cudaipc", "cannot open shared object file",
+                                         "failed to open lib", "nvrtc: error"};
     return dl_paste_find_any(p, errors, sizeof errors / sizeof errors[0]) >= 0;
 }
 
