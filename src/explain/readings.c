@@ -1525,6 +1525,14 @@ static bool cpu_build_only_wanted(const dl_paste *p)
     return writer_wants_cpu_build(p) && dl_paste_find_any(p, got, sizeof got / sizeof got[0]) < 0;
 }
 
+/* A system container (LXD, LXC, Incus, Proxmox) named: its device list, not the host's
+ * driver, decides which GPU nodes the program sees. */
+static bool system_container(const dl_paste *p)
+{
+    static const char *const words[] = {"lxd", "lxc", "incus", "proxmox"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
 /* The writer installed from PyTorch's CPU index themselves ("pip3 install torch
  * --extra-index-url https://download.pytorch.org/whl/cpu") and asks nothing of CUDA or the
  * GPU: the CPU build is what they chose, and their trouble is another. */
@@ -1765,14 +1773,14 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return no_module(p, f, id);
     if (!strcmp(id, "torch_import_failed"))
         return core_missing(p, id);
-    /* one release's known shm.dll failure (windows_text.c) names it; the DLL stays a
-     * candidate there */
     /* nvidia_uvm, the module a suspend leaves wedged, is Linux's: on Windows the same
      * "unknown error" has other causes, which this reading cannot name */
     if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
         return "";
-    /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence */
-    if (!strcmp(id, "suspend_resume_uvm") && dl_text_uvm_not_loaded_on_demand(p))
+    /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence; a
+     * system container (LXD, Incus, Proxmox) lacks the node rather than a wedged module */
+    if (!strcmp(id, "suspend_resume_uvm") &&
+        (dl_text_uvm_not_loaded_on_demand(p) || system_container(p)))
         return "";
     /* ZLUDA in use: the vendor's rows ("CUDA cannot work on AMD") say nothing; ZLUDA's own
      * rows do */
@@ -1786,6 +1794,8 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* DirectML failing: a CPU torch and an AMD or Intel GPU are its intended setup */
     if ((!strcmp(id, "non_nvidia_gpu") || !strcmp(id, "cpu_only_build")) && dl_directml_failed(p))
         return "";
+    /* one release's known shm.dll failure (windows_text.c) names it; the DLL stays a
+     * candidate there */
     if (!strcmp(id, "win_dll_dependency_missing") && dl_shm_dll_release_line(p, f) >= 0)
         return "";
     if (!strcmp(id, "win_dll_dependency_missing"))
