@@ -13,6 +13,7 @@
 #include "explain/extension_runtime.h"
 #include "explain/symbol_owner.h"
 #include "explain/gpu_wheel_text.h"
+#include "explain/host_compiler_fix.h"
 #include "explain/rocm_text.h"
 #include "explain/text_marks.h"
 #include "explain/torch_pulled.h"
@@ -543,6 +544,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_paddle_libcuda_warning_note(out);
     dl_explain_visible_devices_in_code(out);
     dl_explain_extension_package_fix(out);
+    dl_explain_host_compiler_fix(out);
     dl_explain_cuda_runtime_symbol_fix(out);
     dl_explain_tagged_pin_fix(k, out);
     dl_explain_cpu_build_fix(k, out);
