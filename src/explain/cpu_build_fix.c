@@ -55,6 +55,33 @@ static void xformers_note(const dl_explanation *e, dl_finding *x)
                    "uninstall it (python -m pip uninstall -y xformers)");
 }
 
+/* xformers' own line names the CUDA build of this release it was made for ("PyTorch
+ * 2.0.0+cu118 with CUDA 1108 (you have 2.0.0+cpu)"): that build keeps xformers working, where
+ * the release publishes it for the OS. False otherwise. */
+static bool build_xformers_wants(const dl_knowledge *k, const dl_paste *p, const char *release,
+                                 bool windows, char *tag, size_t cap)
+{
+    const dl_table *rel = dl_knowledge_at(k, DL_TABLE_torch_releases);
+    long line = dl_paste_find(p, 0, "(you have "), row = dl_kq_torch_release(k, release);
+    char named[48];
+    const char *at;
+    size_t n;
+    if (line < 0 || row < 0 || dl_paste_find(p, 0, "xformers") < 0)
+        return false;
+    snprintf(named, sizeof named, "pytorch %s+cu", release);
+    if (!(at = strstr(p->lines[line].lower, named)))
+        return false;
+    at += strlen(named) - 2;
+    n = 2 + strspn(at + 2, "0123456789");
+    if (n < 4 || n >= cap)
+        return false;
+    snprintf(tag, cap, "%.*s", (int)n, at);
+    return dl_semicolon_list_has(
+        dl_table_cell(rel, (size_t)row, windows ? DL_COL_torch_releases_cuda_variants_windows
+                                                : DL_COL_torch_releases_cuda_variants_linux),
+        tag);
+}
+
 void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
 {
     const dl_table *rel = dl_knowledge_at(k, DL_TABLE_torch_releases);
@@ -91,8 +118,10 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
         if ((row = dl_kq_torch_release(k, release)) < 0 ||
             !(driver ? dl_build_for_release(k, &e->gpu, release, os, driver, variant,
                                             sizeof variant)
-                     : pypi_build(k, release, os == DL_PLAN_OS_WINDOWS, variant,
-                                  sizeof variant)))
+                     : build_xformers_wants(k, &e->paste, release, os == DL_PLAN_OS_WINDOWS,
+                                            variant, sizeof variant) ||
+                           pypi_build(k, release, os == DL_PLAN_OS_WINDOWS, variant,
+                                      sizeof variant)))
             return;
     } else {
         if ((row = dl_newest_build_for(k, &e->gpu, driver ? driver : cuda12_driver, os, python,

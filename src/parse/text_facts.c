@@ -2039,11 +2039,14 @@ static bool torch_version_in(const char *low, char *out, size_t n)
 }
 
 /* The installed torch on a line that names one beside another: an extension's "built for
- * PyTorch X (you have Y)", pip's "requires torch==X, but you'll have torch Y" and
- * "Requirement already satisfied: torch in DIR (Y)". */
+ * PyTorch X (you have Y)", pip's "requires torch==X, but you'll have torch Y",
+ * "Requirement already satisfied: torch in DIR (Y)" and pyannote's "Model was trained with
+ * torch X, yours is Y". */
 static bool torch_installed_beside(const char *low, char *out, size_t n)
 {
     if (dl_torch_version_after(low, "(you have ", out, n))
+        return true;
+    if (strstr(low, "trained with torch ") && dl_torch_version_after(low, "yours is ", out, n))
         return true;
     if (strstr(low, "requirement already satisfied: torch ") ||
         strstr(low, "requirement already satisfied: torch=")) {
