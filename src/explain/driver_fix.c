@@ -55,6 +55,19 @@ static void legacy_branch_fix(const dl_knowledge *k, dl_explanation *e, dl_findi
     dl_fix_install_build(x, t, row, tag);
 }
 
+/* The rules' fix (rules/fixes.c) leads with the driver's update; on a rented or hosted
+ * machine the platform owns the driver, so the other way is the user's. */
+static void hosted_driver_note(const dl_explanation *e, dl_finding *x)
+{
+    if (!x->fix.count || !strstr(DL_LIST_AT(x->fix, char *, 0), "update the driver to") ||
+        !dl_text_hosted_or_remote(&e->paste))
+        return;
+    dl_fix_note(x, "on a hosted or rented machine (a notebook service, a cluster, a cloud pod) "
+                   "the driver is the platform's, which a user inside it cannot update: take "
+                   "the torch built for the CUDA it runs, or a machine whose driver runs this "
+                   "build (rental sites let you filter hosts by CUDA version)");
+}
+
 void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "driver_too_old");
@@ -66,6 +79,8 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
     bool through_mvc;
     long driver, row;
     int branch, branch_cuda = 0;
+    if (x)
+        hosted_driver_note(e, x);
     if (!x || !dl_finding_fix_is_only(x, "the number after 'found version'") ||
         !f->nvml.cuda_driver_version.known || (driver = f->nvml.cuda_driver_version.value) <= 0)
         return;

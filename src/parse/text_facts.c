@@ -2695,6 +2695,9 @@ static void driver_branch_in_words(const dl_paste *p, const dl_facts *f, dl_text
             c += 7 + strspn(c + 7, " :-=");
         else if (!strncmp(c, "is ", 3))
             c += 3;
+        /* NVIDIA's own name for a branch: "drivers R570", "driver r535" */
+        if (*c == 'r' && isdigit((unsigned char)c[1]))
+            c++;
         if (c[-1] != '.' && !isdigit((unsigned char)c[-1]))
             w->driver_branch = driver_branch_at(c);
         /* the branch before the word: "the 470 driver", "nvidia 390 driver" */
