@@ -360,6 +360,26 @@ void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *
     dl_strv_add(&e->ask, dl_strdup(rocm_ask));
 }
 
+void dl_explain_rocm_override_fix(const dl_knowledge *k, dl_explanation *e)
+{
+    dl_finding *x = dl_findings_get(&e->findings, "arch_not_in_wheel");
+    char target[16];
+    long line;
+    /* the variable is the Linux runtime's (ROCm on Windows takes no override) */
+    if (!x || !dl_finding_fix_is_only(x, "HSA_OVERRIDE_GFX_VERSION set to a supported target") ||
+        dl_q_is_windows(&e->facts) || !amd_target(k, e, target, sizeof target, &line) ||
+        /* the family's first target, which every ROCm build of torch lists (gfx1030,
+         * gfx1100): gfx103x, gfx110x, not the target itself */
+        (strncmp(target, "gfx103", 6) && strncmp(target, "gfx110", 6)) || strlen(target) != 7 ||
+        target[6] == '0')
+        return;
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "# before starting Python, so that ROCm runs the build's code for the same "
+                      "family's first target on this %s:", target);
+    dl_finding_fix(x, "export HSA_OVERRIDE_GFX_VERSION=%c%c.%c.0", target[3], target[4],
+                   target[5]);
+}
+
 bool dl_explain_rocm_candidates(dl_explanation *e)
 {
     if (!dl_text_rocm_build(e))

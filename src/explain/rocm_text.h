@@ -46,6 +46,11 @@ void dl_explain_amd_torch_without_rocm(dl_explanation *e);
  * build has a target of the same family (gfx1031 runs gfx1030's code). */
 void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *e);
 
+/* ROCm's "invalid device function" read with the table's general fix, on an RDNA2 or RDNA3
+ * GPU that is not its family's first target (gfx1031, gfx1032, gfx1101, gfx1102): the
+ * override to that first target, which every ROCm build lists. */
+void dl_explain_rocm_override_fix(const dl_knowledge *k, dl_explanation *e);
+
 /* A ROCm build that sees no GPU where no reading decided why (the CUDA driver is no reading
  * there): the candidates, a target the build lacks or /dev/kfd out of reach, and what
  * decides. False, adding nothing, when the text shows no ROCm build. */
