@@ -1525,6 +1525,14 @@ static bool cpu_build_only_wanted(const dl_paste *p)
     return writer_wants_cpu_build(p) && dl_paste_find_any(p, got, sizeof got / sizeof got[0]) < 0;
 }
 
+/* A laptop's GPU switcher in the mode that turns the NVIDIA GPU off. */
+static bool gpu_switcher_named(const dl_paste *p)
+{
+    static const char *const switchers[] = {"envycontrol", "supergfxctl", "50-remove-nvidia.rules",
+                                            "blacklist-nvidia.conf", "eco mode"};
+    return dl_paste_find_any(p, switchers, sizeof switchers / sizeof switchers[0]) >= 0;
+}
+
 /* A system container (LXD, LXC, Incus, Proxmox) named: its device list, not the host's
  * driver, decides which GPU nodes the program sees. */
 static bool system_container(const dl_paste *p)
@@ -1776,6 +1784,12 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
     /* nvidia_uvm, the module a suspend leaves wedged, is Linux's: on Windows the same
      * "unknown error" has other causes, which this reading cannot name */
     if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
+        return "";
+    /* a laptop's GPU switcher turned the GPU off (gpu_switched_off's rows): the driver
+     * is off by design, not missing or broken */
+    if ((!strcmp(id, "driver_not_loaded") || !strcmp(id, "kernel_module_not_built") ||
+         !strcmp(id, "no_driver_installed") || !strcmp(id, "suspend_resume_uvm")) &&
+        gpu_switcher_named(p))
         return "";
     /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence; a
      * system container (LXD, Incus, Proxmox) lacks the node rather than a wedged module */

@@ -12,6 +12,7 @@ static const dl_diagnosis catalog[] = {
     {"no_cuda_on_macos", DL_LAYER_HARDWARE, false},
     {"no_driver_installed", DL_LAYER_DRIVER, false},
     {"driver_not_loaded", DL_LAYER_DRIVER, false},
+    {"gpu_switched_off", DL_LAYER_DRIVER, false},
     {"nouveau_loaded", DL_LAYER_DRIVER, false},
     {"secure_boot_blocks_module", DL_LAYER_DRIVER, false},
     {"kernel_module_not_built", DL_LAYER_DRIVER, false},
