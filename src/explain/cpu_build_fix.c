@@ -95,8 +95,7 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
     char release[32], variant[16], runs[16];
     dl_torch_version tv;
     long row;
-    if (!x || !rel || !dl_finding_fix_is_only(x, general) || os == DL_PLAN_OS_MACOS ||
-        (v && (!dl_torch_version_parse(v, &tv) || tv.pre != DL_PRE_NONE)))
+    if (!x || !rel || !dl_finding_fix_is_only(x, general) || os == DL_PLAN_OS_MACOS)
         return;
     /* PyTorch's aarch64 CUDA wheels are built for servers (GH200), not for a Jetson's
      * JetPack: NVIDIA's own wheels are the fix there */
@@ -112,6 +111,9 @@ void dl_explain_cpu_build_fix(const dl_knowledge *k, dl_explanation *e)
                        "cu130");
         return;
     }
+    /* a pre-release (a nightly, NVIDIA's own 2.1.0a0 builds) names no published build */
+    if (v && (!dl_torch_version_parse(v, &tv) || tv.pre != DL_PRE_NONE))
+        return;
     if (v) {
         snprintf(release, sizeof release, "%lu.%lu.%lu", tv.release.part[0],
                  tv.release.part[1], tv.release.part[2]);

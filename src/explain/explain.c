@@ -334,6 +334,16 @@ static bool kernel_assertion(const char *low, const char *at, size_t len)
     return strstr(at, "failed") && (strstr(low, ".cu:") || strstr(low, "block: ["));
 }
 
+/* A notebook's kernel said to have died or restarted, with no traceback of its own. */
+static bool notebook_kernel_died(const dl_paste *p)
+{
+    static const char *const died[] = {"kernel appears to have died", "kernel restarting",
+                                       "canceled future for execute_request",
+                                       "kernel crashed while executing", "kernel restart",
+                                       "kernel died"};
+    return dl_paste_find_any(p, died, sizeof died / sizeof died[0]) >= 0;
+}
+
 /* nvidia-smi answers only where the text is about NVIDIA's stack: not a ROCm build, not a
  * Mac, not another vendor's GPU or backend (Intel's XPU, DirectML, ZLUDA). */
 static bool nvidia_question_fits(const dl_explanation *e)
@@ -387,6 +397,16 @@ static void ask_for_missing(dl_explanation *e)
                                        "num_classes), not the environment"));
         return;
     }
+    /* a notebook's kernel that died says nothing of why: its server's log does (OpenMP's
+     * "Error #15", a missing DLL), and the interpreter and the memory it had */
+    if (!e->findings.root_cause.value && notebook_kernel_died(&e->paste))
+        dl_strv_add(&e->ask, dl_strdup("the Jupyter server's console (VS Code: Output, Jupyter): "
+                                       "a native crash such as OpenMP's \"OMP: Error #15\" is "
+                                       "printed there, not in the notebook; "
+                                       "`import sys; print(sys.executable)` run in the "
+                                       "notebook; and the free memory while it runs (free -h, "
+                                       "Task Manager), since a kernel killed for memory dies "
+                                       "silently"));
     if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi") && nvidia_question_fits(e))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));

@@ -1528,8 +1528,10 @@ static bool cpu_build_only_wanted(const dl_paste *p)
 /* A laptop's GPU switcher in the mode that turns the NVIDIA GPU off. */
 static bool gpu_switcher_named(const dl_paste *p)
 {
-    static const char *const switchers[] = {"envycontrol", "supergfxctl", "50-remove-nvidia.rules",
-                                            "blacklist-nvidia.conf", "eco mode"};
+    static const char *const switchers[] = {"envycontrol", "supergfxctl", "supergfxd",
+                                            "50-remove-nvidia.rules", "blacklist-nvidia.conf",
+                                            "eco mode", "igpu-only mode", "igpu only mode",
+                                            "select only integrated", "gpu toggle"};
     return dl_paste_find_any(p, switchers, sizeof switchers / sizeof switchers[0]) >= 0;
 }
 
@@ -1785,10 +1787,14 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
      * "unknown error" has other causes, which this reading cannot name */
     if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
         return "";
+    /* docker build runs without a GPU by design: "no driver" there is no fault of the host */
+    if (!strcmp(id, "no_driver_installed") && dl_paste_find(p, 0, "docker build") >= 0)
+        return "docker_no_gpu_passthrough";
     /* a laptop's GPU switcher turned the GPU off (gpu_switched_off's rows): the driver
      * is off by design, not missing or broken */
     if ((!strcmp(id, "driver_not_loaded") || !strcmp(id, "kernel_module_not_built") ||
-         !strcmp(id, "no_driver_installed") || !strcmp(id, "suspend_resume_uvm")) &&
+         !strcmp(id, "no_driver_installed") || !strcmp(id, "suspend_resume_uvm") ||
+         !strcmp(id, "nouveau_loaded")) &&
         gpu_switcher_named(p))
         return "";
     /* where nothing loads nvidia_uvm on demand, unavailable_text.c reads its absence; a

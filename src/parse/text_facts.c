@@ -1935,6 +1935,22 @@ static bool spaced_local_tag(const char *after, char *out, size_t n, const char 
     return true;
 }
 
+/* The pre-release part of a version at `s` (".dev20251114", "a0", "rc1", ".post1"): its
+ * length, at most `room`; 0 when none. */
+static size_t prerelease_part(const char *s, size_t room)
+{
+    static const char *const marks[] = {".dev", "a", "b", "rc", ".post"};
+    size_t k, m, len;
+    for (k = 0; k < sizeof marks / sizeof marks[0]; k++) {
+        m = strlen(marks[k]);
+        if (strncmp(s, marks[k], m) != 0 || !isdigit((unsigned char)s[m]))
+            continue;
+        len = m + strspn(s + m, "0123456789");
+        return len <= room ? len : 0;
+    }
+    return 0;
+}
+
 /* "torch 2.3.0+cu121", "PyTorch version 1.5.0", "pytorch 1.13" in a sentence, an issue
  * form's "PyTorch Version (e.g., 1.0): 1.7.1" or "**PyTorch**: 2.0.0": the version after the
  * word, up to its local tag. False unless it looks like a release ("2.3",
@@ -2020,6 +2036,8 @@ static bool torch_version_in(const char *low, char *out, size_t n)
          * no torch release has a major of 10 or more */
         if (atoi(v) >= 10)
             continue;
+        /* a pre-release keeps its part: a nightly's ".dev20251114", "2.4.0a0", "2.1.0rc1" */
+        k += prerelease_part(v + k, n - 1 - k);
         /* "torch is 3.13 compatible", "torch supports 3.12": the Python it runs under */
         if (!strncmp(v + k, " compatible", 11) || !strncmp(v + k, "-compatible", 11) ||
             !strncmp(v + k, " support", 8))
