@@ -195,11 +195,15 @@ static void package_fix(const dl_explanation *e, dl_finding *x, package pkg)
                               "and this Python's cpXY (flash-attn itself publishes none)");
             break;
         }
-        dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
-                          "--force-reinstall flash-attn");
-        dl_finding_fix(x, "# that builds it against the installed torch (nvcc of torch's CUDA "
-                          "needed); or the release wheel whose name has this torch, its CUDA, "
-                          "cxx11abi and this Python's cpXY");
+        /* flash-attn's setup fetches a prebuilt wheel made for PyPI's torch of the same
+         * minor unless told to build: an NVIDIA container's 2.x.0a0 torch is not that one
+         * (Dao-AILab/flash-attention#734) */
+        dl_finding_fix(x, "FLASH_ATTENTION_FORCE_BUILD=TRUE MAX_JOBS=4 python -m pip install "
+                          "--no-build-isolation --no-cache-dir --force-reinstall flash-attn");
+        dl_finding_fix(x, "# that compiles it against the installed torch (nvcc of torch's CUDA "
+                          "needed) instead of fetching a prebuilt wheel made for PyPI's torch; "
+                          "or the release wheel whose name has this torch, its CUDA, cxx11abi "
+                          "and this Python's cpXY");
         break;
     case PKG_TINYCUDANN:
         dl_finding_fix(x, "python -m pip install --no-build-isolation --force-reinstall "

@@ -1525,6 +1525,30 @@ static bool cpu_build_only_wanted(const dl_paste *p)
     return writer_wants_cpu_build(p) && dl_paste_find_any(p, got, sizeof got / sizeof got[0]) < 0;
 }
 
+/* The text is a docker build's (a build command, BuildKit's "#0 1.23" step lines, its
+ * "failed to solve"), not a running container's. */
+static bool docker_build_step(const dl_paste *p)
+{
+    static const char *const build[] = {"docker build", "docker-compose up --build",
+                                        "docker compose build", "docker compose up --build",
+                                        "failed to solve", "executor failed running"};
+    long i = dl_paste_find_any(p, build, sizeof build / sizeof build[0]);
+    if (i >= 0)
+        return true;
+    for (i = dl_paste_find(p, 0, "#0 "); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "#0 "))
+        if (!strncmp(p->lines[i].lower, "#0 ", 3) && isdigit((unsigned char)p->lines[i].lower[3]))
+            return true;
+    return false;
+}
+
+/* An extension's build asked torch for the GPU and got none: "No CUDA runtime is found",
+ * or the empty architecture list that follows ("arch_list[-1] += '+PTX'"). */
+static bool build_step_asked_gpu(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "no cuda runtime is found") >= 0 ||
+           dl_paste_find(p, 0, "arch_list[-1] += '+ptx'") >= 0;
+}
+
 /* A laptop's GPU switcher in the mode that turns the NVIDIA GPU off. */
 static bool gpu_switcher_named(const dl_paste *p)
 {
@@ -1787,8 +1811,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
      * "unknown error" has other causes, which this reading cannot name */
     if (!strcmp(id, "suspend_resume_uvm") && dl_q_text_is(&f->os.family, "windows"))
         return "";
-    /* docker build runs without a GPU by design: "no driver" there is no fault of the host */
-    if (!strcmp(id, "no_driver_installed") && dl_paste_find(p, 0, "docker build") >= 0)
+    /* docker build runs its steps without a GPU by design: no driver, an old driver's
+     * answer (35) or no CUDA runtime there is no fault of the host or of torch's build */
+    if ((!strcmp(id, "no_driver_installed") || !strcmp(id, "driver_too_old") ||
+         (!strcmp(id, "cpu_only_build") && build_step_asked_gpu(p))) &&
+        docker_build_step(p))
         return "docker_no_gpu_passthrough";
     /* a laptop's GPU switcher turned the GPU off (gpu_switched_off's rows): the driver
      * is off by design, not missing or broken */
