@@ -257,7 +257,9 @@ static void derive_companion_pins(const dl_knowledge *k, dl_facts *f)
             !(torch = torch_paired_with(k, companions[j], pkg->version.value)))
             continue;
         snprintf(pin, sizeof pin, "torch%s%s",
-                 last_release_of_companion(k, companions[j], pkg->version.value, torch) ? ">=" : "==", torch);
+                 last_release_of_companion(k, companions[j], pkg->version.value, torch) ? ">="
+                                                                                       : "==",
+                 torch);
         dl_text_set(&pkg->requires_torch, pin);
     }
 }

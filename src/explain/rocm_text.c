@@ -290,20 +290,26 @@ static bool amd_target(const dl_knowledge *k, const dl_explanation *e, char *out
     return (*line = gfx_in_text(&e->paste, out, cap)) >= 0;
 }
 
+/* The first target of an RDNA target's family (gfx1031 -> gfx1030) into sibling, and the
+ * override that names it ("10.3.0") into out. Only the four-digit RDNA targets (gfx10xy,
+ * gfx11xy, gfx12xy) that are not their family's first, where the override is the known
+ * way to run a sibling's code. */
+static bool family_first(const char *target, char *sibling, char *out, size_t cap)
+{
+    if (strlen(target) != 7 || strncmp(target, "gfx1", 4) || !isdigit((unsigned char)target[4]) ||
+        !isdigit((unsigned char)target[5]) || target[6] == '0')
+        return false;
+    snprintf(sibling, 16, "%.6s0", target);
+    snprintf(out, cap, "%c%c.%c.0", sibling[3], sibling[4], sibling[5]);
+    return true;
+}
+
 /* A target of the same family in the build's list, as HSA_OVERRIDE_GFX_VERSION writes it:
- * gfx1031 beside gfx1030 -> "10.3.0". Only the four-digit RDNA targets (gfx10xy, gfx11xy,
- * gfx12xy), where the override is the known way to run a sibling's code. */
+ * gfx1031 beside gfx1030 -> "10.3.0". */
 static bool override_for(const char *list, const char *target, char *out, size_t cap)
 {
     char sibling[16];
-    if (strlen(target) != 7 || strncmp(target, "gfx1", 4) || !isdigit((unsigned char)target[4]) ||
-        !isdigit((unsigned char)target[5]))
-        return false;
-    snprintf(sibling, sizeof sibling, "%.6s0", target);
-    if (!strcmp(sibling, target) || !dl_target_in_list(list, sibling))
-        return false;
-    snprintf(out, cap, "%c%c.%c.0", sibling[3], sibling[4], sibling[5]);
-    return true;
+    return family_first(target, sibling, out, cap) && dl_target_in_list(list, sibling);
 }
 
 /* "gfx900;gfx906" as "gfx900, gfx906". Caller frees. */
@@ -363,21 +369,19 @@ void dl_explain_rocm_target_not_in_build(const dl_knowledge *k, dl_explanation *
 void dl_explain_rocm_override_fix(const dl_knowledge *k, dl_explanation *e)
 {
     dl_finding *x = dl_findings_get(&e->findings, "arch_not_in_wheel");
-    char target[16];
+    char target[16], sibling[16], override[16];
     long line;
-    /* the variable is the Linux runtime's (ROCm on Windows takes no override) */
+    /* the variable is the Linux runtime's (ROCm on Windows takes no override); the
+     * families whose first target every ROCm build of torch lists (gfx1030, gfx1100) */
     if (!x || !dl_finding_fix_is_only(x, "HSA_OVERRIDE_GFX_VERSION set to a supported target") ||
         dl_q_is_windows(&e->facts) || !amd_target(k, e, target, sizeof target, &line) ||
-        /* the family's first target, which every ROCm build of torch lists (gfx1030,
-         * gfx1100): gfx103x, gfx110x, not the target itself */
-        (strncmp(target, "gfx103", 6) && strncmp(target, "gfx110", 6)) || strlen(target) != 7 ||
-        target[6] == '0')
+        (strncmp(target, "gfx103", 6) && strncmp(target, "gfx110", 6)) ||
+        !family_first(target, sibling, override, sizeof override))
         return;
     dl_finding_fix_clear(x);
     dl_finding_fix(x, "# before starting Python, so that ROCm runs the build's code for the same "
                       "family's first target on this %s:", target);
-    dl_finding_fix(x, "export HSA_OVERRIDE_GFX_VERSION=%c%c.%c.0", target[3], target[4],
-                   target[5]);
+    dl_finding_fix(x, "export HSA_OVERRIDE_GFX_VERSION=%s", override);
 }
 
 bool dl_explain_rocm_candidates(dl_explanation *e)

@@ -2733,6 +2733,21 @@ static bool driver_is_minimum(const char *after)
            !strncmp(after, " or above", 9) || !strncmp(after, " or higher", 10);
 }
 
+/* The first driver release (driver_number_at) that starts a word from `from` on, within
+ * `limit` bytes of `at` (or the line's end): its length, its start in *start; 0 when none. */
+static size_t driver_number_from(const char *from, const char *at, long limit,
+                                 const char **start)
+{
+    const char *c;
+    size_t n;
+    for (c = from; *c && c - at < limit; c++)
+        if ((c[-1] < '0' || c[-1] > '9') && c[-1] != '.' && (n = driver_number_at(c)) != 0) {
+            *start = c;
+            return n;
+        }
+    return 0;
+}
+
 /* The driver said in words: "my driver is 470.82", "nvidia driver vision of my machine is
  * 381.22", "驱动版本 470.82", "драйвер 535.104": the first driver-shaped number within a
  * few words after the word, when no structured line gave the driver. */
@@ -2754,23 +2769,19 @@ static void driver_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     for (i = first_line_from(p, 0, words, n_words); i >= 0 && !f->nvml.driver_version.value;
          i = first_line_from(p, (size_t)i + 1, words, n_words))
         for (k = 0; k < n_words; k++) {
-            const char *at = strstr(p->lines[i].lower, words[k]), *c;
+            const char *at = strstr(p->lines[i].lower, words[k]), *c = NULL;
             char v[32], norm[32];
             size_t n = 0;
             if (!at)
                 continue;
-            for (c = at + strlen(words[k]); *c && c - at < 48 && !n; c++)
-                if ((c[-1] < '0' || c[-1] > '9') && c[-1] != '.')
-                    n = driver_number_at(c);
+            n = driver_number_from(at + strlen(words[k]), at, 48, &c);
             /* "built for NVIDIA Driver Release 535.86 or later, but version 520.56.06 was
              * detected": the first is what the container needs, the next what is there */
-            if (n && driver_is_minimum(c - 1 + n))
-                for (c += n, n = 0; *c && c - at < 96 && !n; c++)
-                    if ((c[-1] < '0' || c[-1] > '9') && c[-1] != '.')
-                        n = driver_number_at(c);
+            if (n && driver_is_minimum(c + n))
+                n = driver_number_from(c + n, at, 96, &c);
             if (!n || n >= sizeof v)
                 continue;
-            memcpy(v, c - 1, n);
+            memcpy(v, c, n);
             v[n] = '\0';
             if (dl_driver_normalize(v, norm, sizeof norm)) {
                 dl_text_set(&f->nvml.driver_version, norm);

@@ -126,15 +126,13 @@ static char *pinned_version(const char *req)
 static bool below_minimum(const char *req, const char *torch)
 {
     const char *ge = req ? strstr(req, ">=") : NULL;
-    char min[32], release[32];
-    if (!ge || !torch)
+    char min[32];
+    dl_torch_version have;
+    dl_requirement r;
+    if (!ge || !torch || !dl_torch_version_parse(torch, &have))
         return false;
     snprintf(min, sizeof min, ">=%.*s", (int)strspn(ge + 2, "0123456789."), ge + 2);
-    snprintf(release, sizeof release, "%.*s", (int)strspn(torch, "0123456789."), torch);
-    while (*release && release[strlen(release) - 1] == '.')
-        release[strlen(release) - 1] = '\0';
-    return strlen(min) > 2 && *release && !dl_requirement_ok(min, release) &&
-           dl_requirement_ok(">=0", release);
+    return dl_requirement_parse(min, &r) && !dl_requirement_test(&r, &have.release);
 }
 
 /* "2.3.1+cu121" and "2.3.1" name the same release. */
