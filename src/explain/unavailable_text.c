@@ -254,8 +254,12 @@ void dl_explain_colab_runtime_without_gpu(dl_explanation *e)
         {"cpu_only_build"},
         "the Colab runtime type (Runtime > Change runtime type) and "
         "`!nvidia-smi` in the notebook"};
+    dl_plan_os os = dl_plan_os_parse(e->facts.os.family.value);
     long line;
-    if (dl_text_cause_read(e) || !dl_text_colab(&e->paste) ||
+    /* Colab's runtimes are Linux: a Mac or Windows the text shows runs the notebook (a
+     * Colab notebook downloaded, its /content paths kept) on the user's own machine */
+    if (dl_text_cause_read(e) || !dl_text_colab(&e->paste) || os == DL_PLAN_OS_MACOS ||
+        os == DL_PLAN_OS_WINDOWS ||
         ((line = dl_text_unavailable_line(&e->paste)) < 0 &&
          (line = dl_paste_find(&e->paste, 0, "cuda is not available")) < 0))
         return;
