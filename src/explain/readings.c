@@ -992,11 +992,6 @@ static bool container_without_gpus(const dl_paste *p)
     return dl_container_named(p) && !dl_container_given_gpus(p);
 }
 
-/* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
- * the likely reason (the machine's GPUs stay a candidate). Outside a container the same
- * holds for torch's own sentence: torch raises it only after its driver check passed ("Found
- * no NVIDIA driver" comes first), so a driver answered and counted no device, which on a
- * machine with a GPU is the device list the process was given. */
 /* The text's GPU is one sold only on NVSwitch boards (HGX/DGX: H20, H800, H200, B200, the
  * SXM parts, the H100 "80GB HBM3"): there CUDA finds no device until the fabric manager
  * has set up the fabric, while nvidia-smi lists every GPU. */
@@ -1031,12 +1026,22 @@ static bool slurm_job_without_gpu_request(const dl_paste *p)
            dl_paste_find_any(p, asked, sizeof asked / sizeof asked[0]) < 0;
 }
 
+/* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
+ * the likely reason (the machine's GPUs stay a candidate). Outside a container the same
+ * holds for torch's own sentence: torch raises it only after its driver check passed ("Found
+ * no NVIDIA driver" comes first), so a driver answered and counted no device, which on a
+ * machine with a GPU is the device list the process was given. Where collect_env
+ * wrote "No CUDA" for the driver and the GPU models, nvidia-smi itself answered nothing, which
+ * no CUDA_VISIBLE_DEVICES causes: the machine has no NVIDIA GPU it can drive. */
 static const char *gpus_hidden(const dl_paste *p, const dl_facts *f, const char *id)
 {
     return slurm_job_without_gpu_request(p) ? id
            : launch_script(p)              ? "cuda_visible_devices"
            : container_without_gpus(p) ? "docker_no_gpu_passthrough"
            : nvswitch_gpu(f)           ? "fabricmanager_missing"
+           : dl_paste_find(p, 0, "nvidia driver version: no cuda") >= 0 &&
+                   dl_paste_find(p, 0, "gpu models and configuration: no cuda") >= 0
+               ? "no_gpu"
            : dl_paste_find(p, 0, "no cuda gpus are available") >= 0 ? "cuda_visible_devices"
                                        : id;
 }
