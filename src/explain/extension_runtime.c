@@ -170,6 +170,10 @@ void dl_explain_extension_runtime(dl_explanation *e)
         dl_finding *x;
         if (!isdigit((unsigned char)*at) || major == torch_major)
             continue;
+        /* an issue's title that repeats the message: the traceback's own copy below says
+         * whose library it is, not the first frame under the title */
+        if (above_traceback(p, (size_t)i) && dl_paste_find(p, (size_t)i + 1, "libcudart.so.") >= 0)
+            continue;
         /* the soname's version as written: "12", or CUDA 10's "10.2" */
         n = strspn(at, "0123456789.");
         while (n && at[n - 1] == '.')
