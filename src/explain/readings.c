@@ -1697,6 +1697,25 @@ static bool uv_hint_python_without_wheel(const dl_knowledge *k, const dl_paste *
     return false;
 }
 
+/* A program the writer froze into an executable: the bundler named in their own words
+ * (not only in PyInstaller's loader frames, which every frozen app's traceback shows, the
+ * ones vendors ship too), or a bundle's dist folder: a DLL torch misses there is one the
+ * bundler left out (frozen_app_missing_torch_files), not one the machine lacks. */
+static bool frozen_here(const dl_paste *p)
+{
+    static const char *const bundlers[] = {"cx_freeze", "cx-freeze", "nuitka", "py2exe",
+                                           "auto-py-to-exe", "\\dist\\", "/dist/"};
+    long i;
+    for (i = dl_paste_find(p, 0, "pyinstaller"); i >= 0;
+         i = dl_paste_find(p, (size_t)i + 1, "pyinstaller")) {
+        const char *at = strstr(p->lines[i].lower, "pyinstaller");
+        for (; at; at = strstr(at + 1, "pyinstaller"))
+            if (strncmp(at + 11, "\\loader", 7) != 0 && strncmp(at + 11, "/loader", 7) != 0)
+                return true;
+    }
+    return dl_paste_find_any(p, bundlers, sizeof bundlers / sizeof bundlers[0]) >= 0;
+}
+
 const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_facts *f,
                            const dl_gpu_span *gpu, const char *signature, const char *id,
                            bool *settled)
@@ -1710,6 +1729,11 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "win_dll_dependency_missing") && vendored_torch_for_other_python(p))
         return "wheel_tag_mismatch";
+    if ((!strcmp(id, "win_dll_dependency_missing") || !strcmp(id, "vc_redist_missing")) &&
+        frozen_here(p))
+        return "frozen_app_incomplete";
+    if (!strcmp(id, "frozen_app_incomplete") && !frozen_here(p))
+        return "";
     if (!strcmp(id, "wheel_tag_mismatch") && signature &&
         !strcmp(signature, "uv_no_wheel_platform") && uv_hint_python_without_wheel(k, p, f))
         return "python_unsupported";

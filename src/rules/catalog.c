@@ -45,6 +45,7 @@ static const dl_diagnosis catalog[] = {
     {"ffmpeg_cli_missing", DL_LAYER_LIBRARIES, false},
     {"system_library_missing", DL_LAYER_LIBRARIES, false},
     {"other_framework_libs_missing", DL_LAYER_LIBRARIES, false},
+    {"frozen_app_incomplete", DL_LAYER_LIBRARIES, false},
     {"torch_not_installed", DL_LAYER_PYTHON, false},
     {"pip_python_mismatch", DL_LAYER_PYTHON, false},
     {"python_unsupported", DL_LAYER_PYTHON, false},
