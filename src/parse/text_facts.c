@@ -2988,8 +2988,10 @@ static void gpu_architecture_in_words(const dl_paste *p, dl_facts *f, dl_text_fa
             next = at + n;
             while (*next == ' ' || *next == '-')
                 next++;
-            /* a requirement ("only supports Ampere GPUs or newer"), not the writer's GPU */
-            if (requirement_before(low, at) || newer_said_after(next))
+            /* a requirement ("only supports Ampere GPUs or newer", transformers' "You need
+             * torch>=1.10, using Ampere GPU with cuda>=11.0"), not the writer's GPU */
+            if (requirement_before(low, at) || newer_said_after(next) ||
+                (strstr(low, "you need ") && strstr(low, "you need ") < at))
                 continue;
             for (j = 0; j < sizeof after / sizeof after[0]; j++)
                 if (!strncmp(next, after[j], strlen(after[j]))) {
