@@ -10,6 +10,7 @@ static const dl_diagnosis catalog[] = {
     {"no_gpu", DL_LAYER_HARDWARE, false},
     {"non_nvidia_gpu", DL_LAYER_HARDWARE, false},
     {"no_cuda_on_macos", DL_LAYER_HARDWARE, false},
+    {"gpu_ecc_error", DL_LAYER_HARDWARE, false},
     {"no_driver_installed", DL_LAYER_DRIVER, false},
     {"driver_not_loaded", DL_LAYER_DRIVER, false},
     {"gpu_switched_off", DL_LAYER_DRIVER, false},
