@@ -202,6 +202,14 @@ static const struct {
      "harmless: Windows puts WSL's libcuda files there as copies, not links, and CUDA loads "
      "them all the same. Judge the machine by the error after it, if any",
      false},
+    /* Python's own "python.exe: can't open file 'x.py': [Errno 2]": a launcher (torchrun,
+     * accelerate) reports its child's exit after it, which is no distributed fault */
+    {"can't open file",
+     "Python could not open the script it was given (\"can't open file ... [Errno 2] No such "
+     "file or directory\"): run the command from the folder that holds the script, or give "
+     "its path; the launcher's errors after it (exitcode 2, the socket warnings) follow from "
+     "that, and torch and the install are not judged by them",
+     false},
     /* torch 2.1-2.3 pre-open cuDNN 8's cnn_infer by its bare name (pytorch PR #98644);
      * cuDNN itself finds it beside the pip wheel's other libraries */
     {"userwarning: attempt to open cnn_infer failed",
