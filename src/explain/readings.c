@@ -1781,10 +1781,13 @@ const char *dl_reading_for(const dl_knowledge *k, const dl_paste *p, const dl_fa
         return "";
     if (!strcmp(id, "arch_not_in_wheel") && slow_jit_only(p))
         return id;
-    /* FlashAttention's "Ampere or newer" beside a named GPU of 8.0 or newer is no old GPU:
-     * a build that refuses a GPU it should run (Blackwell has its own row); no reading */
+    /* FlashAttention's "Ampere or newer" (or vLLM's XFormers fallback refusing soft-capping)
+     * beside a named GPU of 8.0 or newer is no old GPU: a build that refuses a GPU it should
+     * run, or a backend chosen by hand (Blackwell has its own row); no reading */
     if (!strcmp(id, "gpu_arch_dropped") && signature &&
-        !strcmp(signature, "flash_attn_gpu_too_old") && gpu->hi && gpu->lo >= 80)
+        (!strcmp(signature, "flash_attn_gpu_too_old") ||
+         !strcmp(signature, "vllm_attention_needs_ampere")) &&
+        gpu->hi && gpu->lo >= 80)
         return "";
     /* cuDNN refuses only GPUs below compute capability 3.0: beside a named GPU of 3.0 or
      * newer, the cuDNN loaded lacks its architecture: torch's own for a Kepler GPU (3.x),
