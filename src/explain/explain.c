@@ -346,13 +346,25 @@ static bool notebook_kernel_died(const dl_paste *p)
 
 /* nvidia-smi answers only where the text is about NVIDIA's stack: not a ROCm build, not a
  * Mac, not another vendor's GPU or backend (Intel's XPU, DirectML, ZLUDA). */
+/* A non-NVIDIA accelerator's torch plugin named (Ascend's torch_npu, TPU's torch_xla,
+ * Moore Threads' torch_musa, Cambricon's torch_mlu, Gaudi's habana_frameworks, AWS
+ * Neuron): its own tools, not nvidia-smi, tell its runtime apart. */
+static bool accelerator_plugin_named(const dl_paste *p)
+{
+    static const char *const plugins[] = {"torch_npu", "torch-npu", "npu-smi", "torch_xla",
+                                          "torch-xla", "libtpu", "pjrt_device", "torch_musa",
+                                          "torch_mlu", "habana_frameworks", "hl-smi",
+                                          "torch_neuron", "torch-neuron", "neuronx"};
+    return dl_paste_find_any(p, plugins, sizeof plugins / sizeof plugins[0]) >= 0;
+}
+
 static bool nvidia_question_fits(const dl_explanation *e)
 {
     static const char *const others[] = {"xpu", "intel_extension_for_pytorch", "mps device",
                                          "mps backend", "mps tensor", "mps framework",
                                          "directml", "zluda"};
     return !dl_text_rocm_build(e) && !dl_q_text_is(&e->facts.os.family, "macos") &&
-           !dl_text_other_vendor_gpu(&e->facts) &&
+           !dl_text_other_vendor_gpu(&e->facts) && !accelerator_plugin_named(&e->paste) &&
            dl_paste_find_any(&e->paste, others, sizeof others / sizeof others[0]) < 0;
 }
 
@@ -410,6 +422,15 @@ static void ask_for_missing(dl_explanation *e)
     if (!f->nvml.driver_version.value && !asked(e, "`nvidia-smi") && nvidia_question_fits(e))
         dl_strv_add(&e->ask, dl_strdup("`nvidia-smi`: the driver version and the GPU decide "
                                        "between driver, build and hardware causes"));
+    if (accelerator_plugin_named(&e->paste)) {
+        dl_strv_add(&e->ask, dl_strdup("the accelerator's own tool and runtime version "
+                                       "(Ascend: `npu-smi info` and the CANN version; Gaudi: "
+                                       "`hl-smi`; AWS Neuron: `neuron-ls`; Moore Threads: "
+                                       "`musa_version_query`; TPU: PJRT_DEVICE and the libtpu "
+                                       "version) and `python -m pip list` (torch and its "
+                                       "plugin, whose releases come in pairs)"));
+        return;
+    }
     if (!torch_known && !asked(e, "collect_env"))
         dl_strv_add(&e->ask, dl_strdup("`python -m torch.utils.collect_env`: torch's version, "
                                        "its CUDA and whether it sees the GPU"));
