@@ -559,11 +559,12 @@ static long first_accepted_line(const dl_paste *p, const char *const *marks, siz
 static long tch_crate_line(const dl_paste *p)
 {
     /* each after a word's start: "patch = ", "dispatch::" are no crate */
+    /* "TorchError { c_error: ..." is tch's own error printed by Rust's Debug */
     static const char *const crate[] = {"tch-rs", "tch::", "torch-sys", "tch crate", "tch =",
-                                        "tch=\""};
+                                        "tch=\"", "torcherror { c_error"};
     static const char *const after[] = {"use tch", "with tch", "using tch"};
     static const char *const rust[] = {"cargo", "rustc", "rustup", "::is_available()",
-                                       "println!", "torch-sys"};
+                                       "println!", "torch-sys", "torcherror { c_error"};
     /* the earliest line with a crate's mark at a word's start, or a "use tch" alone */
     long found = first_accepted_line(p, crate, sizeof crate / sizeof crate[0], at_word_start, -1);
     found = first_accepted_line(p, after, sizeof after / sizeof after[0], word_alone, found);
@@ -581,11 +582,11 @@ static bool cuda_libtorch_named(const dl_paste *p)
 }
 
 /* CUDA said to be missing: "Cuda::is_available() ... false", "cuda not available",
- * "CUDA not working". */
+ * "CUDA not working", libtorch's "Cannot initialize CUDA without ATen_cuda library". */
 static long cuda_missing_line(const dl_paste *p)
 {
     static const char *const words[] = {"not available", "not availble", "not working",
-                                        "unavailable", "false"};
+                                        "unavailable", "false", "without aten_cuda"};
     long i;
     for (i = 0; (size_t)i < p->count; i++) {
         size_t k;

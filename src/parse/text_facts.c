@@ -2058,13 +2058,16 @@ static bool torch_version_in(const char *low, char *out, size_t n)
 
 /* The installed torch on a line that names one beside another: an extension's "built for
  * PyTorch X (you have Y)", pip's "requires torch==X, but you'll have torch Y",
- * "Requirement already satisfied: torch in DIR (Y)" and pyannote's "Model was trained with
- * torch X, yours is Y". */
+ * "Requirement already satisfied: torch in DIR (Y)", pyannote's "Model was trained with
+ * torch X, yours is Y" and tch's "expects PyTorch X, got Y". */
 static bool torch_installed_beside(const char *low, char *out, size_t n)
 {
     if (dl_torch_version_after(low, "(you have ", out, n))
         return true;
     if (strstr(low, "trained with torch ") && dl_torch_version_after(low, "yours is ", out, n))
+        return true;
+    /* tch's "this tch version expects PyTorch 2.7.0, got 2.2.2" */
+    if (strstr(low, "expects pytorch ") && dl_torch_version_after(low, ", got ", out, n))
         return true;
     if (strstr(low, "requirement already satisfied: torch ") ||
         strstr(low, "requirement already satisfied: torch=")) {
