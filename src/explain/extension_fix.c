@@ -91,15 +91,17 @@ static bool torch_release_and_tag(const dl_facts *f, char *minor, size_t mn, cha
     return true;
 }
 
-/* A torch no wheel page serves: a nightly ("2.1.0.dev20230601+cu117"), a source build
- * ("2.1.0a0+git1234") or a release candidate; PyG publishes wheels for releases only. */
-static bool torch_prerelease(const dl_facts *f)
+/* A torch no wheel page serves: a nightly ("2.1.0.dev20230601+cu117", or "nightly" in
+ * words), a source build ("2.1.0a0+git1234") or a release candidate; PyG publishes wheels
+ * for releases only. */
+static bool torch_prerelease(const dl_explanation *e)
 {
-    const char *v = dl_q_first_torch_version(f);
-    const dl_torch_install *listed = dl_q_listed_torch(f);
+    const char *v = dl_q_first_torch_version(&e->facts);
+    const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
     if (!v && listed)
         v = listed->version.value;
-    return v && (strstr(v, ".dev") || strstr(v, "a0") || strstr(v, "+git") || strstr(v, "rc"));
+    return (v && (strstr(v, ".dev") || strstr(v, "a0") || strstr(v, "+git") || strstr(v, "rc"))) ||
+           dl_paste_find(&e->paste, 0, "nightly") >= 0;
 }
 
 static void pyg_fix(const dl_explanation *e, dl_finding *x)
@@ -107,7 +109,7 @@ static void pyg_fix(const dl_explanation *e, dl_finding *x)
     char minor[32], tag[32];
     dl_finding_fix(x, "python -m pip uninstall -y torch-scatter torch-sparse torch-cluster "
                       "torch-spline-conv pyg-lib");
-    if (torch_prerelease(&e->facts)) {
+    if (torch_prerelease(e)) {
         dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
                           "torch-scatter torch-sparse");
         dl_finding_fix(x, "# a nightly or source-built torch has no page of PyG wheels: this "

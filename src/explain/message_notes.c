@@ -308,7 +308,11 @@ void dl_explain_cuda_ipc_note(dl_explanation *e)
 void dl_explain_cuda_in_forked_worker_note(dl_explanation *e)
 {
     static const char *const workers[] = {"_worker_loop", "dataloader worker", "worker.py",
-                                          "collate", "multiprocessing", "process-"};
+                                          "collate", "multiprocessing", "process-",
+                                          "forkpoolworker", "celery", "gunicorn"};
+    /* servers and task queues fork their workers themselves: spawn is not theirs to pick */
+    static const char *const servers[] = {"gunicorn", "--preload", "celery", "forkpoolworker",
+                                          "uwsgi"};
     static const char *const errors[] = {"cuda error: initialization error",
                                          "error=3 : initialization error",
                                          "cuda runtime error (3) : initialization error",
@@ -317,6 +321,17 @@ void dl_explain_cuda_in_forked_worker_note(dl_explanation *e)
         (dl_paste_find(&e->paste, 0, "cannot re-initialize cuda in forked subprocess") < 0 &&
          (!TEXT_HOLDS(e, errors) || !TEXT_HOLDS(e, workers))))
         return;
+    if (TEXT_HOLDS(e, servers)) {
+        dl_strv_add_once(&e->notes,
+                         "CUDA was started in the server's or queue's parent process (a model "
+                         "loaded, even torch.cuda.is_available() called, at import or under "
+                         "gunicorn's --preload), and the workers it forked cannot use it: load "
+                         "the model in each worker instead (gunicorn: no --preload, the model "
+                         "in post_worker_init or at the first request; Celery: a "
+                         "worker_process_init handler, or --pool=solo / --pool=threads); torch "
+                         "and the install are fine");
+        return;
+    }
     dl_strv_add_once(&e->notes,
                      "CUDA was used in a worker process forked after the parent had started "
                      "CUDA (a DataLoader worker, a multiprocessing pool), where CUDA cannot "
