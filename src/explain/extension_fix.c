@@ -2,6 +2,7 @@
 
 #include "base/str.h"
 #include "facts/query.h"
+#include "know/version.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -98,10 +99,13 @@ static bool torch_prerelease(const dl_explanation *e)
 {
     const char *v = dl_q_first_torch_version(&e->facts);
     const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
+    dl_torch_version tv;
     if (!v && listed)
         v = listed->version.value;
-    return (v && (strstr(v, ".dev") || strstr(v, "a0") || strstr(v, "+git") || strstr(v, "rc"))) ||
-           dl_paste_find(&e->paste, 0, "nightly") >= 0;
+    if (v && dl_torch_version_parse(v, &tv) &&
+        (tv.pre != DL_PRE_NONE || !strncmp(tv.local, "git", 3)))
+        return true;
+    return dl_paste_find(&e->paste, 0, "nightly") >= 0;
 }
 
 static void pyg_fix(const dl_explanation *e, dl_finding *x)
