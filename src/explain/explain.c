@@ -551,6 +551,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_insufficient_driver_without_gpu_runtime(out);
     dl_explain_driver_answers_in_container(out);
     dl_explain_jetson_image_newer_than_l4t(out);
+    dl_explain_bundle_unavailable(out);
     dl_explain_gpu_unused_on_windows(out);
     dl_explain_gpu_unused_on_fresh_windows(out);
     dl_explain_portable_bare_pip(out);

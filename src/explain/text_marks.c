@@ -694,6 +694,11 @@ bool dl_text_fresh_windows(const dl_paste *p)
     return false;
 }
 
+long dl_text_comfy_nvidia_launcher_line(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "if you see this and comfyui did not start");
+}
+
 bool dl_text_colab(const dl_paste *p)
 {
     /* "collab" alone would be "collaborate"; a traceback's frames in /content, Colab's

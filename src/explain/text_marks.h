@@ -69,6 +69,11 @@ bool dl_text_fresh_windows(const dl_paste *p);
  * runtime, whose GPU comes with the runtime type chosen. */
 bool dl_text_colab(const dl_paste *p);
 
+/* ComfyUI's NVIDIA launchers (the portable build's run_nvidia_gpu.bat and the installers'
+ * copies of it) echo "If you see this and ComfyUI did not start try updating your Nvidia
+ * Drivers" after every exit, whatever went wrong: the line, or -1. */
+long dl_text_comfy_nvidia_launcher_line(const dl_paste *p);
+
 /* The text names docker or a container: a runtime of its own decides what the GPU sees. */
 bool dl_text_in_container(const dl_paste *p);
 /* The text runs on a machine other than the writer's desk: a hosted notebook or cloud GPU

@@ -243,6 +243,28 @@ void dl_explain_silent_unavailable(dl_explanation *e)
     dl_text_cause_add(e, machine_unknown(&e->paste, f) ? &unknown_machine : &cause, line, -1);
 }
 
+void dl_explain_bundle_unavailable(dl_explanation *e)
+{
+    static const dl_text_cause cause = {
+        "driver_too_old",
+        "torch sees no GPU under ComfyUI's NVIDIA launcher, whose bundle ships torch's CUDA "
+        "build: most often the driver is older than that build's CUDA",
+        "# update the NVIDIA driver: nvidia-smi's \"CUDA Version\" must be at least the "
+        "CUDA of the bundle's torch",
+        {"cpu_only_build"},
+        "`nvidia-smi` (the driver and the newest CUDA it runs) and "
+        "`python_embeded\\python.exe -m torch.utils.collect_env` (the bundle's torch)"};
+    static const char *const cpu_build[] = {"+cpu", "not compiled with cuda"};
+    const char *cuda = dl_q_torch_cuda(&e->facts);
+    long line, launcher = dl_text_comfy_nvidia_launcher_line(&e->paste);
+    if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) || launcher < 0 ||
+        dl_text_other_vendor_gpu(&e->facts) || (cuda && !strcmp(cuda, "none")) ||
+        dl_paste_find_any(&e->paste, cpu_build, sizeof cpu_build / sizeof cpu_build[0]) >= 0 ||
+        (line = dl_text_unavailable_line(&e->paste)) < 0 || dl_explain_availability_differs(e))
+        return;
+    dl_text_cause_add(e, &cause, line, launcher);
+}
+
 void dl_explain_colab_runtime_without_gpu(dl_explanation *e)
 {
     static const dl_text_cause cause = {

@@ -15,6 +15,13 @@
  * decides. */
 void dl_explain_silent_unavailable(dl_explanation *e);
 
+/* torch sees no GPU under ComfyUI's NVIDIA launcher (its echo quoted), on an NVIDIA machine
+ * or one the text leaves unnamed: that launcher runs a bundle that ships torch's CUDA build,
+ * so PyPI's CPU wheel (dl_explain_gpu_unused_on_windows) is not the first suspect; a driver
+ * older than the bundle's CUDA is, with a CPU torch a custom node's install put there as the
+ * candidate. */
+void dl_explain_bundle_unavailable(dl_explanation *e);
+
 /* is_available() False in one place and True in another (the terminal and an IDE or a
  * notebook, python and python3, a console and a script), with no update between them: no
  * driver or build reading holds; what differs between the two places does. Adds the
