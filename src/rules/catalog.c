@@ -79,6 +79,7 @@ static const dl_diagnosis catalog[] = {
     {"cuda_oom", DL_LAYER_TORCH_RUNTIME, false},
     {"host_oom_killed", DL_LAYER_TORCH_RUNTIME, false},
     {"open_files_limit", DL_LAYER_TORCH_RUNTIME, false},
+    {"process_limit_reached", DL_LAYER_TORCH_RUNTIME, false},
     {"nccl_on_windows", DL_LAYER_TORCH_RUNTIME, false},
     {"dist_port_in_use", DL_LAYER_TORCH_RUNTIME, false},
     {"dist_network_unreachable", DL_LAYER_TORCH_RUNTIME, false},
