@@ -382,8 +382,9 @@ void dl_explain_capability_outside_torch_range(dl_explanation *e)
 enum { ANY_DRIVER = 99000 };
 
 /* A GPU some wheel still covers: the newest build with kernels for it (on the text's driver
- * where it shows one, else the driver first), named in place of the table's example. */
-static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_finding *x)
+ * where it shows one, else the driver first), named in place of the table's example; false
+ * (the fix untouched) when no build dlenv knows has them. */
+static bool newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_finding *x)
 {
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
     const dl_facts *f = &e->facts;
@@ -396,7 +397,7 @@ static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_findin
     if (driver_first)
         row = dl_newest_build_for(k, &e->gpu, ANY_DRIVER, os, NULL, tag, sizeof tag);
     if (row < 0)
-        return;
+        return false;
     dl_finding_fix_clear(x);
     if (driver_first) {
         dl_cuda_version_from_int(driver, runs, sizeof runs);
@@ -414,6 +415,7 @@ static void newest_build_fix(const dl_knowledge *k, dl_explanation *e, dl_findin
                     driver < ANY_DRIVER ? " that runs on this driver" : "");
     }
     dl_fix_install_build(x, t, row, tag);
+    return true;
 }
 
 void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e)
@@ -421,10 +423,10 @@ void dl_explain_dropped_gpu_fix(const dl_knowledge *k, dl_explanation *e)
     dl_finding *x = dl_findings_get(&e->findings, "gpu_arch_dropped");
     if (!x || !dl_finding_fix_is_only(x, "e.g. cu126 for Pascal") || !e->gpu.hi)
         return;
-    if (!dl_gpu_below_every_wheel(k, &e->facts, &e->gpu)) {
-        newest_build_fix(k, e, x);
+    /* the wheels of the text's own torch may be older than the table (0.4's): a GPU no
+     * build dlenv knows covers gets the answer of a GPU below every wheel */
+    if (!dl_gpu_below_every_wheel(k, &e->facts, &e->gpu) && newest_build_fix(k, e, x))
         return;
-    }
     dl_finding_fix_clear(x);
     dl_finding_fix(x, "# no torch wheel dlenv knows (1.12 onward) has kernels for this GPU "
                       "(sm_%u%s): run torch on the CPU (dlenv plan --for cpu prints the "
