@@ -31,6 +31,7 @@ static const dl_diagnosis catalog[] = {
     {"wsl_memory_limit", DL_LAYER_CONTAINER, false},
     {"shm_too_small", DL_LAYER_CONTAINER, false},
     {"rdma_memlock_limit", DL_LAYER_CONTAINER, false},
+    {"container_seccomp_clone3", DL_LAYER_CONTAINER, false},
     {"cuda_visible_devices", DL_LAYER_LIBRARIES, false},
     {"libcuda_stub_on_path", DL_LAYER_LIBRARIES, false},
     {"libcuda_not_found", DL_LAYER_LIBRARIES, false},
