@@ -23,6 +23,9 @@ long dl_text_cpu_chosen_line(const dl_paste *p)
 {
     static const char *const marks[] = {"device=cpu", "device='cpu'", "device=\"cpu\"",
                                         "device = 'cpu'", "device = \"cpu\"", "device = cpu",
+                                        "device = torch.device('cpu')",
+                                        "device = torch.device(\"cpu\")",
+                                        "device=torch.device('cpu')",
                                         "--device cpu", "--device=cpu", "--cpu", "gpu=false",
                                         "use_gpu=false", "use_cuda=false",
                                         "unchecked \"use gpu", "unchecked use gpu",
