@@ -7,9 +7,20 @@
 
 #include <string.h>
 
+/* torch.load's message, in its newer form ("on a CUDA device but
+ * torch.cuda.is_available() is False") or its older one ("on CUDA device 0 but
+ * torch.cuda.device_count() is 0"): -1 when absent. */
 static long deserialize_line(const dl_paste *p)
 {
-    return dl_paste_find(p, 0, "deserialize object on a cuda device");
+    long line = dl_paste_find(p, 0, "deserialize object on a cuda device");
+    size_t i;
+    if (line >= 0)
+        return line;
+    for (i = 0; i < p->count; i++)
+        if (strstr(p->lines[i].lower, "deserialize object on cuda device") &&
+            strstr(p->lines[i].lower, "device_count() is 0"))
+            return (long)i;
+    return -1;
 }
 
 bool dl_text_checkpoint_without_gpu_evidence(const dl_paste *p, const dl_facts *f)

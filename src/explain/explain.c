@@ -544,6 +544,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_amd_named_without_cuda(out);
     dl_explain_uvm_missing_unknown_error(out);
     dl_explain_driver_cannot_be_updated(out);
+    dl_explain_checkpoint_where_cuda_unavailable(out);
     dl_explain_silent_unavailable(out);
     dl_explain_container_sees_gpu_torch_does_not(out);
     dl_explain_container_gpus_given_unavailable(out);
@@ -570,7 +571,6 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_cpu_run_warning_alone(out);
     dl_explain_other_vendor_gpu_question(out);
     dl_explain_writer_without_gpu(out);
-    dl_explain_checkpoint_where_cuda_unavailable(out);
     dl_explain_no_driver_nothing_of_nvidia(out);
     dl_explain_regression_between_builds(out);
     dl_explain_own_torch_py_when_alone(out);
