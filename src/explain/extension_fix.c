@@ -108,6 +108,37 @@ static bool torch_prerelease(const dl_explanation *e)
     return dl_paste_find(&e->paste, 0, "nightly") >= 0;
 }
 
+/* The text's torch is 2.x or later, where mmcv 2.x is the series with prebuilt ops for
+ * current OpenMMLab code. False when the torch is unknown. */
+static bool torch_2_or_later(const dl_explanation *e)
+{
+    const char *v = dl_q_first_torch_version(&e->facts);
+    const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
+    dl_torch_version tv;
+    if (!v && listed)
+        v = listed->version.value;
+    return v && dl_torch_version_parse(v, &tv) && tv.release.part[0] >= 2;
+}
+
+static void mmcv_fix(const dl_explanation *e, dl_finding *x)
+{
+    dl_finding_fix(x, "python -m pip uninstall -y mmcv mmcv-full");
+    dl_finding_fix(x, "python -m pip install -U openmim");
+    if (!torch_2_or_later(e)) {
+        dl_finding_fix(x, "mim install mmcv-full");
+        dl_finding_fix(x, "# mim picks the build for the installed torch and CUDA (mmcv 2.x: "
+                          "mim install mmcv)");
+        return;
+    }
+    dl_finding_fix(x, "mim install \"mmcv>=2.0.0\"");
+    dl_finding_fix(x, "# under torch 2, mmcv 2.x serves mmdet 3, mmseg 1, mmpose 1 and later; "
+                      "code of the older series (mmdet 2) needs mmcv-full 1.x instead (mim "
+                      "install mmcv-full); OpenMMLab publishes prebuilt builds for some torch "
+                      "releases and CUDA versions only (Linux, its installation page lists "
+                      "them): for another torch, or on Windows, mim builds from source, which "
+                      "needs nvcc of torch's CUDA; or install a torch it has builds for");
+}
+
 static void pyg_fix(const dl_explanation *e, dl_finding *x)
 {
     char minor[32], tag[32];
@@ -203,11 +234,7 @@ static void package_fix(const dl_explanation *e, dl_finding *x, package pkg)
         dl_finding_fix(x, "# in a source checkout, delete its build folder first");
         break;
     case PKG_MMCV:
-        dl_finding_fix(x, "python -m pip uninstall -y mmcv mmcv-full");
-        dl_finding_fix(x, "python -m pip install -U openmim");
-        dl_finding_fix(x, "mim install mmcv-full");
-        dl_finding_fix(x, "# mim picks the build for the installed torch and CUDA (mmcv 2.x: "
-                          "mim install mmcv)");
+        mmcv_fix(e, x);
         break;
     case PKG_FLASH_ATTN:
         /* flash-attn publishes no Windows wheels and a build there takes hours: the
