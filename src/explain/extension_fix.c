@@ -108,30 +108,34 @@ static bool torch_prerelease(const dl_explanation *e)
     return dl_paste_find(&e->paste, 0, "nightly") >= 0;
 }
 
-/* The text's torch is 2.x or later, where mmcv 2.x is the series with prebuilt ops for
- * current OpenMMLab code. False when the torch is unknown. */
-static bool torch_2_or_later(const dl_explanation *e)
+/* The text is of mmcv's 2.x series: its torch is 2.x or later, or it names mmcv 2.x,
+ * mmengine or mmdetection 3.x (whose code needs mmcv 2). False when it shows neither. */
+static bool mmcv_2_series(const dl_explanation *e)
 {
+    static const char *const named[] = {"mmcv v2", "mmcv==2", "mmcv 2.", "mmcv-2.", "mmcv>=2",
+                                        "mmengine", "mmdetection v3", "mmdetection 3.",
+                                        "mmdet==3", "mmdet 3.", "mmdet-3."};
     const char *v = dl_q_first_torch_version(&e->facts);
     const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
     dl_torch_version tv;
     if (!v && listed)
         v = listed->version.value;
-    return v && dl_torch_version_parse(v, &tv) && tv.release.part[0] >= 2;
+    return (v && dl_torch_version_parse(v, &tv) && tv.release.part[0] >= 2) ||
+           dl_paste_find_any(&e->paste, named, sizeof named / sizeof named[0]) >= 0;
 }
 
 static void mmcv_fix(const dl_explanation *e, dl_finding *x)
 {
     dl_finding_fix(x, "python -m pip uninstall -y mmcv mmcv-full");
     dl_finding_fix(x, "python -m pip install -U openmim");
-    if (!torch_2_or_later(e)) {
+    if (!mmcv_2_series(e)) {
         dl_finding_fix(x, "mim install mmcv-full");
         dl_finding_fix(x, "# mim picks the build for the installed torch and CUDA (mmcv 2.x: "
                           "mim install mmcv)");
         return;
     }
     dl_finding_fix(x, "mim install \"mmcv>=2.0.0\"");
-    dl_finding_fix(x, "# under torch 2, mmcv 2.x serves mmdet 3, mmseg 1, mmpose 1 and later; "
+    dl_finding_fix(x, "# mmcv 2.x serves mmdet 3, mmseg 1, mmpose 1 and later; "
                       "code of the older series (mmdet 2) needs mmcv-full 1.x instead (mim "
                       "install mmcv-full); OpenMMLab publishes prebuilt builds for some torch "
                       "releases and CUDA versions only (Linux, its installation page lists "
