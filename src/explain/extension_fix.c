@@ -143,12 +143,34 @@ static void mmcv_fix(const dl_explanation *e, dl_finding *x)
                       "needs nvcc of torch's CUDA; or install a torch it has builds for");
 }
 
+/* The text's torch is conda-forge's (a conda list row of pytorch from that channel): built
+ * with another C++ ABI and against other libraries than the PyPI torch PyG's wheels are
+ * built for. */
+static bool conda_forge_torch(const dl_paste *p)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        const char *low = p->lines[i].lower;
+        /* a row of conda list, not a command that names the channel */
+        if (strstr(low, "conda-forge") && strstr(low, "pytorch ") && !strstr(low, " install ") &&
+            !strstr(low, " -c "))
+            return true;
+    }
+    return false;
+}
+
 static void pyg_fix(const dl_explanation *e, dl_finding *x)
 {
     char minor[32], tag[32];
     dl_finding_fix(x, "python -m pip uninstall -y torch-scatter torch-sparse torch-cluster "
                       "torch-spline-conv pyg-lib");
-    if (torch_prerelease(e)) {
+    if (conda_forge_torch(&e->paste)) {
+        dl_finding_fix(x, "conda install -c conda-forge pytorch_scatter pytorch_sparse "
+                          "pytorch_cluster");
+        dl_finding_fix(x, "# PyG's wheels are built against PyPI's torch; conda-forge's torch is "
+                          "built with another C++ ABI, so take PyG's packages from conda-forge "
+                          "too, or torch from pip (dlenv plan prints the command)");
+    } else if (torch_prerelease(e)) {
         dl_finding_fix(x, "python -m pip install --no-build-isolation --no-cache-dir "
                           "torch-scatter torch-sparse");
         dl_finding_fix(x, "# a nightly or source-built torch has no page of PyG wheels: this "
