@@ -962,11 +962,21 @@ static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *na
     free(copy);
 }
 
+/* The license product a vGPU guest's nvidia-smi -q lists under "vGPU Software Licensed
+ * Product" (its own "Product Name" line), not a GPU. */
+static bool vgpu_license_product(const char *low)
+{
+    static const char *const products[] = {"virtual compute server", "virtual workstation",
+                                           "virtual pc", "virtual applications"};
+    return dl_line_has_any(low, products, sizeof products / sizeof products[0]);
+}
+
 /* nvidia-smi -q "Product Name : X", nvidia-smi -L "GPU 0: X (UUID: GPU-...)". */
 static void smi_names(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     const char *at, *end;
-    if ((at = strstr(low, "product name")) != NULL && strchr(at, ':')) {
+    if ((at = strstr(low, "product name")) != NULL && strchr(at, ':') &&
+        !vgpu_license_product(low)) {
         const char *v = l + (strchr(at, ':') - low) + 1;
         set_gpu_name(f, w, i, v, strlen(v));
     } else if (!strncmp(low, "gpu ", 4) && (at = strstr(low, ": ")) != NULL &&

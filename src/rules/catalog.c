@@ -21,6 +21,7 @@ static const dl_diagnosis catalog[] = {
     {"driver_too_old", DL_LAYER_DRIVER, false},
     {"forward_compat_unsupported", DL_LAYER_DRIVER, false},
     {"fabricmanager_missing", DL_LAYER_DRIVER, false},
+    {"vgpu_unlicensed", DL_LAYER_DRIVER, false},
     {"suspend_resume_uvm", DL_LAYER_DRIVER, false},
     {"gpu_p2p_blocked", DL_LAYER_DRIVER, false},
     {"device_permission_denied", DL_LAYER_DRIVER, false},
