@@ -1763,6 +1763,30 @@ static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w
     note_again(w, "os.family", (size_t)mac);
 }
 
+/* Linux read from a shared object's name alone ("libcudart.so not found", no path of
+ * Linux's on that line), in a text whose Python lives on a Windows drive ("D:\\kohya\\venv\\
+ * lib\\site-packages\\"): bitsandbytes and others name .so files on Windows too. */
+static void windows_paths_over_so_name(const dl_paste *p, dl_facts *f, dl_text_facts *w)
+{
+    static const char *const windows_paths[] = {"\\site-packages\\", "\\scripts\\python",
+                                                ":\\users\\", "\\appdata\\"};
+    long win;
+    size_t i;
+    if (!linux_from_path_only(p, f, w) ||
+        first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]) >= 0 ||
+        dl_text_wsl_line(p) >= 0 ||
+        (win = first_line_of(p, windows_paths, sizeof windows_paths / sizeof windows_paths[0])) < 0)
+        return;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "os.family")) {
+            if (strchr(p->lines[w->where[i].line].lower, '/'))
+                return;
+            break;
+        }
+    dl_text_set(&f->os.family, "windows");
+    note_again(w, "os.family", (size_t)win);
+}
+
 /* An issue form's "OS: Windows 11" is the host's when the text says WSL elsewhere ("WSL2
  * Ubuntu 22.04" a line below): torch runs on Linux there, as os_in_words reads it. */
 static void wsl_over_windows_form(const dl_paste *p, dl_facts *f, dl_text_facts *w)
@@ -3460,6 +3484,7 @@ static void facts_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     uv_current_platform(p, f, w);
     mac_words_over_path(p, f, w);
+    windows_paths_over_so_name(p, f, w);
     wsl_over_windows_form(p, f, w);
     os_in_words(p, f, w);
     python_in_words(p, f, w);
