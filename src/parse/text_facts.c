@@ -181,7 +181,12 @@ static bool mac_path(const char *text, const char *low)
     bool users_root = u && text[u - low + 1] == 'U' &&
                       (u == low || !(isalnum((unsigned char)u[-1]) || u[-1] == ':' ||
                                      u[-1] == '_' || u[-1] == '-' || u[-1] == '.'));
-    return users_root || strstr(low, "/opt/homebrew/") || strstr(low, "python.framework/");
+    /* macOS mounts other disks under "/Volumes/" (capitalised, at a path's start) */
+    const char *v = strstr(text, "/Volumes/");
+    bool volumes_root = v && (v == text || !(isalnum((unsigned char)v[-1]) || v[-1] == '_' ||
+                                             v[-1] == '-' || v[-1] == '.'));
+    return users_root || volumes_root || strstr(low, "/opt/homebrew/") ||
+           strstr(low, "python.framework/");
 }
 
 /* A Windows drive path: "c:\\users", or with forward slashes as Python, Git Bash and
