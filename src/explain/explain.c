@@ -148,6 +148,7 @@ static const struct {
     {"index_unreachable", "pip_ssl_module_missing"},
     {"torchvision_mismatch", "torchvision_nms"},
     {"omp_duplicate_runtime", "omp_15"},
+    {"wheel_tag_mismatch", "wheel_tag"},
 };
 
 static size_t row_of(const dl_table *cat, const char *id, size_t fallback)
