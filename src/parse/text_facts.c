@@ -1774,7 +1774,8 @@ static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w
 static void windows_paths_over_so_name(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const windows_paths[] = {"\\site-packages\\", "\\scripts\\python",
-                                                ":\\users\\", "\\appdata\\"};
+                                                ":\\users\\", "\\appdata\\",
+                                                "windowspath"};
     long win;
     size_t i;
     if (!linux_from_path_only(p, f, w) ||
@@ -1782,7 +1783,9 @@ static void windows_paths_over_so_name(const dl_paste *p, dl_facts *f, dl_text_f
         dl_text_wsl_line(p) >= 0 ||
         (win = first_line_of(p, windows_paths, sizeof windows_paths / sizeof windows_paths[0])) < 0)
         return;
-    for (i = 0; i < w->n; i++)
+    /* pathlib's WindowsPath printed is Windows' own; otherwise the Linux read must
+     * rest on a name alone, not on a Linux path */
+    for (i = 0; i < w->n && dl_paste_find(p, 0, "windowspath") < 0; i++)
         if (!strcmp(w->where[i].fact, "os.family")) {
             if (strchr(p->lines[w->where[i].line].lower, '/'))
                 return;
