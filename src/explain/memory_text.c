@@ -133,6 +133,16 @@ void dl_explain_oom_on_one_node(dl_explanation *e)
 
 /* The writer says other work runs on the same GPU ("I run another code on GPU0", "other
  * jobs fill card 0", "someone else is using the GPU"): whose memory it is, in words. */
+/* "I've tried other programs and they worked fine with cuda": the other work named to
+ * compare, not running beside this one. */
+static bool not_a_comparison(const char *low, const char *at, size_t len)
+{
+    (void)at;
+    (void)len;
+    return !strstr(low, "tried ") && !strstr(low, "worked fine") && !strstr(low, "work fine") &&
+           !strstr(low, "works fine");
+}
+
 static long other_work_on_gpu_line(const dl_paste *p)
 {
     static const char *const words[] = {
@@ -146,7 +156,7 @@ static long other_work_on_gpu_line(const dl_paste *p)
         "\xe8\xbf\x9b\xe7\xa8\x8b\xe5\x8d\xa0\xe7\x94\xa8", "\xe8\xbf\x9b\xe7\xa8\x8b\xef\xbc\x8c\xe6\x8a\x8a",
         "\xe5\x90\x83\xe6\x8e\x89", "\xe5\x85\xa8\xe5\x90\x83\xe4\xba\x86",
         "\xec\xb0\xa8\xec\xa7\x80\xed\x95\x98\xea\xb3\xa0 \xec\x9e\x88\xeb\x8a\x94"};
-    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]);
+    return dl_paste_find_any_where(p, words, sizeof words / sizeof words[0], not_a_comparison);
 }
 
 /* nvidia-smi's memory cell ("15514MiB / 16130MiB") shows a GPU almost full (90% or more):
