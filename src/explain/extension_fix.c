@@ -92,18 +92,24 @@ static bool torch_release_and_tag(const dl_facts *f, char *minor, size_t mn, cha
     return true;
 }
 
+/* The text's torch (an installed one, else one a package list shows), parsed into tv;
+ * false when the text has none that parses. */
+static bool text_torch(const dl_explanation *e, dl_torch_version *tv)
+{
+    const char *v = dl_q_first_torch_version(&e->facts);
+    const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
+    if (!v && listed)
+        v = listed->version.value;
+    return v && dl_torch_version_parse(v, tv);
+}
+
 /* A torch no wheel page serves: a nightly ("2.1.0.dev20230601+cu117", or "nightly" in
  * words), a source build ("2.1.0a0+git1234") or a release candidate; PyG publishes wheels
  * for releases only. */
 static bool torch_prerelease(const dl_explanation *e)
 {
-    const char *v = dl_q_first_torch_version(&e->facts);
-    const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
     dl_torch_version tv;
-    if (!v && listed)
-        v = listed->version.value;
-    if (v && dl_torch_version_parse(v, &tv) &&
-        (tv.pre != DL_PRE_NONE || !strncmp(tv.local, "git", 3)))
+    if (text_torch(e, &tv) && (tv.pre != DL_PRE_NONE || !strncmp(tv.local, "git", 3)))
         return true;
     return dl_paste_find(&e->paste, 0, "nightly") >= 0;
 }
@@ -115,12 +121,8 @@ static bool mmcv_2_series(const dl_explanation *e)
     static const char *const named[] = {"mmcv v2", "mmcv==2", "mmcv 2.", "mmcv-2.", "mmcv>=2",
                                         "mmengine", "mmdetection v3", "mmdetection 3.",
                                         "mmdet==3", "mmdet 3.", "mmdet-3."};
-    const char *v = dl_q_first_torch_version(&e->facts);
-    const dl_torch_install *listed = dl_q_listed_torch(&e->facts);
     dl_torch_version tv;
-    if (!v && listed)
-        v = listed->version.value;
-    return (v && dl_torch_version_parse(v, &tv) && tv.release.part[0] >= 2) ||
+    return (text_torch(e, &tv) && tv.release.part[0] >= 2) ||
            dl_paste_find_any(&e->paste, named, sizeof named / sizeof named[0]) >= 0;
 }
 

@@ -174,18 +174,21 @@ static bool looks_like_version(const char *s)
 /* A path only a Mac has: home folders under /Users/ (Linux has /home/, Windows C:\\Users\\
  * or C:/Users/), Homebrew's /opt/homebrew, python.org's framework build. /Users/ must start
  * the path: /data/users/ or /home/users/ on a Linux cluster is a folder inside another. */
+/* `at` (in s) starts a path's root: nothing of a word, a drive or a name before it. */
+static bool root_starts(const char *s, const char *at)
+{
+    return at == s || !(isalnum((unsigned char)at[-1]) || at[-1] == ':' || at[-1] == '_' ||
+                        at[-1] == '-' || at[-1] == '.');
+}
+
 static bool mac_path(const char *text, const char *low)
 {
     const char *u = strstr(low, "/users/");
     /* macOS spells its home root "/Users/"; a cluster's lower-case /users/NAME is Linux's */
-    bool users_root = u && text[u - low + 1] == 'U' &&
-                      (u == low || !(isalnum((unsigned char)u[-1]) || u[-1] == ':' ||
-                                     u[-1] == '_' || u[-1] == '-' || u[-1] == '.'));
-    /* macOS mounts other disks under "/Volumes/" (capitalised, at a path's start) */
+    bool users_root = u && text[u - low + 1] == 'U' && root_starts(low, u);
+    /* macOS mounts other disks under "/Volumes/" (capitalised) */
     const char *v = strstr(text, "/Volumes/");
-    bool volumes_root = v && (v == text || !(isalnum((unsigned char)v[-1]) || v[-1] == '_' ||
-                                             v[-1] == '-' || v[-1] == '.'));
-    return users_root || volumes_root || strstr(low, "/opt/homebrew/") ||
+    return users_root || (v && root_starts(text, v)) || strstr(low, "/opt/homebrew/") ||
            strstr(low, "python.framework/");
 }
 
@@ -1738,31 +1741,42 @@ long dl_text_wsl_line(const dl_paste *p)
 static const char *const linux_words[] = {"ubuntu", "debian", "centos", "fedora", "rhel",
                                           "linux", "raspberry pi", "raspbian"};
 
+/* The line os.family was read from (lower case), or NULL where none was noted. */
+static const char *os_family_line(const dl_paste *p, const dl_text_facts *w)
+{
+    size_t i;
+    for (i = 0; i < w->n; i++)
+        if (!strcmp(w->where[i].fact, "os.family"))
+            return p->lines[w->where[i].line].lower;
+    return NULL;
+}
+
 /* os.family is Linux only because of a path form (a site-packages folder, a .so), which pip
  * and Python write alike on a Mac: not "GNU/Linux" or an issue form's "OS: Ubuntu". */
 static bool linux_from_path_only(const dl_paste *p, const dl_facts *f, const dl_text_facts *w)
 {
-    size_t i;
+    const char *low;
     if (!f->os.family.value || strcmp(f->os.family.value, "linux") != 0 ||
-        f->os.pretty_name.value)
+        f->os.pretty_name.value || (low = os_family_line(p, w)) == NULL)
         return false;
-    for (i = 0; i < w->n; i++)
-        if (!strcmp(w->where[i].fact, "os.family")) {
-            const char *low = p->lines[w->where[i].line].lower;
-            return !strstr(low, "gnu/linux") && !strstr(low, "os: ubuntu") &&
-                   !strstr(low, "os: debian");
-        }
-    return false;
+    return !strstr(low, "gnu/linux") && !strstr(low, "os: ubuntu") && !strstr(low, "os: debian");
+}
+
+/* That path-only Linux, where no word names Linux and none says WSL: another OS the text
+ * shows may take its place. */
+static bool linux_path_alone(const dl_paste *p, const dl_facts *f, const dl_text_facts *w)
+{
+    return linux_from_path_only(p, f, w) &&
+           first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]) < 0 &&
+           dl_text_wsl_line(p) < 0;
 }
 
 /* A Mac the writer names ("macOS 14", "MacBook Pro", "M2") wins over a Linux read from a path
- * alone, when no word names Linux and none says WSL. */
+ * alone. */
 static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     long mac;
-    if (!linux_from_path_only(p, f, w) ||
-        first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]) >= 0 ||
-        dl_text_wsl_line(p) >= 0 || (mac = mac_line(p)) < 0)
+    if (!linux_path_alone(p, f, w) || (mac = mac_line(p)) < 0)
         return;
     dl_text_set(&f->os.family, "macos");
     note_again(w, "os.family", (size_t)mac);
@@ -1770,27 +1784,18 @@ static void mac_words_over_path(const dl_paste *p, dl_facts *f, dl_text_facts *w
 
 /* Linux read from a shared object's name alone ("libcudart.so not found", no path of
  * Linux's on that line), in a text whose Python lives on a Windows drive ("D:\\kohya\\venv\\
- * lib\\site-packages\\"): bitsandbytes and others name .so files on Windows too. */
+ * lib\\site-packages\\") or that prints pathlib's WindowsPath (Windows' own, whatever the
+ * Linux read rests on): bitsandbytes and others name .so files on Windows too. */
 static void windows_paths_over_so_name(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const windows_paths[] = {"\\site-packages\\", "\\scripts\\python",
                                                 ":\\users\\", "\\appdata\\",
                                                 "windowspath"};
     long win;
-    size_t i;
-    if (!linux_from_path_only(p, f, w) ||
-        first_line_of(p, linux_words, sizeof linux_words / sizeof linux_words[0]) >= 0 ||
-        dl_text_wsl_line(p) >= 0 ||
-        (win = first_line_of(p, windows_paths, sizeof windows_paths / sizeof windows_paths[0])) < 0)
+    if (!linux_path_alone(p, f, w) ||
+        (win = first_line_of(p, windows_paths, sizeof windows_paths / sizeof windows_paths[0])) < 0 ||
+        (dl_paste_find(p, 0, "windowspath") < 0 && strchr(os_family_line(p, w), '/')))
         return;
-    /* pathlib's WindowsPath printed is Windows' own; otherwise the Linux read must
-     * rest on a name alone, not on a Linux path */
-    for (i = 0; i < w->n && dl_paste_find(p, 0, "windowspath") < 0; i++)
-        if (!strcmp(w->where[i].fact, "os.family")) {
-            if (strchr(p->lines[w->where[i].line].lower, '/'))
-                return;
-            break;
-        }
     dl_text_set(&f->os.family, "windows");
     note_again(w, "os.family", (size_t)win);
 }
@@ -1799,19 +1804,14 @@ static void windows_paths_over_so_name(const dl_paste *p, dl_facts *f, dl_text_f
  * Ubuntu 22.04" a line below): torch runs on Linux there, as os_in_words reads it. */
 static void wsl_over_windows_form(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
-    size_t i;
+    const char *low;
     long wsl;
-    if (!f->os.family.value || strcmp(f->os.family.value, "windows") != 0)
+    if (!f->os.family.value || strcmp(f->os.family.value, "windows") != 0 ||
+        (low = os_family_line(p, w)) == NULL || !strstr(low, "os: windows") ||
+        (wsl = dl_text_wsl_line(p)) < 0)
         return;
-    for (i = 0; i < w->n; i++)
-        if (!strcmp(w->where[i].fact, "os.family")) {
-            if (!strstr(p->lines[w->where[i].line].lower, "os: windows") ||
-                (wsl = dl_text_wsl_line(p)) < 0)
-                return;
-            dl_text_set(&f->os.family, "linux");
-            note_again(w, "os.family", (size_t)wsl);
-            return;
-        }
+    dl_text_set(&f->os.family, "linux");
+    note_again(w, "os.family", (size_t)wsl);
 }
 
 /* Windows in words: "Windows 10", "Windows11", "Win10", and the short name with a space
