@@ -496,6 +496,27 @@ static long gpu_named_unused_line(const dl_paste *p)
     return dl_text_gpu_unused_line(p);
 }
 
+/* With no GPU named, the words of a GPU left idle count only where the same line says the
+ * CPU does the work ("it only runs on the CPU", "only the CPU is used"): "make it run on the
+ * GPU" or "the GPU stays idle" alone is a wish or a code question as often as a build's
+ * doing; -1 when none. */
+static long cpu_run_said_line(const dl_paste *p)
+{
+    return gpu_named_unused_line(p) < 0 ? -1 : dl_text_gpu_unused_cpu_line(p);
+}
+
+/* The writer says other work in the same code runs on the GPU ("the model gets loaded on
+ * GPU", "Nemo in the same code runs fine on the GPU"): torch's build has CUDA, and the one
+ * call left on the CPU is the program's. */
+static bool gpu_works_beside(const dl_paste *p)
+{
+    static const char *const words[] = {"fine on the gpu", "fine on gpu", "loaded on gpu",
+                                        "loaded on the gpu", "loaded on cuda", "loaded to gpu",
+                                        "loaded to the gpu", "loaded onto the gpu",
+                                        "loaded onto gpu"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
 void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -507,24 +528,36 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
         {"driver_too_old", "no_driver_installed"},
         "`python -m torch.utils.collect_env` (a +cpu torch or "
         "\"CUDA used to build PyTorch: None\") and `nvidia-smi`"};
+    /* the GPU goes unnamed: the writer may have none of NVIDIA's ("my GPU" on a laptop
+     * with Intel graphics), so that stays a candidate beside the build */
+    static const dl_text_cause gpu_unnamed = {
+        "cpu_only_build",
+        "torch does not use the GPU and the text shows no error: most often "
+        "torch was installed without its CUDA build (or the GPU is not NVIDIA's)",
+        "# the CUDA build from download.pytorch.org (dlenv plan prints the "
+        "command for this machine)",
+        {"non_nvidia_gpu", "driver_too_old"},
+        "`nvidia-smi` (an NVIDIA GPU and its driver) and `python -m torch.utils.collect_env` "
+        "(a +cpu torch or \"CUDA used to build PyTorch: None\")"};
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     long line;
     if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) || f->os.family.value ||
-        f->nvml.driver_version.value ||
+        f->nvml.driver_version.value || gpu_works_beside(&e->paste) ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_unified_memory_unreported(&e->paste) ||
         (dl_text_shows_error(&e->paste) && !webui_check_only_error(&e->paste)) ||
         dl_text_cuda_build_named(&e->paste) ||
         ((line = gpu_not_seen_line(&e->paste)) < 0 && (line = webui_gpu_check_line(&e->paste)) < 0 &&
-         (!f->nvml.gpus.count || ((line = false_in_words_line(&e->paste)) < 0 &&
-                                  (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
-                                  (line = gpu_named_unused_line(&e->paste)) < 0)) &&
-          (line = app_no_gpu_on_nvidia_line(e)) < 0) ||
+         (f->nvml.gpus.count ? ((line = false_in_words_line(&e->paste)) < 0 &&
+                                (line = dl_text_app_no_gpu_line(&e->paste)) < 0 &&
+                                (line = gpu_named_unused_line(&e->paste)) < 0)
+                             : (line = cpu_run_said_line(&e->paste)) < 0) &&
+         (line = app_no_gpu_on_nvidia_line(e)) < 0) ||
         dl_explain_availability_differs(e))
         return;
-    dl_text_cause_add(e, &cause, line, -1);
+    dl_text_cause_add(e, f->nvml.gpus.count ? &cause : &gpu_unnamed, line, -1);
 }
 
 /* A mark at `at` starts a word ("patch = " and "dispatch::" hold no crate). */

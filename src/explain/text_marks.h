@@ -44,6 +44,8 @@ long dl_text_nvidia_owned_line(const dl_paste *p);
 /* The text asks why torch does not use the GPU, in words ("how do I run it on my GPU",
  * "can't run on cuda", "does not recognize my gpu"); -1 when it does not. */
 long dl_text_gpu_unused_line(const dl_paste *p);
+/* The same words on a line that says the CPU does the work; -1 when none. */
+long dl_text_gpu_unused_cpu_line(const dl_paste *p);
 
 /* The text shows a tensor on a CUDA device: torch's "found at least two devices, cpu and
  * cuda:0" (a tensor left on the CPU beside one on the GPU) or a tensor's repr with
