@@ -1878,13 +1878,19 @@ static bool python_version_in(const char *low, char *v, size_t n)
     const char *at = low;
     while ((at = strstr(at, "python")) != NULL) {
         const char *q = at + 6;
+        /* pip's "Ignored the following versions that require a different python version:
+         * 2.3.0 Requires-Python >=3.11" lists the package's versions, not the Python's */
+        bool other = at - low >= 10 && !strncmp(at - 10, "different ", 10);
         size_t i = 0;
         at = q;
         if (!strncmp(q, " version", 8))
             q += 8;
         while (*q == ' ' || *q == ':' || *q == '=')
             q++;
-        if (!((q[0] == '3' || q[0] == '2') && q[1] == '.' && isdigit((unsigned char)q[2])))
+        /* Python 2's torch-era releases are 2.6 and 2.7 ("2.3.0" after "python" is a
+         * package's version) */
+        if (other || !((q[0] == '3' || (q[0] == '2' && (q[2] == '6' || q[2] == '7'))) &&
+                       q[1] == '.' && isdigit((unsigned char)q[2])))
             continue;
         while ((isdigit((unsigned char)*q) || *q == '.') && i + 1 < n)
             v[i++] = *q++;
