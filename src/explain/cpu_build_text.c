@@ -408,6 +408,18 @@ static long app_no_gpu_on_nvidia_line(const dl_explanation *e)
 
 static long gpu_not_seen_line(const dl_paste *p);
 
+/* The CPU does the work by design, not for want of a CUDA build: a data-loading or
+ * preprocessing phase (nnU-Net's, a DataLoader's), or code that turns CUDA off for one part
+ * (use_cuda=False) or runs it in a native engine (whisper.cpp). */
+static bool cpu_work_by_design(const dl_paste *p)
+{
+    static const char *const words[] = {"preprocessing", "the preprocess", "train_loader",
+                                        "data loading", "dataloader is", "data loader is",
+                                        "use_cuda=false", "use_gpu=false", "use_cuda = false",
+                                        "use_gpu = false", "whisper.cpp"};
+    return dl_paste_find_any(p, words, sizeof words / sizeof words[0]) >= 0;
+}
+
 void dl_explain_gpu_unused_on_windows(dl_explanation *e)
 {
     static const dl_text_cause cause = {
@@ -420,7 +432,7 @@ void dl_explain_gpu_unused_on_windows(dl_explanation *e)
         "`python -m torch.utils.collect_env` (a +cpu torch or "
         "\"CUDA used to build PyTorch: None\")"};
     long line;
-    if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) ||
+    if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) || cpu_work_by_design(&e->paste) ||
         dl_plan_os_parse(e->facts.os.family.value) != DL_PLAN_OS_WINDOWS ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_cuda_build_named(&e->paste) ||
@@ -544,6 +556,7 @@ void dl_explain_gpu_unused_os_unknown(dl_explanation *e)
     long line;
     if (dl_text_cause_read(e) || dl_text_gpu_in_use_said(e) || f->os.family.value ||
         f->nvml.driver_version.value || gpu_works_beside(&e->paste) ||
+        cpu_work_by_design(&e->paste) ||
         (py && (py->runtime.version.value || py->site_packages.count)) ||
         dl_text_other_vendor_gpu(&e->facts) ||
         dl_paste_find(&e->paste, 0, "docker") >= 0 || dl_text_unified_memory_unreported(&e->paste) ||

@@ -130,7 +130,13 @@ bool dl_explain_availability_differs(dl_explanation *e)
 bool dl_text_gpu_in_use_said(const dl_explanation *e)
 {
     static const char *const said[] = {"running on cuda", "using device: cuda",
-                                       "using device cuda", "torch detected gpu:"};
+                                       "using device cuda", "torch detected gpu:",
+                                       "correctly identifies the gpu",
+                                       "correctly identifies my gpu",
+                                       "correctly detects the gpu", "correctly detects my gpu",
+                                       "correctly recognizes the gpu",
+                                       "correctly recognizes my gpu",
+                                       "seems to be using cuda", "seems to use cuda"};
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     if (dl_text_unavailable_line(&e->paste) >= 0)
