@@ -501,7 +501,9 @@ static void python_you_have(const char *low, char *v, size_t n)
 {
     const char *have = strstr(low, "(you have ");
     size_t k = have ? strspn(have + 10, "0123456789.") : 0;
-    if (k && k < n)
+    /* a Python's version ("3.11.6"), not another package's update notice beside a
+     * python3.10 path (Albumentations' "1.4.17 (you have 1.4.15)") */
+    if (k && k < n && !strncmp(have + 10, "3.", 2))
         snprintf(v, n, "%.*s", (int)k, have + 10);
 }
 
