@@ -1044,6 +1044,29 @@ void dl_explain_writer_without_gpu(dl_explanation *e)
     dl_text_cause_add(e, &cause, said, fails == said ? -1 : fails);
 }
 
+/* A Linux NVIDIA driver's three-part version ("460.91.03", "535.104.05") on a line: the
+ * writer names the driver they have without the word ("however mine is 460.91.03"). */
+static bool driver_version_form(const char *low)
+{
+    const char *q;
+    for (q = low; *q; q++) {
+        size_t a = 0, b, c;
+        if (q > low && (isalnum((unsigned char)q[-1]) || q[-1] == '.'))
+            continue;
+        while (isdigit((unsigned char)q[a]))
+            a++;
+        if (a != 3 || q[0] < '3' || q[0] > '5' || q[a] != '.')
+            continue;
+        b = strspn(q + a + 1, "0123456789");
+        if ((b != 2 && b != 3) || q[a + 1 + b] != '.')
+            continue;
+        c = strspn(q + a + 2 + b, "0123456789");
+        if (c == 2 && !isalnum((unsigned char)q[a + 2 + b + c]) && q[a + 2 + b + c] != '.')
+            return true;
+    }
+    return false;
+}
+
 /* torch's "Found no NVIDIA driver" and nothing else of NVIDIA's: no GPU named, no driver
  * version, no nvidia-smi, no word of a driver beside the message's own, no other vendor's
  * GPU, no WSL, no container started with the GPUs and no cloud GPU instance. */
@@ -1071,6 +1094,9 @@ static bool nothing_of_nvidia(const dl_explanation *e)
         dl_paste_find_any(p, elsewhere, sizeof elsewhere / sizeof elsewhere[0]) >= 0 ||
         dl_paste_find_any(p, has_gpu, sizeof has_gpu / sizeof has_gpu[0]) >= 0)
         return false;
+    for (i = 0; (size_t)i < p->count; i++)
+        if (driver_version_form(p->lines[i].lower))
+            return false;
     for (i = dl_paste_find(p, 0, "driver"); i >= 0; i = dl_paste_find(p, (size_t)i + 1, "driver")) {
         const char *low = p->lines[i].lower;
         if (!strstr(low, "found no nvidia driver") && !strstr(low, "installed a driver from"))
