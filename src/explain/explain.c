@@ -602,6 +602,7 @@ void dl_explain(const dl_knowledge *k, const char *text, size_t len, dl_explanat
     dl_explain_oom_held_by_own_ranks(out);
     dl_explain_oom_on_rocm(out);
     dl_explain_oom_on_xpu(out);
+    dl_explain_oom_at_batch_one(out);
     dl_explain_rocm_override_fix(k, out);
     dl_explain_requirement_fix(out);
     dl_explain_companions_left_behind_note(out);

@@ -433,3 +433,34 @@ void dl_explain_oom_on_xpu(dl_explanation *e)
                       "to the GPU; the CUDA allocator's PYTORCH_CUDA_ALLOC_CONF does not apply "
                       "to XPU");
 }
+
+/* "batch size 1" as a number alone ("batch_size=1", "--batch-size 1", not "batch size 16"). */
+static bool batch_of_one(const char *low, const char *at, size_t len)
+{
+    const char *v = at + len;
+    (void)low;
+    v += strspn(v, " =:\"'");
+    if (!strncmp(v, "of ", 3))
+        v += 3;
+    return v[0] == '1' && !isdigit((unsigned char)v[1]) && v[1] != '.';
+}
+
+void dl_explain_oom_at_batch_one(dl_explanation *e)
+{
+    static const char *const forms[] = {"batch size", "batch_size", "batch-size", "batchsize",
+                                        "bs=", "batch="};
+    dl_finding *x = dl_findings_get(&e->findings, "cuda_oom");
+    if (!x || !dl_finding_fix_is_only(x, "a smaller batch (or smaller inputs)") ||
+        dl_paste_find_any_where(&e->paste, forms, sizeof forms / sizeof forms[0],
+                                batch_of_one) < 0)
+        return;
+    dl_finding_fix_clear(x);
+    dl_finding_fix(x, "# the batch is already 1: make the model and its inputs smaller in "
+                      "memory: load it in half precision or 8/4-bit (torch_dtype=torch.float16, "
+                      "a quantized checkpoint), shorter sequences or smaller images, gradient "
+                      "checkpointing when training, CPU offload (device_map=\"auto\", "
+                      "enable_model_cpu_offload), or a GPU with more memory; where much memory "
+                      "is reserved but unallocated, PYTORCH_CUDA_ALLOC_CONF="
+                      "expandable_segments:True before the program starts (Linux, torch 2.1 or "
+                      "newer)");
+}

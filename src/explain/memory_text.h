@@ -56,4 +56,8 @@ void dl_explain_oom_on_rocm(dl_explanation *e);
  * the numbers show it, else a fix without the CUDA allocator's settings. */
 void dl_explain_oom_on_xpu(dl_explanation *e);
 
+/* An out-of-memory at a batch of one: the fix cannot lead with a smaller batch, so it names
+ * what makes the model and its inputs smaller in memory. */
+void dl_explain_oom_at_batch_one(dl_explanation *e);
+
 #endif
