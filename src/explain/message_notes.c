@@ -48,6 +48,18 @@ static const struct {
      "xformers' kernel needs bfloat16 on compute capability 8.0 or newer and this GPU is "
      "older: load the model in float16; torch and the install are fine",
      false},
+    /* Lightning's banner, older and newer forms: torch sees the GPU, and the Trainer was not
+     * given it (unit8co/darts#801) */
+    {"gpu available: true (cuda), used: false",
+     "Lightning sees the GPU but the Trainer was not asked to use it: Trainer(accelerator=\"gpu\", "
+     "devices=1) (in darts: pl_trainer_kwargs={\"accelerator\": \"gpu\", \"devices\": [0]}); torch "
+     "and the install are fine",
+     false},
+    {"gpu available: true, used: false",
+     "Lightning sees the GPU but the Trainer was not asked to use it: Trainer(accelerator=\"gpu\", "
+     "devices=1) (in darts: pl_trainer_kwargs={\"accelerator\": \"gpu\", \"devices\": [0]}); torch "
+     "and the install are fine",
+     false},
     {"pytorch is not linked with support for xpu devices",
      "the program asks for Intel's xpu device and this torch has no XPU backend: on an NVIDIA "
      "machine set the program's device to cuda; for an Intel GPU install torch's XPU build "

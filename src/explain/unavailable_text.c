@@ -136,7 +136,10 @@ bool dl_text_gpu_in_use_said(const dl_explanation *e)
                                        "correctly detects the gpu", "correctly detects my gpu",
                                        "correctly recognizes the gpu",
                                        "correctly recognizes my gpu",
-                                       "seems to be using cuda", "seems to use cuda"};
+                                       "seems to be using cuda", "seems to use cuda",
+                                       /* Lightning's banner: torch sees the GPU, the
+                                        * trainer was not asked to use it */
+                                       "gpu available: true"};
     const dl_facts *f = &e->facts;
     const dl_python *py = f->pythons.count ? &DL_LIST_AT(f->pythons, dl_python, 0) : NULL;
     if (dl_text_unavailable_line(&e->paste) >= 0)
