@@ -494,18 +494,22 @@ static long false_in_words_line(const dl_paste *p)
     return -1;
 }
 
-/* The writer's own GPU, named, goes unused ("I have a 4080 but it only uses the CPU, GPU
- * usage 0%"): the words of a GPU left idle, said as a fact (not "I am not sure it uses
- * CUDA"), in a text that is not about another framework's GPU (onnxruntime's providers
- * decide its GPU, not torch's build); -1 when none. */
-static long gpu_named_unused_line(const dl_paste *p)
+/* The words of a GPU left idle count as a fact: not hedged ("I am not sure it uses CUDA"),
+ * in a text that is not about another framework's GPU (onnxruntime's providers decide its
+ * GPU, not torch's build). */
+static bool idle_words_count(const dl_paste *p)
 {
     static const char *const hedges[] = {"not sure", "unsure", "i wonder", "don't know if",
                                          "do not know if", "whether it uses"};
-    if (dl_text_other_framework(p) ||
-        dl_paste_find_any(p, hedges, sizeof hedges / sizeof hedges[0]) >= 0)
-        return -1;
-    return dl_text_gpu_unused_line(p);
+    return !dl_text_other_framework(p) &&
+           dl_paste_find_any(p, hedges, sizeof hedges / sizeof hedges[0]) < 0;
+}
+
+/* The writer's own GPU, named, goes unused ("I have a 4080 but it only uses the CPU, GPU
+ * usage 0%"); -1 when none. */
+static long gpu_named_unused_line(const dl_paste *p)
+{
+    return idle_words_count(p) ? dl_text_gpu_unused_line(p) : -1;
 }
 
 /* With no GPU named, the words of a GPU left idle count only where the same line says the
@@ -514,7 +518,7 @@ static long gpu_named_unused_line(const dl_paste *p)
  * doing; -1 when none. */
 static long cpu_run_said_line(const dl_paste *p)
 {
-    return gpu_named_unused_line(p) < 0 ? -1 : dl_text_gpu_unused_cpu_line(p);
+    return idle_words_count(p) ? dl_text_gpu_unused_cpu_line(p) : -1;
 }
 
 /* The writer says other work in the same code runs on the GPU ("the model gets loaded on

@@ -9,6 +9,12 @@
 #define TEXT_HOLDS(e, words)                                                                   \
     (dl_paste_find_any(&(e)->paste, (words), sizeof(words) / sizeof((words)[0])) >= 0)
 
+/* Lightning's banner with the GPU seen and not used, in both its forms below */
+#define LIGHTNING_GPU_UNUSED                                                                   \
+    "Lightning sees the GPU but the Trainer was not asked to use it: "                         \
+    "Trainer(accelerator=\"gpu\", devices=1) (in darts: pl_trainer_kwargs={\"accelerator\": " \
+    "\"gpu\", \"devices\": [0]}); torch and the install are fine"
+
 /* Each message with its note: vLLM's check of the model's dtype against the GPU and
  * Triton's of an FP8 type (what to load the model in instead); torch's own warnings that
  * change nothing. */
@@ -51,14 +57,10 @@ static const struct {
     /* Lightning's banner, older and newer forms: torch sees the GPU, and the Trainer was not
      * given it (unit8co/darts#801) */
     {"gpu available: true (cuda), used: false",
-     "Lightning sees the GPU but the Trainer was not asked to use it: Trainer(accelerator=\"gpu\", "
-     "devices=1) (in darts: pl_trainer_kwargs={\"accelerator\": \"gpu\", \"devices\": [0]}); torch "
-     "and the install are fine",
+     LIGHTNING_GPU_UNUSED,
      false},
     {"gpu available: true, used: false",
-     "Lightning sees the GPU but the Trainer was not asked to use it: Trainer(accelerator=\"gpu\", "
-     "devices=1) (in darts: pl_trainer_kwargs={\"accelerator\": \"gpu\", \"devices\": [0]}); torch "
-     "and the install are fine",
+     LIGHTNING_GPU_UNUSED,
      false},
     {"pytorch is not linked with support for xpu devices",
      "the program asks for Intel's xpu device and this torch has no XPU backend: on an NVIDIA "

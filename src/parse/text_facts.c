@@ -1891,8 +1891,9 @@ static bool python_version_in(const char *low, char *v, size_t n)
             q++;
         /* Python 2's torch-era releases are 2.6 and 2.7 ("2.3.0" after "python" is a
          * package's version) */
-        if (other || !((q[0] == '3' || (q[0] == '2' && (q[2] == '6' || q[2] == '7'))) &&
-                       q[1] == '.' && isdigit((unsigned char)q[2])))
+        if (other || q[1] != '.' ||
+            !((q[0] == '3' && isdigit((unsigned char)q[2])) ||
+              (q[0] == '2' && (q[2] == '6' || q[2] == '7'))))
             continue;
         while ((isdigit((unsigned char)*q) || *q == '.') && i + 1 < n)
             v[i++] = *q++;
