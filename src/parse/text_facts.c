@@ -963,8 +963,10 @@ static void set_gpu_name(dl_facts *f, dl_text_facts *w, size_t i, const char *na
     while (n && (strchr(":/,;!? ", name[n - 1]) ||
                  (name[n - 1] == '.' && !(n > 1 && name[n - 2] == '.'))))
         n--;
-    /* "Your Tesla T4 GPU has ...": the word GPU after a model is no part of its name */
-    if (n > 4 && !strncmp(name + n - 4, " GPU", 4))
+    /* "Your Tesla T4 GPU has ...", "on a v100 gpu": the word GPU after a model is no part
+     * of its name */
+    if (n > 4 && name[n - 4] == ' ' && tolower((unsigned char)name[n - 3]) == 'g' &&
+        tolower((unsigned char)name[n - 2]) == 'p' && tolower((unsigned char)name[n - 1]) == 'u')
         n -= 4;
     copy = dl_strndup(name, n);
     dl_text_set(&gpu(f)->name, dl_trim(copy));
@@ -2609,12 +2611,24 @@ static bool software_not_model(const char *name, size_t n)
     return false;
 }
 
+/* A data-center card named by its three-character model alone ("K80", "P40", "M40"). */
+static bool tesla_short_model(const char *low)
+{
+    static const char *const models[] = {"k80", "p40", "m40", "k40", "m60"};
+    size_t k;
+    for (k = 0; k < sizeof models / sizeof models[0]; k++)
+        if (!strncmp(low, models[k], 3))
+            return true;
+    return false;
+}
+
 static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
 {
     static const char *const nvidia[] = {"geforce", "rtx", "gtx", "quadro", "tesla ", "titan ",
                                          "nvidia a100", "nvidia h100", "nvidia a10", "nvidia l4",
                                          "nvidia t4", "gt ", "gt", "mx", "a100", "h100", "h200",
-                                         "v100", "p100", "l40", "a10g", "b200", "k80", "h800",
+                                         "v100", "p100", "l40", "a10g", "b200", "k80", "p40", "m40",
+                                         "k40", "m60", "h800",
                                          "a800", "h20", "b300", "b100", "gb200", "gb300",
                                          "gb10", "nvidia "};
     /* AMD's "RX 6600", "rx6700xt", "RX 7900 XTX" are named without "Radeon" as often as
@@ -2679,9 +2693,14 @@ static void gpu_in_words(const dl_paste *p, dl_facts *f, dl_text_facts *w)
     if ((i && out[i - 1] == '+') || requirement_before(low, best) || newer_said_after(low + k) ||
         software_not_model(out, i))
         return;
-    /* "K80 Tesla", "on a K80": the model alone, too short to stand as a name; the mark it
-     * was found by is a Tesla model, so that is its family */
-    if (i == 3 && model_seen(out, i) && !strncmp(best, "k80", 3)) {
+    /* "K80 Tesla", "on a K80", "the P40's": the model alone, too short to stand as a name;
+     * the mark it was found by is a Tesla model, so that is its family */
+    if (i == 4 && tesla_short_model(best) && out[3] == 's')
+        i = 3; /* "the P40s" */
+    if (i == 3 && model_seen(out, i) && tesla_short_model(best)) {
+        /* written in lower case it is as often a page or a part ("p40 of the manual") */
+        if (strncmp(best, "k80", 3) != 0 && islower((unsigned char)l[best - low]))
+            return;
         char named[16];
         snprintf(named, sizeof named, "Tesla %.3s", out);
         set_gpu_name(f, w, (size_t)line, named, strlen(named));
