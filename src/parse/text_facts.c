@@ -286,22 +286,48 @@ static void os_family(const char *text, const char *low, dl_facts *f, dl_text_fa
     }
 }
 
+/* v, written after a driver's label, is a driver release ("535.104.05", "31.0.15.5222")
+ * into norm. A two-digit first part is a CUDA version ("CUDA Driver Version: 12.8", "CUDA
+ * Driver: 12.0"): the newest CUDA the driver runs, which goes to cuda_driver_version. */
+static bool driver_release_value(const char *v, char *norm, size_t n, dl_facts *f,
+                                 dl_text_facts *w, size_t i)
+{
+    int cuda;
+    if (!dl_driver_normalize(v, norm, n))
+        return false;
+    if (strspn(norm, "0123456789") >= 3)
+        return true;
+    if (dl_cuda_version_to_int(v, &cuda) && !f->nvml.cuda_driver_version.known) {
+        dl_int_set(&f->nvml.cuda_driver_version, cuda);
+        note(w, "nvml.cuda_driver_version", i);
+    }
+    return false;
+}
+
 /* A line's driver facts; each test needs one of driver_marks in dl_text_facts_read. */
 static void driver(const char *l, const char *low, dl_facts *f, dl_text_facts *w, size_t i)
 {
     char v[64], norm[32];
     if ((strstr(low, "driver version") || strstr(low, "nvidia driver version")) &&
+        !f->nvml.driver_version.value &&
         value_after(low, strstr(low, "nvidia driver version") ? "nvidia driver version"
                                                                : "driver version",
                     v, sizeof v) &&
-        dl_driver_normalize(v, norm, sizeof norm) && !f->nvml.driver_version.value) {
+        driver_release_value(v, norm, sizeof norm, f, w, i)) {
         dl_text_set(&f->nvml.driver_version, norm);
         note(w, "nvml.driver_version", i);
     }
-    /* an issue form's "- Driver: 531.41", "**NVIDIA driver**: 535.104.05" */
+    /* an issue form's "- Driver: 531.41", "**NVIDIA driver**: 535.104.05"; "CUDA Driver:
+     * 12.0 (Driver 528.49)" says the release in brackets */
     if (!f->nvml.driver_version.value && strstr(low, "driver") &&
         (value_after(low, "driver:", v, sizeof v) || value_after(low, "driver**:", v, sizeof v)) &&
-        dl_driver_normalize(v, norm, sizeof norm)) {
+        driver_release_value(v, norm, sizeof norm, f, w, i)) {
+        dl_text_set(&f->nvml.driver_version, norm);
+        note(w, "nvml.driver_version", i);
+    }
+    if (!f->nvml.driver_version.value && strstr(low, "(driver ") &&
+        value_after(low, "(driver ", v, sizeof v) &&
+        driver_release_value(v, norm, sizeof norm, f, w, i)) {
         dl_text_set(&f->nvml.driver_version, norm);
         note(w, "nvml.driver_version", i);
     }
