@@ -164,9 +164,11 @@ static dl_nvml_gpu *gpu(dl_facts *f)
     return &DL_LIST_AT(f->nvml.gpus, dl_nvml_gpu, 0);
 }
 
+/* "2.1.0", "1.13": a digit before and after the first dot ("2.x", "1." say no version) */
 static bool looks_like_version(const char *s)
 {
-    return isdigit((unsigned char)s[0]) && strchr(s, '.');
+    const char *dot = strchr(s, '.');
+    return isdigit((unsigned char)s[0]) && dot && isdigit((unsigned char)dot[1]);
 }
 
 /* ---- one reader per kind of line ---- */
