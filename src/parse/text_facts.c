@@ -755,13 +755,15 @@ static void bits_by_check(const dl_paste *p, dl_facts *f, dl_text_facts *w)
         }
 }
 
-/* A capability in words: "GM630m => cuda capability 2.1", "(compute capability 6.1)": the
- * "D.D" right after "cuda capability " or "compute capability ", one digit each side (no
+/* A capability in words: "GM630m => cuda capability 2.1", "(compute capability 6.1)",
+ * "(compute capability: 3.5)": the "D.D" right after "cuda capability" or "compute
+ * capability" and a space or a colon, one digit each side (no
  * GPU has two), followed by neither a digit nor a dot ("capability 3.7.0" is no such
  * value). NULL when there is none. */
 static const char *prose_capability(const char *low)
 {
-    static const char *const keys[] = {"cuda capability ", "compute capability "};
+    static const char *const keys[] = {"cuda capability ", "compute capability ",
+                                       "cuda capability: ", "compute capability: "};
     size_t k;
     for (k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const char *at = strstr(low, keys[k]);
