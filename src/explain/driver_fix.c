@@ -74,6 +74,8 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
     const dl_facts *f = &e->facts;
     bool windows = dl_q_is_windows(f);
     const char *torch_cuda = dl_q_torch_cuda(f);
+    const char *python = f->pythons.count ? DL_LIST_AT(f->pythons, dl_python, 0).version.value
+                                          : NULL;
     const dl_table *t = dl_knowledge_at(k, DL_TABLE_torch_releases);
     char have[16], tag[16] = "", unlock[32];
     bool through_mvc;
@@ -85,8 +87,13 @@ void dl_explain_driver_too_old_fix(const dl_knowledge *k, dl_explanation *e)
         !f->nvml.cuda_driver_version.known || (driver = f->nvml.cuda_driver_version.value) <= 0)
         return;
     dl_cuda_version_from_int((int)driver, have, sizeof have);
-    row = dl_newest_build_for(k, &e->gpu, (int)driver, dl_plan_os_parse(f->os.family.value), NULL,
-                              tag, sizeof tag);
+    /* the newest build for the text's Python, where it names one: a release without wheels
+     * for that Python would not install (Python 3.8 ends at torch 2.4.1) */
+    row = dl_newest_build_for(k, &e->gpu, (int)driver, dl_plan_os_parse(f->os.family.value),
+                              python, tag, sizeof tag);
+    if (row < 0 && python)
+        row = dl_newest_build_for(k, &e->gpu, (int)driver, dl_plan_os_parse(f->os.family.value),
+                                  NULL, tag, sizeof tag);
     dl_finding_fix_clear(x);
     if (dl_text_hosted_or_remote(&e->paste))
         dl_fix_note(x, "the driver belongs to the platform (a hosted notebook, a cluster, a "
