@@ -504,6 +504,8 @@ void dl_rule_known_bad_release(const dl_rule_input *in, dl_findings *out)
             dl_finding_evidence(x, "condition", "%s%s",
                                 dl_table_cell(kb, r, DL_COL_known_bad_releases_condition),
                                 holds == 1 ? " (holds here)" : " (not decidable here)");
-        dl_fix_install_torch(x, in, py, NULL);
+        if (!dl_fix_install_fixed_release(x, in, py,
+                                          dl_table_cell(kb, r, DL_COL_known_bad_releases_fixed_in)))
+            dl_fix_install_torch(x, in, py, NULL);
     }
 }

@@ -402,6 +402,48 @@ bool dl_fix_match_companion(dl_finding *x, const dl_rule_input *in, const dl_pyt
     return true;
 }
 
+/* `tag` ("cu121") among the ';'-separated variants of a torch_releases.csv cell. */
+static bool variant_in(const char *cell, const char *tag)
+{
+    dl_strv v = {0};
+    size_t i;
+    bool found = false;
+    dl_strv_split(&v, cell ? cell : "", ';');
+    for (i = 0; i < v.n && !found; i++)
+        found = !strcmp(v.v[i], tag);
+    dl_strv_free(&v);
+    return found;
+}
+
+bool dl_fix_install_fixed_release(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                                  const char *release)
+{
+    const dl_table *t = in->know ? dl_knowledge_at(in->know, DL_TABLE_torch_releases) : NULL;
+    const char *version = dl_q_torch_version(py), *plus = version ? strchr(version, '+') : NULL;
+    const char *vision;
+    dl_plan_machine m;
+    dl_python_command cmd;
+    long row;
+    if (!t || !plus || !release || externally_managed(py) || conda_torch(py) ||
+        dl_torch_variant(plus + 1).kind != DL_VARIANT_CUDA ||
+        (row = dl_kq_torch_release(in->know, release)) < 0 ||
+        !variant_in(dl_table_cell(t, (size_t)row, dl_q_is_windows(in->facts)
+                                                      ? DL_COL_torch_releases_cuda_variants_windows
+                                                      : DL_COL_torch_releases_cuda_variants_linux),
+                    plus + 1))
+        return false;
+    vision = dl_table_cell(t, (size_t)row, DL_COL_torch_releases_torchvision);
+    memset(&m, 0, sizeof m);
+    python_command(in, py, &m, &cmd);
+    dl_fix_note(x, "torch %s, the release that fixes it, in the same %s build (the driver that "
+                   "runs %s runs it):", release, plus + 1, version);
+    dl_finding_fix(x, "%s -m pip install torch==%s%s%s --index-url %s%s", cmd.run, release,
+                   vision && *vision ? " torchvision==" : "", vision && *vision ? vision : "",
+                   DL_TORCH_INDEX, plus + 1);
+    dl_python_command_free(&cmd);
+    return true;
+}
+
 static bool listed(const dl_strv *v, const char *s)
 {
     size_t i;

@@ -20,6 +20,12 @@ void dl_fix_install_torch(dl_finding *x, const dl_rule_input *in, const dl_pytho
  * version is unknown. */
 void dl_fix_reinstall_torch(dl_finding *x, const dl_rule_input *in, const dl_python *py,
                             bool with_dependencies);
+/* "<python> -m pip install torch==RELEASE torchvision==PAIR --index-url <the installed
+ * torch's CUDA index>": the release that fixes a known-bad one, in the build the installed
+ * torch is (2.4.0+cu121 → 2.4.1 from cu121), where the tables list that build for it on this
+ * OS. False (nothing added) for a CPU, conda or distribution torch, or an unlisted build. */
+bool dl_fix_install_fixed_release(dl_finding *x, const dl_rule_input *in, const dl_python *py,
+                                  const char *release);
 /* The newest CUDA wheel variant ("cu126") whose CUDA the driver runs, from the knowledge
  * tables; NULL when the tables or the driver's CUDA version are unknown. Caller frees. */
 char *dl_fix_cuda_variant(const dl_rule_input *in);

@@ -23,10 +23,12 @@ case "$out" in *'"inferred_from":'*'"nvml.driver_version"'*) ;;
     *) echo "FAIL: no inferred_from in --json: $out"; failed=1 ;; esac
 out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
 case "$out" in *"inferred from"*) echo "FAIL: a read fact shown as inferred: $out"; failed=1 ;; esac
-# a CUDA torch in a text that names no GPU: the fix's CPU build says that it is one
+# a known-bad CUDA torch in a text that names no GPU: the fixed release in the same build
+# (the driver that ran 2.4.0+cu121 runs 2.4.1+cu121), never the CPU build
 out=$("$dlenv" explain "$dir/torch-form-fence-glued.txt" 2>&1)
-want="that is the CPU build: nothing here names the GPU that torch 2.4.0+cu121 was for"
+want="pip install torch==2.4.1 torchvision==0.19.1 --index-url https://download.pytorch.org/whl/cu121"
 case "$out" in *"$want"*) ;; *) echo "FAIL: '$want' missing in: $out"; failed=1 ;; esac
+case "$out" in *"whl/cpu"*) echo "FAIL: a CUDA torch moved to the CPU build: $out"; failed=1 ;; esac
 out=$("$dlenv" explain "$dir/windows-pip-row-smi.txt" 2>&1)
 case "$out" in *"that is the CPU build"*) echo "FAIL: CPU-build note with a GPU named: $out"
     failed=1 ;; esac
