@@ -27,11 +27,25 @@ void dl_explain_oom_in_words(dl_explanation *e)
     static const char *const host[] = {"killed process", "exit code 137", "host memory",
                                        "system memory", "system ram", "cpu memory", "cpu ram",
                                        "wsl"};
+    /* the run failed otherwise: "OOM" is then what the writer tried to avoid ("the device
+     * map to prevent OOM"), not what happened (deepseek-ai/DeepSeek-MoE#4) */
+    static const char *const other_failure[] = {"device-side assert", "illegal memory access",
+                                                "unspecified launch failure",
+                                                "misaligned address"};
+    static const char *const avoided[] = {"prevent oom", "avoid oom", "prevent an oom",
+                                          "avoid an oom", "avoid the oom", "prevent the oom",
+                                          "prevent ooms", "avoid ooms"};
     long line;
+    size_t k;
     if (dl_text_cause_read(e) || (line = dl_oom_word_line(&e->paste)) < 0 ||
         dl_paste_find_any(&e->paste, gpu, sizeof gpu / sizeof gpu[0]) < 0 ||
-        dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0)
+        dl_paste_find_any(&e->paste, host, sizeof host / sizeof host[0]) >= 0 ||
+        dl_paste_find_any(&e->paste, other_failure,
+                          sizeof other_failure / sizeof other_failure[0]) >= 0)
         return;
+    for (k = 0; k < sizeof avoided / sizeof avoided[0]; k++)
+        if (strstr(e->paste.lines[line].lower, avoided[k]))
+            return;
     dl_text_cause_add(e, &cause, line, -1);
 }
 
