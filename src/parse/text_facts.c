@@ -2147,8 +2147,14 @@ static bool torch_installed_beside(const char *low, char *out, size_t n)
 {
     if (dl_torch_version_after(low, "(you have ", out, n))
         return true;
-    if (strstr(low, "trained with torch ") && dl_torch_version_after(low, "yours is ", out, n))
-        return true;
+    /* the "yours is" after "trained with torch": the same line may say it of pyannote.audio
+     * first ("trained with pyannote.audio 0.0.1, yours is 3.1.1. ... trained with torch
+     * 1.10.0+cu102, yours is 2.0.0+cu118") */
+    {
+        const char *trained = strstr(low, "trained with torch ");
+        if (trained && dl_torch_version_after(trained, "yours is ", out, n))
+            return true;
+    }
     /* tch's "this tch version expects PyTorch 2.7.0, got 2.2.2" */
     if (strstr(low, "expects pytorch ") && dl_torch_version_after(low, ", got ", out, n))
         return true;
