@@ -1017,13 +1017,26 @@ static bool nvswitch_gpu(const dl_facts *f)
 /* A Slurm job (sbatch, srun, salloc named) that asks for no GPU (no --gres, no --gpus):
  * the job's cgroup shows it none of the node's GPUs, and Slurm sets CUDA_VISIBLE_DEVICES only
  * for GPUs it gave (signature slurm_job_without_gpu). */
+static const char *const slurm_words[] = {"sbatch", "srun ", "salloc", "slurm"};
+static const char *const slurm_gpu_asked[] = {"--gres", "gres=", "--gpus", "gpus-per",
+                                              "gpus_per", "--gpu=", "gpu:1", "gpu:2", "gpu:4",
+                                              "gpu:8"};
+
 static bool slurm_job_without_gpu_request(const dl_paste *p)
 {
-    static const char *const slurm[] = {"sbatch", "srun ", "salloc", "slurm"};
-    static const char *const asked[] = {"--gres", "gres=", "--gpus", "gpus-per", "gpus_per",
-                                        "--gpu=", "gpu:1", "gpu:2", "gpu:4", "gpu:8"};
-    return dl_paste_find_any(p, slurm, sizeof slurm / sizeof slurm[0]) >= 0 &&
-           dl_paste_find_any(p, asked, sizeof asked / sizeof asked[0]) < 0;
+    return dl_paste_find_any(p, slurm_words, sizeof slurm_words / sizeof slurm_words[0]) >= 0 &&
+           dl_paste_find_any(p, slurm_gpu_asked,
+                             sizeof slurm_gpu_asked / sizeof slurm_gpu_asked[0]) < 0;
+}
+
+/* A Slurm job that asks for a GPU in its #SBATCH lines and sees none: Slurm set
+ * CUDA_VISIBLE_DEVICES to what it granted, so the request is what to look at (signature
+ * slurm_job_gpu_requested_none_seen), not the variable. */
+static bool slurm_batch_job_with_gpu_request(const dl_paste *p)
+{
+    return dl_paste_find(p, 0, "#sbatch") >= 0 &&
+           dl_paste_find_any(p, slurm_gpu_asked,
+                             sizeof slurm_gpu_asked / sizeof slurm_gpu_asked[0]) >= 0;
 }
 
 /* "No CUDA GPUs are available" after a launch script: the script's CUDA_VISIBLE_DEVICES is
@@ -1035,7 +1048,7 @@ static bool slurm_job_without_gpu_request(const dl_paste *p)
  * no CUDA_VISIBLE_DEVICES causes: the machine has no NVIDIA GPU it can drive. */
 static const char *gpus_hidden(const dl_paste *p, const dl_facts *f, const char *id)
 {
-    return slurm_job_without_gpu_request(p) ? id
+    return slurm_job_without_gpu_request(p) || slurm_batch_job_with_gpu_request(p) ? id
            : launch_script(p)              ? "cuda_visible_devices"
            : container_without_gpus(p) ? "docker_no_gpu_passthrough"
            : nvswitch_gpu(f)           ? "fabricmanager_missing"
